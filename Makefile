@@ -1,0 +1,62 @@
+# Developer entry points. `make run` and `make test` are the README's Quick start.
+#
+#   make run                  install into .venv, migrate, seed demo games, serve on 127.0.0.1:8000
+#   make test                 the whole test suite (PYTEST_ARGS="-k replay -x" to narrow it)
+#   make lint                 ruff over the repository, mypy --strict over the engine
+#
+# DATABASE_URL picks the database for all of them (SQLite under var/ when unset).
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+# Touched after a successful install: reinstalling only when pyproject.toml is newer.
+STAMP := $(VENV)/.installed
+RUN_ADDR ?= 127.0.0.1:8000
+PYTEST_ARGS ?=
+
+.PHONY: run test lint install chromium migrate
+
+install: $(STAMP)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@
+
+migrate: $(STAMP)
+	$(PY) manage.py migrate --noinput
+
+# seed_demo runs only once it exists (records app) and only into a database without games,
+# so that repeated `make run`s never pile up demo data.
+run: migrate
+	@if $(PY) manage.py help seed_demo >/dev/null 2>&1; then \
+		if $(PY) manage.py shell -c "import sys; from django.apps import apps; \
+sys.exit(0 if apps.get_model('records', 'Game').objects.exists() else 1)" >/dev/null 2>&1; then \
+			echo "Database already has games: not seeding."; \
+		else \
+			$(PY) manage.py seed_demo; \
+		fi; \
+	fi
+	$(PY) manage.py runserver $(RUN_ADDR)
+
+# Browser tests drive Debian's chromium. Installing it is best effort: only as root with apt.
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's chromium for the browser tests (apt-get)..."; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends chromium; } >/dev/null 2>&1 \
+			|| echo "warning: could not install chromium; the browser tests cannot run."; \
+	fi
+
+test: $(STAMP) chromium
+	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
+
+# Both linters always run, so that one report shows everything; either failing fails the target.
+lint: $(STAMP)
+	@status=0; \
+	echo "ruff check ."; $(VENV)/bin/ruff check . || status=1; \
+	echo "mypy --strict fourcolor"; $(VENV)/bin/mypy --strict fourcolor || status=1; \
+	exit $$status

@@ -1,0 +1,1 @@
+"""The REST API (Django REST framework) over the records app's services."""

@@ -1,0 +1,104 @@
+"""Typed readers for settings that come from environment variables.
+
+Every helper fails loudly with ImproperlyConfigured when a variable is set to something it
+cannot interpret: a typo such as DEBUG=flase must stop the process at start-up instead of being
+silently read as some default.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import overload
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
+    """The variable's value with surrounding blanks removed; None when unset or blank."""
+    value = (os.environ if environ is None else environ).get(name)
+    if value is None or not value.strip():
+        return None
+    return value.strip()
+
+
+@overload
+def env_str(name: str, default: str, *, environ: Mapping[str, str] | None = None) -> str: ...
+
+
+@overload
+def env_str(
+    name: str, default: None = None, *, environ: Mapping[str, str] | None = None
+) -> str | None: ...
+
+
+def env_str(
+    name: str, default: str | None = None, *, environ: Mapping[str, str] | None = None
+) -> str | None:
+    """A string variable; `default` when unset or blank."""
+    value = _raw(name, environ)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool = False, *, environ: Mapping[str, str] | None = None) -> bool:
+    """A boolean variable: 1/true/yes/on or 0/false/no/off, case-insensitive."""
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"The environment variable {name}={value!r} is not a boolean; "
+        f"use one of {sorted(_TRUE)} or {sorted(_FALSE)}."
+    )
+
+
+def env_int(
+    name: str,
+    default: int,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    """An integer variable, optionally bounded (inclusive)."""
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    try:
+        number = int(value, 10)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"The environment variable {name}={value!r} is not an integer."
+        ) from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(
+            f"The environment variable {name}={number} is below the minimum {minimum}."
+        )
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(
+            f"The environment variable {name}={number} is above the maximum {maximum}."
+        )
+    return number
+
+
+def env_list(
+    name: str, default: list[str] | None = None, *, environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """A comma-separated list; blanks around items are dropped, empty items are refused."""
+    value = _raw(name, environ)
+    if value is None:
+        return list(default or [])
+    items = [item.strip() for item in value.split(",")]
+    if any(not item for item in items):
+        raise ImproperlyConfigured(
+            f"The environment variable {name}={value!r} has an empty item in its "
+            "comma-separated list."
+        )
+    return items

@@ -1,0 +1,360 @@
+"""The `fourcolor` command: validate, score, generate, replay, convert and review FCN records.
+
+Every error is one line on standard error and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
+
+from . import __version__
+from .cards import parse_card
+from .errors import FcnError
+from .game import validate
+from .generate import BOTS, generate_record
+from .melds import classify
+from .notation import (
+    Record,
+    iter_records,
+    parse_record,
+    record_from_json,
+    record_to_json,
+    write_fcn,
+)
+from .replay import Replay
+from .rulesets import RULESETS, RulesetError, get_ruleset
+from .split import best_split
+
+
+class UsageError(Exception):
+    """A bad command line or input the command cannot use; printed as one line."""
+
+
+def _open(path: str) -> TextIO:
+    if path == "-":
+        return sys.stdin
+    try:
+        return open(path, encoding="utf-8", errors="strict", newline="")
+    except OSError as err:
+        raise UsageError(f"{path}: {err.strerror}") from None
+
+
+def _records(path: str) -> Iterator[tuple[int, int, str, bool]]:
+    stream = _open(path)
+    try:
+        for rt in iter_records(stream):
+            yield rt.index, rt.line, rt.text, rt.oversize
+    except UnicodeDecodeError as err:
+        raise UsageError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+
+
+# ---------------------------------------------------------------------- validate
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from . import check_record
+
+    all_valid = True
+    for path in args.files:
+        for index, line, text, oversize in _records(path):
+            check = check_record(text, line, oversize=oversize)
+            err = check.error
+            if args.json:
+                item: dict[str, Any] = {"file": path, "index": index, "valid": err is None}
+                if err is not None:
+                    item.update(
+                        ply=err.ply,
+                        line=err.line,
+                        col=err.col,
+                        category=err.category,
+                        message=err.message,
+                        event=err.event,
+                    )
+                else:
+                    assert check.game is not None
+                    summary = check.game.summary()
+                    item.update(ply=None, line=None, col=None, category=None, message=None)
+                    item["result"] = {
+                        "outcome": summary["outcome"],
+                        "seat": summary["seat"],
+                        "points": summary["points"],
+                        "settlement": summary["settlement"],
+                    }
+                print(json.dumps(item, ensure_ascii=False))
+            elif err is not None:
+                event = f' (ply {err.ply}: "{err.event}")' if err.event else f" (ply {err.ply})"
+                print(f"{path}:{err.line}:{err.col}: error[{err.category}]: {err.message}{event}")
+            if err is not None:
+                all_valid = False
+    return 0 if all_valid else 1
+
+
+# ---------------------------------------------------------------------- score
+
+
+def _cards(text: str) -> list[Any]:
+    try:
+        return [parse_card(t) for t in text.split()]
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def score_hand(
+    ruleset_name: str, cards: Sequence[str], exposed: Sequence[Sequence[str]]
+) -> dict[str, Any]:
+    """{"points": P, "split": [...]} for a hand (and exposed melds), or {"points": None}."""
+    try:
+        ruleset = get_ruleset(ruleset_name)
+    except RulesetError as err:
+        raise UsageError(str(err)) from None
+    hand = _cards(" ".join(cards))
+    exposed_points = 0
+    exposed_melds = []
+    for group in exposed:
+        meld = classify(_cards(" ".join(group)), ruleset)
+        if meld is None:
+            raise UsageError(f"exposed group ({' '.join(group)}) is not a meld of {ruleset.name}")
+        exposed_points += meld.points(ruleset, exposed=True)
+        exposed_melds.append([c.token for c in meld.cards])
+    split = best_split(hand, ruleset)
+    if split is None:
+        return {"points": None}
+    result: dict[str, Any] = {
+        "points": split.points + exposed_points,
+        "split": [[c.token for c in m.cards] for m in split.melds],
+    }
+    if exposed_melds:
+        result["exposed"] = exposed_melds
+        result["hidden_points"] = split.points
+        result["exposed_points"] = exposed_points
+    return result
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    if args.batch:
+        status = 0
+        for number, line in enumerate(sys.stdin, start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict):
+                    raise UsageError("expected a JSON object")
+                cards = item.get("cards")
+                exposed = item.get("exposed", [])
+                if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                    raise UsageError("'cards' must be a list of card tokens")
+                if not isinstance(exposed, list) or not all(
+                    isinstance(g, list) and all(isinstance(c, str) for c in g) for g in exposed
+                ):
+                    raise UsageError("'exposed' must be a list of card lists")
+                result = score_hand(str(item.get("ruleset", args.ruleset or "")), cards, exposed)
+            except (UsageError, json.JSONDecodeError) as err:
+                result = {"error": f"line {number}: {err}"}
+                status = 1
+            print(json.dumps(result, ensure_ascii=False))
+        return status
+    if not args.ruleset:
+        raise UsageError("score needs --ruleset (or --batch)")
+    exposed = [group.split() for group in args.exposed or []]
+    print(json.dumps(score_hand(args.ruleset, args.cards, exposed)))
+    return 0
+
+
+# ---------------------------------------------------------------------- generate
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    if args.count < 0 or args.count > 1_000_000:
+        raise UsageError("--count must be between 0 and 1000000")
+    try:
+        get_ruleset(args.ruleset)
+    except RulesetError as err:
+        raise UsageError(str(err)) from None
+    out = sys.stdout
+    for k in range(args.count):
+        dealer = (args.seed + k) % args.players + 1
+        record = generate_record(
+            args.ruleset,
+            args.players,
+            args.seed + k,
+            dealer=dealer,
+            bot=args.bot,
+            tags={"Event": "fourcolor self-play", "Round": str(k + 1)},
+        )
+        if k:
+            out.write("\n")
+        out.write(write_fcn(record))
+    return 0
+
+
+# ---------------------------------------------------------------------- replay/convert/review
+
+
+def _load(path: str, index: int) -> Record:
+    for i, line, text, oversize in _records(path):
+        if i == index:
+            if oversize:
+                raise UsageError(f"{path}: record {index} is too large")
+            return _parse(text, line)
+    raise UsageError(f"{path}: there is no record {index}")
+
+
+def _parse(text: str, line: int) -> Record:
+    try:
+        return parse_record(text, line)
+    except FcnError as err:
+        raise UsageError(str(err)) from None
+
+
+def _valid_replay(record: Record) -> Replay:
+    try:
+        game = validate(record)
+    except FcnError as err:
+        raise UsageError(f"the record is not a legal round: {err}") from None
+    return Replay(record, game)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    replay = _valid_replay(_load(args.file, args.index))
+    try:
+        state = replay.state(args.ply, seat=args.seat)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    print(json.dumps(state, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _converted_records(args: argparse.Namespace) -> Iterator[Record]:
+    if args.from_json or args.file.endswith((".json", ".ndjson")):
+        data = _read_json(args.file)
+        for n, item in enumerate(data if isinstance(data, list) else [data]):
+            try:
+                yield record_from_json(item)
+            except FcnError as err:
+                raise UsageError(f"{args.file}: record {n}: {err.message}") from None
+        return
+    for _i, line, text, _oversize in _records(args.file):
+        yield _parse(text, line)
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    for n, record in enumerate(_converted_records(args)):
+        if args.to == "json":
+            print(json.dumps(record_to_json(record), ensure_ascii=False))
+        else:
+            sys.stdout.write(("\n" if n else "") + write_fcn(record))
+    return 0
+
+
+def _read_json(path: str) -> Any:
+    stream = _open(path)
+    try:
+        text = stream.read()
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+    text = text.strip()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as err:
+            raise UsageError(f"{path}: not JSON: {err.msg} at line {err.lineno}") from None
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    replay = _valid_replay(_load(args.file, args.index))
+    review = replay.review()
+    if args.json:
+        print(json.dumps(review, ensure_ascii=False))
+        return 0
+    for item in review:
+        waits = "; ".join(
+            f"seat {s}: " + ", ".join(f"{w['card']}({w['points']})" for w in ws)
+            for s, ws in item["waits"].items()
+            if ws
+        )
+        line = f"{item['ply']:>4} {item['event'] or '(deal)':<24} {waits or '-'}"
+        print(line)
+        for m in item["missed_wins"]:
+            print(f"     warning: {m['message']}")
+    return 0
+
+
+# ---------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fourcolor", description="Four Color Cards records: validate, score, replay."
+    )
+    parser.add_argument("--version", action="version", version=f"fourcolor {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("validate", help="check records; exit 0 only when all are valid")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON object per record")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("score", help="best split and points of a hand")
+    p.add_argument("--ruleset", choices=sorted(RULESETS))
+    p.add_argument("--exposed", action="append", metavar="CARDS", help="an exposed meld")
+    p.add_argument("--batch", action="store_true", help="JSON lines on standard input")
+    p.add_argument("cards", nargs="*", metavar="CARD")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("generate", help="self-play records on standard output")
+    p.add_argument("--ruleset", required=True)
+    p.add_argument("--players", type=int, choices=(2, 3, 4), required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--bot", choices=BOTS, default="greedy")
+    p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("replay", help="the state at a ply, as JSON")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--index", type=int, default=0)
+    p.add_argument("--ply", type=int, required=True)
+    p.add_argument("--seat", type=int, help="one seat's view: other hands hidden")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("convert", help="FCN to canonical FCN or JSON, JSON to FCN")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--to", choices=("json", "fcn"), required=True)
+    p.add_argument("--from-json", action="store_true", help="read the JSON twin (also *.json)")
+    p.set_defaults(func=cmd_convert)
+
+    p = sub.add_parser("review", help="waits and missed wins per ply")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--index", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_review)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+        return status
+    except UsageError as err:
+        print(f"fourcolor: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

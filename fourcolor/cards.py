@@ -1,0 +1,123 @@
+"""Cards: 4 colours x 7 ranks, four copies of each of the 28 kinds (RULES.md §1).
+
+A `Card` is a kind (colour and rank); copies are not told apart. The 28 kinds are created once,
+so cards compare and hash by identity as cheaply as by value, and `Card.index` gives the
+canonical order used everywhere counts are kept in a flat list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+COLOURS = "rygw"
+RANKS = "KAERHCP"
+COLOUR_NAMES = {"r": "red", "y": "yellow", "g": "green", "w": "white"}
+RANK_NAMES = {
+    "K": "general",
+    "A": "advisor",
+    "E": "elephant",
+    "R": "chariot",
+    "H": "horse",
+    "C": "cannon",
+    "P": "soldier",
+}
+# Red and yellow use the red side's xiangqi glyphs, green and white the black side's.
+_GLYPHS_WARM = "帥仕相俥傌炮兵"
+_GLYPHS_COOL = "將士象車馬包卒"
+COPIES = 4
+KINDS = len(COLOURS) * len(RANKS)  # 28
+DECK_SIZE = KINDS * COPIES  # 112
+
+
+class Card:
+    """One kind of card, e.g. ``rK`` (red general). Immutable; use `parse_card` or `CARDS`."""
+
+    __slots__ = ("colour", "rank", "index", "token", "glyph")
+
+    colour: str
+    rank: str
+    index: int
+    token: str
+    glyph: str
+
+    def __init__(self, colour: str, rank: str) -> None:
+        ci, ri = COLOURS.index(colour), RANKS.index(rank)
+        object.__setattr__(self, "colour", colour)
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "index", ci * len(RANKS) + ri)
+        object.__setattr__(self, "token", colour + rank)
+        glyphs = _GLYPHS_WARM if colour in "ry" else _GLYPHS_COOL
+        object.__setattr__(self, "glyph", glyphs[ri])
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (parse_card, (self.token,))
+
+    def __repr__(self) -> str:
+        return f"Card({self.token!r})"
+
+    def __str__(self) -> str:
+        return self.token
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    @property
+    def is_general(self) -> bool:
+        return self.rank == "K"
+
+    @property
+    def name(self) -> str:
+        return f"{COLOUR_NAMES[self.colour]} {RANK_NAMES[self.rank]}"
+
+
+CARDS: tuple[Card, ...] = tuple(Card(c, r) for c in COLOURS for r in RANKS)
+_BY_TOKEN = {card.token: card for card in CARDS}
+
+
+class BadCardToken(ValueError):
+    """A token that names no card. The notation layer turns it into a positioned error."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(f"no such card {token!r}")
+        self.token = token
+
+
+def parse_card(token: str) -> Card:
+    """The card a token like ``rK`` names; `BadCardToken` (a ValueError) otherwise."""
+    card = _BY_TOKEN.get(token)
+    if card is None:
+        raise BadCardToken(token)
+    return card
+
+
+def card_or_none(token: str) -> Card | None:
+    return _BY_TOKEN.get(token)
+
+
+def full_deck() -> list[Card]:
+    """All 112 cards in canonical order (four copies of each kind)."""
+    return [card for card in CARDS for _ in range(COPIES)]
+
+
+def counts_of(cards: Iterable[Card]) -> list[int]:
+    """A 28-long list of how many copies of each kind `cards` holds."""
+    counts = [0] * KINDS
+    for card in cards:
+        counts[card.index] += 1
+    return counts
+
+
+def cards_of(counts: list[int]) -> list[Card]:
+    """The inverse of `counts_of`, in canonical order."""
+    return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    return sorted(cards, key=lambda c: c.index)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(card.token for card in cards)

@@ -1,0 +1,113 @@
+"""Claim rights and the priority resolver (RULES.md §6).
+
+Who may meld the live card, and with which melds, follows from the claimant, the live card's
+owner and source (a discard or a draw) and the meld. `claim_right` names the right or says why
+there is none; `resolve_claims` picks the claim that takes effect among several on one card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from .rulesets import Ruleset
+
+
+class ClaimRight(Enum):
+    """The right a claim uses, in priority order (higher value wins)."""
+
+    CHI = 1  # the seat after the discarder, on a discard
+    OWN_DRAW = 2  # the drawer, on its own draw (any meld); same priority class as chi
+    PONG = 3  # a hidden pair + the live card, any seat but the owner
+    GAN = 4  # a hidden triple + the live card, any seat but the owner
+    WIN = 5
+
+    @property
+    def priority(self) -> int:
+        """win 3 > pong/gan 2 > chi and own-draw melds 1."""
+        return {1: 1, 2: 1, 3: 2, 4: 2, 5: 3}[self.value]
+
+    @property
+    def label(self) -> str:
+        return {1: "chi", 2: "own draw", 3: "pong", 4: "gan", 5: "win"}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """The live card: what was just discarded or drawn, by whom."""
+
+    card_index: int
+    owner: int  # seat, 1-based
+    source: str  # "discard" or "draw"
+
+
+class ClaimRefused(Exception):
+    """Why a claim has no right (message for the validator)."""
+
+
+def next_seat(seat: int, players: int) -> int:
+    return seat % players + 1
+
+
+def claim_right(
+    ruleset: Ruleset,
+    players: int,
+    live: Live,
+    claimant: int,
+    kind: str,
+    live_rank: str,
+    *,
+    win: bool,
+) -> ClaimRight:
+    """The right under which `claimant` makes a meld of `kind` with the live card, or
+    `ClaimRefused` saying why it may not. The meld is assumed well-formed and held."""
+    own = claimant == live.owner
+    if win:
+        if own and live.source == "discard":
+            raise ClaimRefused(f"seat {claimant} may not win on its own discard")
+        return ClaimRight.WIN
+    if own and live.source == "draw":
+        return ClaimRight.OWN_DRAW
+    where = (
+        "its own discard"
+        if own
+        else ("a discard" if live.source == "discard" else "another seat\u2019s draw")
+    )
+    if not own and kind in ("triple", "quad"):
+        if live_rank == "K" and (kind == "triple" or ruleset.steal_generals == "never"):
+            raise ClaimRefused(
+                f"seat {claimant} may not make a {kind} with {where}: a general is claimed out "
+                f"of turn only for "
+                + ("a win" if ruleset.steal_generals == "never" else "a gan or a win")
+            )
+        return ClaimRight.PONG if kind == "triple" else ClaimRight.GAN
+    if (
+        live.source == "discard"
+        and claimant == next_seat(live.owner, players)
+        and kind in ruleset.chi_melds
+        and live_rank != "K"
+    ):
+        return ClaimRight.CHI
+    raise ClaimRefused(f"seat {claimant} may not make a {kind} with {where}")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    seat: int
+    right: ClaimRight
+
+
+def claim_order(live: Live, players: int) -> list[int]:
+    """Seats in the order that breaks ties: from the drawer for a draw, from the seat after
+    the discarder for a discard."""
+    start = live.owner if live.source == "draw" else next_seat(live.owner, players)
+    return [(start - 1 + k) % players + 1 for k in range(players)]
+
+
+def resolve_claims(claims: Sequence[Claim], live: Live, players: int) -> Claim:
+    """The claim that takes effect: win > pong/gan > chi; ties in turn order (§6)."""
+    if not claims:
+        raise ValueError("no claims to resolve")
+    order = claim_order(live, players)
+    return min(claims, key=lambda c: (-c.right.priority, order.index(c.seat)))

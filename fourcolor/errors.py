@@ -1,0 +1,66 @@
+"""The error family: every problem with a record is a `FcnError` (a ValueError) that says what
+(category, message), where (line, column, ply) and in which event (its text)."""
+
+from __future__ import annotations
+
+
+class FcnError(ValueError):
+    """A record that cannot be read or is not a legal round.
+
+    ``ply`` is the 1-based number of the event at fault, 0 for the tags or the deal, and the
+    number of events + 1 for a record that stops early or whose Result disagrees.
+    """
+
+    category: str = "error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        category: str | None = None,
+        line: int = 0,
+        col: int = 0,
+        ply: int = 0,
+        event: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        if category is not None:
+            self.category = category
+        self.line = line
+        self.col = col
+        self.ply = ply
+        self.event = event
+
+    def __str__(self) -> str:
+        where = f"{self.line}:{self.col}: " if self.line else ""
+        tail = f' (ply {self.ply}: "{self.event}")' if self.event else f" (ply {self.ply})"
+        return f"{where}error[{self.category}]: {self.message}{tail}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "line": self.line,
+            "col": self.col,
+            "ply": self.ply,
+            "category": self.category,
+            "message": self.message,
+            "event": self.event,
+        }
+
+
+class FcnSyntaxError(FcnError):
+    """The text is not well-formed FCN (a bad token, tag, deal line or group)."""
+
+    category = "syntax"
+
+
+class IllegalRecordError(FcnError):
+    """Well-formed text that is not a legal round under its ruleset (RULES.md §9)."""
+
+    category = "illegal"
+
+
+class LimitError(FcnError):
+    """Input larger than the parser accepts (record size, line length, events, tags)."""
+
+    category = "limit"

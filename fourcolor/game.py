@@ -1,0 +1,768 @@
+"""The round: one state object with push/replay semantics (RULES.md §2-§9).
+
+`Round` holds every hand (as counts), display, the discard pile, the live card, the pile and
+whose move it is. `Round.push(event)` checks one event against the rules and applies it, or
+raises `IllegalRecordError` with the rule's category and a message; nothing changes then.
+`validate(record)` replays a whole record and returns a `Game` with everything derived from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CARDS, COPIES, DECK_SIZE, KINDS, Card, counts_of, format_cards, parse_card
+from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
+from .errors import FcnError, IllegalRecordError
+from .melds import Meld, classify, meld_shape
+from .notation import Event, Record
+from .rulesets import Ruleset, get_ruleset
+from .split import best_split_counts
+
+OPENING, LIVE, MUST_DISCARD, ENDED = "opening", "live", "must-discard", "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRecord:
+    """A claim that took effect: at which ply, by whom, under which right, on which card."""
+
+    ply: int
+    seat: int
+    right: ClaimRight
+    meld: Meld
+    live: Live
+
+
+class Illegal(Exception):
+    """A rule broken by one event; `validate` adds where (line, column, ply, event)."""
+
+    def __init__(self, category: str, message: str) -> None:
+        super().__init__(message)
+        self.category = category
+        self.message = message
+
+
+def pile_size(players: int) -> int:
+    """Cards left to draw after the deal: 112 - 20N - 1 (71, 51, 31)."""
+    return DECK_SIZE - 20 * players - 1
+
+
+def qualifies_for_redeal(counts: Sequence[int], ruleset: Ruleset) -> bool:
+    """A dealt hand with no general, no triple or quad, and no four-colour group (§8)."""
+    for index, n in enumerate(counts):
+        card = CARDS[index]
+        if n and card.rank == "K":
+            return False
+        if n >= 3 and (ruleset.allows("triple", card.rank) or ruleset.allows("quad", card.rank)):
+            return False
+    for r, rank in enumerate("KAERHCP"):
+        if ruleset.allows("four_colour", rank) and all(counts[c * 7 + r] for c in range(4)):
+            return False
+    return True
+
+
+@dataclass
+class Finish:
+    """How a round ended, with the finisher's score and the payments."""
+
+    outcome: str  # win, forced, exhausted, redeal, unfinished
+    seat: int | None = None
+    on: str | None = None  # draw or discard: where the winning card came from
+    points: int | None = None
+    exposed_points: int | None = None
+    hidden_points: int | None = None
+    exposed_melds: tuple[Meld, ...] = ()
+    hidden_melds: tuple[Meld, ...] = ()
+    declared_split: bool = False
+    best_hidden_points: int | None = None  # the maximum, shown beside a declared split
+    lucky_card: Card | None = None
+    lucky_bonus: int = 0
+    settlement: dict[int, int] = field(default_factory=dict)
+    lucky_error: Illegal | None = None
+
+    @property
+    def result_tag(self) -> str:
+        if self.outcome in ("win", "forced"):
+            return f"{self.seat}:{self.points}"
+        return {"exhausted": "-", "redeal": "R", "unfinished": "*"}[self.outcome]
+
+
+class Round:
+    """The state of one round. Seats are 1-based; `hands[s]` are 28 counts for seat s."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        dealer: int,
+        deal: Mapping[int, Sequence[Card]],
+        *,
+        pile: Sequence[Card] | None = None,
+        lucky: Card | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.dealer = dealer
+        self.hands: list[list[int]] = [[0] * KINDS] + [
+            counts_of(deal.get(s, ())) for s in range(1, players + 1)
+        ]
+        self.dealt: list[list[int]] = [list(h) for h in self.hands]
+        self.displays: list[list[Meld]] = [[] for _ in range(players + 1)]
+        self.discards: list[tuple[int, Card]] = []  # unclaimed discards, oldest first
+        self.pile = list(pile) if pile is not None else None
+        self.pile_left = pile_size(players)
+        self.drawn = 0
+        self.seen = [0] * KINDS  # copies dealt or drawn, for the 4-copies rule
+        for s in range(1, players + 1):
+            for i, n in enumerate(self.hands[s]):
+                self.seen[i] += n
+        self.lucky_tag = lucky
+        self.phase = OPENING
+        self.live: Live | None = None
+        self.actor = dealer  # who must act in OPENING / MUST_DISCARD, the drawer in LIVE draw
+        self.opening_discard: Card | None = None
+        self.calls: list[tuple[Claim, Event]] = []
+        self.finish: Finish | None = None
+        self.ply = 0
+        self.locked: list[list[int]] = [[0] * KINDS for _ in range(players + 1)]
+        if ruleset.dealt_sets_locked:
+            for s in range(1, players + 1):
+                self.locked[s] = [n if n >= 3 else 0 for n in self.hands[s]]
+        self.claims_log: list[ClaimRecord] = []
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_record(cls, record: Record, ruleset: Ruleset | None = None) -> Round:
+        ruleset = ruleset or get_ruleset(record.ruleset_name)
+        pile_tag = record.tag("Pile")
+        lucky_tag = record.tag("Lucky")
+        return cls(
+            ruleset,
+            record.players,
+            record.dealer,
+            record.deal,
+            pile=[parse_card(t) for t in pile_tag.split()] if pile_tag is not None else None,
+            lucky=parse_card(lucky_tag) if lucky_tag is not None else None,
+        )
+
+    def copy(self) -> Round:
+        """An independent copy (cheap: the values inside are immutable or copied here)."""
+        other = Round.__new__(Round)
+        other.__dict__.update(self.__dict__)
+        other.hands = [list(h) for h in self.hands]
+        other.displays = [list(d) for d in self.displays]
+        other.discards = list(self.discards)
+        other.locked = [list(x) for x in self.locked]
+        other.seen = list(self.seen)
+        other.calls = list(self.calls)
+        other.claims_log = list(self.claims_log)
+        return other
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == ENDED
+
+    def hand_cards(self, seat: int) -> list[Card]:
+        return [CARDS[i] for i, n in enumerate(self.hands[seat]) for _ in range(n)]
+
+    def exposed_points(self, seat: int) -> int:
+        return sum(m.points(self.ruleset, exposed=True) for m in self.displays[seat])
+
+    def only_generals(self, seat: int) -> bool:
+        hand = self.hands[seat]
+        return all(n == 0 for i, n in enumerate(hand) if i % 7 != 0)
+
+    def expected(self) -> str:
+        """What the round waits for, in words (for replays and messages)."""
+        if self.phase == OPENING:
+            return f"seat {self.dealer} (the dealer) to discard"
+        if self.phase == MUST_DISCARD:
+            return f"seat {self.actor} to discard"
+        if self.phase == LIVE and self.live is not None:
+            if self.live.source == "draw":
+                return f"claims on seat {self.live.owner}'s draw, or its meld or discard"
+            if self.pile_left == 0:
+                return "claims on the last discard"
+            return f"claims, or seat {next_seat(self.live.owner, self.players)} to draw"
+        return "nothing: the round has ended"
+
+    # ------------------------------------------------------------------ events
+
+    def push(self, event: Event) -> None:
+        """Apply one event, or raise `Illegal` (the state is unchanged then)."""
+        if self.phase == ENDED:
+            raise Illegal("after-end", "event after the round ended")
+        seat = event.seat
+        if not 1 <= seat <= self.players:
+            raise Illegal("turn", f"there is no seat {seat} in a {self.players}-player round")
+        verb = event.verb
+        if self.calls and verb not in "mwch":
+            raise Illegal(
+                "priority",
+                "calls were made on the live card, so a claim must take effect next",
+            )
+        if verb == "x":
+            self._discard(seat, event.cards[0])
+        elif verb == "d":
+            self._draw(seat, event.cards[0])
+        elif verb in "mw":
+            self._meld(seat, event, win=verb == "w")
+        elif verb in "ch":
+            self._call(seat, event, win=verb == "h")
+        elif verb == "r":
+            self._redeal(seat)
+        self.ply += 1
+
+    def _discard(self, seat: int, card: Card) -> None:
+        live = self.live
+        if self.phase == OPENING:
+            if seat != self.dealer:
+                raise Illegal(
+                    "turn", f"seat {seat} cannot discard now: the dealer (seat {self.dealer}) opens"
+                )
+            self._discard_from_hand(seat, card)
+            self.opening_discard = card
+        elif self.phase == MUST_DISCARD:
+            if seat != self.actor:
+                raise Illegal(
+                    "turn", f"seat {seat} cannot discard now (seat {self.actor} must discard)"
+                )
+            self._discard_from_hand(seat, card)
+        elif live is not None and live.source == "draw":
+            if seat != live.owner:
+                raise Illegal("turn", f"only the drawer (seat {live.owner}) may discard now")
+            drawn = CARDS[live.card_index]
+            if card.rank == "K":
+                raise Illegal("discard-general", "generals are never discarded")
+            if card is not drawn:
+                raise Illegal(
+                    "not-live",
+                    f"the drawer must meld or discard the drawn {drawn}, not discard {card}",
+                )
+        else:
+            raise Illegal("turn", f"seat {seat} cannot discard now (a claim or draw is due)")
+        self.discards.append((seat, card))
+        self.live = Live(card.index, seat, "discard")
+        self.phase = LIVE
+
+    def _discard_from_hand(self, seat: int, card: Card) -> None:
+        hand = self.hands[seat]
+        if hand[card.index] == 0:
+            raise Illegal("not-in-hand", f"seat {seat} does not hold {card}")
+        if card.rank == "K":
+            raise Illegal("discard-general", "generals are never discarded")
+        if self.locked[seat][card.index]:
+            raise Illegal(
+                "locked", f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)"
+            )
+        hand[card.index] -= 1
+
+    def _draw(self, seat: int, card: Card) -> None:
+        live = self.live
+        if self.phase != LIVE or live is None or live.source != "discard":
+            raise Illegal("turn", f"seat {seat} cannot draw now")
+        drawer = next_seat(live.owner, self.players)
+        if seat != drawer:
+            raise Illegal("turn", f"seat {drawer} draws, not seat {seat}")
+        if self.pile_left == 0:
+            raise Illegal("empty-pile", f"seat {seat} draws from an empty pile")
+        if self.pile is not None:
+            expected = self.pile[self.drawn]
+            if expected is not card:
+                raise Illegal("pile-mismatch", f"the pile gives {expected}, not {card}")
+        if self.seen[card.index] >= COPIES:
+            raise Illegal(
+                "too-many-copies", f"{self.seen[card.index] + 1} copies of {card} dealt and drawn"
+            )
+        self.seen[card.index] += 1
+        self.drawn += 1
+        self.pile_left -= 1
+        self.live = Live(card.index, seat, "draw")
+
+    def _check_meld(self, seat: int, event: Event, *, win: bool) -> tuple[Meld, ClaimRight]:
+        live = self.live
+        verb = "win" if win else "meld"
+        if self.phase != LIVE or live is None:
+            raise Illegal("turn", f"seat {seat} cannot {verb} now: no live card")
+        live_card = CARDS[live.card_index]
+        cards = list(event.cards)
+        if live_card not in cards:
+            raise Illegal("not-live", f"the meld does not contain the live card {live_card}")
+        from_hand = list(cards)
+        from_hand.remove(live_card)
+        needed = counts_of(from_hand)
+        hand = self.hands[seat]
+        if any(n > hand[i] for i, n in enumerate(needed) if n):
+            raise Illegal("not-in-hand", f"seat {seat} does not hold {format_cards(from_hand)}")
+        meld = classify(cards, self.ruleset)
+        if meld is None:
+            shape = meld_shape(sorted(cards, key=lambda c: c.index))
+            why = f"a {shape} of {live_card.rank}" if shape else format_cards(cards)
+            raise Illegal("not-a-meld", f"{why} is not a meld of {self.ruleset.name}")
+        try:
+            right = claim_right(
+                self.ruleset, self.players, live, seat, meld.kind, live_card.rank, win=win
+            )
+        except ClaimRefused as refused:
+            raise Illegal("claim-right", str(refused)) from None
+        locked = self.locked[seat]
+        for card in from_hand:
+            if locked[card.index] and not (
+                meld.kind == "quad"
+                and right in (ClaimRight.GAN, ClaimRight.OWN_DRAW, ClaimRight.WIN)
+            ):
+                raise Illegal(
+                    "locked", f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)"
+                )
+        return meld, right
+
+    def _call(self, seat: int, event: Event, *, win: bool) -> None:
+        """A competing call that did not take effect (extension): checked like the claim."""
+        if any(claim.seat == seat for claim, _ in self.calls):
+            raise Illegal("priority", f"seat {seat} has already called this card")
+        meld, right = self._check_meld(seat, event, win=win)
+        if win:
+            self._win_score(seat, meld, event)
+        self.calls.append((Claim(seat, right), event))
+
+    def _meld(self, seat: int, event: Event, *, win: bool) -> None:
+        meld, right = self._check_meld(seat, event, win=win)
+        live = self.live
+        assert live is not None
+        if self.calls:
+            claims = [c for c, _ in self.calls] + [Claim(seat, right)]
+            chosen = resolve_claims(claims, live, self.players)
+            if chosen.seat != seat:
+                raise Illegal(
+                    "priority",
+                    f"seat {chosen.seat}'s {chosen.right.label} takes priority over seat "
+                    f"{seat}'s {right.label}",
+                )
+        finish = self._win_score(seat, meld, event) if win else None
+        # Apply the meld.
+        hand = self.hands[seat]
+        live_card = CARDS[live.card_index]
+        for card in meld.cards:
+            hand[card.index] -= 1
+        hand[live_card.index] += 1  # the live card never was in the hand
+        if self.locked[seat][live_card.index] or any(
+            self.locked[seat][c.index] for c in meld.cards
+        ):
+            for card in meld.cards:
+                self.locked[seat][card.index] = 0
+        if live.source == "discard" and self.discards and self.discards[-1][1] is live_card:
+            self.discards.pop()  # a claimed discard leaves the discard pile
+        self.displays[seat].append(meld)
+        self.claims_log.append(ClaimRecord(self.ply + 1, seat, right, meld, live))
+        self.calls = []
+        self.live = None
+        if finish is not None:
+            self._end(finish)
+            return
+        if sum(hand) == 0 or self.only_generals(seat):
+            self._end(self._forced_score(seat, live))
+            return
+        self.phase = MUST_DISCARD
+        self.actor = seat
+
+    def _redeal(self, seat: int) -> None:
+        if not self.ruleset.redeal:
+            raise Illegal("redeal", f"ruleset {self.ruleset.name} has no redeal")
+        if self.phase != OPENING:
+            raise Illegal("redeal", "redeal only before the dealer's first discard")
+        if not qualifies_for_redeal(self.dealt[seat], self.ruleset):
+            raise Illegal("redeal", f"seat {seat}'s dealt hand does not qualify for a redeal")
+        self._end(Finish("redeal", seat=seat, settlement=self._zero()))
+
+    # ------------------------------------------------------------------ scoring
+
+    def _zero(self) -> dict[int, int]:
+        return {s: 0 for s in range(1, self.players + 1)}
+
+    def _locked_melds(self, seat: int, rest: list[int]) -> tuple[list[Meld], int]:
+        """Dealt sets still locked in `rest`: they score as hidden triples/quads, unsplit."""
+        melds: list[Meld] = []
+        points = 0
+        for i, n in enumerate(self.locked[seat]):
+            if n and rest[i] >= n:
+                kind = "triple" if n == 3 else "quad"
+                meld = Meld(kind, (CARDS[i],) * n)
+                value = self.ruleset.points(kind, CARDS[i].rank)
+                if value is None:
+                    continue  # not a meld of the ruleset (bga triple of generals): not locked
+                rest[i] -= n
+                melds.append(meld)
+                points += value[0]
+        return melds, points
+
+    def _hidden_split(self, seat: int, rest: list[int]) -> tuple[int, tuple[Meld, ...]] | None:
+        rest = list(rest)
+        locked, locked_points = self._locked_melds(seat, rest)
+        split = best_split_counts(rest, self.ruleset)
+        if split is None:
+            return None
+        melds = tuple(sorted(locked + list(split.melds), key=lambda m: [c.index for c in m.cards]))
+        return split.points + locked_points, melds
+
+    def _win_score(self, seat: int, meld: Meld, event: Event) -> Finish:
+        live = self.live
+        assert live is not None
+        rest = list(self.hands[seat])
+        live_card = CARDS[live.card_index]
+        from_hand = list(meld.cards)
+        from_hand.remove(live_card)
+        for card in from_hand:
+            rest[card.index] -= 1
+        best = self._hidden_split(seat, rest)
+        if event.groups:
+            hidden_melds = []
+            declared = [0] * KINDS
+            for group in event.groups:
+                g = classify(group, self.ruleset)
+                if g is None:
+                    raise Illegal(
+                        "bad-split", f"declared group ({format_cards(group)}) is not a meld"
+                    )
+                hidden_melds.append(g)
+                for card in group:
+                    declared[card.index] += 1
+            if declared != rest:
+                raise Illegal(
+                    "bad-split",
+                    "the declared split does not cover the rest of the hand "
+                    f"({format_cards(CARDS[i] for i, n in enumerate(rest) for _ in range(n))})",
+                )
+            for i, n in enumerate(self.locked[seat]):
+                if (
+                    n
+                    and rest[i] >= n
+                    and not any(
+                        m.cards[0].index == i
+                        and len(m.cards) >= n
+                        and meld_shape(m.cards) in ("triple", "quad")
+                        for m in hidden_melds
+                    )
+                ):
+                    raise Illegal("bad-split", f"the locked dealt set of {CARDS[i]} is split")
+            hidden_points = sum(m.points(self.ruleset, exposed=False) for m in hidden_melds)
+            hidden = (hidden_points, tuple(hidden_melds))
+        else:
+            if best is None:
+                raise Illegal("no-win", f"seat {seat}'s hand does not split into melds")
+            hidden = best
+        exposed = tuple(self.displays[seat]) + (meld,)
+        exposed_points = sum(m.points(self.ruleset, exposed=True) for m in exposed)
+        points = exposed_points + hidden[0]
+        threshold = self.ruleset.threshold
+        if threshold is not None and points < threshold:
+            raise Illegal(
+                "no-win",
+                f"seat {seat}'s melds score {points}, under the {self.ruleset.name} threshold "
+                f"{threshold}",
+            )
+        finish = Finish(
+            "win",
+            seat=seat,
+            on=live.source,
+            points=points,
+            exposed_points=exposed_points,
+            hidden_points=hidden[0],
+            exposed_melds=exposed,
+            hidden_melds=hidden[1],
+            declared_split=bool(event.groups),
+            best_hidden_points=best[0] if best is not None else None,
+        )
+        self._settle(finish)
+        return finish
+
+    def _forced_score(self, seat: int, live: Live) -> Finish:
+        hidden = self._hidden_split(seat, self.hands[seat])
+        assert hidden is not None  # an empty or all-generals hand always splits
+        exposed = tuple(self.displays[seat])
+        exposed_points = sum(m.points(self.ruleset, exposed=True) for m in exposed)
+        finish = Finish(
+            "forced",
+            seat=seat,
+            on=live.source,
+            points=exposed_points + hidden[0],
+            exposed_points=exposed_points,
+            hidden_points=hidden[0],
+            exposed_melds=exposed,
+            hidden_melds=hidden[1],
+            best_hidden_points=hidden[0],
+        )
+        self._settle(finish)
+        return finish
+
+    def _lucky(self) -> Card:
+        """The lucky card turned after a bga win (§7): the pile's next card, or the dealer's
+        opening discard when the pile is used up; without a Pile tag, the Lucky tag."""
+        if self.pile_left == 0:
+            lucky = self.opening_discard
+            assert lucky is not None
+            if self.lucky_tag is not None and self.lucky_tag is not lucky:
+                raise Illegal(
+                    "lucky",
+                    f"Lucky says {self.lucky_tag}, but the pile is used up "
+                    f"and the dealer's opening discard {lucky} serves",
+                )
+            return lucky
+        if self.pile is not None:
+            lucky = self.pile[self.drawn]
+            if self.lucky_tag is not None and self.lucky_tag is not lucky:
+                raise Illegal("lucky", f"Lucky says {self.lucky_tag}, the pile gives {lucky}")
+            return lucky
+        if self.lucky_tag is None:
+            raise Illegal("lucky", "a bga win needs its lucky card: a Lucky or Pile tag")
+        # The copies rule counts the deal and the draws (§9), not the lucky card.
+        return self.lucky_tag
+
+    def _settle(self, finish: Finish) -> None:
+        rs = self.ruleset
+        seat = finish.seat
+        assert seat is not None and finish.points is not None
+        others = [s for s in range(1, self.players + 1) if s != seat]
+        settlement = self._zero()
+        if rs.threshold is None:
+            each = finish.points
+        elif finish.points >= rs.threshold:
+            if rs.lucky_draw:
+                try:
+                    lucky = self._lucky()
+                except Illegal as err:
+                    # Reported when the record ends (ply N+1), like a disagreeing Result.
+                    finish.lucky_error = err
+                    lucky = None
+                finish.lucky_card = lucky
+                # The finisher's 21 cards are exactly its exposed and hidden melds.
+                finish.lucky_bonus = sum(
+                    1
+                    for m in finish.exposed_melds + finish.hidden_melds
+                    for c in m.cards
+                    if c is lucky
+                )
+            each = finish.points - rs.threshold + rs.base + finish.lucky_bonus
+        else:  # a forced finish under the threshold pays every other seat
+            if rs.below_threshold == "fixed":
+                each = -(rs.threshold + rs.base)
+            else:
+                each = -(rs.threshold - finish.points + rs.base)
+        for s in others:
+            settlement[s] = -each
+        settlement[seat] = each * len(others)
+        finish.settlement = settlement
+
+    def _end(self, finish: Finish) -> None:
+        self.finish = finish
+        self.phase = ENDED
+        self.live = None
+
+    def end_of_record(self) -> Finish:
+        """How the round stands when the record stops: ended, exhausted or unfinished."""
+        if self.finish is not None:
+            if self.finish.lucky_error is not None:
+                raise self.finish.lucky_error
+            return self.finish
+        if self.calls:
+            return Finish("unfinished", settlement=self._zero())
+        if (
+            self.phase == LIVE
+            and self.live is not None
+            and self.live.source == "discard"
+            and self.pile_left == 0
+        ):
+            return Finish("exhausted", settlement=self._zero())
+        return Finish("unfinished", settlement=self._zero())
+
+
+# ---------------------------------------------------------------------- validation
+
+
+@dataclass
+class Game:
+    """A validated round: the record, its ruleset and everything derived by replaying it."""
+
+    record: Record
+    ruleset: Ruleset
+    finish: Finish
+    round: Round
+    claims: list[ClaimRecord]
+
+    @property
+    def outcome(self) -> str:
+        return self.finish.outcome
+
+    @property
+    def seat(self) -> int | None:
+        return self.finish.seat
+
+    @property
+    def on(self) -> str | None:
+        return self.finish.on
+
+    @property
+    def points(self) -> int | None:
+        return self.finish.points
+
+    @property
+    def exposed_points(self) -> int | None:
+        return self.finish.exposed_points
+
+    @property
+    def hidden_points(self) -> int | None:
+        return self.finish.hidden_points
+
+    @property
+    def lucky_card(self) -> Card | None:
+        return self.finish.lucky_card
+
+    @property
+    def lucky_bonus(self) -> int:
+        return self.finish.lucky_bonus
+
+    @property
+    def settlement(self) -> dict[int, int]:
+        return self.finish.settlement
+
+    @property
+    def result_tag(self) -> str:
+        return self.finish.result_tag
+
+    @property
+    def event_count(self) -> int:
+        return len(self.record.events)
+
+    @property
+    def winning_melds(self) -> list[tuple[Meld, bool]]:
+        """The finisher's melds with whether each is exposed (display) or hidden."""
+        return [(m, True) for m in self.finish.exposed_melds] + [
+            (m, False) for m in self.finish.hidden_melds
+        ]
+
+    def summary(self) -> dict[str, Any]:
+        """The verdict as plain data (the command line's and the API's `result`)."""
+        f = self.finish
+        return {
+            "outcome": f.outcome,
+            "seat": f.seat,
+            "on": f.on,
+            "points": f.points,
+            "exposed_points": f.exposed_points,
+            "hidden_points": f.hidden_points,
+            "lucky_card": f.lucky_card.token if f.lucky_card else None,
+            "lucky_bonus": f.lucky_bonus,
+            "settlement": {str(s): d for s, d in sorted(f.settlement.items())},
+            "result": f.result_tag,
+        }
+
+
+def _where(record: Record, ply: int, event: Event | None) -> dict[str, Any]:
+    if event is None:
+        line = record.first_line
+        last = record.events[-1] if record.events else None
+        if last is not None:
+            line = last.line
+        return {"line": line, "col": 1, "ply": ply, "event": ""}
+    return {"line": event.line, "col": event.col, "ply": ply, "event": event.text()}
+
+
+def _check_deal(record: Record, ruleset: Ruleset) -> None:
+    def fail(category: str, message: str, key: str) -> IllegalRecordError:
+        line, col = record.position(key)
+        return IllegalRecordError(message, category=category, line=line, col=col, ply=0)
+
+    for seat in range(1, record.players + 1):
+        want = 21 if seat == record.dealer else 20
+        got = len(record.deal[seat])
+        if got != want:
+            raise fail("deal", f"seat {seat} is dealt {got} cards, not {want}", f"deal {seat}")
+    counts = [0] * KINDS
+    for seat in range(1, record.players + 1):
+        for card in record.deal[seat]:
+            counts[card.index] += 1
+            if counts[card.index] > COPIES:
+                raise fail(
+                    "too-many-copies",
+                    f"{counts[card.index]} copies of {card} dealt",
+                    f"deal {seat}",
+                )
+    pile = record.tag("Pile")
+    if pile is not None:
+        cards = pile.split()
+        size = pile_size(record.players)
+        if len(cards) != size:
+            raise fail(
+                "pile-mismatch", f"the Pile tag holds {len(cards)} cards, not {size}", "Pile"
+            )
+        for token in cards:
+            card = parse_card(token)
+            counts[card.index] += 1
+            if counts[card.index] > COPIES:
+                raise fail(
+                    "too-many-copies",
+                    f"{counts[card.index]} copies of {card} in the deal and the Pile tag",
+                    "Pile",
+                )
+
+
+def validate(record: Record, ruleset: Ruleset | None = None) -> Game:
+    """Replay a record under its ruleset; the `Game` on success, else an `FcnError` at the
+    first fault in event order (tags and deal first, ply 0)."""
+    if ruleset is None:
+        try:
+            ruleset = get_ruleset(record.ruleset_name)
+        except ValueError:
+            line, col = record.position("Ruleset")
+            raise IllegalRecordError(
+                f"unknown ruleset {record.ruleset_name!r}", category="tags", line=line, col=col
+            ) from None
+    _check_deal(record, ruleset)
+    state = Round.from_record(record, ruleset)
+    for ply, event in enumerate(record.events, start=1):
+        try:
+            state.push(event)
+        except Illegal as err:
+            raise IllegalRecordError(
+                err.message, category=err.category, **_where(record, ply, event)
+            ) from None
+    if record.syntax_error is not None:
+        raise record.syntax_error
+    end = len(record.events) + 1
+    try:
+        finish = state.end_of_record()
+    except Illegal as err:
+        raise IllegalRecordError(
+            err.message, category=err.category, **_where(record, end, None)
+        ) from None
+    stated = record.tag("Result")
+    if finish.outcome == "unfinished":
+        if stated != "*":
+            raise IllegalRecordError(
+                "the record stops before the round ends",
+                category="truncated",
+                **_where(record, end, None),
+            )
+    elif stated is not None and stated != finish.result_tag:
+        raise IllegalRecordError(
+            f"Result says {stated!r}, the round gives {finish.result_tag!r}",
+            category="result-mismatch",
+            **_where(record, end, None),
+        )
+    return Game(record, ruleset, finish, state, state.claims_log)
+
+
+def replay_states(record: Record, ruleset: Ruleset | None = None) -> Iterable[Round]:
+    """The round after each ply 0..N of a valid record (copies, for replays and review)."""
+    ruleset = ruleset or get_ruleset(record.ruleset_name)
+    state = Round.from_record(record, ruleset)
+    yield state.copy()
+    for event in record.events:
+        state.push(event)
+        yield state.copy()
+
+
+__all__ = ["FcnError", "Finish", "Game", "Round", "validate", "pile_size", "qualifies_for_redeal"]

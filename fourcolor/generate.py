@@ -1,0 +1,319 @@
+"""Seeded self-play: bots play whole rounds and matches, deterministically from a seed.
+
+Two bots: ``random`` picks uniformly among legal choices (claims it may decline, melds, discards);
+``greedy`` values points: it always wins when it can (taking the best-scoring win), claims the
+meld worth most, and discards the card that helps its hand least. Every event goes through
+`Round.push`, so a generated record is legal by construction (and the tests check it again).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import CARDS, Card, full_deck
+from .claims import Claim, ClaimRight, next_seat, resolve_claims
+from .game import LIVE, MUST_DISCARD, OPENING, Round, qualifies_for_redeal
+from .melds import Meld
+from .moves import best_win, meld_claims
+from .notation import Event, Record
+from .rulesets import Ruleset, get_ruleset
+
+BOTS = ("random", "greedy")
+DEFAULT_NAMES = ("East", "South", "West", "North")
+
+
+@dataclass
+class _Option:
+    seat: int
+    right: ClaimRight
+    meld: Meld
+    points: int = 0  # for wins
+
+
+class Bot(ABC):
+    """Decisions for one seat. Subclasses pick; the table enforces the rules."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def redeal(self) -> bool:
+        return self.rng.random() < 0.5
+
+    def take_win(self, option: _Option) -> bool:
+        return True
+
+    @abstractmethod
+    def choose_meld(self, options: list[_Option], hand: list[int], rs: Ruleset) -> _Option | None:
+        """The meld to claim among `options`, or None to decline."""
+
+    @abstractmethod
+    def choose_discard(self, hand: list[int], legal: list[Card], rs: Ruleset) -> Card:
+        """The card to discard among `legal`."""
+
+
+class RandomBot(Bot):
+    def take_win(self, option: _Option) -> bool:
+        return self.rng.random() < 0.95
+
+    def choose_meld(self, options: list[_Option], hand: list[int], rs: Ruleset) -> _Option | None:
+        if not options or self.rng.random() < 0.3:
+            return None
+        return self.rng.choice(options)
+
+    def choose_discard(self, hand: list[int], legal: list[Card], rs: Ruleset) -> Card:
+        return self.rng.choice(legal)
+
+
+def _partners(card: Card, hand: list[int], rs: Ruleset) -> float:
+    """How much a card works with the rest of the hand (higher: keep it)."""
+    i = card.index
+    colour, rank = divmod(i, 7)
+    score = 2.0 * (hand[i] - 1)
+    for block in ((0, 1, 2), (3, 4, 5)):
+        if rank in block:
+            score += sum(1.0 for r in block if r != rank and hand[colour * 7 + r])
+    if rs.allows("three_colour", card.rank):
+        score += 0.7 * sum(1 for c in range(4) if c != colour and hand[c * 7 + rank])
+    return score
+
+
+class GreedyBot(Bot):
+    def redeal(self) -> bool:
+        return True
+
+    def choose_meld(self, options: list[_Option], hand: list[int], rs: Ruleset) -> _Option | None:
+        if not options:
+            return None
+        return max(
+            options,
+            key=lambda o: (
+                o.meld.points(rs, exposed=True),
+                len(o.meld.cards),
+                -o.meld.cards[0].index,
+            ),
+        )
+
+    def choose_discard(self, hand: list[int], legal: list[Card], rs: Ruleset) -> Card:
+        return min(legal, key=lambda c: (_partners(c, hand, rs), self.rng.random()))
+
+
+def _bot(kind: str, rng: random.Random) -> Bot:
+    if kind == "random":
+        return RandomBot(rng)
+    if kind == "greedy":
+        return GreedyBot(rng)
+    raise ValueError(f"unknown bot {kind!r} (known: {', '.join(BOTS)})")
+
+
+class _Table:
+    """Plays one round with full knowledge of the pile, emitting events."""
+
+    def __init__(
+        self, rs: Ruleset, players: int, dealer: int, rng: random.Random, bots: Sequence[Bot]
+    ) -> None:
+        self.rs = rs
+        self.players = players
+        self.rng = rng
+        deck = full_deck()
+        rng.shuffle(deck)
+        deal: dict[int, list[Card]] = {}
+        pos = 0
+        for s in range(1, players + 1):
+            n = 21 if s == dealer else 20
+            deal[s] = deck[pos : pos + n]
+            pos += n
+        self.deal = deal
+        self.pile = deck[pos:]
+        self.round = Round(rs, players, dealer, deal, pile=self.pile)
+        self.bots = {s: bots[s - 1] for s in range(1, players + 1)}
+        self.events: list[Event] = []
+
+    def push(self, seat: int, verb: str, cards: Sequence[Card] = ()) -> None:
+        event = Event(seat, verb, tuple(cards))
+        self.round.push(event)
+        self.events.append(event)
+
+    def legal_discards(self, seat: int) -> list[Card]:
+        hand = self.round.hands[seat]
+        locked = self.round.locked[seat]
+        return [CARDS[i] for i, n in enumerate(hand) if n and i % 7 != 0 and not locked[i]]
+
+    def play(self) -> None:
+        r = self.round
+        guard = 0
+        while not r.ended:
+            guard += 1
+            if guard > 2000:  # a bug, not a game: never loop forever
+                raise RuntimeError("self-play did not finish")
+            if r.phase == OPENING:
+                self.opening()
+            elif r.phase == MUST_DISCARD:
+                self.discard(r.actor)
+            elif r.phase == LIVE:
+                if not self.claims():
+                    if r.ended:
+                        break
+                    live = r.live
+                    assert live is not None
+                    if live.source == "discard":
+                        if r.pile_left == 0:
+                            return  # exhausted: nobody claimed the last discard
+                        drawer = next_seat(live.owner, self.players)
+                        self.push(drawer, "d", [self.pile[r.drawn]])
+                    else:
+                        self.push(live.owner, "x", [CARDS[live.card_index]])
+
+    def opening(self) -> None:
+        r = self.round
+        if self.rs.redeal:
+            for k in range(self.players):
+                seat = (r.dealer - 1 + k) % self.players + 1
+                if qualifies_for_redeal(r.hands[seat], self.rs) and self.bots[seat].redeal():
+                    self.push(seat, "r")
+                    return
+        self.discard(r.dealer)
+
+    def discard(self, seat: int) -> None:
+        legal = self.legal_discards(seat)
+        card = self.bots[seat].choose_discard(self.round.hands[seat], legal, self.rs)
+        self.push(seat, "x", [card])
+
+    def claims(self) -> bool:
+        """Collect the calls on the live card, resolve them, apply the winner. False when no
+        one claims (and, for a draw, the drawer did not meld it)."""
+        r = self.round
+        live = r.live
+        assert live is not None
+        card = CARDS[live.card_index]
+        calls: list[_Option] = []
+        for seat in range(1, self.players + 1):
+            if seat == live.owner and live.source == "discard":
+                continue
+            hand = r.hands[seat]
+            win = best_win(hand, card, self.rs, r.exposed_points(seat))
+            if win is not None:
+                option = _Option(seat, ClaimRight.WIN, win.meld, win.points)
+                if self.bots[seat].take_win(option):
+                    calls.append(option)
+                    continue
+            options = [
+                _Option(seat, right, meld)
+                for meld, right in meld_claims(self.rs, self.players, live, seat, hand)
+            ]
+            pick_meld = self.bots[seat].choose_meld(options, hand, self.rs)
+            if (
+                pick_meld is None
+                and live.source == "draw"
+                and seat == live.owner
+                and card.rank == "K"
+            ):
+                # A drawn general that nobody claims must be melded: never decline it.
+                pick_meld = options[0]
+            if pick_meld is not None:
+                calls.append(pick_meld)
+        if not calls:
+            return False
+        by_claim = {(o.seat, o.right): o for o in calls}
+        pick = resolve_claims([Claim(o.seat, o.right) for o in calls], live, self.players)
+        chosen = by_claim[(pick.seat, pick.right)]
+        if chosen.right == ClaimRight.WIN:
+            self.push(chosen.seat, "w", chosen.meld.cards)
+        else:
+            self.push(chosen.seat, "m", chosen.meld.cards)
+        return True
+
+
+def generate_record(
+    ruleset: str | Ruleset,
+    players: int,
+    seed: int,
+    *,
+    dealer: int = 1,
+    bot: str | Sequence[str] = "greedy",
+    names: Sequence[str] | None = None,
+    tags: dict[str, str] | None = None,
+) -> Record:
+    """One complete round played by bots, as a record (with its Pile and Result tags)."""
+    rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    if not 2 <= players <= 4:
+        raise ValueError("players must be 2, 3 or 4")
+    if not 1 <= dealer <= players:
+        raise ValueError(f"dealer must be a seat from 1 to {players}")
+    rng = random.Random(f"fourcolor:{rs.name}:{players}:{seed}:{dealer}")
+    kinds = [bot] * players if isinstance(bot, str) else list(bot)
+    bots = [_bot(k, rng) for k in kinds]
+    table = _Table(rs, players, dealer, rng, bots)
+    table.play()
+    finish = table.round.end_of_record()
+    names = list(names or DEFAULT_NAMES[:players])
+    all_tags: dict[str, str] = {}
+    all_tags.update(tags or {})
+    all_tags["Ruleset"] = rs.name
+    for s in range(1, players + 1):
+        all_tags[f"Seat{s}"] = names[s - 1]
+    all_tags["Dealer"] = str(dealer)
+    all_tags["Result"] = finish.result_tag
+    all_tags["Pile"] = " ".join(c.token for c in table.pile)
+    deal = {s: tuple(sorted(cards, key=lambda c: c.index)) for s, cards in table.deal.items()}
+    return Record(tags=all_tags, deal=deal, events=table.events)
+
+
+def next_dealer(
+    finish_outcome: str, seat: int | None, dealer: int, players: int, below_threshold: bool = False
+) -> int:
+    """Next round's dealer (§2): the winner; the same dealer after a redeal; the next seat
+    after an exhausted round or a forced finish under the bga threshold."""
+    if finish_outcome == "redeal":
+        return dealer
+    if finish_outcome in ("win", "forced") and seat is not None and not below_threshold:
+        return seat
+    return next_seat(dealer, players)
+
+
+def generate_match(
+    ruleset: str | Ruleset,
+    players: int,
+    seed: int,
+    *,
+    rounds: int | None = None,
+    names: Sequence[str] | None = None,
+    match_id: str = "",
+    date: str | None = None,
+    bot: str | Sequence[str] = "greedy",
+    event: str | None = None,
+) -> list[Record]:
+    """A match: `rounds` rounds (the ruleset's default) with Match and Round tags, each dealt
+    by the previous round's winner (or per the rules after a redeal or exhaustion)."""
+    rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    count = rounds if rounds is not None else max(rs.match_rounds, 1)
+    dealer = 1
+    records: list[Record] = []
+    for number in range(1, count + 1):
+        tags: dict[str, str] = {}
+        if event:
+            tags["Event"] = event
+        if date:
+            tags["Date"] = date
+        if match_id:
+            tags["Match"] = match_id
+        tags["Round"] = str(number)
+        record = generate_record(
+            rs, players, seed * 1000 + number, dealer=dealer, bot=bot, names=names, tags=tags
+        )
+        records.append(record)
+        from .game import validate
+
+        game = validate(record, rs)
+        below = (
+            game.outcome == "forced"
+            and rs.threshold is not None
+            and (game.points or 0) < rs.threshold
+        )
+        dealer = next_dealer(game.outcome, game.seat, dealer, players, below)
+    return records
+
+
+__all__ = ["BOTS", "generate_match", "generate_record", "next_dealer"]

@@ -1,0 +1,795 @@
+"""FCN, the Four Color Notation: reading, canonical writing and the JSON twin.
+
+The parser is kept apart from the game: it turns text into a `Record` (tags, deal, events with
+their positions) and reports malformed text as `FcnSyntaxError`. Whether the events are a legal
+round is the business of `fourcolor.game`. See docs/notation.md for the grammar.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card, card_or_none, sort_cards
+from .errors import FcnError, FcnSyntaxError, LimitError
+
+# Hostile input is bounded: a real round has a few hundred events in a few KiB.
+MAX_RECORD_CHARS = 256 * 1024
+MAX_LINE_CHARS = 4096
+MAX_TAGS = 64
+MAX_TAG_VALUE_CHARS = 1024
+MAX_EVENTS = 2000
+MAX_COMMENT_CHARS = 2000
+
+VERBS = "xdmwrch"  # discard, draw, meld, win, redeal; extensions: call, hu call (see docs)
+REQUIRED_TAGS = ("Ruleset", "Dealer")
+KNOWN_ORDER = ("Event", "Site", "Date", "Match", "Round", "Ruleset")
+AFTER_SEATS = ("Dealer", "Result", "Pile", "Lucky")
+RESULT_RE = re.compile(r"^(?:([1-9]):(0|[1-9][0-9]{0,3})|-|R|\*)$")
+DATE_RE = re.compile(r"^[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}$")
+SEAT_TAG_RE = re.compile(r"^Seat([1-9][0-9]*)$")
+TAG_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+TURN_NUMBER_RE = re.compile(r"^[0-9]+\.+$")
+HEAD_RE = re.compile(r"^([0-9])([a-z])$")
+DEAL_RE = re.compile(r"^\s*([0-9]+)\s*:")
+LINE_WIDTH = 79
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One event: seat, verb letter, cards, and for a win the declared split of the rest."""
+
+    seat: int
+    verb: str
+    cards: tuple[Card, ...] = ()
+    groups: tuple[tuple[Card, ...], ...] = ()
+    comments: tuple[str, ...] = ()
+    line: int = 0
+    col: int = 0
+
+    @property
+    def head(self) -> str:
+        return f"{self.seat}{self.verb}"
+
+    def text(self) -> str:
+        """The event as written canonically (without its comments), for messages."""
+        parts = [self.head]
+        if self.verb in "wh" and self.cards:
+            parts.extend(c.token for c in sort_cards(self.cards))
+        else:
+            parts.extend(c.token for c in self.cards)
+        parts.extend("(" + " ".join(c.token for c in sort_cards(g)) + ")" for g in self.groups)
+        return " ".join(parts)
+
+    def canonical(self) -> Event:
+        if self.verb in "mwch":
+            return Event(
+                self.seat,
+                self.verb,
+                tuple(sort_cards(self.cards)),
+                tuple(tuple(sort_cards(g)) for g in self.groups),
+                self.comments,
+                self.line,
+                self.col,
+            )
+        return self
+
+
+@dataclass
+class Record:
+    """One round as written: tags in order, the deal per seat, the events."""
+
+    tags: dict[str, str]
+    deal: dict[int, tuple[Card, ...]]
+    events: list[Event] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    # Where things were written, for errors about them: tag name or "deal N" -> (line, col).
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
+    first_line: int = field(default=1, compare=False)
+    # The first malformed event, when there is one; `events` then holds the events before it.
+    syntax_error: FcnSyntaxError | None = field(default=None, compare=False)
+
+    @property
+    def ruleset_name(self) -> str:
+        return self.tags["Ruleset"]
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        names = []
+        n = 1
+        while f"Seat{n}" in self.tags:
+            names.append(self.tags[f"Seat{n}"])
+            n += 1
+        return tuple(names)
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def dealer(self) -> int:
+        return int(self.tags["Dealer"])
+
+    def tag(self, name: str) -> str | None:
+        return self.tags.get(name)
+
+    def position(self, key: str) -> tuple[int, int]:
+        return self.positions.get(key, (self.first_line, 1))
+
+
+@dataclass(frozen=True, slots=True)
+class RecordText:
+    """One record of a file, as it stands there."""
+
+    index: int
+    line: int
+    text: str
+    oversize: bool = False
+
+
+# --------------------------------------------------------------------------- splitting files
+
+
+def iter_records(stream: Iterable[str]) -> Iterator[RecordText]:
+    """The records of a multi-record file, one at a time, each with its verbatim text.
+
+    A record starts with a tag line (``[`` in column 1) that follows its predecessor's deal or
+    events; blank lines between records belong to neither. Only one record is held in memory;
+    a record over `MAX_RECORD_CHARS` keeps its first part and is flagged ``oversize``.
+    """
+    index = 0
+    start = 0
+    lines: list[str] = []
+    size = 0
+    oversize = False
+    has_body = False
+    blank_before = True
+    in_comment = False
+    for number, raw in enumerate(_lines(stream), start=1):
+        stripped = raw.strip()
+        starts_record = raw.startswith("[") and has_body and (blank_before or not in_comment)
+        if starts_record:
+            yield RecordText(index, start, _trim(lines), oversize)
+            index += 1
+            lines, size, oversize, has_body, in_comment = [], 0, False, False, False
+        if not lines and not stripped:
+            blank_before = True
+            continue  # blank lines before a record are separators
+        if not lines:
+            start = number
+        if size + len(raw) <= MAX_RECORD_CHARS:
+            lines.append(raw)
+            size += len(raw)
+        else:
+            oversize = True
+        if stripped and not raw.startswith("["):
+            has_body = True
+        if has_body:
+            in_comment = _comment_state(raw, in_comment)
+        blank_before = not stripped
+    if lines:
+        yield RecordText(index, start, _trim(lines), oversize)
+
+
+def _lines(stream: Iterable[str]) -> Iterator[str]:
+    """Lines with their endings; a bare ``\\r`` also ends a line (old Mac files)."""
+    for chunk in stream:
+        if "\r" in chunk and not chunk.endswith("\r\n") and "\r" in chunk.rstrip("\r\n"):
+            parts = re.split(r"(?<=\r)(?!\n)", chunk)
+            yield from (p for p in parts if p)
+        else:
+            yield chunk
+
+
+def _trim(lines: list[str]) -> str:
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "".join(lines)
+
+
+def _comment_state(line: str, in_comment: bool) -> bool:
+    for ch in line:
+        if in_comment:
+            if ch == "}":
+                in_comment = False
+        elif ch == "{":
+            in_comment = True
+    return in_comment
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+@dataclass(slots=True)
+class _Token:
+    kind: str  # "word", "open", "close", "comment", "stray"
+    text: str
+    line: int
+    col: int
+
+
+def parse_record(text: str, first_line: int = 1, *, lenient: bool = False) -> Record:
+    """Read one record. Raises `FcnSyntaxError` (or `LimitError`) at the first malformed part;
+    a record that reads is not yet known to be legal (see `fourcolor.game.validate`).
+
+    With ``lenient``, a malformed event does not raise: the record keeps the events before it
+    and the error in `Record.syntax_error` (tags and deal must still be well-formed)."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise LimitError(
+            f"the record is longer than {MAX_RECORD_CHARS} characters", line=first_line, col=1
+        )
+    if "\x00" in text:
+        at = text.index("\x00")
+        nul_line = first_line + text.count("\n", 0, at)
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise FcnSyntaxError("NUL byte in the record", line=nul_line, col=col)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for offset, line in enumerate(lines):
+        if len(line) > MAX_LINE_CHARS:
+            raise LimitError(
+                f"line longer than {MAX_LINE_CHARS} characters",
+                line=first_line + offset,
+                col=MAX_LINE_CHARS + 1,
+            )
+    record = Record(tags={}, deal={}, first_line=first_line)
+    i = _parse_tags(lines, record, first_line)
+    deal_error: FcnSyntaxError | None = None
+    try:
+        i = _parse_deal(lines, i, record, first_line)
+    except FcnSyntaxError as err:
+        deal_error = err  # the tags are at fault first, when both are
+    _check_tags(record, deal_complete=deal_error is None)
+    if deal_error is not None:
+        raise deal_error
+    _parse_events(lines, i, record, first_line)
+    if record.syntax_error is not None and not lenient:
+        raise record.syntax_error
+    return record
+
+
+def _parse_tags(lines: list[str], record: Record, first_line: int) -> int:
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if not stripped:
+            i += 1
+            continue
+        if not stripped.startswith("["):
+            break
+        number = first_line + i
+        name, value = _parse_tag_line(line, number)
+        if name in record.tags:
+            raise FcnSyntaxError(
+                f"duplicated tag {name}", category="tags", line=number, col=line.index("[") + 1
+            )
+        if len(record.tags) >= MAX_TAGS:
+            raise LimitError(f"more than {MAX_TAGS} tags", line=number, col=1)
+        record.tags[name] = value
+        record.positions[name] = (number, line.index("[") + 1)
+        i += 1
+    return i
+
+
+def _parse_tag_line(line: str, number: int) -> tuple[str, str]:
+    col0 = line.index("[")
+    body = line[col0 + 1 :]
+    m = re.match(r"([A-Za-z][A-Za-z0-9_]*)\s+\"", body)
+    if not m:
+        raise FcnSyntaxError(
+            f'malformed tag line {line.strip()[:60]!r}: expected [Name "value"]',
+            category="tags",
+            line=number,
+            col=col0 + 1,
+        )
+    name = m.group(1)
+    pos = m.end()
+    value: list[str] = []
+    while True:
+        if pos >= len(body):
+            raise FcnSyntaxError(
+                f"tag {name}: unclosed value", category="tags", line=number, col=col0 + 2 + pos
+            )
+        ch = body[pos]
+        if ch == "\\":
+            nxt = body[pos + 1] if pos + 1 < len(body) else ""
+            if nxt not in ('"', "\\"):
+                raise FcnSyntaxError(
+                    f'tag {name}: only \\" and \\\\ are escapes',
+                    category="tags",
+                    line=number,
+                    col=col0 + 2 + pos,
+                )
+            value.append(nxt)
+            pos += 2
+            continue
+        if ch == '"':
+            pos += 1
+            break
+        value.append(ch)
+        pos += 1
+    rest = body[pos:].strip()
+    if rest != "]":
+        raise FcnSyntaxError(
+            f"tag {name}: expected ] after the value",
+            category="tags",
+            line=number,
+            col=col0 + 2 + pos,
+        )
+    text = "".join(value)
+    if len(text) > MAX_TAG_VALUE_CHARS:
+        raise LimitError(f"tag {name}: value longer than {MAX_TAG_VALUE_CHARS}", line=number, col=1)
+    if any(ord(c) < 32 for c in text):
+        raise FcnSyntaxError(
+            f"tag {name}: control character in the value",
+            category="tags",
+            line=number,
+            col=col0 + 1,
+        )
+    return name, text
+
+
+def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
+    """Required tags, seat numbering, Dealer, Result, Date and Pile shapes (category tags)."""
+    tags = record.tags
+
+    def fail(message: str, tag: str | None = None) -> FcnSyntaxError:
+        line, col = record.position(tag) if tag else (record.first_line, 1)
+        return FcnSyntaxError(message, category="tags", line=line, col=col)
+
+    if "Ruleset" not in tags:
+        raise fail("missing Ruleset tag")
+    seat_numbers = sorted(
+        int(m.group(1)) for name in tags if (m := SEAT_TAG_RE.match(name)) is not None
+    )
+    if not seat_numbers:
+        raise fail("missing Seat1 tag")
+    if seat_numbers != list(range(1, len(seat_numbers) + 1)):
+        missing = next(n for n in range(1, len(seat_numbers) + 2) if n not in seat_numbers)
+        raise fail(f"missing Seat{missing} tag (seats are numbered 1..N with no gap)")
+    if not 2 <= len(seat_numbers) <= 4:
+        raise fail(f"{len(seat_numbers)} seats: a round has 2, 3 or 4 players", "Seat1")
+    for n in seat_numbers:
+        if not tags[f"Seat{n}"].strip():
+            raise fail(f"Seat{n} has an empty name", f"Seat{n}")
+    dealer = tags.get("Dealer")
+    if dealer is None:
+        raise fail("missing Dealer tag")
+    if not dealer.isdigit() or not 1 <= int(dealer) <= len(seat_numbers):
+        raise fail(f"bad or missing Dealer {dealer!r}", "Dealer")
+    result = tags.get("Result")
+    if result is not None:
+        m = RESULT_RE.match(result)
+        if m is None or (m.group(1) and int(m.group(1)) > len(seat_numbers)):
+            raise fail(f"malformed Result {result!r}: expected S:P, -, R or *", "Result")
+    date = tags.get("Date")
+    if date is not None and not DATE_RE.match(date):
+        raise fail(f"malformed Date {date!r}: expected YYYY.MM.DD", "Date")
+    for name in ("Pile", "Lucky"):
+        value = tags.get(name)
+        if value is None:
+            continue
+        words = value.split()
+        for word in words:
+            if card_or_none(word) is None:
+                raise fail(f"{name}: no such card {word!r}", name)
+        if name == "Lucky" and len(words) != 1:
+            raise fail("Lucky names one card", name)
+    if not deal_complete:
+        return
+    missing_deal = [n for n in seat_numbers if n not in record.deal]
+    if missing_deal:
+        line, col = record.position("deal")
+        raise FcnSyntaxError(
+            f"bad or repeated deal line for seat {missing_deal[0]}",
+            category="deal",
+            line=line,
+            col=col,
+        )
+    extra = [n for n in record.deal if n not in seat_numbers]
+    if extra:
+        line, col = record.position(f"deal {extra[0]}")
+        raise FcnSyntaxError(
+            f"bad or repeated deal line for seat {extra[0]} (the record has "
+            f"{len(seat_numbers)} seats)",
+            category="deal",
+            line=line,
+            col=col,
+        )
+
+
+def _parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> int:
+    record.positions.setdefault("deal", (first_line + i, 1))
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            i += 1
+            continue
+        m = DEAL_RE.match(line)
+        if not m:
+            break
+        number = first_line + i
+        if "deal" not in record.positions or not record.deal:
+            record.positions["deal"] = (number, 1)
+        seat = int(m.group(1))
+        if seat in record.deal:
+            raise FcnSyntaxError(
+                f"bad or repeated deal line for seat {seat}",
+                category="deal",
+                line=number,
+                col=m.start(1) + 1,
+            )
+        cards: list[Card] = []
+        for word, col in _words(line, m.end()):
+            card = card_or_none(word)
+            if card is None:
+                raise FcnSyntaxError(
+                    f"no such card {word!r} in the deal", category="deal", line=number, col=col
+                )
+            cards.append(card)
+        record.deal[seat] = tuple(cards)
+        record.positions[f"deal {seat}"] = (number, m.start(1) + 1)
+        i += 1
+    return i
+
+
+def _words(line: str, start: int) -> Iterator[tuple[str, int]]:
+    for m in re.finditer(r"\S+", line[start:]):
+        yield m.group(0), start + m.start() + 1
+
+
+def _tokens(lines: list[str], i: int, first_line: int) -> Iterator[_Token]:
+    """Words, parentheses and comments of the event section, with positions."""
+    comment: list[str] | None = None
+    c_line = c_col = 0
+    for offset in range(i, len(lines)):
+        line = lines[offset]
+        number = first_line + offset
+        pos = 0
+        n = len(line)
+        while pos < n:
+            if comment is not None:
+                end = line.find("}", pos)
+                if end < 0:
+                    comment.append(line[pos:])
+                    pos = n
+                    continue
+                comment.append(line[pos:end])
+                yield _Token("comment", " ".join("\n".join(comment).split()), c_line, c_col)
+                comment = None
+                pos = end + 1
+                continue
+            ch = line[pos]
+            if ch.isspace():
+                pos += 1
+            elif ch == "{":
+                comment, c_line, c_col = [], number, pos + 1
+                pos += 1
+            elif ch in "()":
+                yield _Token("open" if ch == "(" else "close", ch, number, pos + 1)
+                pos += 1
+            elif ch == "}":
+                yield _Token("stray", ch, number, pos + 1)
+                pos += 1
+            else:
+                m = re.compile(r"[^\s(){}]+").match(line, pos)
+                assert m is not None
+                yield _Token("word", m.group(0), number, pos + 1)
+                pos = m.end()
+        if comment is not None:
+            comment.append("\n")
+    if comment is not None:
+        yield _Token("unclosed-comment", "{", c_line, c_col)
+
+
+@dataclass
+class _Draft:
+    seat: int
+    verb: str
+    line: int
+    col: int
+    tokens: list[_Token] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+
+
+def _parse_events(lines: list[str], i: int, record: Record, first_line: int) -> None:
+    """Fill `record.events`. At the first malformed event, the events before it are kept and
+    the error is stored in `record.syntax_error`: the validator reports a rule broken by an
+    earlier event first, since faults are reported in event order."""
+    drafts: list[_Draft] = []
+    try:
+        for token in _tokens(lines, i, first_line):
+            if token.kind == "comment":
+                if len(token.text) > MAX_COMMENT_CHARS:
+                    raise LimitError(
+                        f"comment longer than {MAX_COMMENT_CHARS} characters",
+                        line=token.line,
+                        col=token.col,
+                        ply=max(len(drafts), 1),
+                    )
+                (drafts[-1].comments if drafts else record.comments).append(token.text)
+                continue
+            if token.kind == "word" and token.text[0].isdigit():
+                if TURN_NUMBER_RE.match(token.text):
+                    continue
+                if drafts:
+                    record.events.append(_build_event(drafts[-1], len(drafts)))
+                m = HEAD_RE.match(token.text)
+                if m is None or m.group(2) not in VERBS:
+                    raise FcnSyntaxError(
+                        f"malformed event {token.text!r}: expected a seat digit and a verb "
+                        f"(x d m w r)",
+                        line=token.line,
+                        col=token.col,
+                        ply=len(drafts) + 1,
+                        event=token.text,
+                    )
+                if len(drafts) >= MAX_EVENTS:
+                    raise LimitError(
+                        f"more than {MAX_EVENTS} events",
+                        line=token.line,
+                        col=token.col,
+                        ply=len(drafts) + 1,
+                        event=token.text,
+                    )
+                drafts.append(_Draft(int(m.group(1)), m.group(2), token.line, token.col))
+                continue
+            if not drafts:
+                what = (
+                    "an unclosed comment" if token.kind == "unclosed-comment" else repr(token.text)
+                )
+                raise FcnSyntaxError(
+                    f"{what} before the first event", line=token.line, col=token.col, ply=0
+                )
+            drafts[-1].tokens.append(token)
+        if drafts:
+            record.events.append(_build_event(drafts[-1], len(drafts)))
+    except FcnSyntaxError as err:
+        record.syntax_error = err
+
+
+def _build_event(draft: _Draft, ply: int) -> Event:
+    head = f"{draft.seat}{draft.verb}"
+    text = head
+    for t in draft.tokens:
+        if t.kind in ("unclosed-comment",):
+            continue
+        glue = "" if t.kind == "close" or text.endswith("(") else " "
+        text += glue + t.text
+
+    def fail(message: str, token: _Token | None = None) -> FcnSyntaxError:
+        line, col = (token.line, token.col) if token else (draft.line, draft.col)
+        return FcnSyntaxError(message, line=line, col=col, ply=ply, event=text)
+
+    cards: list[Card] = []
+    groups: list[tuple[Card, ...]] = []
+    group: list[Card] | None = None
+    group_open: _Token | None = None
+    for token in draft.tokens:
+        if token.kind == "unclosed-comment":
+            raise fail("unclosed comment", token)
+        if token.kind == "stray":
+            raise fail("'}' without a comment to close", token)
+        if token.kind == "open":
+            if draft.verb not in "wh":
+                raise fail(f"a group in a {_VERB_NAMES[draft.verb]} event", token)
+            if group is not None:
+                raise fail("unclosed group", group_open)
+            group, group_open = [], token
+            continue
+        if token.kind == "close":
+            if group is None:
+                raise fail("')' without a group to close", token)
+            if not group:
+                raise fail("empty group", token)
+            groups.append(tuple(group))
+            group = None
+            continue
+        card = card_or_none(token.text)
+        if card is None:
+            raise fail(f"no such card {token.text!r}", token)
+        if group is not None:
+            group.append(card)
+        elif groups:
+            raise fail(f"card {token.text} after the declared groups", token)
+        else:
+            cards.append(card)
+    if group is not None:
+        raise fail("unclosed group", group_open)
+    _check_arity(draft.verb, cards, fail)
+    return Event(
+        draft.seat,
+        draft.verb,
+        tuple(cards),
+        tuple(groups),
+        tuple(draft.comments),
+        draft.line,
+        draft.col,
+    )
+
+
+_VERB_NAMES = {
+    "x": "discard",
+    "d": "draw",
+    "m": "meld",
+    "w": "win",
+    "r": "redeal",
+    "c": "call",
+    "h": "win call",
+}
+
+
+def _check_arity(verb: str, cards: list[Card], fail: Any) -> None:
+    name = _VERB_NAMES[verb]
+    if verb in "xd" and len(cards) != 1:
+        raise fail(f"a {name} names exactly one card, not {len(cards)}")
+    if verb == "r" and cards:
+        raise fail("a redeal names no cards")
+    if verb in "mwch" and not 1 <= len(cards) <= 4:
+        raise fail(f"a {name} names the 1 to 4 cards of its meld, not {len(cards)}")
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def canonical_tags(record: Record) -> list[tuple[str, str]]:
+    """Tags in canonical order: the known ones first, then unknown ones as they came."""
+    tags = record.tags
+    order: list[str] = [name for name in KNOWN_ORDER if name in tags]
+    order += [f"Seat{n}" for n in range(1, len(record.seats) + 1)]
+    order += [name for name in AFTER_SEATS if name in tags]
+    placed = set(order)
+    order += [name for name in tags if name not in placed]
+    return [(name, _tag_value(name, tags[name])) for name in order]
+
+
+def _tag_value(name: str, value: str) -> str:
+    if name in ("Pile", "Lucky"):
+        return " ".join(value.split())
+    return value
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment(text: str) -> str:
+    return "{" + text + "}"
+
+
+def write_fcn(record: Record) -> str:
+    """The canonical text of a record: tags in canonical order, deal lines in seat order with
+    cards in canonical order, events (meld cards sorted) wrapped at 79 columns, comments kept,
+    turn numbers dropped. Ends with a newline."""
+    out = [f'[{name} "{_escape(value)}"]' for name, value in canonical_tags(record)]
+    out.append("")
+    for seat in sorted(record.deal):
+        out.append(f"{seat}: " + " ".join(c.token for c in sort_cards(record.deal[seat])))
+    words: list[str] = [_comment(c) for c in record.comments]
+    for event in record.events:
+        event = event.canonical()
+        words.append(event.text())
+        words.extend(_comment(c) for c in event.comments)
+    if words:
+        out.append("")
+        out.extend(_wrap(words))
+    return "\n".join(out) + "\n"
+
+
+def _wrap(words: list[str]) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > LINE_WIDTH:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        lines.append(current)
+    return lines
+
+
+# --------------------------------------------------------------------------- the JSON twin
+
+
+def record_to_json(record: Record) -> dict[str, Any]:
+    """The JSON twin: the same data as the canonical text (see docs/notation.md)."""
+    events = []
+    for event in record.events:
+        event = event.canonical()
+        item: dict[str, Any] = {"seat": event.seat, "verb": event.verb}
+        if event.cards:
+            item["cards"] = [c.token for c in event.cards]
+        if event.groups:
+            item["split"] = [[c.token for c in g] for g in event.groups]
+        if event.comments:
+            item["comments"] = list(event.comments)
+        events.append(item)
+    data: dict[str, Any] = {
+        "fcn": 1,
+        "tags": dict(canonical_tags(record)),
+        "deal": {
+            str(seat): [c.token for c in sort_cards(record.deal[seat])]
+            for seat in sorted(record.deal)
+        },
+    }
+    if record.comments:
+        data["comments"] = list(record.comments)
+    data["events"] = events
+    return data
+
+
+def record_from_json(data: Any) -> Record:
+    """A record from its JSON twin; malformed JSON data raises `FcnSyntaxError`."""
+
+    def fail(message: str, ply: int = 0) -> FcnSyntaxError:
+        return FcnSyntaxError(f"JSON record: {message}", ply=ply)
+
+    if not isinstance(data, dict):
+        raise fail("expected an object")
+    tags = data.get("tags")
+    if not isinstance(tags, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in tags.items()
+    ):
+        raise fail("'tags' must map names to strings")
+    for name in tags:
+        if not TAG_NAME_RE.match(name):
+            raise fail(f"bad tag name {name!r}")
+    deal_data = data.get("deal")
+    if not isinstance(deal_data, dict):
+        raise fail("'deal' must map seats to card lists")
+    deal: dict[int, tuple[Card, ...]] = {}
+    for seat, cards in deal_data.items():
+        if not str(seat).isdigit():
+            raise fail(f"bad deal seat {seat!r}")
+        deal[int(seat)] = _json_cards(cards, f"deal {seat}", fail)
+    comments = data.get("comments", [])
+    if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
+        raise fail("'comments' must be a list of strings")
+    events_data = data.get("events", [])
+    if not isinstance(events_data, list):
+        raise fail("'events' must be a list")
+    if len(events_data) > MAX_EVENTS:
+        raise fail(f"more than {MAX_EVENTS} events")
+    events = []
+    for ply, item in enumerate(events_data, start=1):
+        if not isinstance(item, dict):
+            raise fail("an event must be an object", ply)
+        seat, verb = item.get("seat"), item.get("verb")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 9:
+            raise fail("an event needs a seat digit", ply)
+        if not isinstance(verb, str) or len(verb) != 1 or verb not in VERBS:
+            raise fail(f"bad verb {verb!r}", ply)
+        cards = _json_cards(item.get("cards", []), "event", fail, ply)
+        split = item.get("split", [])
+        if not isinstance(split, list):
+            raise fail("'split' must be a list of card lists", ply)
+        groups = tuple(_json_cards(g, "split group", fail, ply) for g in split)
+        ev_comments = item.get("comments", [])
+        if not isinstance(ev_comments, list) or not all(isinstance(c, str) for c in ev_comments):
+            raise fail("'comments' must be a list of strings", ply)
+        if groups and verb not in "wh":
+            raise fail("only a win has a declared split", ply)
+        _check_arity(verb, list(cards), lambda m, ply=ply: fail(m, ply))
+        events.append(Event(seat, verb, cards, groups, tuple(ev_comments)))
+    record = Record(tags=dict(tags), deal=deal, events=events, comments=list(comments))
+    try:
+        _check_tags(record)
+    except FcnError as err:
+        raise fail(err.message) from None
+    return record
+
+
+def _json_cards(value: Any, what: str, fail: Any, ply: int = 0) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise fail(f"{what}: expected a list of cards", ply)
+    cards = []
+    for token in value:
+        card = card_or_none(token) if isinstance(token, str) else None
+        if card is None:
+            raise fail(f"{what}: no such card {token!r}", ply)
+        cards.append(card)
+    return tuple(cards)

@@ -1,0 +1,268 @@
+"""Replays and review: the complete state at any ply, and what each seat could have won.
+
+`Replay(record)` replays a valid record once, keeping a copy of the round after every ply, so
+any ply's state is a list index (a round has at most a few hundred plies of a few KiB each).
+`Replay.state(ply, seat=None)` is the JSON-able table at that ply, optionally as one seat sees
+it; `Replay.review()` gives, for every ply, each seat's waits (the cards that would let it win
+right now, with the points) and the missed wins (a seat could have won on the live card and
+did not take it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CARDS, COPIES, Card
+from .claims import ClaimRight, claim_order
+from .game import ENDED, LIVE, Game, Round, validate
+from .melds import Meld
+from .moves import best_win, meld_claims
+from .notation import Record
+from .rulesets import Ruleset, get_ruleset
+
+
+def _meld_json(meld: Meld, ruleset: Ruleset, *, exposed: bool) -> dict[str, Any]:
+    return {
+        "kind": meld.kind,
+        "cards": [c.token for c in meld.cards],
+        "points": meld.points(ruleset, exposed=exposed),
+    }
+
+
+def _tokens(counts: list[int]) -> list[str]:
+    return [CARDS[i].token for i, n in enumerate(counts) for _ in range(n)]
+
+
+@dataclass(frozen=True)
+class Wait:
+    card: Card
+    points: int
+    meld: Meld
+    unseen: int  # copies the seat cannot see (not in its hand, any display or the discards)
+
+
+@dataclass(frozen=True)
+class MissedWin:
+    ply: int  # the ply after which the card was live
+    seat: int
+    card: Card
+    points: int
+
+    def message(self) -> str:
+        return (
+            f"missed win: seat {self.seat} could have won on {self.card} for {self.points} "
+            f"points after ply {self.ply}"
+        )
+
+
+class Replay:
+    """The round after each ply 0..N of a valid record."""
+
+    def __init__(self, record: Record, game: Game | None = None) -> None:
+        self.record = record
+        self.game = game or validate(record)
+        self.ruleset: Ruleset = self.game.ruleset
+        state = Round.from_record(record, self.ruleset)
+        self.rounds: list[Round] = [state.copy()]
+        for event in record.events:
+            state.push(event)
+            self.rounds.append(state.copy())
+        self._review: list[dict[int, list[Wait]]] | None = None
+
+    @property
+    def plies(self) -> int:
+        return len(self.record.events)
+
+    def round_at(self, ply: int) -> Round:
+        if not 0 <= ply <= self.plies:
+            raise ValueError(f"ply must be between 0 and {self.plies}, not {ply}")
+        return self.rounds[ply]
+
+    # ------------------------------------------------------------------ states
+
+    def state(self, ply: int, seat: int | None = None) -> dict[str, Any]:
+        """The table at `ply` as plain data. With `seat`, other seats' hands (and what they
+        may claim) are hidden: only their sizes show."""
+        rnd = self.round_at(ply)
+        rs = self.ruleset
+        if seat is not None and not 1 <= seat <= rnd.players:
+            raise ValueError(f"seat must be between 1 and {rnd.players}, not {seat}")
+        event = self.record.events[ply - 1] if ply > 0 else None
+        live = rnd.live
+        seats = []
+        for s in range(1, rnd.players + 1):
+            visible = seat is None or seat == s or rnd.phase == ENDED
+            hand = rnd.hands[s]
+            seats.append(
+                {
+                    "seat": s,
+                    "name": self.record.seats[s - 1],
+                    "dealer": s == rnd.dealer,
+                    "hand": _tokens(hand) if visible else None,
+                    "hand_count": sum(hand),
+                    "display": [_meld_json(m, rs, exposed=True) for m in rnd.displays[s]],
+                    "exposed_points": rnd.exposed_points(s),
+                    "can_claim": self._can_claim(rnd, s) if visible else None,
+                }
+            )
+        data: dict[str, Any] = {
+            "ply": ply,
+            "plies": self.plies,
+            "event": event.text() if event else None,
+            "comments": list(event.comments) if event else list(self.record.comments),
+            "phase": rnd.phase,
+            "expected": rnd.expected(),
+            "turn": self._turn(rnd),
+            "live": (
+                {"card": CARDS[live.card_index].token, "owner": live.owner, "source": live.source}
+                if live is not None
+                else None
+            ),
+            "pile_left": rnd.pile_left,
+            "discards": [{"seat": s, "card": c.token} for s, c in rnd.discards],
+            "seats": seats,
+            "view": seat,
+        }
+        if rnd.finish is not None:
+            data["finish"] = finish_json(self.game) if ply == self.plies else None
+        return data
+
+    @staticmethod
+    def _turn(rnd: Round) -> int | None:
+        if rnd.phase == ENDED:
+            return None
+        if rnd.phase == LIVE and rnd.live is not None:
+            if rnd.live.source == "draw":
+                return rnd.live.owner
+            return rnd.live.owner % rnd.players + 1
+        return rnd.actor
+
+    def _can_claim(self, rnd: Round, seat: int) -> list[str]:
+        live = rnd.live
+        if rnd.phase != LIVE or live is None:
+            return []
+        rights: list[str] = []
+        card = CARDS[live.card_index]
+        if not (seat == live.owner and live.source == "discard"):
+            if best_win(rnd.hands[seat], card, self.ruleset, rnd.exposed_points(seat)):
+                rights.append("win")
+        for _meld, right in meld_claims(self.ruleset, rnd.players, live, seat, rnd.hands[seat]):
+            if right.label not in rights:
+                rights.append(right.label)
+        return rights
+
+    # ------------------------------------------------------------------ review
+
+    def waits(self, ply: int) -> dict[int, list[Wait]]:
+        """For each seat at `ply`: the cards that would let it win now, best points first."""
+        if self._review is None:
+            self._review = [self._waits_at(r) for r in self.rounds]
+        return self._review[ply]
+
+    def _waits_at(self, rnd: Round) -> dict[int, list[Wait]]:
+        out: dict[int, list[Wait]] = {}
+        if rnd.phase == ENDED:
+            return {s: [] for s in range(1, rnd.players + 1)}
+        seen = [0] * len(CARDS)
+        for s in range(1, rnd.players + 1):
+            for m in rnd.displays[s]:
+                for c in m.cards:
+                    seen[c.index] += 1
+        for _s, c in rnd.discards:
+            seen[c.index] += 1
+        for s in range(1, rnd.players + 1):
+            hand = rnd.hands[s]
+            display = rnd.exposed_points(s)
+            waits = []
+            for card in CARDS:
+                win = best_win(hand, card, self.ruleset, display)
+                if win is not None:
+                    unseen = max(COPIES - hand[card.index] - seen[card.index], 0)
+                    waits.append(Wait(card, win.points, win.meld, unseen))
+            waits.sort(key=lambda w: (-w.points, w.card.index))
+            out[s] = waits
+        return out
+
+    def missed_wins(self) -> list[MissedWin]:
+        """Each time a seat could have won on the live card and the round went on without its
+        win. A win that another seat's earlier claim (in priority order) took is not missed."""
+        missed: list[MissedWin] = []
+        events = self.record.events
+        for ply, rnd in enumerate(self.rounds):
+            live = rnd.live
+            if rnd.phase != LIVE or live is None or ply >= len(events):
+                continue
+            card = CARDS[live.card_index]
+            nxt = events[ply]
+            winner = nxt.seat if nxt.verb == "w" else None
+            order = claim_order(live, rnd.players)
+            for s in range(1, rnd.players + 1):
+                if s == live.owner and live.source == "discard":
+                    continue
+                if winner == s:
+                    continue
+                if winner is not None and order.index(winner) < order.index(s):
+                    continue  # the earlier seat's win had priority
+                win = best_win(rnd.hands[s], card, self.ruleset, rnd.exposed_points(s))
+                if win is not None:
+                    missed.append(MissedWin(ply, s, card, win.points))
+        return missed
+
+    def review(self) -> list[dict[str, Any]]:
+        """Per ply: each seat's waits with points, the missed wins, and the record's comments."""
+        missed = self.missed_wins()
+        by_ply: dict[int, list[MissedWin]] = {}
+        for m in missed:
+            by_ply.setdefault(m.ply, []).append(m)
+        out = []
+        for ply in range(self.plies + 1):
+            event = self.record.events[ply - 1] if ply else None
+            out.append(
+                {
+                    "ply": ply,
+                    "event": event.text() if event else None,
+                    "comments": list(event.comments) if event else list(self.record.comments),
+                    "waits": {
+                        str(s): [
+                            {
+                                "card": w.card.token,
+                                "points": w.points,
+                                "meld": [c.token for c in w.meld.cards],
+                                "unseen": w.unseen,
+                            }
+                            for w in ws
+                        ]
+                        for s, ws in self.waits(ply).items()
+                    },
+                    "missed_wins": [
+                        {
+                            "seat": m.seat,
+                            "card": m.card.token,
+                            "points": m.points,
+                            "message": m.message(),
+                        }
+                        for m in by_ply.get(ply, [])
+                    ],
+                }
+            )
+        return out
+
+
+def finish_json(game: Game) -> dict[str, Any]:
+    """The end of a round: outcome, the finisher's melds with points, the settlement."""
+    f = game.finish
+    rs = game.ruleset
+    data = game.summary()
+    data["melds"] = [_meld_json(m, rs, exposed=True) | {"exposed": True} for m in f.exposed_melds]
+    data["melds"] += [_meld_json(m, rs, exposed=False) | {"exposed": False} for m in f.hidden_melds]
+    data["declared_split"] = f.declared_split
+    data["best_hidden_points"] = f.best_hidden_points
+    return data
+
+
+def ruleset_of(record: Record) -> Ruleset:
+    return get_ruleset(record.ruleset_name)
+
+
+__all__ = ["MissedWin", "Replay", "Wait", "finish_json", "ClaimRight"]

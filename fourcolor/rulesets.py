@@ -1,0 +1,281 @@
+"""Rulesets as data (RULES.md §4, §6, §7, §8).
+
+A ruleset is a meld table (points per meld kind, hidden and exposed, with per-rank exceptions),
+the set of melds a chi may make, and the switches. `classic` and `bga` ship; a house ruleset is
+built from a plain mapping with `Ruleset.from_mapping`, e.g. ``{"extends": "bga", "name": "house",
+"threshold": 8, "melds": {"pair": {"P": [0, 0]}}}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+MELD_KINDS = (
+    "lone",
+    "pair",
+    "command",
+    "field",
+    "triple",
+    "quad",
+    "three_colour",
+    "four_colour",
+)
+MELD_LABELS = {
+    "lone": "lone general",
+    "pair": "pair",
+    "command": "command",
+    "field": "field",
+    "triple": "triple",
+    "quad": "quad",
+    "three_colour": "three-colour",
+    "four_colour": "four-colour",
+}
+ANY_RANK = "*"
+
+Points = tuple[int, int]  # (hidden, exposed)
+# kind -> rank (or "*") -> (hidden, exposed), or None where the rank is excluded.
+MeldTable = Mapping[str, Mapping[str, Points | None]]
+
+SWITCH_VALUES: dict[str, tuple[Any, ...]] = {
+    "color_groups": ("any", "soldiers"),
+    "steal_generals": ("gan", "never"),
+    "below_threshold": ("fixed", "shortfall"),
+    "lucky_draw": (True, False),
+    "redeal": (True, False),
+    "dealt_sets_locked": (True, False),
+}
+
+
+class RulesetError(ValueError):
+    """A ruleset name or mapping that does not describe a ruleset."""
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset:
+    name: str
+    melds: MeldTable
+    # Melds the seat after the discarder may make from a discard (the chi right, §6).
+    chi_melds: frozenset[str]
+    color_groups: str = "any"
+    steal_generals: str = "gan"
+    # bga settlement: a win needs points >= threshold; None means classic settlement.
+    threshold: int | None = None
+    base: int = 1
+    below_threshold: str = "fixed"
+    lucky_draw: bool = False
+    redeal: bool = False
+    dealt_sets_locked: bool = False
+    match_rounds: int = 1
+    description: str = ""
+    _cache: dict[tuple[str, str], Points | None] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
+
+    def points(self, kind: str, rank: str) -> Points | None:
+        """(hidden, exposed) points of a meld of `kind` whose defining rank is `rank`.
+
+        None when the ruleset has no such meld (bga pairs of generals, classic colour groups of
+        generals under ``color_groups = soldiers``, ...). For command and field the rank is the
+        meld's first card's and does not matter.
+        """
+        key = (kind, rank)
+        if key in self._cache:
+            return self._cache[key]
+        value = self._lookup(kind, rank)
+        self._cache[key] = value
+        return value
+
+    def _lookup(self, kind: str, rank: str) -> Points | None:
+        table = self.melds.get(kind)
+        if table is None:
+            return None
+        if kind in ("three_colour", "four_colour") and self.color_groups == "soldiers":
+            if rank != "P":
+                return None
+        if rank in table:
+            return table[rank]
+        return table.get(ANY_RANK)
+
+    def allows(self, kind: str, rank: str) -> bool:
+        return self.points(kind, rank) is not None
+
+    @property
+    def settles_with_threshold(self) -> bool:
+        return self.threshold is not None
+
+    def as_mapping(self) -> dict[str, Any]:
+        """The plain mapping `from_mapping` reads back (for docs, the API and house rulesets)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "melds": {
+                kind: {rank: (list(p) if p is not None else None) for rank, p in table.items()}
+                for kind, table in self.melds.items()
+            },
+            "chi_melds": sorted(self.chi_melds, key=MELD_KINDS.index),
+            "color_groups": self.color_groups,
+            "steal_generals": self.steal_generals,
+            "threshold": self.threshold,
+            "base": self.base,
+            "below_threshold": self.below_threshold,
+            "lucky_draw": self.lucky_draw,
+            "redeal": self.redeal,
+            "dealt_sets_locked": self.dealt_sets_locked,
+            "match_rounds": self.match_rounds,
+        }
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Ruleset:
+        """A house ruleset from a plain mapping: ``extends`` names a shipped ruleset to start
+        from, every other key replaces that ruleset's value; ``melds`` is merged kind by kind."""
+        data = dict(data)
+        base_name = data.pop("extends", None)
+        if base_name is not None:
+            start = get_ruleset(str(base_name)).as_mapping()
+        else:
+            start = {}
+        melds: dict[str, dict[str, Points | None]] = {
+            kind: dict(table) for kind, table in start.get("melds", {}).items()
+        }
+        for kind, table in dict(data.pop("melds", {})).items():
+            if kind not in MELD_KINDS:
+                raise RulesetError(f"unknown meld kind {kind!r} (known: {', '.join(MELD_KINDS)})")
+            if table is None:
+                melds.pop(kind, None)
+                continue
+            melds.setdefault(kind, {}).update(table)
+        merged = {**start, **data}
+        name = merged.get("name")
+        if not isinstance(name, str) or not name:
+            raise RulesetError("a ruleset needs a non-empty 'name'")
+        return _build(merged, melds)
+
+
+def _points_value(kind: str, rank: str, value: Any) -> Points | None:
+    if value is None:
+        return None
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return (int(value[0]), int(value[1]))
+    raise RulesetError(
+        f"meld {kind}/{rank}: points must be [hidden, exposed] integers, not {value!r}"
+    )
+
+
+def _build(merged: Mapping[str, Any], melds: Mapping[str, Mapping[str, Any]]) -> Ruleset:
+    known = {
+        "name",
+        "description",
+        "melds",
+        "chi_melds",
+        "threshold",
+        "base",
+        "match_rounds",
+        *SWITCH_VALUES,
+    }
+    unknown = set(merged) - known
+    if unknown:
+        raise RulesetError(f"unknown ruleset keys: {', '.join(sorted(unknown))}")
+    for switch, allowed in SWITCH_VALUES.items():
+        if switch in merged and merged[switch] not in allowed:
+            raise RulesetError(f"switch {switch} must be one of {allowed}, not {merged[switch]!r}")
+    table = {
+        kind: {rank: _points_value(kind, rank, v) for rank, v in ranks.items()}
+        for kind, ranks in melds.items()
+    }
+    for kind, ranks in table.items():
+        for rank in ranks:
+            if rank != ANY_RANK and rank not in "KAERHCP":
+                raise RulesetError(f"meld {kind}: unknown rank {rank!r}")
+    chi = frozenset(merged.get("chi_melds", ()))
+    if not chi <= set(MELD_KINDS):
+        raise RulesetError(f"chi_melds: unknown meld kinds {sorted(chi - set(MELD_KINDS))}")
+    threshold = merged.get("threshold")
+    if threshold is not None and (not isinstance(threshold, int) or isinstance(threshold, bool)):
+        raise RulesetError("threshold must be an integer or null")
+    for key in ("base", "match_rounds"):
+        if key in merged and (not isinstance(merged[key], int) or isinstance(merged[key], bool)):
+            raise RulesetError(f"{key} must be an integer")
+    return Ruleset(
+        name=str(merged["name"]),
+        description=str(merged.get("description", "")),
+        melds=table,
+        chi_melds=chi,
+        color_groups=merged.get("color_groups", "any"),
+        steal_generals=merged.get("steal_generals", "gan"),
+        threshold=threshold,
+        base=merged.get("base", 1),
+        below_threshold=merged.get("below_threshold", "fixed"),
+        lucky_draw=bool(merged.get("lucky_draw", False)),
+        redeal=bool(merged.get("redeal", False)),
+        dealt_sets_locked=bool(merged.get("dealt_sets_locked", False)),
+        match_rounds=merged.get("match_rounds", 1),
+    )
+
+
+CLASSIC = Ruleset(
+    name="classic",
+    description="The Fujian game of the Wikipedia and Gamblipedia articles (seeds 000, 001).",
+    melds={
+        "lone": {"K": (1, 1)},
+        "pair": {ANY_RANK: (0, 0)},
+        "command": {ANY_RANK: (1, 1)},
+        "field": {ANY_RANK: (1, 1)},
+        "triple": {ANY_RANK: (3, 1), "K": (3, 3)},
+        "quad": {ANY_RANK: (8, 6)},
+        "three_colour": {ANY_RANK: (1, 1)},
+        "four_colour": {ANY_RANK: (4, 4)},
+    },
+    chi_melds=frozenset(MELD_KINDS) - {"lone"},
+    color_groups="any",
+    steal_generals="gan",
+    redeal=True,
+)
+
+BGA = Ruleset(
+    name="bga",
+    description="The Taiwanese rules of the Board Game Arena version (seed 002).",
+    melds={
+        "lone": {"K": (1, 1)},
+        "pair": {ANY_RANK: (0, 0), "K": None, "P": None},
+        "command": {ANY_RANK: (2, 2)},
+        "field": {ANY_RANK: (1, 1)},
+        "triple": {ANY_RANK: (3, 1), "K": None},
+        "quad": {ANY_RANK: (8, 6), "K": (6, 8)},
+        "three_colour": {"P": (3, 3)},
+        "four_colour": {"P": (5, 5)},
+    },
+    chi_melds=frozenset({"pair", "command", "field", "three_colour", "four_colour", "lone"}),
+    color_groups="soldiers",
+    steal_generals="gan",
+    threshold=10,
+    base=1,
+    below_threshold="fixed",
+    lucky_draw=True,
+    match_rounds=3,
+)
+
+RULESETS: dict[str, Ruleset] = {CLASSIC.name: CLASSIC, BGA.name: BGA}
+
+
+def get_ruleset(name: str) -> Ruleset:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise RulesetError(f"unknown ruleset {name!r}") from None
+
+
+def with_switches(ruleset: Ruleset, **switches: Any) -> Ruleset:
+    """A copy of `ruleset` with some switches changed (validated like `from_mapping`)."""
+    for switch, value in switches.items():
+        allowed = SWITCH_VALUES.get(switch)
+        if allowed is None and switch not in ("threshold", "base", "name"):
+            raise RulesetError(f"unknown switch {switch!r}")
+        if allowed is not None and value not in allowed:
+            raise RulesetError(f"switch {switch} must be one of {allowed}, not {value!r}")
+    return replace(ruleset, _cache={}, **switches)

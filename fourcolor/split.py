@@ -1,0 +1,195 @@
+"""`best_split`: the highest-scoring way to split a hand into melds (RULES.md §4).
+
+The melds never mix the three rank blocks {K, A, E}, {R, H, C} and {P}: a command lives in the
+first, a field in the second, and every other meld (lone general, pair, triple, quad, colour
+group) uses one rank only. So a split is, per block, a number of commands (fields) per colour
+and then, for each rank, an independent split of that rank's four colour counts. The per-rank
+problem has 5**4 = 625 states; its answers are tabulated once per ruleset (`_RankTables`), and
+a query is a handful of table look-ups per choice of commands and fields. Most hands admit one
+or two such choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from .cards import CARDS, RANKS, Card, counts_of
+from .melds import Meld
+from .rulesets import Ruleset
+
+NRANKS = len(RANKS)
+_STATES = 5**4  # four colour counts of one rank, 0..4 each
+_POW = (1, 5, 25, 125)
+_IDENTICAL = {1: "lone", 2: "pair", 3: "triple", 4: "quad"}
+# A rank meld as (kind, colour positions), e.g. ("pair", (2, 2)) or ("three_colour", (0, 1, 3)).
+RankMeld = tuple[str, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """A split of a hand: its points (hidden values) and its melds in canonical order."""
+
+    points: int
+    melds: tuple[Meld, ...]
+
+
+class _RankTables:
+    """For one ruleset: for each rank and each 4-colour count state, the best hidden points of
+    splitting those cards with one-rank melds (-1: they do not split), and the melds."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.points: list[list[int]] = []
+        self.melds: list[list[tuple[RankMeld, ...]]] = []
+        for rank in RANKS:
+            pts, melds = self._tabulate(ruleset, rank)
+            self.points.append(pts)
+            self.melds.append(melds)
+        command = ruleset.points("command", "K")
+        field = ruleset.points("field", "R")
+        self.command = None if command is None else command[0]
+        self.field = None if field is None else field[0]
+
+    @staticmethod
+    def _tabulate(ruleset: Ruleset, rank: str) -> tuple[list[int], list[tuple[RankMeld, ...]]]:
+        moves: list[tuple[int, RankMeld, int]] = []  # (first colour, meld, points) candidates
+        for n, kind in _IDENTICAL.items():
+            identical = ruleset.points(kind, rank)
+            if identical is not None:
+                for c in range(4):
+                    moves.append((c, (kind, (c,) * n), identical[0]))
+        three = ruleset.points("three_colour", rank)
+        if three is not None:
+            for skip in range(4):
+                colours = tuple(c for c in range(4) if c != skip)
+                moves.append((colours[0], ("three_colour", colours), three[0]))
+        four = ruleset.points("four_colour", rank)
+        if four is not None:
+            moves.append((0, ("four_colour", (0, 1, 2, 3)), four[0]))
+        points = [-1] * _STATES
+        melds: list[tuple[RankMeld, ...]] = [()] * _STATES
+        points[0] = 0
+        for state in range(1, _STATES):
+            counts = [(state // _POW[c]) % 5 for c in range(4)]
+            first = next(c for c in range(4) if counts[c])
+            best = -1
+            best_melds: tuple[RankMeld, ...] = ()
+            for lead, meld, value in moves:
+                # Every split covers the first colour's cards, so only melds with one of them.
+                if lead != first and first not in meld[1]:
+                    continue
+                if any(meld[1].count(c) > counts[c] for c in set(meld[1])):
+                    continue
+                rest = state - sum(_POW[c] for c in meld[1])
+                if points[rest] >= 0 and points[rest] + value > best:
+                    best = points[rest] + value
+                    best_melds = (meld, *melds[rest])
+            points[state] = best
+            melds[state] = best_melds
+        return points, melds
+
+
+_TABLES: dict[int, tuple[Ruleset, _RankTables]] = {}
+
+
+def _tables(ruleset: Ruleset) -> _RankTables:
+    entry = _TABLES.get(id(ruleset))
+    if entry is None or entry[0] is not ruleset:
+        entry = (ruleset, _RankTables(ruleset))
+        _TABLES[id(ruleset)] = entry
+    return entry[1]
+
+
+def _best_block(
+    counts: Sequence[int], tables: _RankTables, ranks: tuple[int, int, int], bonus: int | None
+) -> tuple[int, tuple[int, ...]] | None:
+    """Best points of a three-rank block (K A E with commands, R H C with fields) and how many
+    of the block's combined melds each colour takes; None when the block does not split."""
+    r0, r1, r2 = ranks
+    keys = [0, 0, 0]
+    ranges: list[range] = []
+    for c in range(4):
+        base = c * NRANKS
+        a, b, d = counts[base + r0], counts[base + r1], counts[base + r2]
+        keys[0] += a * _POW[c]
+        keys[1] += b * _POW[c]
+        keys[2] += d * _POW[c]
+        ranges.append(range(min(a, b, d) + 1) if bonus is not None else range(1))
+    p0, p1, p2 = tables.points[r0], tables.points[r1], tables.points[r2]
+    if all(len(rg) == 1 for rg in ranges):
+        x, y, z = p0[keys[0]], p1[keys[1]], p2[keys[2]]
+        if x < 0 or y < 0 or z < 0:
+            return None
+        return x + y + z, (0, 0, 0, 0)
+    best = -1
+    best_take: tuple[int, ...] = (0, 0, 0, 0)
+    for take in product(*ranges):
+        delta = take[0] + 5 * take[1] + 25 * take[2] + 125 * take[3]
+        x, y, z = p0[keys[0] - delta], p1[keys[1] - delta], p2[keys[2] - delta]
+        if x < 0 or y < 0 or z < 0:
+            continue
+        total = x + y + z + (bonus or 0) * sum(take)
+        if total > best:
+            best, best_take = total, take
+    return None if best < 0 else (best, best_take)
+
+
+_KAE = (0, 1, 2)
+_RHC = (3, 4, 5)
+_P = 6
+
+
+def best_points(counts: Sequence[int], ruleset: Ruleset) -> int | None:
+    """The best hidden points of splitting the counted cards, or None: `best_split` without
+    building the melds (the hot path of validation and review)."""
+    tables = _tables(ruleset)
+    soldiers = tables.points[_P][counts[6] + 5 * counts[13] + 25 * counts[20] + 125 * counts[27]]
+    if soldiers < 0:
+        return None
+    kae = _best_block(counts, tables, _KAE, tables.command)
+    if kae is None:
+        return None
+    rhc = _best_block(counts, tables, _RHC, tables.field)
+    if rhc is None:
+        return None
+    return soldiers + kae[0] + rhc[0]
+
+
+def best_split_counts(counts: Sequence[int], ruleset: Ruleset) -> Split | None:
+    """`best_split` on a 28-long count list."""
+    tables = _tables(ruleset)
+    blocks = (
+        (_KAE, _best_block(counts, tables, _KAE, tables.command), "command"),
+        (_RHC, _best_block(counts, tables, _RHC, tables.field), "field"),
+    )
+    soldiers_key = counts[6] + 5 * counts[13] + 25 * counts[20] + 125 * counts[27]
+    total = tables.points[_P][soldiers_key]
+    if total < 0:
+        return None
+    melds: list[Meld] = []
+    per_rank_keys: dict[int, int] = {_P: soldiers_key}
+    for ranks, found, kind in blocks:
+        if found is None:
+            return None
+        total += found[0]
+        take = found[1]
+        for c, n in enumerate(take):
+            for _ in range(n):
+                melds.append(Meld(kind, tuple(CARDS[c * NRANKS + r] for r in ranks)))
+        for r in ranks:
+            per_rank_keys[r] = sum((counts[c * NRANKS + r] - take[c]) * _POW[c] for c in range(4))
+    for r, key in per_rank_keys.items():
+        for kind, colours in tables.melds[r][key]:
+            melds.append(Meld(kind, tuple(CARDS[c * NRANKS + r] for c in colours)))
+    melds.sort(key=lambda m: [x.index for x in m.cards])
+    return Split(total, tuple(melds))
+
+
+def best_split(cards: Iterable[Card], ruleset: Ruleset) -> Split | None:
+    """The maximum hidden score over all ways to split `cards` into melds of `ruleset`, and a
+    split that gives it; None when the cards do not split. No cards split into no melds (0)."""
+    return best_split_counts(counts_of(cards), ruleset)
+
+
+__all__ = ["Split", "best_points", "best_split", "best_split_counts"]

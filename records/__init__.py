@@ -1,0 +1,1 @@
+"""The archive: players, games, matches, the import service and the web pages."""
