@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from .cards import CARDS, Card, parse_card
 from .claims import Claim, ClaimRight, Live, claim_right, resolve_claims
 from .errors import FcnError, FcnSyntaxError, IllegalRecordError, LimitError
-from .game import Finish, Game, Round, pile_size, qualifies_for_redeal, validate
+from .game import Finish, Game, Round, pile_size, qualifies_for_redeal, settle, validate
+from .match import Match, next_dealer
 from .melds import Meld, classify
 from .notation import (
     Event,
@@ -106,4 +107,7 @@ __all__ = [
     "validate",
     "write_fcn",
     "__version__",
+    "Match",
+    "next_dealer",
+    "settle",
 ]

@@ -62,6 +62,28 @@ def qualifies_for_redeal(counts: Sequence[int], ruleset: Ruleset) -> bool:
     return True
 
 
+def settle(
+    ruleset: Ruleset, players: int, seat: int, points: int, lucky_bonus: int = 0
+) -> dict[int, int]:
+    """Payments per seat when `seat` finishes (a win or a forced finish) with `points` (§7).
+
+    classic: every other seat pays the finisher P. bga: at P >= T every other seat pays
+    P - T + B plus the lucky bonus; a forced finish under T pays every other seat T + B
+    (``below_threshold = fixed``) or T - P + B (``shortfall``). The payments sum to zero.
+    """
+    if ruleset.threshold is None:
+        each = points
+    elif points >= ruleset.threshold:
+        each = points - ruleset.threshold + ruleset.base + lucky_bonus
+    elif ruleset.below_threshold == "fixed":
+        each = -(ruleset.threshold + ruleset.base)
+    else:
+        each = -(ruleset.threshold - points + ruleset.base)
+    payments = {s: -each for s in range(1, players + 1)}
+    payments[seat] = each * (players - 1)
+    return payments
+
+
 @dataclass
 class Finish:
     """How a round ended, with the finisher's score and the payments."""
@@ -171,6 +193,12 @@ class Round:
 
     def exposed_points(self, seat: int) -> int:
         return sum(m.points(self.ruleset, exposed=True) for m in self.displays[seat])
+
+    def can_discard(self, seat: int) -> bool:
+        """Whether the seat holds a card it may discard: not a general, not a locked set."""
+        hand = self.hands[seat]
+        locked = self.locked[seat]
+        return any(n and i % 7 != 0 and not locked[i] for i, n in enumerate(hand))
 
     def only_generals(self, seat: int) -> bool:
         hand = self.hands[seat]
@@ -363,7 +391,8 @@ class Round:
         if finish is not None:
             self._end(finish)
             return
-        if sum(hand) == 0 or self.only_generals(seat):
+        if not self.can_discard(seat):
+            # Nothing to discard (empty, all generals, or only locked sets): forced finish.
             self._end(self._forced_score(seat, live))
             return
         self.phase = MUST_DISCARD
@@ -523,38 +552,20 @@ class Round:
 
     def _settle(self, finish: Finish) -> None:
         rs = self.ruleset
-        seat = finish.seat
-        assert seat is not None and finish.points is not None
-        others = [s for s in range(1, self.players + 1) if s != seat]
-        settlement = self._zero()
-        if rs.threshold is None:
-            each = finish.points
-        elif finish.points >= rs.threshold:
-            if rs.lucky_draw:
-                try:
-                    lucky = self._lucky()
-                except Illegal as err:
-                    # Reported when the record ends (ply N+1), like a disagreeing Result.
-                    finish.lucky_error = err
-                    lucky = None
-                finish.lucky_card = lucky
-                # The finisher's 21 cards are exactly its exposed and hidden melds.
-                finish.lucky_bonus = sum(
-                    1
-                    for m in finish.exposed_melds + finish.hidden_melds
-                    for c in m.cards
-                    if c is lucky
-                )
-            each = finish.points - rs.threshold + rs.base + finish.lucky_bonus
-        else:  # a forced finish under the threshold pays every other seat
-            if rs.below_threshold == "fixed":
-                each = -(rs.threshold + rs.base)
-            else:
-                each = -(rs.threshold - finish.points + rs.base)
-        for s in others:
-            settlement[s] = -each
-        settlement[seat] = each * len(others)
-        finish.settlement = settlement
+        assert finish.seat is not None and finish.points is not None
+        if rs.threshold is not None and finish.points >= rs.threshold and rs.lucky_draw:
+            try:
+                lucky = self._lucky()
+            except Illegal as err:
+                # Reported when the record ends (ply N+1), like a disagreeing Result.
+                finish.lucky_error = err
+                lucky = None
+            finish.lucky_card = lucky
+            # The finisher's 21 cards are exactly its exposed and hidden melds.
+            finish.lucky_bonus = sum(
+                1 for m in finish.exposed_melds + finish.hidden_melds for c in m.cards if c is lucky
+            )
+        finish.settlement = settle(rs, self.players, finish.seat, finish.points, finish.lucky_bonus)
 
     def _end(self, finish: Finish) -> None:
         self.finish = finish
@@ -765,4 +776,13 @@ def replay_states(record: Record, ruleset: Ruleset | None = None) -> Iterable[Ro
         yield state.copy()
 
 
-__all__ = ["FcnError", "Finish", "Game", "Round", "validate", "pile_size", "qualifies_for_redeal"]
+__all__ = [
+    "FcnError",
+    "Finish",
+    "Game",
+    "Round",
+    "pile_size",
+    "qualifies_for_redeal",
+    "settle",
+    "validate",
+]

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from .cards import CARDS, Card, full_deck
 from .claims import Claim, ClaimRight, next_seat, resolve_claims
-from .game import LIVE, MUST_DISCARD, OPENING, Round, qualifies_for_redeal
+from .game import LIVE, MUST_DISCARD, OPENING, Round, qualifies_for_redeal, validate
+from .match import is_below_threshold, next_dealer
 from .melds import Meld
 from .moves import best_win, meld_claims
 from .notation import Event, Record
@@ -261,18 +262,6 @@ def generate_record(
     return Record(tags=all_tags, deal=deal, events=table.events)
 
 
-def next_dealer(
-    finish_outcome: str, seat: int | None, dealer: int, players: int, below_threshold: bool = False
-) -> int:
-    """Next round's dealer (§2): the winner; the same dealer after a redeal; the next seat
-    after an exhausted round or a forced finish under the bga threshold."""
-    if finish_outcome == "redeal":
-        return dealer
-    if finish_outcome in ("win", "forced") and seat is not None and not below_threshold:
-        return seat
-    return next_seat(dealer, players)
-
-
 def generate_match(
     ruleset: str | Ruleset,
     players: int,
@@ -304,15 +293,8 @@ def generate_match(
             rs, players, seed * 1000 + number, dealer=dealer, bot=bot, names=names, tags=tags
         )
         records.append(record)
-        from .game import validate
-
         game = validate(record, rs)
-        below = (
-            game.outcome == "forced"
-            and rs.threshold is not None
-            and (game.points or 0) < rs.threshold
-        )
-        dealer = next_dealer(game.outcome, game.seat, dealer, players, below)
+        dealer = next_dealer(game.outcome, game.seat, dealer, players, is_below_threshold(game))
     return records
 
 
