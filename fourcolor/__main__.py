@@ -264,9 +264,13 @@ def _read_json(path: str) -> Any:
     text = text.strip()
     try:
         return json.loads(text)
+    except RecursionError:
+        raise UsageError(f"{path}: JSON nested too deeply") from None
     except json.JSONDecodeError:
         try:
             return [json.loads(line) for line in text.splitlines() if line.strip()]
+        except RecursionError:
+            raise UsageError(f"{path}: JSON nested too deeply") from None
         except json.JSONDecodeError as err:
             raise UsageError(f"{path}: not JSON: {err.msg} at line {err.lineno}") from None
 
@@ -306,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("score", help="best split and points of a hand")
-    p.add_argument("--ruleset", choices=sorted(RULESETS))
+    p.add_argument("--ruleset", help=f"one of: {', '.join(sorted(RULESETS))}")
     p.add_argument("--exposed", action="append", metavar="CARDS", help="an exposed meld")
     p.add_argument("--batch", action="store_true", help="JSON lines on standard input")
     p.add_argument("cards", nargs="*", metavar="CARD")

@@ -361,6 +361,10 @@ class Round:
         meld, right = self._check_meld(seat, event, win=win)
         live = self.live
         assert live is not None
+        if any(claim.seat == seat for claim, _ in self.calls):
+            raise Illegal(
+                "priority", f"seat {seat} called this card, so its call did not take effect"
+            )
         if self.calls:
             claims = [c for c, _ in self.calls] + [Claim(seat, right)]
             chosen = resolve_claims(claims, live, self.players)

@@ -173,14 +173,28 @@ def iter_records(stream: Iterable[str]) -> Iterator[RecordText]:
         yield RecordText(index, start, _trim(lines), oversize)
 
 
+_LINE_END = re.compile(r"\r\n|\n|\r")
+
+
 def _lines(stream: Iterable[str]) -> Iterator[str]:
-    """Lines with their endings; a bare ``\\r`` also ends a line (old Mac files)."""
+    """Lines with their endings (``\n``, ``\r\n`` or a bare ``\r``), whatever the chunks the
+    stream yields: a text file opened with ``newline=""``, a list of lines, or arbitrary pieces."""
+    pending = ""
     for chunk in stream:
-        if "\r" in chunk and not chunk.endswith("\r\n") and "\r" in chunk.rstrip("\r\n"):
-            parts = re.split(r"(?<=\r)(?!\n)", chunk)
-            yield from (p for p in parts if p)
-        else:
-            yield chunk
+        pending += chunk
+        start = 0
+        for m in _LINE_END.finditer(pending):
+            if m.group() == "\r" and m.end() == len(pending):
+                break  # a \r at the end may be the first half of \r\n in the next chunk
+            yield pending[start : m.end()]
+            start = m.end()
+        pending = pending[start:]
+        if len(pending) > MAX_RECORD_CHARS:
+            # A line this long is refused later anyway; do not let it grow without bound.
+            yield pending
+            pending = ""
+    if pending:
+        yield pending
 
 
 def _trim(lines: list[str]) -> str:
@@ -357,7 +371,7 @@ def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
     dealer = tags.get("Dealer")
     if dealer is None:
         raise fail("missing Dealer tag")
-    if not dealer.isdigit() or not 1 <= int(dealer) <= len(seat_numbers):
+    if not re.fullmatch(r"[0-9]+", dealer) or not 1 <= int(dealer) <= len(seat_numbers):
         raise fail(f"bad or missing Dealer {dealer!r}", "Dealer")
     result = tags.get("Result")
     if result is not None:
@@ -383,7 +397,7 @@ def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
     if missing_deal:
         line, col = record.position("deal")
         raise FcnSyntaxError(
-            f"bad or repeated deal line for seat {missing_deal[0]}",
+            f"no deal line for seat {missing_deal[0]}",
             category="deal",
             line=line,
             col=col,
@@ -401,7 +415,9 @@ def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
 
 
 def _parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> int:
-    record.positions.setdefault("deal", (first_line + i, 1))
+    # Until a deal line is seen, errors about the deal point at the record's last line.
+    last = max((k for k, text in enumerate(lines) if text.strip()), default=0)
+    record.positions.setdefault("deal", (first_line + min(i, last), 1))
     while i < len(lines):
         line = lines[i]
         if not line.strip():
@@ -511,7 +527,7 @@ def _parse_events(lines: list[str], i: int, record: Record, first_line: int) -> 
                     )
                 (drafts[-1].comments if drafts else record.comments).append(token.text)
                 continue
-            if token.kind == "word" and token.text[0].isdigit():
+            if token.kind == "word" and token.text[0] in "0123456789":
                 if TURN_NUMBER_RE.match(token.text):
                     continue
                 if drafts:
@@ -520,7 +536,7 @@ def _parse_events(lines: list[str], i: int, record: Record, first_line: int) -> 
                 if m is None or m.group(2) not in VERBS:
                     raise FcnSyntaxError(
                         f"malformed event {token.text!r}: expected a seat digit and a verb "
-                        f"(x d m w r)",
+                        f"(x d m w r, or the extensions c h)",
                         line=token.line,
                         col=token.col,
                         ply=len(drafts) + 1,
@@ -735,20 +751,28 @@ def record_from_json(data: Any) -> Record:
         isinstance(k, str) and isinstance(v, str) for k, v in tags.items()
     ):
         raise fail("'tags' must map names to strings")
-    for name in tags:
+    if len(tags) > MAX_TAGS:
+        raise fail(f"more than {MAX_TAGS} tags")
+    for name, value in tags.items():
         if not TAG_NAME_RE.match(name):
             raise fail(f"bad tag name {name!r}")
+        # The same rules as the FCN reader, so that the FCN written from it reads back.
+        if len(value) > MAX_TAG_VALUE_CHARS:
+            raise fail(f"tag {name}: value longer than {MAX_TAG_VALUE_CHARS}")
+        if any(ord(c) < 32 for c in value):
+            raise fail(f"tag {name}: control character in the value")
     deal_data = data.get("deal")
     if not isinstance(deal_data, dict):
         raise fail("'deal' must map seats to card lists")
     deal: dict[int, tuple[Card, ...]] = {}
     for seat, cards in deal_data.items():
-        if not str(seat).isdigit():
+        if not re.fullmatch(r"[0-9]+", str(seat)):
             raise fail(f"bad deal seat {seat!r}")
         deal[int(seat)] = _json_cards(cards, f"deal {seat}", fail)
     comments = data.get("comments", [])
     if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
         raise fail("'comments' must be a list of strings")
+    comments = [_json_comment(c, fail) for c in comments]
     events_data = data.get("events", [])
     if not isinstance(events_data, list):
         raise fail("'events' must be a list")
@@ -771,6 +795,7 @@ def record_from_json(data: Any) -> Record:
         ev_comments = item.get("comments", [])
         if not isinstance(ev_comments, list) or not all(isinstance(c, str) for c in ev_comments):
             raise fail("'comments' must be a list of strings", ply)
+        ev_comments = [_json_comment(c, fail, ply) for c in ev_comments]
         if groups and verb not in "wh":
             raise fail("only a win has a declared split", ply)
         _check_arity(verb, list(cards), lambda m, ply=ply: fail(m, ply))
@@ -781,6 +806,15 @@ def record_from_json(data: Any) -> Record:
     except FcnError as err:
         raise fail(err.message) from None
     return record
+
+
+def _json_comment(text: str, fail: Any, ply: int = 0) -> str:
+    """A comment as the FCN reader would give it back: no '}', whitespace collapsed."""
+    if "}" in text:
+        raise fail("a comment cannot contain '}'", ply)
+    if len(text) > MAX_COMMENT_CHARS:
+        raise fail(f"comment longer than {MAX_COMMENT_CHARS} characters", ply)
+    return " ".join(text.split())
 
 
 def _json_cards(value: Any, what: str, fail: Any, ply: int = 0) -> tuple[Card, ...]:
