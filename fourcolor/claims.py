@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .rulesets import Ruleset
+from .rulesets import MELD_LABELS, Ruleset
 
 
 class ClaimRight(Enum):
@@ -63,6 +63,7 @@ def claim_right(
     """The right under which `claimant` makes a meld of `kind` with the live card, or
     `ClaimRefused` saying why it may not. The meld is assumed well-formed and held."""
     own = claimant == live.owner
+    label = MELD_LABELS.get(kind, kind)
     if win:
         if own and live.source == "discard":
             raise ClaimRefused(f"seat {claimant} may not win on its own discard")
@@ -77,7 +78,7 @@ def claim_right(
     if not own and kind in ("triple", "quad"):
         if live_rank == "K" and (kind == "triple" or ruleset.steal_generals == "never"):
             raise ClaimRefused(
-                f"seat {claimant} may not make a {kind} with {where}: a general is claimed out "
+                f"seat {claimant} may not make a {label} with {where}: a general is claimed out "
                 f"of turn only for "
                 + ("a win" if ruleset.steal_generals == "never" else "a gan or a win")
             )
@@ -89,7 +90,7 @@ def claim_right(
         and live_rank != "K"
     ):
         return ClaimRight.CHI
-    raise ClaimRefused(f"seat {claimant} may not make a {kind} with {where}")
+    raise ClaimRefused(f"seat {claimant} may not make a {label} with {where}")
 
 
 @dataclass(frozen=True, slots=True)

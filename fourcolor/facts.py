@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARDS
-from .claims import ClaimRight, claim_order, next_seat
+from .claims import ClaimRight, next_seat
 from .game import LIVE, Game, Round
-from .moves import best_win
+from .replay import missed_on_live_card
 
 
 @dataclass(frozen=True)
@@ -44,6 +43,8 @@ def skipped_seats(owner: int, source: str, claimant: int, players: int) -> list[
     """Seats that lose their turn when `claimant` takes the live card: those between the seat
     that would have moved next (after the discarder; after the drawer for a draw) and the
     claimant, in turn order."""
+    if claimant == owner:
+        return []  # the drawer melding or winning on its own draw skips nobody
     start = next_seat(owner, players)
     out = []
     s = start
@@ -66,18 +67,11 @@ def seat_facts(game: Game) -> list[SeatFacts]:
     dealt_in_seat: int | None = None
     state = Round.from_record(record, rs)
     events = record.events
-    for event in events:
+    for ply, event in enumerate(events):
         live = state.live
         if state.phase == LIVE and live is not None:
-            card = CARDS[live.card_index]
-            order = claim_order(live, players)
-            winner = event.seat if event.verb == "w" else None
-            for s in range(1, players + 1):
-                if s == live.owner and live.source == "discard":
-                    continue
-                if s == winner or (winner is not None and order.index(winner) < order.index(s)):
-                    continue
-                if best_win(state.hands[s], card, rs, state.exposed_points(s)) is not None:
+            if not (ply > 0 and events[ply - 1].verb in "ch"):
+                for s, _card, _points in missed_on_live_card(state, events, ply):
                     missed[s] += 1
             if event.verb in "mw" and not (event.seat == live.owner and live.source == "draw"):
                 turns[event.seat] += 1

@@ -16,6 +16,7 @@ from .cards import CARDS, COPIES, DECK_SIZE, KINDS, Card, counts_of, format_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .errors import FcnError, IllegalRecordError
 from .melds import Meld, classify, meld_shape
+from .moves import WinOption, best_win, meld_claims
 from .notation import Event, Record
 from .rulesets import Ruleset, get_ruleset
 from .split import best_split_counts
@@ -150,7 +151,13 @@ class Round:
         self.locked: list[list[int]] = [[0] * KINDS for _ in range(players + 1)]
         if ruleset.dealt_sets_locked:
             for s in range(1, players + 1):
-                self.locked[s] = [n if n >= 3 else 0 for n in self.hands[s]]
+                # Only sets that are melds of the ruleset lock (bga: three generals stay free).
+                self.locked[s] = [
+                    n
+                    if n >= 3 and ruleset.allows("triple" if n == 3 else "quad", CARDS[i].rank)
+                    else 0
+                    for i, n in enumerate(self.hands[s])
+                ]
         self.claims_log: list[ClaimRecord] = []
 
     # ------------------------------------------------------------------ construction
@@ -193,6 +200,18 @@ class Round:
 
     def exposed_points(self, seat: int) -> int:
         return sum(m.points(self.ruleset, exposed=True) for m in self.displays[seat])
+
+    def best_win(self, seat: int, card: Card) -> WinOption | None:
+        """The best win `seat` could make with `card` now (ignoring who may claim it)."""
+        locked = self.locked[seat] if self.ruleset.dealt_sets_locked else None
+        return best_win(self.hands[seat], card, self.ruleset, self.exposed_points(seat), locked)
+
+    def meld_claims(self, seat: int) -> list[tuple[Meld, ClaimRight]]:
+        """The plain melds `seat` may claim on the live card now, with their rights."""
+        if self.phase != LIVE or self.live is None:
+            return []
+        locked = self.locked[seat] if self.ruleset.dealt_sets_locked else None
+        return meld_claims(self.ruleset, self.players, self.live, seat, self.hands[seat], locked)
 
     def can_discard(self, seat: int) -> bool:
         """Whether the seat holds a card it may discard: not a general, not a locked set."""

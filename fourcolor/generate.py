@@ -18,7 +18,6 @@ from .claims import Claim, ClaimRight, next_seat, resolve_claims
 from .game import LIVE, MUST_DISCARD, OPENING, Round, qualifies_for_redeal, validate
 from .match import is_below_threshold, next_dealer
 from .melds import Meld
-from .moves import best_win, meld_claims
 from .notation import Event, Record
 from .rulesets import Ruleset, get_ruleset
 
@@ -194,16 +193,13 @@ class _Table:
             if seat == live.owner and live.source == "discard":
                 continue
             hand = r.hands[seat]
-            win = best_win(hand, card, self.rs, r.exposed_points(seat))
+            win = r.best_win(seat, card)
             if win is not None:
                 option = _Option(seat, ClaimRight.WIN, win.meld, win.points)
                 if self.bots[seat].take_win(option):
                     calls.append(option)
                     continue
-            options = [
-                _Option(seat, right, meld)
-                for meld, right in meld_claims(self.rs, self.players, live, seat, hand)
-            ]
+            options = [_Option(seat, right, meld) for meld, right in r.meld_claims(seat)]
             pick_meld = self.bots[seat].choose_meld(options, hand, self.rs)
             if (
                 pick_meld is None

@@ -64,16 +64,48 @@ def can_complete(hand: Sequence[int], card: Card, ruleset: Ruleset) -> bool:
     return best_points(counts, ruleset) is not None
 
 
+def locked_ok(meld: Meld, card: Card, locked: Sequence[int] | None) -> bool:
+    """Whether a meld respects `dealt_sets_locked`: a locked card only goes into a quad of its
+    own kind (the locked triple plus the live fourth copy)."""
+    if locked is None:
+        return True
+    return all(not locked[c.index] or meld.kind == "quad" for c in meld.cards if c is not card)
+
+
+def hidden_points(
+    rest: Sequence[int], ruleset: Ruleset, locked: Sequence[int] | None = None
+) -> int | None:
+    """Best hidden points of `rest` (counts), keeping locked dealt sets whole."""
+    if locked is None or not any(locked):
+        return best_points(rest, ruleset)
+    counts = list(rest)
+    points = 0
+    for i, n in enumerate(locked):
+        if n and counts[i] >= n:
+            value = ruleset.points("triple" if n == 3 else "quad", CARDS[i].rank)
+            if value is not None:
+                counts[i] -= n
+                points += value[0]
+    sub = best_points(counts, ruleset)
+    return None if sub is None else sub + points
+
+
 def best_win(
-    hand: Sequence[int], card: Card, ruleset: Ruleset, display_points: int
+    hand: Sequence[int],
+    card: Card,
+    ruleset: Ruleset,
+    display_points: int,
+    locked: Sequence[int] | None = None,
 ) -> WinOption | None:
     """The highest-scoring win with `card` for a seat holding `hand` (counts), or None (also
-    when the best falls under a bga threshold)."""
+    when the best falls under a bga threshold). `locked`: the seat's locked dealt sets."""
     if not can_complete(hand, card, ruleset):
         return None
     best: WinOption | None = None
     for meld in melds_with(card, hand, ruleset):
-        hidden = best_points(rest_after(hand, meld, card), ruleset)
+        if not locked_ok(meld, card, locked):
+            continue
+        hidden = hidden_points(rest_after(hand, meld, card), ruleset, locked)
         if hidden is None:
             continue
         points = display_points + meld.points(ruleset, exposed=True) + hidden
@@ -85,7 +117,12 @@ def best_win(
 
 
 def meld_claims(
-    ruleset: Ruleset, players: int, live: Live, seat: int, hand: Sequence[int]
+    ruleset: Ruleset,
+    players: int,
+    live: Live,
+    seat: int,
+    hand: Sequence[int],
+    locked: Sequence[int] | None = None,
 ) -> list[tuple[Meld, ClaimRight]]:
     """The plain melds (not wins) `seat` may make with the live card, with their rights."""
     card = CARDS[live.card_index]
@@ -93,6 +130,8 @@ def meld_claims(
     if seat == live.owner and live.source == "discard":
         return out
     for meld in melds_with(card, hand, ruleset):
+        if not locked_ok(meld, card, locked):
+            continue
         try:
             right = claim_right(ruleset, players, live, seat, meld.kind, card.rank, win=False)
         except ClaimRefused:

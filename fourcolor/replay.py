@@ -10,6 +10,7 @@ did not take it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,8 +18,7 @@ from .cards import CARDS, COPIES, Card
 from .claims import ClaimRight, claim_order
 from .game import ENDED, LIVE, Game, Round, validate
 from .melds import Meld
-from .moves import best_win, meld_claims
-from .notation import Record
+from .notation import Event, Record
 from .rulesets import Ruleset, get_ruleset
 
 
@@ -68,6 +68,13 @@ class Replay:
         for event in record.events:
             state.push(event)
             self.rounds.append(state.copy())
+        if self.game.finish.outcome == "exhausted":
+            # Nobody claimed the last discard and the pile is empty: the round is over, which
+            # the events alone do not say. The last state shows it.
+            last = self.rounds[-1]
+            last.finish = self.game.finish
+            last.phase = ENDED
+            last.live = None
         self._review: list[dict[int, list[Wait]]] | None = None
 
     @property
@@ -124,8 +131,8 @@ class Replay:
             "seats": seats,
             "view": seat,
         }
-        if rnd.finish is not None:
-            data["finish"] = finish_json(self.game) if ply == self.plies else None
+        if ply == self.plies:
+            data["finish"] = finish_json(self.game)
         return data
 
     @staticmethod
@@ -145,9 +152,9 @@ class Replay:
         rights: list[str] = []
         card = CARDS[live.card_index]
         if not (seat == live.owner and live.source == "discard"):
-            if best_win(rnd.hands[seat], card, self.ruleset, rnd.exposed_points(seat)):
+            if rnd.best_win(seat, card):
                 rights.append("win")
-        for _meld, right in meld_claims(self.ruleset, rnd.players, live, seat, rnd.hands[seat]):
+        for _meld, right in rnd.meld_claims(seat):
             if right.label not in rights:
                 rights.append(right.label)
         return rights
@@ -173,10 +180,9 @@ class Replay:
             seen[c.index] += 1
         for s in range(1, rnd.players + 1):
             hand = rnd.hands[s]
-            display = rnd.exposed_points(s)
             waits = []
             for card in CARDS:
-                win = best_win(hand, card, self.ruleset, display)
+                win = rnd.best_win(s, card)
                 if win is not None:
                     unseen = max(COPIES - hand[card.index] - seen[card.index], 0)
                     waits.append(Wait(card, win.points, win.meld, unseen))
@@ -186,27 +192,17 @@ class Replay:
 
     def missed_wins(self) -> list[MissedWin]:
         """Each time a seat could have won on the live card and the round went on without its
-        win. A win that another seat's earlier claim (in priority order) took is not missed."""
+        win. A win that another seat's claim took in priority order is not missed, nor is a
+        win a seat called (``h``) that lost on priority."""
         missed: list[MissedWin] = []
         events = self.record.events
         for ply, rnd in enumerate(self.rounds):
-            live = rnd.live
-            if rnd.phase != LIVE or live is None or ply >= len(events):
+            if rnd.phase != LIVE or rnd.live is None or ply >= len(events):
                 continue
-            card = CARDS[live.card_index]
-            nxt = events[ply]
-            winner = nxt.seat if nxt.verb == "w" else None
-            order = claim_order(live, rnd.players)
-            for s in range(1, rnd.players + 1):
-                if s == live.owner and live.source == "discard":
-                    continue
-                if winner == s:
-                    continue
-                if winner is not None and order.index(winner) < order.index(s):
-                    continue  # the earlier seat's win had priority
-                win = best_win(rnd.hands[s], card, self.ruleset, rnd.exposed_points(s))
-                if win is not None:
-                    missed.append(MissedWin(ply, s, card, win.points))
+            if ply > 0 and events[ply - 1].verb in "ch":
+                continue  # the same live card was judged at the ply before the calls
+            for seat, card, points in missed_on_live_card(rnd, events, ply):
+                missed.append(MissedWin(ply, seat, card, points))
         return missed
 
     def review(self) -> list[dict[str, Any]]:
@@ -247,6 +243,38 @@ class Replay:
                 }
             )
         return out
+
+
+def missed_on_live_card(
+    rnd: Round, events: Sequence[Event], ply: int
+) -> list[tuple[int, Card, int]]:
+    """Seats that could have won on the live card of `rnd` (the round after `ply` events) and
+    did not: (seat, card, points). The claim that took effect is the first event after any
+    listed calls; a seat whose win was outranked by it, or that called a win, missed nothing."""
+    live = rnd.live
+    if live is None:
+        return []
+    card = CARDS[live.card_index]
+    nxt = ply
+    called = set()
+    while nxt < len(events) and events[nxt].verb in "ch":
+        if events[nxt].verb == "h":
+            called.add(events[nxt].seat)
+        nxt += 1
+    winner = events[nxt].seat if nxt < len(events) and events[nxt].verb == "w" else None
+    order = claim_order(live, rnd.players)
+    out = []
+    for s in range(1, rnd.players + 1):
+        if s == live.owner and live.source == "discard":
+            continue
+        if s == winner or s in called:
+            continue
+        if winner is not None and order.index(winner) < order.index(s):
+            continue  # the earlier seat's win had priority
+        win = rnd.best_win(s, card)
+        if win is not None:
+            out.append((s, card, win.points))
+    return out
 
 
 def finish_json(game: Game) -> dict[str, Any]:

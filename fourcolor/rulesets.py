@@ -139,7 +139,12 @@ class Ruleset:
         melds: dict[str, dict[str, Points | None]] = {
             kind: dict(table) for kind, table in start.get("melds", {}).items()
         }
-        for kind, table in dict(data.pop("melds", {})).items():
+        raw_melds = data.pop("melds", {})
+        if not isinstance(raw_melds, Mapping):
+            raise RulesetError("'melds' must map meld kinds to {rank: [hidden, exposed]} tables")
+        for kind, table in raw_melds.items():
+            if table is not None and not isinstance(table, Mapping):
+                raise RulesetError(f"meld {kind}: expected a {{rank: [hidden, exposed]}} table")
             if kind not in MELD_KINDS:
                 raise RulesetError(f"unknown meld kind {kind!r} (known: {', '.join(MELD_KINDS)})")
             if table is None:
@@ -192,7 +197,12 @@ def _build(merged: Mapping[str, Any], melds: Mapping[str, Mapping[str, Any]]) ->
         for rank in ranks:
             if rank != ANY_RANK and rank not in "KAERHCP":
                 raise RulesetError(f"meld {kind}: unknown rank {rank!r}")
-    chi = frozenset(merged.get("chi_melds", ()))
+    chi_value = merged.get("chi_melds", ())
+    if isinstance(chi_value, (str, bytes)) or not isinstance(
+        chi_value, (list, tuple, set, frozenset)
+    ):
+        raise RulesetError("chi_melds must be a list of meld kinds")
+    chi = frozenset(str(k) for k in chi_value)
     if not chi <= set(MELD_KINDS):
         raise RulesetError(f"chi_melds: unknown meld kinds {sorted(chi - set(MELD_KINDS))}")
     threshold = merged.get("threshold")
@@ -276,6 +286,11 @@ def with_switches(ruleset: Ruleset, **switches: Any) -> Ruleset:
         allowed = SWITCH_VALUES.get(switch)
         if allowed is None and switch not in ("threshold", "base", "name"):
             raise RulesetError(f"unknown switch {switch!r}")
+        if switch in ("threshold", "base") and not (
+            (isinstance(value, int) and not isinstance(value, bool))
+            or (switch == "threshold" and value is None)
+        ):
+            raise RulesetError(f"{switch} must be an integer, not {value!r}")
         if allowed is not None and value not in allowed:
             raise RulesetError(f"switch {switch} must be one of {allowed}, not {value!r}")
     return replace(ruleset, _cache={}, **switches)

@@ -1,0 +1,136 @@
+"""Cards: 28 kinds, tokens, glyphs, canonical order and bad tokens (RULES.md §1)."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from fourcolor import check_record
+from fourcolor.cards import (
+    CARDS,
+    DECK_SIZE,
+    KINDS,
+    BadCardToken,
+    card_or_none,
+    cards_of,
+    counts_of,
+    format_cards,
+    full_deck,
+    parse_card,
+    sort_cards,
+)
+from tests.engine.helpers import fcn
+
+CANONICAL = (
+    "rK rA rE rR rH rC rP yK yA yE yR yH yC yP gK gA gE gR gH gC gP wK wA wE wR wH wC wP"
+).split()
+
+
+def test_it_has_28_kinds_in_canonical_order() -> None:
+    assert KINDS == 28
+    assert [c.token for c in CARDS] == CANONICAL
+    assert [c.index for c in CARDS] == list(range(28))
+
+
+def test_it_has_a_112_card_deck_with_four_copies_of_each_kind() -> None:
+    deck = full_deck()
+    assert DECK_SIZE == len(deck) == 112
+    assert counts_of(deck) == [4] * 28
+
+
+@pytest.mark.parametrize(
+    "token,colour,rank,glyph,name",
+    [
+        ("rK", "r", "K", "帥", "red general"),
+        ("rA", "r", "A", "仕", "red advisor"),
+        ("rE", "r", "E", "相", "red elephant"),
+        ("rR", "r", "R", "俥", "red chariot"),
+        ("rH", "r", "H", "傌", "red horse"),
+        ("rC", "r", "C", "炮", "red cannon"),
+        ("rP", "r", "P", "兵", "red soldier"),
+        ("yK", "y", "K", "帥", "yellow general"),
+        ("yP", "y", "P", "兵", "yellow soldier"),
+        ("yC", "y", "C", "炮", "yellow cannon"),
+        ("gK", "g", "K", "將", "green general"),
+        ("gA", "g", "A", "士", "green advisor"),
+        ("gE", "g", "E", "象", "green elephant"),
+        ("gR", "g", "R", "車", "green chariot"),
+        ("gH", "g", "H", "馬", "green horse"),
+        ("gC", "g", "C", "包", "green cannon"),
+        ("gP", "g", "P", "卒", "green soldier"),
+        ("wK", "w", "K", "將", "white general"),
+        ("wH", "w", "H", "馬", "white horse"),
+        ("wP", "w", "P", "卒", "white soldier"),
+    ],
+)
+def test_it_reads_tokens_into_kinds_with_their_glyphs(
+    token: str, colour: str, rank: str, glyph: str, name: str
+) -> None:
+    card = parse_card(token)
+    assert (card.colour, card.rank, card.glyph, card.name) == (colour, rank, glyph, name)
+    assert card.token == str(card) == token
+    assert card.is_general == (rank == "K")
+
+
+def test_it_uses_the_red_glyphs_for_red_and_yellow_and_the_black_for_green_and_white() -> None:
+    glyphs = {c: "".join(card.glyph for card in CARDS if card.colour == c) for c in "rygw"}
+    assert glyphs == {
+        "r": "帥仕相俥傌炮兵",
+        "y": "帥仕相俥傌炮兵",
+        "g": "將士象車馬包卒",
+        "w": "將士象車馬包卒",
+    }
+
+
+def test_it_gives_one_object_per_kind() -> None:
+    assert parse_card("gH") is CARDS[18]
+    assert pickle.loads(pickle.dumps(parse_card("gH"))) is CARDS[18]
+
+
+def test_it_keeps_cards_immutable() -> None:
+    with pytest.raises(AttributeError):
+        parse_card("rK").rank = "A"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("token", ["", "r", "K", "Rk", "rk", "RK", "rX", "xK", "rKK", " rK", "卒"])
+def test_it_refuses_tokens_that_name_no_card(token: str) -> None:
+    with pytest.raises(BadCardToken) as err:
+        parse_card(token)
+    assert err.value.token == token
+    assert isinstance(err.value, ValueError)
+    assert card_or_none(token) is None
+
+
+def test_it_sorts_and_counts_in_canonical_order() -> None:
+    mixed = [parse_card(t) for t in "wP rK gC yA rK".split()]
+    assert format_cards(sort_cards(mixed)) == "rK rK yA gC wP"
+    counts = counts_of(mixed)
+    assert counts[0] == 2 and counts[8] == 1 and counts[19] == 1 and counts[27] == 1
+    assert sum(counts) == 5
+    assert format_cards(cards_of(counts)) == "rK rK yA gC wP"
+    assert parse_card("wP") > parse_card("rK")  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    "events,ply,line,col",
+    [
+        ("1x rX", 1, 9, 4),  # a word that is no card, in an event
+        ("1x rA 2d Rk", 2, 9, 10),
+        ("1x rA 2d yK 2m yK zz", 3, 9, 19),
+    ],
+)
+def test_it_refuses_a_record_naming_a_card_that_does_not_exist(
+    events: str, ply: int, line: int, col: int
+) -> None:
+    check = check_record(fcn({1: "rA"}, events))
+    assert check.error is not None
+    assert (check.error.category, check.error.ply) == ("syntax", ply)
+    assert (check.error.line, check.error.col) == (line, col)
+
+
+def test_it_refuses_a_deal_naming_a_card_that_does_not_exist() -> None:
+    text = fcn({}, "").replace("1: ", "1: qQ ", 1)
+    check = check_record(text)
+    assert check.error is not None
+    assert (check.error.category, check.error.ply, check.error.line) == ("deal", 0, 6)
