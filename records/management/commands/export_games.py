@@ -1,0 +1,124 @@
+"""`manage.py export_games [filters] [--format fcn|json|ndjson] [--output FILE]`.
+
+Streams the archive (or the games the filters select) in id order, a chunk of rows at a time,
+so exporting a whole archive needs no more memory than exporting ten games.
+
+- fcn: the original texts, verbatim, separated by a blank line (importable as is);
+- json: one JSON array, written incrementally;
+- ndjson: one JSON object per line: id, tags, result summary, `original` and the `json` record.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import sys
+from collections.abc import Generator, Iterator
+from typing import IO, Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from records.models import Outcome
+from records.services import filter_games, game_export
+
+CHUNK = 500
+
+
+def _date(value: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise CommandError(f"{value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def fcn_separator(text: str) -> str:
+    """What ends a record's text and leaves one blank line after it, in its own line-ending
+    style (a bare \\r stays a bare \\r: a \\n after it would turn it into \\r\\n)."""
+    if text.endswith("\r\n"):
+        return "\r\n"
+    if text.endswith("\r"):
+        return "\r"
+    if text.endswith("\n"):
+        return "\n"
+    # The record's last line had no ending (it closed its upload file): one must be added.
+    return "\n\n"
+
+
+class Command(BaseCommand):
+    help = "Export stored games as FCN, a JSON array or NDJSON (streamed)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--player", help="games with this player (name, any case)")
+        parser.add_argument("--ruleset", help="classic, bga, ...")
+        parser.add_argument("--players", type=int, choices=(2, 3, 4), help="number of seats")
+        parser.add_argument("--outcome", choices=Outcome.values)
+        parser.add_argument("--since", type=_date, help="played on or after (YYYY-MM-DD)")
+        parser.add_argument("--until", type=_date, help="played on or before (YYYY-MM-DD)")
+        parser.add_argument("--match", help="the Match tag")
+        parser.add_argument("--format", choices=("fcn", "json", "ndjson"), default="fcn")
+        parser.add_argument("--output", "-o", help="write here instead of standard output")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        games = filter_games(
+            player=options["player"], ruleset=options["ruleset"], players=options["players"],
+            outcome=options["outcome"], since=options["since"], until=options["until"],
+            match=options["match"],
+        ).order_by("pk")
+        fmt = options["format"]
+        pieces = self._fcn(games) if fmt == "fcn" else self._json(games, array=fmt == "json")
+        total = games.count()
+        bar = tqdm(total=total, unit="game", disable=None, file=sys.stderr, leave=False)
+        written = 0
+        with bar:
+            if options["output"]:
+                # newline="": line endings are written exactly as stored.
+                try:
+                    with open(options["output"], "w", encoding="utf-8", newline="") as out:
+                        written = self._write(pieces, out, bar)
+                except OSError as exc:
+                    raise CommandError(f"{options['output']}: {exc.strerror or exc}") from None
+            else:
+                try:
+                    written = self._write(pieces, None, bar)
+                except BrokenPipeError:
+                    # The reader went away (`export_games | head`): stop quietly, like cat,
+                    # closing the database cursor while the connection is still open.
+                    pieces.close()
+                    devnull = os.open(os.devnull, os.O_WRONLY)
+                    os.dup2(devnull, sys.stdout.fileno())
+                    raise SystemExit(1) from None
+        where = options["output"] or "standard output"
+        self.stderr.write(f"exported {written} games ({fmt}) to {where}")
+
+    def _write(
+        self, pieces: Generator[tuple[str, int], None, None], out: IO[str] | None, bar: tqdm
+    ) -> int:
+        written = 0
+        for text, games in pieces:
+            if out is not None:
+                out.write(text)
+            else:
+                self.stdout.write(text, ending="")
+            written += games
+            bar.update(games)
+        return written
+
+    def _fcn(self, games: Any) -> Iterator[tuple[str, int]]:
+        for text in games.values_list("original_text", flat=True).iterator(chunk_size=CHUNK):
+            yield text + fcn_separator(text), 1
+
+    def _json(self, games: Any, *, array: bool) -> Iterator[tuple[str, int]]:
+        if array:
+            yield "[", 0
+        first = True
+        for game in games.iterator(chunk_size=CHUNK):
+            text = json.dumps(game_export(game), ensure_ascii=False)
+            if array:
+                yield ("\n" if first else ",\n") + text, 1
+            else:
+                yield text + "\n", 1
+            first = False
+        if array:
+            yield "\n]\n", 0

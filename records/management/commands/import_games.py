@@ -1,0 +1,143 @@
+"""`manage.py import_games FILE...`: validate and store every record of FCN files.
+
+Each record is stored in its own transaction; refused records are listed at the end as
+`FILE:LINE:COL: error[CATEGORY]: MESSAGE (ply N: "EVENT")`, duplicates with the stored game.
+An `.ndjson`/`.jsonl` file (as written by `export_games --format ndjson`) is read through its
+objects' `original` texts, so such an export imports back byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from records.services import ImportReport, RecordResult, import_records, import_texts
+
+
+class _Progress:
+    """A binary file that advances a progress bar by the bytes read."""
+
+    def __init__(self, file: IO[bytes], bar: tqdm) -> None:
+        self.file = file
+        self.bar = bar
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.file.read(size)
+        self.bar.update(len(data))
+        return data
+
+
+def _ndjson_originals(file: IO[bytes], bar: tqdm) -> Iterator[str]:
+    """The `original` texts of an NDJSON export, one record each."""
+    for number, raw in enumerate(file, start=1):
+        bar.update(len(raw))
+        if not raw.strip():
+            continue
+        try:
+            original = json.loads(raw)["original"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CommandError(
+                f"line {number}: not an export object with 'original': {exc}"
+            ) from None
+        if not isinstance(original, str):
+            raise CommandError(f"line {number}: 'original' is not a string")
+        yield original
+
+
+class Command(BaseCommand):
+    help = "Validate and store the records of FCN files (or NDJSON exports)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("files", nargs="+", metavar="FILE", help="FCN or .ndjson files")
+        parser.add_argument("--user", help="the username recorded as the uploader")
+        parser.add_argument(
+            "--max-problems", type=int, default=1000,
+            help="refusals and duplicates listed per file (default 1000); all are counted",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        uploader = self._uploader(options.get("user"))
+        paths = [Path(name) for name in options["files"]]
+        for path in paths:
+            if not path.is_file():
+                raise CommandError(f"{path}: no such file")
+        totals = ImportReport()
+        for path in paths:
+            report = self._import_file(path, uploader, options["max_problems"])
+            totals.stored += report.stored
+            totals.duplicates += report.duplicates
+            totals.refused += report.refused
+        if len(paths) > 1:
+            self.stdout.write(
+                f"all files: {totals.stored} stored, {totals.duplicates} duplicates, "
+                f"{totals.refused} refused"
+            )
+
+    def _uploader(self, username: str | None) -> Any:
+        if not username:
+            return None
+        model = get_user_model()
+        try:
+            return model._default_manager.get_by_natural_key(username)
+        except model.DoesNotExist:
+            raise CommandError(f"no user named {username!r}") from None
+
+    def _import_file(self, path: Path, uploader: Any, max_problems: int) -> ImportReport:
+        try:
+            return self._import_open(path, uploader, max_problems)
+        except OSError as exc:  # unreadable file, or a read error halfway
+            raise CommandError(f"{path}: {exc.strerror or exc}") from None
+
+    def _import_open(self, path: Path, uploader: Any, max_problems: int) -> ImportReport:
+        size = os.path.getsize(path)
+        bar = tqdm(
+            total=size, unit="B", unit_scale=True, desc=path.name, disable=None, leave=False
+        )
+        counts = {"stored": 0, "duplicate": 0, "refused": 0}
+
+        def on_result(result: RecordResult) -> None:
+            counts[result.status] += 1
+            if sum(counts.values()) % 200 == 0:
+                bar.set_postfix(counts, refresh=False)
+
+        with path.open("rb") as file, bar:
+            if path.suffix.lower() in (".ndjson", ".jsonl"):
+                report = import_texts(
+                    _ndjson_originals(file, bar), uploader, max_results=0,
+                    max_problems=max_problems, on_result=on_result,
+                )
+                where = f"{path}#"
+            else:
+                report = import_records(
+                    _Progress(file, bar), uploader, max_results=0, max_problems=max_problems,
+                    on_result=on_result,
+                )
+                where = f"{path}"
+        self._summary(path, where, report)
+        return report
+
+    def _summary(self, path: Path, where: str, report: ImportReport) -> None:
+        for problem in report.problems:
+            # NDJSON: lines are counted in each record's text, so say which record it is
+            # (FILE#N:LINE:COL, N counted from 1).
+            prefix = f"{where}{problem.index + 1}:" if where != str(path) else f"{path}:"
+            line = prefix + problem.message
+            if problem.status == "refused":
+                self.stdout.write(self.style.ERROR(line))
+            else:
+                self.stdout.write(line)
+        if report.problems_omitted:
+            self.stdout.write(f"{path}: ... and {report.problems_omitted} more not listed")
+        text = (
+            f"{path}: {report.stored} stored, {report.duplicates} duplicates, "
+            f"{report.refused} refused"
+        )
+        style = self.style.WARNING if report.refused else self.style.SUCCESS
+        self.stdout.write(style(text))

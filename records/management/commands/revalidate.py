@@ -1,0 +1,56 @@
+"""`manage.py revalidate [--stale] [--update]`: re-run the engine over stored original texts.
+
+After an engine upgrade (or to audit the archive), every game's original text is checked again
+and everything derived from it compared with what is stored: the verdict, every derived column,
+the match and every seat row. Games that differ are reported and marked `stale` with the
+reason; games that agree are stamped with the current engine version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import fourcolor
+from django.core.management.base import BaseCommand, CommandParser
+from tqdm import tqdm
+
+from records.models import Game
+from records.services import revalidate_games
+
+
+class Command(BaseCommand):
+    help = "Re-validate stored games with the current engine; report and mark those that changed."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--stale", action="store_true",
+            help=f"only games validated by another engine version than {fourcolor.__version__}",
+        )
+        parser.add_argument(
+            "--update", action="store_true",
+            help="rewrite the derived data of games that are still valid but changed",
+        )
+        parser.add_argument("--max-details", type=int, default=1000,
+                            help="changed games listed (default 1000); all are counted")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        games = Game.objects.all()
+        if options["stale"]:
+            games = games.exclude(engine_version=fourcolor.__version__)
+        bar = tqdm(total=games.count(), unit="game", disable=None, leave=False)
+        with bar:
+            report = revalidate_games(
+                games, update=options["update"], max_details=options["max_details"],
+                on_game=lambda game, diffs: bar.update(1),
+            )
+        for game_id, reason in report.details:
+            self.stdout.write(f"game {game_id}: {reason}")
+        if report.details_omitted:
+            self.stdout.write(f"... and {report.details_omitted} more not listed")
+        summary = (
+            f"checked {report.checked} games with engine {fourcolor.__version__}: "
+            f"{report.unchanged} unchanged, {report.changed} changed, {report.refused} now "
+            f"refused, {report.updated} updated"
+        )
+        clean = not (report.changed or report.refused)
+        self.stdout.write(self.style.SUCCESS(summary) if clean else self.style.WARNING(summary))

@@ -1,0 +1,242 @@
+"""The archive's tables: players, matches, games (one round each) and per-seat rows.
+
+A game keeps the record exactly as uploaded (`original_text`, never altered) and everything the
+engine derived from it when it validated it; `records.services.derive_game_fields` is the one
+place that maps the engine's verdict onto these columns, for import and revalidation alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+# A player's name is shown everywhere and its key is indexed (PostgreSQL's btree entries are
+# limited to ~2.7 kB): longer seat names are refused at import with a clear message.
+MAX_PLAYER_NAME = 100
+# casefold() may expand a character up to three (ß -> ss, ŉ -> ʼn, ...).
+MAX_PLAYER_KEY = 3 * MAX_PLAYER_NAME
+
+
+def player_key(name: str) -> str:
+    """The case-insensitive identity of a player name: NFC, casefolded, blanks collapsed.
+
+    "Bình", "BÌNH" and "bi\u0300nh" (decomposed) are one player; casefold handles ß/ss and
+    Greek final sigma, which lower() does not.
+    """
+    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    return " ".join(folded.split())
+
+
+def match_key(tag: str) -> str:
+    """The identity of a match: the sha256 of its `Match` tag value, exactly as written.
+
+    Hashing keeps the unique index small whatever the tag's length (up to 1024 characters)."""
+    return hashlib.sha256(tag.encode("utf-8")).hexdigest()
+
+
+class Outcome(models.TextChoices):
+    WIN = "win", _("win")
+    FORCED = "forced", _("forced finish")
+    EXHAUSTED = "exhausted", _("exhausted")
+    REDEAL = "redeal", _("redeal")
+    UNFINISHED = "unfinished", _("unfinished")
+
+
+class WinSource(models.TextChoices):
+    DRAW = "draw", _("own draw")
+    DISCARD = "discard", _("discard")
+
+
+class Player(models.Model):
+    """A person at the table, identified case-insensitively by name across all records."""
+
+    name = models.CharField(_("name"), max_length=MAX_PLAYER_NAME, help_text=_("as first seen"))
+    name_key = models.CharField(_("identity key"), max_length=MAX_PLAYER_KEY, unique=True)
+    created_at = models.DateTimeField(_("first seen"), default=timezone.now)
+
+    class Meta:
+        ordering = ["name_key"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Match(models.Model):
+    """Rounds grouped by their `Match` tag (one match per distinct tag value, archive-wide)."""
+
+    tag = models.TextField(_("match tag"))
+    key = models.CharField(_("tag hash"), max_length=64, editable=False)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [models.UniqueConstraint(fields=["key"], name="match_unique_key")]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
+    def __str__(self) -> str:
+        return self.tag
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.key = match_key(self.tag)
+        super().save(*args, **kwargs)
+
+
+class Game(models.Model):
+    """One validated round, stored verbatim with everything the engine derived from it."""
+
+    # --- derived by the engine (see records.services.derive_game_fields) -------------------
+    ruleset = models.CharField(_("ruleset"), max_length=32)
+    players = models.PositiveSmallIntegerField(_("players"))
+    dealer = models.PositiveSmallIntegerField(_("dealer seat"))
+    outcome = models.CharField(_("outcome"), max_length=16, choices=Outcome.choices)
+    finisher = models.PositiveSmallIntegerField(
+        _("finisher seat"), null=True, blank=True,
+        help_text=_("the winner, the forced finisher, or the seat that declared the redeal"),
+    )
+    on = models.CharField(
+        _("won on"), max_length=8, choices=WinSource.choices, null=True, blank=True
+    )
+    points = models.IntegerField(_("points"), null=True, blank=True)
+    exposed_points = models.IntegerField(_("exposed points"), null=True, blank=True)
+    hidden_points = models.IntegerField(_("hidden points"), null=True, blank=True)
+    lucky_card = models.CharField(_("lucky card"), max_length=2, null=True, blank=True)
+    lucky_bonus = models.IntegerField(_("lucky bonus"), default=0)
+    settlement = models.JSONField(_("settlement"), help_text=_('seat ("1".."4") -> delta'))
+    event_count = models.PositiveIntegerField(_("events"))
+    result_tag = models.CharField(_("result"), max_length=16)
+    tags = models.JSONField(_("tags"), help_text=_("every tag of the record"))
+    event = models.TextField(_("event"), blank=True, default="")
+    site = models.TextField(_("site"), blank=True, default="")
+    date = models.DateField(_("date"), null=True, blank=True)
+    round_number = models.PositiveIntegerField(_("round in match"), null=True, blank=True)
+    canonical_text = models.TextField(_("canonical text"))
+    content_hash = models.CharField(
+        _("content hash"), max_length=64, help_text=_("sha256 of the canonical text")
+    )
+    engine_version = models.CharField(_("engine version"), max_length=32)
+
+    # --- stored as uploaded ------------------------------------------------------------------
+    match = models.ForeignKey(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="games",
+        verbose_name=_("match"), db_index=False,  # game_match_round leads with it
+    )
+    original_text = models.TextField(_("original text"), help_text=_("verbatim, never altered"))
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="uploaded_games", verbose_name=_("uploaded by"),
+    )
+    uploaded_at = models.DateTimeField(_("uploaded"), default=timezone.now)
+    validated_at = models.DateTimeField(_("validated"), default=timezone.now)
+    stale = models.BooleanField(
+        _("stale"), default=False,
+        help_text=_("revalidation found a different verdict or derived data"),
+    )
+    stale_reason = models.TextField(_("stale reason"), blank=True, default="")
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        # Declared here rather than with db_index/unique on the fields: on PostgreSQL those also
+        # build a second, `LIKE` index per text column, which no query here needs and every
+        # insert pays for.
+        constraints = [
+            # Duplicate detection rests on this index, never on a check before the insert.
+            models.UniqueConstraint(fields=["content_hash"], name="game_unique_content_hash"),
+        ]
+        indexes = [
+            # The archive's filters (web, API, export_games).
+            models.Index(fields=["ruleset"], name="game_ruleset"),
+            models.Index(fields=["players"], name="game_players"),
+            models.Index(fields=["outcome"], name="game_outcome"),
+            models.Index(fields=["date"], name="game_date"),
+            models.Index(fields=["points"], name="game_points"),
+            models.Index(fields=["uploaded_at"], name="game_uploaded_at"),
+            models.Index(fields=["match", "round_number"], name="game_match_round"),
+            # Few games are stale: a partial index lists them without weighing on the others.
+            models.Index(fields=["id"], condition=models.Q(stale=True), name="game_stale"),
+        ]
+
+    def __str__(self) -> str:
+        names = " · ".join(self.tags.get(f"Seat{n}", "?") for n in range(1, self.players + 1))
+        return f"#{self.pk} {self.ruleset} {names} [{self.result_tag}]"
+
+    def summary(self) -> dict[str, object]:
+        """The stored verdict in the shape of `fourcolor.Game.summary()`."""
+        return {
+            "outcome": self.outcome,
+            "seat": self.finisher,
+            "on": self.on,
+            "points": self.points,
+            "exposed_points": self.exposed_points,
+            "hidden_points": self.hidden_points,
+            "lucky_card": self.lucky_card,
+            "lucky_bonus": self.lucky_bonus,
+            "settlement": self.settlement,
+            "result": self.result_tag,
+        }
+
+
+class GameSeat(models.Model):
+    """One seat of one game: the player and the engine's per-seat facts (fourcolor.facts).
+
+    Every field of `fourcolor.facts.SeatFacts` is a column here, so statistics aggregate in SQL.
+    """
+
+    # Both foreign keys are the leading column of a composite index below: no separate index.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", db_index=False
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player"),
+        db_index=False,
+    )
+    # --- fourcolor.facts.SeatFacts ----------------------------------------------------------
+    name = models.CharField(_("name as written"), max_length=MAX_PLAYER_NAME)
+    is_dealer = models.BooleanField(_("dealer"), default=False)
+    finisher = models.BooleanField(_("finisher"), default=False)
+    won = models.BooleanField(_("won"), default=False)
+    forced = models.BooleanField(_("forced finish"), default=False)
+    won_on = models.CharField(
+        _("won on"), max_length=8, choices=WinSource.choices, null=True, blank=True
+    )
+    dealt_in = models.BooleanField(_("dealt in"), default=False)
+    points = models.IntegerField(_("points"), null=True, blank=True)
+    delta = models.IntegerField(_("settlement"), default=0)
+    below_threshold = models.BooleanField(_("below threshold"), default=False)
+    pongs = models.PositiveSmallIntegerField(_("pongs"), default=0)
+    gans = models.PositiveSmallIntegerField(_("gans"), default=0)
+    chis = models.PositiveSmallIntegerField(_("chis"), default=0)
+    own_draw_melds = models.PositiveSmallIntegerField(_("own-draw melds"), default=0)
+    steals = models.PositiveSmallIntegerField(_("steals"), default=0)
+    turns_lost = models.PositiveSmallIntegerField(_("turns lost"), default=0)
+    draws = models.PositiveSmallIntegerField(_("draws"), default=0)
+    win_turn = models.PositiveSmallIntegerField(_("winning turn"), null=True, blank=True)
+    redeal_declared = models.BooleanField(_("redeal declared"), default=False)
+    missed_wins = models.PositiveSmallIntegerField(_("missed wins"), default=0)
+    win_melds = models.JSONField(_("winning melds"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="gameseat_unique_seat"),
+        ]
+        indexes = [
+            # A player's rounds, newest first, and per-player aggregates joined to games.
+            models.Index(fields=["player", "game"], name="gameseat_player_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.seat}: {self.name}"

@@ -1,0 +1,865 @@
+"""The archive's business logic: import, derivation, revalidation, filters and match credits.
+
+Everything that writes games goes through here (the commands, the API and the web upload are
+thin layers over it), so that a game is stored the same way whichever door it came in by.
+
+Import policy (see `import_records`):
+
+- each record is validated by the engine and stored in its own short transaction (the game, its
+  seats, new players, a new match), so nothing is ever partially stored;
+- a record whose canonical text (`fourcolor.write_fcn`) is already stored is a *duplicate*: the
+  unique index on `Game.content_hash` decides, never a check-then-insert, so two uploads of the
+  same file racing on PostgreSQL still end with one stored game;
+- a refused record is reported with its line, column, ply, category, message and line text.
+"""
+
+from __future__ import annotations
+
+import codecs
+import dataclasses
+import datetime
+import hashlib
+import io
+import re
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
+from django.dispatch import Signal
+from django.utils import timezone
+
+import fourcolor
+from fourcolor.errors import FcnError, LimitError
+from fourcolor.facts import SeatFacts, seat_facts
+from fourcolor.notation import MAX_LINE_CHARS, MAX_RECORD_CHARS
+
+from records.models import (
+    MAX_PLAYER_NAME,
+    Game,
+    GameSeat,
+    Match,
+    Player,
+    match_key,
+    player_key,
+)
+from records.signals import game_rewritten, game_stored
+
+READ_CHUNK = 64 * 1024
+# A line longer than the engine's limit is refused whatever follows in it: keep only enough of
+# it (in bytes, up to 4 per character) for the engine to say so, and memory stays flat.
+_LINE_CAP_BYTES = 4 * (MAX_LINE_CHARS + 2)
+_LINE_CAP_CHARS = MAX_LINE_CHARS + 2
+# The offending line quoted in a refusal is cut to this many characters.
+QUOTE_CHARS = 300
+_CACHE_LIMIT = 10_000
+_MAX_DB_INT = 2**31 - 1
+_BYTE_EOL = re.compile(rb"\r\n|\n|\r")
+_TEXT_EOL = re.compile(r"\r\n|\n|\r")
+
+Uploader = Any  # a user instance, AnonymousUser or None
+
+
+# ----------------------------------------------------------------------------- derivation
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def parse_fcn_date(value: str | None) -> datetime.date | None:
+    """The `Date` tag ('YYYY.MM.DD') as a date; None when absent, partial ('2026.??.??') or not
+    a real day."""
+    if not value or not re.fullmatch(r"\d{4}\.\d{2}\.\d{2}", value):
+        return None
+    year, month, day = (int(part) for part in value.split("."))
+    try:
+        return datetime.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def parse_round_number(value: str | None) -> int | None:
+    """The `Round` tag as a positive number; None when absent or not a plain number."""
+    if value is None or not value.strip().isdecimal() or not value.strip().isascii():
+        return None
+    number = int(value.strip())
+    return number if 0 < number <= _MAX_DB_INT else None
+
+
+def derive_game_fields(check: fourcolor.Check) -> dict[str, Any]:
+    """The `Game` columns the engine derives from a valid record (import and revalidate share
+    this, so a stored game is exactly what the current engine says about its text)."""
+    game, record = check.game, check.record
+    if game is None or record is None:
+        raise ValueError("a refused record has no derived fields")
+    canonical = fourcolor.write_fcn(record)
+    return {
+        "ruleset": record.ruleset_name,
+        "players": record.players,
+        "dealer": record.dealer,
+        "outcome": game.outcome,
+        "finisher": game.seat,
+        "on": game.on,
+        "points": game.points,
+        "exposed_points": game.exposed_points,
+        "hidden_points": game.hidden_points,
+        "lucky_card": game.lucky_card.token if game.lucky_card is not None else None,
+        "lucky_bonus": game.lucky_bonus,
+        # JSON object keys are strings: store them so, and a reloaded game compares equal.
+        "settlement": {str(seat): delta for seat, delta in sorted(game.settlement.items())},
+        "event_count": game.event_count,
+        "result_tag": game.result_tag,
+        "tags": dict(record.tags),
+        "event": record.tag("Event") or "",
+        "site": record.tag("Site") or "",
+        "date": parse_fcn_date(record.tag("Date")),
+        "round_number": parse_round_number(record.tag("Round")),
+        "canonical_text": canonical,
+        "content_hash": sha256_text(canonical),
+        "engine_version": fourcolor.__version__,
+    }
+
+
+# Every per-seat fact the engine gives; each is a GameSeat column of the same name.
+SEAT_FACT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(SeatFacts))
+
+
+def derive_seat_fields(check: fourcolor.Check) -> list[dict[str, Any]]:
+    """One dict per seat: every `fourcolor.facts.SeatFacts` field, ready for `GameSeat`."""
+    if check.game is None:
+        raise ValueError("a refused record has no seat facts")
+    rows = []
+    for facts in seat_facts(check.game):
+        # Shallow (dataclasses.asdict deep-copies, at a cost per import): the values are plain.
+        row = {name: getattr(facts, name) for name in SEAT_FACT_FIELDS}
+        row["win_melds"] = list(facts.win_melds)  # JSON has lists, not tuples
+        rows.append(row)
+    return rows
+
+
+# Compared by revalidate; engine_version changes by design, the rest must not.
+COMPARED_GAME_FIELDS: tuple[str, ...] = (
+    "ruleset", "players", "dealer", "outcome", "finisher", "on", "points", "exposed_points",
+    "hidden_points", "lucky_card", "lucky_bonus", "settlement", "event_count", "result_tag",
+    "tags", "event", "site", "date", "round_number", "canonical_text", "content_hash",
+)
+
+
+def storage_limits(check: fourcolor.Check) -> FcnError | None:
+    """What the engine accepts but the archive cannot store: over-long player names."""
+    record = check.record
+    if record is None:
+        return None
+    for number, name in enumerate(record.seats, start=1):
+        if len(name) > MAX_PLAYER_NAME:
+            line, col = record.position(f"Seat{number}")
+            return LimitError(
+                f"Seat{number}: a player name has at most {MAX_PLAYER_NAME} characters, "
+                f"not {len(name)}",
+                line=line,
+                col=col,
+            )
+    return None
+
+
+# ----------------------------------------------------------------------------- reading input
+
+
+def _chunks(source: Any) -> Iterator[bytes | str]:
+    """Pieces of a bytes/str value, a binary or text file object, or an iterable of pieces."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = io.BytesIO(bytes(source))
+    elif isinstance(source, str):
+        source = io.StringIO(source, newline="")
+    read = getattr(source, "read", None)
+    if callable(read):
+        while chunk := read(READ_CHUNK):
+            yield chunk
+        return
+    for chunk in source:
+        if chunk:
+            yield chunk
+
+
+def _split_lines(chunks: Iterable[bytes | str]) -> Iterator[bytes | str]:
+    """Lines with their endings (\\r\\n, \\n or a bare \\r, as the engine counts them).
+
+    An over-long line is cut to `_LINE_CAP_*` (the engine refuses it anyway) so that a file
+    without line breaks cannot fill the memory."""
+    buf: Any = None
+    kept: Any = None  # the cut start of an over-long line while its rest is skipped
+    for chunk in chunks:
+        if buf is None:
+            buf = chunk[:0]
+        if type(chunk) is not type(buf):
+            raise TypeError("the input mixes bytes and text")
+        buf += chunk
+        eol = _BYTE_EOL if isinstance(buf, bytes) else _TEXT_EOL
+        cap = _LINE_CAP_BYTES if isinstance(buf, bytes) else _LINE_CAP_CHARS
+        start = 0
+        for m in eol.finditer(buf):
+            if m.end() == len(buf) and buf[m.start() : m.end()] in (b"\r", "\r"):
+                break  # maybe the first half of a \r\n split between two chunks
+            if kept is not None:
+                yield kept + buf[m.start() : m.end()]
+                kept = None
+            else:
+                yield buf[start : m.end()]
+            start = m.end()
+        buf = buf[start:]
+        if len(buf) > cap:
+            if kept is None:
+                kept = buf[:cap]
+            buf = buf[:0]
+    if buf is not None and (buf or kept is not None):
+        yield (kept + buf[:0]) if kept is not None else buf
+
+
+@dataclass
+class _BadLine:
+    number: int
+    error: FcnError
+    text: str
+
+
+class _DecodedLines:
+    """The text lines of an input, strictly decoded as UTF-8 when it is bytes.
+
+    A line that is not valid UTF-8 is passed on with replacement characters (so that the file
+    still splits into records) and noted: the record holding it is refused with its position.
+    Only the first bad line after each line starting with "[" is kept, so notes stay few."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.number = 0  # the line most recently passed on
+        self.done = False
+        self.bad: list[_BadLine] = []
+        self._segment_has_bad = False
+
+    def __iter__(self) -> Iterator[str]:
+        for raw in _split_lines(_chunks(self.source)):
+            self.number += 1
+            if self.number == 1:
+                raw = raw.removeprefix(codecs.BOM_UTF8) if isinstance(raw, bytes) else (
+                    raw.removeprefix("\ufeff")
+                )
+            text = self._decode(raw) if isinstance(raw, bytes) else raw
+            if text.startswith("["):
+                self._segment_has_bad = False
+            yield text
+        self.done = True
+
+    def _decode(self, raw: bytes) -> str:
+        decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        try:
+            # Not final: a line cut at the cap may end inside a character.
+            return decoder.decode(raw, final=len(raw) < _LINE_CAP_BYTES)
+        except UnicodeDecodeError as exc:
+            if not self._segment_has_bad:
+                self._segment_has_bad = True
+                col = len(raw[: exc.start].decode("utf-8")) + 1
+                error = FcnError(
+                    f"invalid UTF-8: byte 0x{raw[exc.start]:02X} ({exc.reason}); "
+                    "records must be UTF-8 text",
+                    category="encoding",
+                    line=self.number,
+                    col=col,
+                )
+                text = raw.decode("utf-8", "replace")
+                self.bad.append(_BadLine(self.number, error, text.rstrip("\r\n")[:QUOTE_CHARS]))
+            return raw.decode("utf-8", "replace")
+
+    def take_bad(self, first_line: int) -> _BadLine | None:
+        """The first bad line of the record that starts at `first_line` and was just read.
+
+        The engine yields a record once it has read the first line of the next one (the last
+        line passed on); at the end of the input every remaining line is the record's."""
+        limit = self.number + 1 if self.done else self.number
+        mine = [b for b in self.bad if b.number < limit]
+        self.bad = [b for b in self.bad if b.number >= limit]
+        return next((b for b in mine if b.number >= first_line), None)
+
+
+def _unencodable(text: str, first_line: int) -> FcnError | None:
+    """A lone surrogate (text that came decoded from JSON, say) cannot be stored as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        before = text[: exc.start].replace("\r\n", "\n").replace("\r", "\n")
+        line = first_line + before.count("\n")
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        return FcnError(
+            f"U+{ord(text[exc.start]):04X} is a lone surrogate, not a character; records "
+            "must be UTF-8 text",
+            category="encoding",
+            line=line,
+            col=col,
+        )
+    return None
+
+
+def line_of(text: str, first_line: int, line: int) -> str:
+    """Line `line` of the file, from a record's text that starts at `first_line` (cut)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    index = line - first_line
+    if 0 <= index < len(lines):
+        return lines[index][:QUOTE_CHARS]
+    return ""
+
+
+# ----------------------------------------------------------------------------- reports
+
+
+@dataclass
+class RecordResult:
+    """What became of one record of an upload."""
+
+    index: int  # 0-based position in the file
+    line: int  # the record's first line in the file
+    status: str  # "stored", "duplicate" or "refused"
+    game_id: int | None = None  # the stored game (for a duplicate: the one already stored)
+    error: dict[str, Any] | None = None  # line, col, ply, category, message, event, text, error
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @property
+    def message(self) -> str:
+        """One line: `LINE:COL: error[CATEGORY]: MESSAGE (ply N...)`, or the duplicate's game."""
+        if self.error is not None:
+            return str(self.error["error"])
+        if self.status == "duplicate":
+            return f"{self.line}: duplicate of game {self.game_id}"
+        return f"{self.line}: stored as game {self.game_id}"
+
+
+@dataclass
+class ImportReport:
+    """Counts for the whole upload; the first results and problems in detail (memory stays
+    flat however long the file)."""
+
+    stored: int = 0
+    duplicates: int = 0
+    refused: int = 0
+    results: list[RecordResult] = field(default_factory=list)
+    problems: list[RecordResult] = field(default_factory=list)
+    results_omitted: int = 0
+    problems_omitted: int = 0
+    max_results: int = 1000
+    max_problems: int = 100
+
+    @property
+    def total(self) -> int:
+        return self.stored + self.duplicates + self.refused
+
+    def add(self, result: RecordResult) -> None:
+        if result.status == "stored":
+            self.stored += 1
+        elif result.status == "duplicate":
+            self.duplicates += 1
+        else:
+            self.refused += 1
+        if len(self.results) < self.max_results:
+            self.results.append(result)
+        else:
+            self.results_omitted += 1
+        if result.status != "stored":
+            if len(self.problems) < self.max_problems:
+                self.problems.append(result)
+            else:
+                self.problems_omitted += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stored": self.stored,
+            "duplicates": self.duplicates,
+            "refused": self.refused,
+            "total": self.total,
+            "results": [r.as_dict() for r in self.results],
+            "results_omitted": self.results_omitted,
+            "problems": [r.as_dict() for r in self.problems],
+            "problems_omitted": self.problems_omitted,
+        }
+
+
+def _refusal(index: int, first_line: int, error: FcnError, text: str) -> RecordResult:
+    detail = error.as_dict()
+    detail["text"] = text
+    detail["error"] = str(error)
+    return RecordResult(index, first_line, "refused", error=detail)
+
+
+# ----------------------------------------------------------------------------- storing
+
+
+class _Ids:
+    """Player and match ids already known to this import, to spare a query per seat.
+
+    Ids enter only after their transaction committed (see `_Store.commit`)."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, int] = {}
+        self.matches: dict[str, int] = {}
+
+    def clear(self) -> None:
+        self.players.clear()
+        self.matches.clear()
+
+    def remember(self, players: dict[str, int], matches: dict[str, int]) -> None:
+        if len(self.players) + len(players) > _CACHE_LIMIT:
+            self.players.clear()
+        if len(self.matches) + len(matches) > _CACHE_LIMIT:
+            self.matches.clear()
+        self.players.update(players)
+        self.matches.update(matches)
+
+
+def _match_id(tag: str, ids: _Ids, new: dict[str, int]) -> int:
+    key = match_key(tag)
+    known = ids.matches.get(key)
+    if known is not None:
+        return known
+    # get_or_create inserts inside its own savepoint and re-reads on a unique violation, so a
+    # concurrent upload creating the same match is fine.
+    match, _ = Match.objects.get_or_create(key=key, defaults={"tag": tag})
+    new[key] = match.pk
+    return match.pk
+
+
+def _player_ids(names: Iterable[str], ids: _Ids, new: dict[str, int]) -> dict[str, int]:
+    """Player id per name key, creating players on first sight."""
+    wanted = {player_key(name): name for name in names}
+    found = {key: ids.players[key] for key in wanted if key in ids.players}
+    missing = [key for key in wanted if key not in found]
+    if missing:
+        for key, pk in Player.objects.filter(name_key__in=missing).values_list("name_key", "pk"):
+            found[key] = new[key] = pk
+    # Sorted: concurrent imports take the unique-index locks in one order (no deadlock).
+    for key in sorted(k for k in wanted if k not in found):
+        player, _ = Player.objects.get_or_create(name_key=key, defaults={"name": wanted[key]})
+        found[key] = new[key] = player.pk
+    return found
+
+
+def _send_on_commit(signal: Signal, game_id: int) -> None:
+    """Tell receivers about a game once it is committed (at once outside a transaction)."""
+    if signal.has_listeners(Game):
+        transaction.on_commit(lambda: signal.send(sender=Game, game_id=game_id))
+
+
+def store_game(
+    check: fourcolor.Check,
+    original_text: str,
+    uploader: Uploader = None,
+    *,
+    ids: _Ids | None = None,
+) -> tuple[str, int]:
+    """Store one valid record in its own transaction: ("stored", id) or ("duplicate", id of the
+    game already stored with the same canonical content)."""
+    ids = ids if ids is not None else _Ids()
+    fields = derive_game_fields(check)
+    seat_rows = derive_seat_fields(check)
+    assert check.record is not None
+    tag = check.record.tag("Match")
+    user = uploader if getattr(uploader, "is_authenticated", False) else None
+    for attempt in (1, 2):
+        new_players: dict[str, int] = {}
+        new_matches: dict[str, int] = {}
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                # Lock order across concurrent imports: match, game, players (sorted).
+                match_id = _match_id(tag, ids, new_matches) if tag is not None else None
+                game = Game.objects.create(
+                    **fields, match_id=match_id, original_text=original_text,
+                    uploaded_by=user, uploaded_at=now, validated_at=now,
+                )
+                players = _player_ids((row["name"] for row in seat_rows), ids, new_players)
+                GameSeat.objects.bulk_create(
+                    GameSeat(game=game, player_id=players[player_key(row["name"])], **row)
+                    for row in seat_rows
+                )
+        except IntegrityError:
+            # The record's transaction (or savepoint) is rolled back as a whole; the unique
+            # index on content_hash said whether another upload stored it first.
+            existing = (
+                Game.objects.filter(content_hash=fields["content_hash"])
+                .values_list("pk", flat=True)
+                .first()
+            )
+            if existing is not None:
+                return "duplicate", existing
+            if attempt == 2:
+                raise
+            ids.clear()  # a cached id may point at a row deleted meanwhile: look again
+            continue
+        ids.remember(new_players, new_matches)
+        _send_on_commit(game_stored, game.pk)
+        return "stored", game.pk
+    raise AssertionError("unreachable")
+
+
+def import_records(
+    stream: Any,
+    uploader: Uploader = None,
+    *,
+    max_results: int = 1000,
+    max_problems: int = 100,
+    on_result: Callable[[RecordResult], None] | None = None,
+) -> ImportReport:
+    """Validate and store every record of a file, one at a time.
+
+    `stream`: bytes or str, a binary or text file object (open text files with newline='' to
+    keep line endings verbatim), or an iterable of lines. Bytes are decoded as strict UTF-8;
+    a record with invalid UTF-8 is refused with the position of the first bad byte.
+    `on_result` sees every record's result as it is decided (for progress bars and streaming
+    answers); the report keeps the counts and the first results and problems."""
+    lines = _DecodedLines(stream)
+    return _import(fourcolor.iter_records(lines), lines, uploader, max_results, max_problems,
+                   on_result)
+
+
+def import_texts(
+    texts: Iterable[str],
+    uploader: Uploader = None,
+    *,
+    max_results: int = 1000,
+    max_problems: int = 100,
+    on_result: Callable[[RecordResult], None] | None = None,
+) -> ImportReport:
+    """Like `import_records`, for texts that are one record each (a JSON upload, an NDJSON
+    export's `original`s): each is stored exactly as given, lines counted from 1 in it."""
+    records = (
+        fourcolor.RecordText(index, 1, text, len(text) > MAX_RECORD_CHARS)
+        for index, text in enumerate(texts)
+    )
+    return _import(records, None, uploader, max_results, max_problems, on_result)
+
+
+def _import(
+    records: Iterable[fourcolor.RecordText],
+    lines: _DecodedLines | None,
+    uploader: Uploader,
+    max_results: int,
+    max_problems: int,
+    on_result: Callable[[RecordResult], None] | None,
+) -> ImportReport:
+    report = ImportReport(max_results=max_results, max_problems=max_problems)
+    ids = _Ids()
+    with durable_at_end():
+        for rt in records:
+            result = _import_one(rt, lines, uploader, ids)
+            report.add(result)
+            if on_result is not None:
+                on_result(result)
+    return report
+
+
+@contextmanager
+def durable_at_end() -> Iterator[None]:
+    """Per-record commits that do not each wait for the disk, made durable together at the end.
+
+    On PostgreSQL every record's transaction commits with synchronous_commit off (atomic and
+    consistent, but not yet flushed: one WAL flush per record would cost more than validating
+    the record). On leaving, one synchronous commit flushes the WAL of all of them, so the
+    report the caller gets describes durable data. Inside a caller's transaction, or on SQLite
+    (WAL with synchronous=NORMAL already), nothing changes."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO OFF")
+    try:
+        yield
+    finally:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET synchronous_commit")
+                # A transaction with an id commits synchronously: waiting for its WAL flush
+                # waits for every earlier commit's too.
+                cursor.execute("SELECT txid_current()")
+        except DatabaseError:
+            # The connection is broken (the reason the import stopped): Django discards it.
+            pass
+
+
+def _import_one(
+    rt: fourcolor.RecordText, lines: _DecodedLines | None, uploader: Uploader, ids: _Ids
+) -> RecordResult:
+    bad = lines.take_bad(rt.line) if lines is not None else None
+    if bad is not None:
+        return _refusal(rt.index, rt.line, bad.error, bad.text)
+    unencodable = _unencodable(rt.text, rt.line)
+    if unencodable is not None:
+        return _refusal(rt.index, rt.line, unencodable,
+                        line_of(rt.text, rt.line, unencodable.line).encode(
+                            "utf-8", "replace").decode("utf-8"))
+    check = fourcolor.check_record(rt.text, rt.line, oversize=rt.oversize)
+    error = check.error if check.error is not None else storage_limits(check)
+    if error is not None:
+        return _refusal(rt.index, rt.line, error, line_of(rt.text, rt.line, error.line))
+    status, game_id = store_game(check, rt.text, uploader, ids=ids)
+    return RecordResult(rt.index, rt.line, status, game_id=game_id)
+
+
+# ----------------------------------------------------------------------------- revalidation
+
+
+def game_differences(game: Game, check: fourcolor.Check) -> list[str]:
+    """How the stored game differs from what the engine now says about its original text:
+    empty when nothing changed. Compares the verdict, every derived column, the match, and
+    every seat row (player identity and every per-seat fact)."""
+    if check.error is not None:
+        return [f"now refused: {check.error}"]
+    limit = storage_limits(check)
+    if limit is not None:
+        return [f"now refused: {limit}"]
+    diffs: list[str] = []
+    fields = derive_game_fields(check)
+    for name in COMPARED_GAME_FIELDS:
+        stored, derived = getattr(game, name), fields[name]
+        if stored != derived:
+            diffs.append(f"{name}: stored {_short(stored)}, engine gives {_short(derived)}")
+    assert check.record is not None
+    tag = check.record.tag("Match")
+    stored_key = game.match.key if game.match is not None else None
+    if stored_key != (match_key(tag) if tag is not None else None):
+        stored_tag = game.match.tag if game.match is not None else None
+        diffs.append(f"match: stored {_short(stored_tag)}, tag says {_short(tag)}")
+    seats = {seat.seat: seat for seat in game.seats.all()}
+    rows = derive_seat_fields(check)
+    if sorted(seats) != [row["seat"] for row in rows]:
+        diffs.append(f"seats: stored {sorted(seats)}, engine gives {[r['seat'] for r in rows]}")
+    for row in rows:
+        seat = seats.get(row["seat"])
+        if seat is None:
+            continue
+        if seat.player.name_key != player_key(row["name"]):
+            diffs.append(f"seat {row['seat']} player: stored {_short(seat.player.name)}, "
+                         f"record says {_short(row['name'])}")
+        for name, derived in row.items():
+            stored = getattr(seat, name)
+            if stored != derived:
+                diffs.append(f"seat {row['seat']} {name}: stored {_short(stored)}, "
+                             f"engine gives {_short(derived)}")
+    return diffs
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class RevalidateReport:
+    checked: int = 0
+    unchanged: int = 0
+    changed: int = 0  # still valid, derived data differs
+    refused: int = 0  # the engine now refuses the original text
+    updated: int = 0  # changed games rewritten (with update=True)
+    details: list[tuple[int, str]] = field(default_factory=list)  # first games: (id, reason)
+    details_omitted: int = 0
+    max_details: int = 100
+
+    def note(self, game_id: int, reason: str) -> None:
+        if len(self.details) < self.max_details:
+            self.details.append((game_id, reason))
+        else:
+            self.details_omitted += 1
+
+
+def revalidate_games(
+    games: QuerySet[Game],
+    *,
+    update: bool = False,
+    chunk_size: int = 500,
+    max_details: int = 100,
+    on_game: Callable[[Game, list[str]], None] | None = None,
+) -> RevalidateReport:
+    """Re-run the engine over each game's original text; mark games whose verdict or derived
+    data changed (stale, with the reason), clear the mark of those that agree again and record
+    the engine version that checked them. With `update`, games still valid get their derived
+    data rewritten instead of being marked."""
+    report = RevalidateReport(max_details=max_details)
+    seats = Prefetch("seats", queryset=GameSeat.objects.select_related("player"))
+    agreed: list[int] = []
+    queryset = games.select_related("match").prefetch_related(seats).order_by("pk")
+    for game in queryset.iterator(chunk_size=chunk_size):
+        report.checked += 1
+        check = fourcolor.check_record(game.original_text)
+        diffs = game_differences(game, check)
+        if on_game is not None:
+            on_game(game, diffs)
+        if not diffs:
+            report.unchanged += 1
+            agreed.append(game.pk)
+            if len(agreed) >= chunk_size:
+                _mark_agreed(agreed)
+        elif not check.ok or storage_limits(check) is not None:
+            report.refused += 1
+            _mark_stale(game, diffs, report)
+        elif update:
+            reason = _rewrite(game, check)
+            if reason is None:
+                report.updated += 1
+                report.note(game.pk, "updated: " + "; ".join(diffs))
+            else:
+                report.changed += 1
+                _mark_stale(game, diffs + [reason], report)
+        else:
+            report.changed += 1
+            _mark_stale(game, diffs, report)
+    _mark_agreed(agreed)
+    return report
+
+
+def _mark_agreed(ids: list[int]) -> None:
+    if ids:
+        Game.objects.filter(pk__in=ids).update(
+            stale=False, stale_reason="", engine_version=fourcolor.__version__,
+            validated_at=timezone.now(),
+        )
+        ids.clear()
+
+
+def _mark_stale(game: Game, diffs: list[str], report: RevalidateReport) -> None:
+    reason = f"engine {fourcolor.__version__}: " + "; ".join(diffs)
+    # The engine version is left as it was: `revalidate --stale` looks at the game again.
+    Game.objects.filter(pk=game.pk).update(stale=True, stale_reason=reason[:4000])
+    report.note(game.pk, reason)
+
+
+def _rewrite(game: Game, check: fourcolor.Check) -> str | None:
+    """Replace a game's derived data and seats with the engine's current ones; None when done,
+    else why not (its new canonical content is already stored as another game)."""
+    fields = derive_game_fields(check)
+    seat_rows = derive_seat_fields(check)
+    assert check.record is not None
+    tag = check.record.tag("Match")
+    ids = _Ids()
+    try:
+        with transaction.atomic():
+            match_id = _match_id(tag, ids, {}) if tag is not None else None
+            Game.objects.filter(pk=game.pk).update(
+                **fields, match_id=match_id, stale=False, stale_reason="",
+                validated_at=timezone.now(),
+            )
+            players = _player_ids((row["name"] for row in seat_rows), ids, {})
+            # In place (rows that other tables may point at keep their ids).
+            seats = [row["seat"] for row in seat_rows]
+            GameSeat.objects.filter(game_id=game.pk).exclude(seat__in=seats).delete()
+            for row in seat_rows:
+                values = {k: v for k, v in row.items() if k != "seat"}
+                values["player_id"] = players[player_key(row["name"])]
+                GameSeat.objects.update_or_create(
+                    game_id=game.pk, seat=row["seat"], defaults=values
+                )
+    except IntegrityError:
+        other = (
+            Game.objects.filter(content_hash=fields["content_hash"]).exclude(pk=game.pk)
+            .values_list("pk", flat=True).first()
+        )
+        if other is None:
+            raise
+        return f"not updated: its canonical content is now that of game {other}"
+    _send_on_commit(game_rewritten, game.pk)
+    return None
+
+
+# ----------------------------------------------------------------------------- queries
+
+
+def filter_games(
+    games: QuerySet[Game] | None = None,
+    *,
+    player: str | None = None,
+    ruleset: str | None = None,
+    players: int | None = None,
+    outcome: str | None = None,
+    since: datetime.date | None = None,
+    until: datetime.date | None = None,
+    match: str | None = None,
+) -> QuerySet[Game]:
+    """The archive's filters, shared by export, web and API. `player` is a name (matched by
+    identity key), `match` a Match tag value; `since`/`until` bound the played date,
+    inclusive."""
+    qs = Game.objects.all() if games is None else games
+    if player:
+        # Exists, not a join: a player seated twice in one game must not list it twice.
+        seated = GameSeat.objects.filter(game=OuterRef("pk"), player__name_key=player_key(player))
+        qs = qs.filter(Exists(seated))
+    if ruleset:
+        qs = qs.filter(ruleset=ruleset)
+    if players:
+        qs = qs.filter(players=players)
+    if outcome:
+        qs = qs.filter(outcome=outcome)
+    if since:
+        qs = qs.filter(date__gte=since)
+    if until:
+        qs = qs.filter(date__lte=until)
+    if match:
+        qs = qs.filter(match__key=match_key(match))
+    return qs
+
+
+def game_export(game: Game) -> dict[str, Any]:
+    """One game as the JSON/NDJSON exports and the API show it."""
+    try:
+        record: dict[str, Any] | None = fourcolor.record_to_json(
+            fourcolor.parse_record(game.canonical_text)
+        )
+    except FcnError:
+        record = None  # a canonical text the current engine cannot read: see `revalidate`
+    return {
+        "id": game.pk,
+        "tags": game.tags,
+        "ruleset": game.ruleset,
+        "players": game.players,
+        "date": game.date.isoformat() if game.date else None,
+        "result": game.summary(),
+        "event_count": game.event_count,
+        "content_hash": game.content_hash,
+        "engine_version": game.engine_version,
+        "uploaded_at": game.uploaded_at.isoformat(),
+        "original": game.original_text,
+        "json": record,
+    }
+
+
+# ----------------------------------------------------------------------------- matches
+
+
+@dataclass
+class MatchRound:
+    """One round of a match with its payments and the running credits after it."""
+
+    game: Game
+    number: int  # 1-based position in the match's order
+    deltas: dict[str, int]  # player name -> this round's settlement
+    credits: dict[str, int]  # player name -> total so far (every player seen so far)
+
+
+def match_games(match: Match) -> QuerySet[Game]:
+    """A match's rounds in play order: Round tag, then date, then upload order."""
+    return match.games.order_by(
+        F("round_number").asc(nulls_last=True), F("date").asc(nulls_last=True), "pk"
+    )
+
+
+def match_credits(match: Match) -> list[MatchRound]:
+    """The rounds of a match with the running credit of each player after each round."""
+    seats = Prefetch("seats", queryset=GameSeat.objects.select_related("player").order_by("seat"))
+    credits: dict[str, int] = {}
+    rounds = []
+    for number, game in enumerate(match_games(match).prefetch_related(seats), start=1):
+        deltas: dict[str, int] = {}
+        for seat in game.seats.all():
+            name = seat.player.name
+            deltas[name] = deltas.get(name, 0) + seat.delta
+            credits[name] = credits.get(name, 0) + seat.delta
+        rounds.append(MatchRound(game, number, deltas, dict(credits)))
+    return rounds
