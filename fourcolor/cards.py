@@ -115,8 +115,12 @@ def cards_of(counts: list[int]) -> list[Card]:
     return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
 
 
+def _index(card: Card) -> int:
+    return card.index
+
+
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=lambda c: c.index)
+    return sorted(cards, key=_index)
 
 
 def format_cards(cards: Iterable[Card]) -> str:

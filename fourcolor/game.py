@@ -341,10 +341,12 @@ class Round:
             raise Illegal("not-live", f"the meld does not contain the live card {live_card}")
         from_hand = list(cards)
         from_hand.remove(live_card)
-        needed = counts_of(from_hand)
         hand = self.hands[seat]
-        if any(n > hand[i] for i, n in enumerate(needed) if n):
-            raise Illegal("not-in-hand", f"seat {seat} does not hold {format_cards(from_hand)}")
+        for card in from_hand:
+            if from_hand.count(card) > hand[card.index]:
+                raise Illegal(
+                    "not-in-hand", f"seat {seat} does not hold {format_cards(from_hand)}"
+                )
         meld = classify(cards, self.ruleset)
         if meld is None:
             shape = meld_shape(sorted(cards, key=lambda c: c.index))
@@ -357,7 +359,7 @@ class Round:
         except ClaimRefused as refused:
             raise Illegal("claim-right", str(refused)) from None
         locked = self.locked[seat]
-        for card in from_hand:
+        for card in from_hand if self.ruleset.dealt_sets_locked else ():
             if locked[card.index] and not (
                 meld.kind == "quad"
                 and right in (ClaimRight.GAN, ClaimRight.OWN_DRAW, ClaimRight.WIN)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cards import _BY_TOKEN as _CARDS_BY_TOKEN
 from .cards import Card, card_or_none, sort_cards
 from .errors import FcnError, FcnSyntaxError, LimitError
 
@@ -32,7 +33,6 @@ DATE_RE = re.compile(r"^[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}$")
 SEAT_TAG_RE = re.compile(r"^Seat([1-9][0-9]*)$")
 TAG_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 TURN_NUMBER_RE = re.compile(r"^[0-9]+\.+$")
-HEAD_RE = re.compile(r"^([0-9])([a-z])$")
 DEAL_RE = re.compile(r"^\s*([0-9]+)\s*:")
 LINE_WIDTH = 79
 
@@ -456,46 +456,51 @@ def _words(line: str, start: int) -> Iterator[tuple[str, int]]:
         yield m.group(0), start + m.start() + 1
 
 
+_TOKEN_RE = re.compile(r"[^\s(){}]+|[(){}]")
+
+
 def _tokens(lines: list[str], i: int, first_line: int) -> Iterator[_Token]:
     """Words, parentheses and comments of the event section, with positions."""
     comment: list[str] | None = None
     c_line = c_col = 0
+    search = _TOKEN_RE.search
     for offset in range(i, len(lines)):
         line = lines[offset]
         number = first_line + offset
         pos = 0
-        n = len(line)
-        while pos < n:
-            if comment is not None:
-                end = line.find("}", pos)
+        if comment is not None:
+            end = line.find("}")
+            if end < 0:
+                comment.append(line)
+                comment.append("\n")
+                continue
+            comment.append(line[:end])
+            yield _Token("comment", " ".join("".join(comment).split()), c_line, c_col)
+            comment = None
+            pos = end + 1
+        while True:
+            m = search(line, pos)
+            if m is None:
+                break
+            word = m.group()
+            start = m.start()
+            if word == "{":
+                end = line.find("}", start + 1)
                 if end < 0:
-                    comment.append(line[pos:])
-                    pos = n
-                    continue
-                comment.append(line[pos:end])
-                yield _Token("comment", " ".join("\n".join(comment).split()), c_line, c_col)
-                comment = None
+                    comment, c_line, c_col = [line[start + 1 :], "\n"], number, start + 1
+                    break
+                yield _Token("comment", " ".join(line[start + 1 : end].split()), number, start + 1)
                 pos = end + 1
                 continue
-            ch = line[pos]
-            if ch.isspace():
-                pos += 1
-            elif ch == "{":
-                comment, c_line, c_col = [], number, pos + 1
-                pos += 1
-            elif ch in "()":
-                yield _Token("open" if ch == "(" else "close", ch, number, pos + 1)
-                pos += 1
-            elif ch == "}":
-                yield _Token("stray", ch, number, pos + 1)
-                pos += 1
+            if word == "(":
+                yield _Token("open", word, number, start + 1)
+            elif word == ")":
+                yield _Token("close", word, number, start + 1)
+            elif word == "}":
+                yield _Token("stray", word, number, start + 1)
             else:
-                m = re.compile(r"[^\s(){}]+").match(line, pos)
-                assert m is not None
-                yield _Token("word", m.group(0), number, pos + 1)
-                pos = m.end()
-        if comment is not None:
-            comment.append("\n")
+                yield _Token("word", word, number, start + 1)
+            pos = m.end()
     if comment is not None:
         yield _Token("unclosed-comment", "{", c_line, c_col)
 
@@ -528,12 +533,12 @@ def _parse_events(lines: list[str], i: int, record: Record, first_line: int) -> 
                 (drafts[-1].comments if drafts else record.comments).append(token.text)
                 continue
             if token.kind == "word" and token.text[0] in "0123456789":
-                if TURN_NUMBER_RE.match(token.text):
+                head = _HEADS.get(token.text)
+                if head is None and TURN_NUMBER_RE.match(token.text):
                     continue
                 if drafts:
                     record.events.append(_build_event(drafts[-1], len(drafts)))
-                m = HEAD_RE.match(token.text)
-                if m is None or m.group(2) not in VERBS:
+                if head is None:
                     raise FcnSyntaxError(
                         f"malformed event {token.text!r}: expected a seat digit and a verb "
                         f"(x d m w r, or the extensions c h)",
@@ -550,7 +555,7 @@ def _parse_events(lines: list[str], i: int, record: Record, first_line: int) -> 
                         ply=len(drafts) + 1,
                         event=token.text,
                     )
-                drafts.append(_Draft(int(m.group(1)), m.group(2), token.line, token.col))
+                drafts.append(_Draft(head[0], head[1], token.line, token.col))
                 continue
             if not drafts:
                 what = (
@@ -566,18 +571,40 @@ def _parse_events(lines: list[str], i: int, record: Record, first_line: int) -> 
         record.syntax_error = err
 
 
-def _build_event(draft: _Draft, ply: int) -> Event:
-    head = f"{draft.seat}{draft.verb}"
-    text = head
+_HEADS = {f"{seat}{verb}": (seat, verb) for seat in range(10) for verb in VERBS}
+_SIMPLE_ARITY = {"x": (1, 1), "d": (1, 1), "m": (1, 4), "r": (0, 0)}
+
+
+def _draft_text(draft: _Draft) -> str:
+    text = f"{draft.seat}{draft.verb}"
     for t in draft.tokens:
-        if t.kind in ("unclosed-comment",):
+        if t.kind == "unclosed-comment":
             continue
         glue = "" if t.kind == "close" or text.endswith("(") else " "
         text += glue + t.text
+    return text
+
+
+def _build_event(draft: _Draft, ply: int) -> Event:
+    tokens = draft.tokens
+    arity = _SIMPLE_ARITY.get(draft.verb)
+    if arity is not None and arity[0] <= len(tokens) <= arity[1]:
+        # The common case, read fast: a discard, draw, meld or redeal of plain card words.
+        quick = [_CARDS_BY_TOKEN.get(t.text) if t.kind == "word" else None for t in tokens]
+        if None not in quick:
+            return Event(
+                draft.seat,
+                draft.verb,
+                tuple(c for c in quick if c is not None),
+                (),
+                tuple(draft.comments),
+                draft.line,
+                draft.col,
+            )
 
     def fail(message: str, token: _Token | None = None) -> FcnSyntaxError:
         line, col = (token.line, token.col) if token else (draft.line, draft.col)
-        return FcnSyntaxError(message, line=line, col=col, ply=ply, event=text)
+        return FcnSyntaxError(message, line=line, col=col, ply=ply, event=_draft_text(draft))
 
     cards: list[Card] = []
     groups: list[tuple[Card, ...]] = []
