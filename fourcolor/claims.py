@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from .rulesets import MELD_LABELS, Ruleset
 
@@ -33,8 +34,7 @@ class ClaimRight(Enum):
         return {1: "chi", 2: "own draw", 3: "pong", 4: "gan", 5: "win"}[self.value]
 
 
-@dataclass(frozen=True, slots=True)
-class Live:
+class Live(NamedTuple):
     """The live card: what was just discarded or drawn, by whom."""
 
     card_index: int

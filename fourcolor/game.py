@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import CARDS, COPIES, DECK_SIZE, KINDS, Card, counts_of, format_cards, parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
@@ -24,8 +24,7 @@ from .split import best_split_counts
 OPENING, LIVE, MUST_DISCARD, ENDED = "opening", "live", "must-discard", "ended"
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimRecord:
+class ClaimRecord(NamedTuple):
     """A claim that took effect: at which ply, by whom, under which right, on which card."""
 
     ply: int
@@ -216,6 +215,8 @@ class Round:
     def can_discard(self, seat: int) -> bool:
         """Whether the seat holds a card it may discard: not a general, not a locked set."""
         hand = self.hands[seat]
+        if not self.ruleset.dealt_sets_locked:
+            return sum(hand) > hand[0] + hand[7] + hand[14] + hand[21]  # generals sit at i % 7 == 0
         locked = self.locked[seat]
         return any(n and i % 7 != 0 and not locked[i] for i, n in enumerate(hand))
 
@@ -344,9 +345,7 @@ class Round:
         hand = self.hands[seat]
         for card in from_hand:
             if from_hand.count(card) > hand[card.index]:
-                raise Illegal(
-                    "not-in-hand", f"seat {seat} does not hold {format_cards(from_hand)}"
-                )
+                raise Illegal("not-in-hand", f"seat {seat} does not hold {format_cards(from_hand)}")
         meld = classify(cards, self.ruleset)
         if meld is None:
             shape = meld_shape(sorted(cards, key=lambda c: c.index))
@@ -382,11 +381,11 @@ class Round:
         meld, right = self._check_meld(seat, event, win=win)
         live = self.live
         assert live is not None
-        if any(claim.seat == seat for claim, _ in self.calls):
-            raise Illegal(
-                "priority", f"seat {seat} called this card, so its call did not take effect"
-            )
         if self.calls:
+            if any(claim.seat == seat for claim, _ in self.calls):
+                raise Illegal(
+                    "priority", f"seat {seat} called this card, so its call did not take effect"
+                )
             claims = [c for c, _ in self.calls] + [Claim(seat, right)]
             chosen = resolve_claims(claims, live, self.players)
             if chosen.seat != seat:
@@ -402,9 +401,7 @@ class Round:
         for card in meld.cards:
             hand[card.index] -= 1
         hand[live_card.index] += 1  # the live card never was in the hand
-        if self.locked[seat][live_card.index] or any(
-            self.locked[seat][c.index] for c in meld.cards
-        ):
+        if self.ruleset.dealt_sets_locked and any(self.locked[seat][c.index] for c in meld.cards):
             for card in meld.cards:
                 self.locked[seat][card.index] = 0
         if live.source == "discard" and self.discards and self.discards[-1][1] is live_card:

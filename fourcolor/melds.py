@@ -57,13 +57,23 @@ def meld_shape(cards: Sequence[Card]) -> str | None:
     return None
 
 
+_CLASSIFIED: dict[tuple[int, tuple[Card, ...]], Meld | None] = {}
+
+
 def classify(cards: Iterable[Card], ruleset: Ruleset) -> Meld | None:
     """The meld these cards form under `ruleset`, or None when they are not one."""
-    ordered = tuple(sort_cards(cards))
+    given = tuple(cards)
+    key = (id(ruleset), given)
+    if key in _CLASSIFIED:  # few groups recur: a cache keeps validation fast
+        return _CLASSIFIED[key]
+    ordered = tuple(sort_cards(given))
     kind = meld_shape(ordered)
-    if kind is None or not ruleset.allows(kind, ordered[0].rank):
-        return None
-    return Meld(kind, ordered)
+    meld = None
+    if kind is not None and ruleset.allows(kind, ordered[0].rank):
+        meld = Meld(kind, ordered)
+    if len(_CLASSIFIED) < 100_000 and ruleset.name in ("classic", "bga"):
+        _CLASSIFIED[key] = meld  # shipped rulesets live forever, so their ids are stable
+    return meld
 
 
 def meld_kind_name(cards: Sequence[Card]) -> str:

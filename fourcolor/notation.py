@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import _BY_TOKEN as _CARDS_BY_TOKEN
 from .cards import Card, card_or_none, sort_cards
@@ -37,9 +37,10 @@ DEAL_RE = re.compile(r"^\s*([0-9]+)\s*:")
 LINE_WIDTH = 79
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One event: seat, verb letter, cards, and for a win the declared split of the rest."""
+class Event(NamedTuple):
+    """One event: seat, verb letter, cards, and for a win the declared split of the rest.
+
+    A named tuple: immutable and cheap to build (a round has hundreds; use ``_replace``)."""
 
     seat: int
     verb: str
@@ -216,8 +217,7 @@ def _comment_state(line: str, in_comment: bool) -> bool:
 # --------------------------------------------------------------------------- parsing
 
 
-@dataclass(slots=True)
-class _Token:
+class _Token(NamedTuple):
     kind: str  # "word", "open", "close", "comment", "stray"
     text: str
     line: int
@@ -515,10 +515,64 @@ class _Draft:
     comments: list[str] = field(default_factory=list)
 
 
+_ARITY = {"x": (1, 1), "d": (1, 1), "m": (1, 4), "w": (1, 4), "c": (1, 4), "h": (1, 4), "r": (0, 0)}
+_SPECIAL = re.compile(r"[(){}]")
+
+
+def _plain_events(lines: list[str], i: int, first_line: int) -> list[Event] | None:
+    """The events of a section without comments or groups, read fast (most records are
+    like that); None as soon as anything is unusual, and the full reader takes over."""
+    events: list[Event] = []
+    append = events.append
+    heads = _HEADS
+    cards_by = _CARDS_BY_TOKEN
+    arity = _ARITY
+    seat = 0
+    verb = ""
+    cards: list[Card] = []
+    at_line = at_col = 0
+    for offset in range(i, len(lines)):
+        line = lines[offset]
+        if _SPECIAL.search(line):
+            return None
+        pos = 0
+        for word in line.split():
+            head = heads.get(word)
+            if head is not None:
+                if verb:
+                    low, high = arity[verb]
+                    if not low <= len(cards) <= high:
+                        return None
+                    append(Event(seat, verb, tuple(cards), (), (), at_line, at_col))
+                    if len(events) >= MAX_EVENTS:
+                        return None
+                start = line.find(word, pos)
+                pos = start + len(word)
+                seat, verb = head
+                cards = []
+                at_line, at_col = first_line + offset, start + 1
+                continue
+            card = cards_by.get(word)
+            if card is not None and verb:
+                cards.append(card)
+            elif not (word[0] in "0123456789" and TURN_NUMBER_RE.match(word)):
+                return None
+    if verb:
+        low, high = arity[verb]
+        if not low <= len(cards) <= high:
+            return None
+        append(Event(seat, verb, tuple(cards), (), (), at_line, at_col))
+    return events
+
+
 def _parse_events(lines: list[str], i: int, record: Record, first_line: int) -> None:
     """Fill `record.events`. At the first malformed event, the events before it are kept and
     the error is stored in `record.syntax_error`: the validator reports a rule broken by an
     earlier event first, since faults are reported in event order."""
+    plain = _plain_events(lines, i, first_line)
+    if plain is not None:
+        record.events = plain
+        return
     drafts: list[_Draft] = []
     try:
         for token in _tokens(lines, i, first_line):

@@ -129,7 +129,7 @@ def test_it_writes_the_same_canonical_text_whatever_the_layout(record: Record, s
     stripped = fourcolor.write_fcn(
         dataclasses.replace(
             check.record,
-            events=[dataclasses.replace(e, comments=()) for e in check.record.events],
+            events=[e._replace(comments=()) for e in check.record.events],
         )
     )
     assert stripped == canonical
@@ -155,9 +155,9 @@ def mutate(events: list[Event], kind: str, at: int, rng: random.Random) -> tuple
         cards = list(event.cards)
         k = rng.randrange(len(cards))
         cards[k] = rng.choice([c for c in CARDS if c is not cards[k]])
-        return events[:at] + [dataclasses.replace(event, cards=tuple(cards))] + events[at + 1 :], at
+        return events[:at] + [event._replace(cards=tuple(cards))] + events[at + 1 :], at
     seat = rng.choice([s for s in range(10) if s != event.seat])
-    return events[:at] + [dataclasses.replace(event, seat=seat)] + events[at + 1 :], at
+    return events[:at] + [event._replace(seat=seat)] + events[at + 1 :], at
 
 
 def verdict(record: Record, events: list[Event], result: str | None) -> fourcolor.FcnError | None:
