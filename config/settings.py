@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "records",
+    "ratings",
     "api",
 ]
 
@@ -120,8 +121,15 @@ if _database["ENGINE"] == "django.db.backends.sqlite3":
     )
 DATABASES = {"default": _database}
 
+# Per-process memory by default (the embedded setup needs nothing else); with REDIS_URL the
+# cache, and so the API throttle counters and cached replays, are shared by every worker.
+REDIS_URL = env_str("REDIS_URL") or ""
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    ),
 }
 
 # --- Authentication -------------------------------------------------------------------------
@@ -184,8 +192,16 @@ REST_FRAMEWORK = {
         "anon": env_str("API_THROTTLE_ANON", "1000/hour"),
         "user": env_str("API_THROTTLE_USER", "10000/hour"),
         "upload": env_str("API_THROTTLE_UPLOAD", "120/hour"),
+        "export": env_str("API_THROTTLE_EXPORT", "60/hour"),
     },
+    # Engine and notation errors, and every other error, in the one documented body.
+    "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
 }
+# Largest upload the web form and the API accept, in bytes.
+UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 20 * 1024 * 1024, minimum=1)
+API_UPLOAD_MAX_BYTES = env_int("API_UPLOAD_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
+# Rated rounds a late (older) game may replay at import; beyond it `recompute_stats --pending`.
+RATINGS_REPLAY_LIMIT = env_int("RATINGS_REPLAY_LIMIT", 10_000, minimum=0)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "fourcolor archive API",

@@ -732,7 +732,7 @@ def _check_deal(record: Record, ruleset: Ruleset) -> None:
                 "pile-mismatch", f"the Pile tag holds {len(cards)} cards, not {size}", "Pile"
             )
         for token in cards:
-            card = parse_card(token)
+            card = parse_card(token)  # the reader checked the tokens
             counts[card.index] += 1
             if counts[card.index] > COPIES:
                 raise fail(

@@ -287,7 +287,13 @@ def _parse_tags(lines: list[str], record: Record, first_line: int) -> int:
     return i
 
 
+_SIMPLE_TAG = re.compile(r'\s*\[([A-Za-z][A-Za-z0-9_]*)\s+"([^"\\\x00-\x1f]*)"\s*\]\s*')
+
+
 def _parse_tag_line(line: str, number: int) -> tuple[str, str]:
+    simple = _SIMPLE_TAG.fullmatch(line)
+    if simple is not None and len(simple.group(2)) <= MAX_TAG_VALUE_CHARS:
+        return simple.group(1), simple.group(2)  # no escapes, nothing to check: the usual case
     col0 = line.index("[")
     body = line[col0 + 1 :]
     m = re.match(r"([A-Za-z][A-Za-z0-9_]*)\s+\"", body)
@@ -437,6 +443,12 @@ def _parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> in
                 line=number,
                 col=m.start(1) + 1,
             )
+        quick = [_CARDS_BY_TOKEN.get(w) for w in line[m.end() :].split()]
+        if None not in quick:
+            record.deal[seat] = tuple(c for c in quick if c is not None)
+            record.positions[f"deal {seat}"] = (number, m.start(1) + 1)
+            i += 1
+            continue
         cards: list[Card] = []
         for word, col in _words(line, m.end()):
             card = card_or_none(word)

@@ -20,6 +20,7 @@ import dataclasses
 import datetime
 import hashlib
 import io
+import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -45,7 +46,9 @@ from records.models import (
     match_key,
     player_key,
 )
-from records.signals import game_rewritten, game_stored
+from records.signals import game_rewritten, game_stored, games_stored_batch
+
+logger = logging.getLogger(__name__)
 
 READ_CHUNK = 64 * 1024
 # A line longer than the engine's limit is refused whatever follows in it: keep only enough of
@@ -549,13 +552,37 @@ def _import(
 ) -> ImportReport:
     report = ImportReport(max_results=max_results, max_problems=max_problems)
     ids = _Ids()
+    stored: list[int] = []
     with durable_at_end():
         for rt in records:
             result = _import_one(rt, lines, uploader, ids)
             report.add(result)
+            if result.status == "stored" and result.game_id is not None:
+                stored.append(result.game_id)
+                if len(stored) >= STATS_BATCH:
+                    _announce_stored(stored)
             if on_result is not None:
                 on_result(result)
+        _announce_stored(stored)
     return report
+
+
+STATS_BATCH = 200  # stored games handed to derived-data apps (statistics, ratings) at a time
+
+
+def _announce_stored(game_ids: list[int]) -> None:
+    """Tell derived-data apps about freshly stored games, in batches (far cheaper than one by
+    one). A failing receiver is logged and never fails the upload: `manage.py recompute_stats
+    --missing` counts such games later."""
+    if not game_ids:
+        return
+    for receiver, response in games_stored_batch.send_robust(sender=Game, game_ids=list(game_ids)):
+        if isinstance(response, Exception):
+            logger.error(
+                "derived data not updated for %d games by %r (%s); run recompute_stats --missing",
+                len(game_ids), receiver, response,
+            )
+    game_ids.clear()
 
 
 @contextmanager

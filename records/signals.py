@@ -12,3 +12,7 @@ from django.dispatch import Signal
 game_stored = Signal()
 # `revalidate --update` rewrote a game's derived data and seats. Keyword arguments: game_id.
 game_rewritten = Signal()
+# A batch of games an import stored (sent every STATS_BATCH stored games and at the end of the
+# import, outside any per-record transaction). Keyword arguments: game_ids (list[int]). The
+# statistics app counts and rates them here; a failing receiver never fails the import.
+games_stored_batch = Signal()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 
-import pytest
 
 import fourcolor
 from fourcolor.notation import MAX_RECORD_CHARS

@@ -1,0 +1,114 @@
+"""The one exception handler of the API: every error has the same JSON body.
+
+    {"error": {"status": 404, "code": "not_found", "message": "Not found."}}
+
+with, when they apply:
+
+- `fields`: for invalid parameters or bodies, each offending name with its messages;
+- `record`: for an engine or notation error (`fourcolor.FcnError`), where and what:
+  `line`, `col`, `ply`, `category`, `message`, `event`;
+- `retry_after`: for 429, the seconds to wait (also in the `Retry-After` header).
+
+An engine or notation error escaping a view (a stored game whose text the current engine
+refuses, see `manage.py revalidate`) is a 422. Anything unexpected is logged with its traceback
+and answered with a 500 in the same shape, never with a traceback page.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, UnreadablePostError
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from fourcolor.errors import FcnError
+
+logger = logging.getLogger(__name__)
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "too_large"
+
+
+def error_body(status_code: int, code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """The documented error body; `extra` adds `fields`, `record` or `retry_after`."""
+    error: dict[str, Any] = {"status": status_code, "code": code, "message": message}
+    error.update({key: value for key, value in extra.items() if value is not None})
+    return {"error": error}
+
+
+def _message_of(detail: Any) -> str:
+    """The first message of a DRF detail (a string, a list or a dict of them)."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            inner = _message_of(value)
+            return inner if key == "non_field_errors" else f"{key}: {inner}"
+        return ""
+    if isinstance(detail, list):
+        return _message_of(detail[0]) if detail else ""
+    return str(detail)
+
+
+def _fields_of(detail: Any) -> dict[str, Any]:
+    if isinstance(detail, dict):
+        return dict(detail)
+    return {"non_field_errors": detail if isinstance(detail, list) else [detail]}
+
+
+def _code_of(exc: exceptions.APIException) -> str:
+    codes = exc.get_codes()
+    if isinstance(codes, str):
+        return codes
+    return str(getattr(exc, "default_code", "error"))
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    """DRF's EXCEPTION_HANDLER: the error body for every exception (see the module doc)."""
+    if isinstance(exc, FcnError):
+        set_rollback()
+        return Response(
+            error_body(422, "record_error", str(exc), record=exc.as_dict()), status=422
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(*exc.args)
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(*exc.args)
+    elif isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
+    elif isinstance(exc, UnreadablePostError):
+        exc = exceptions.ParseError("The request body could not be read.")
+    if not isinstance(exc, exceptions.APIException):
+        view = context.get("view")
+        logger.exception("Unexpected error in %s", type(view).__name__ if view else "the API")
+        set_rollback()
+        return Response(
+            error_body(500, "server_error", "Internal server error."), status=500
+        )
+
+    headers: dict[str, str] = {}
+    auth_header = getattr(exc, "auth_header", None)  # set by DRF on 401s
+    if auth_header:
+        headers["WWW-Authenticate"] = str(auth_header)
+    wait = getattr(exc, "wait", None)
+    if wait is not None:
+        headers["Retry-After"] = "%d" % wait
+    extra: dict[str, Any] = {}
+    if isinstance(exc, exceptions.ValidationError):
+        extra["fields"] = _fields_of(exc.detail)
+        message = "Invalid input: " + _message_of(exc.detail)
+    else:
+        message = _message_of(exc.detail)
+    if wait is not None:
+        extra["retry_after"] = int(wait)
+    set_rollback()
+    return Response(
+        error_body(exc.status_code, _code_of(exc), message, **extra),
+        status=exc.status_code,
+        headers=headers,
+    )

@@ -1,0 +1,29 @@
+"""Request body parsers for uploads: raw FCN text, streamed straight into the import service."""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+from rest_framework.parsers import BaseParser
+
+
+class FcnTextParser(BaseParser):
+    """A body of FCN text (`text/x-fcn`, `text/plain` or `application/octet-stream`).
+
+    Returns the request stream itself, unread: `records.services.import_records` reads it in
+    chunks and decodes it strictly as UTF-8, so a large file is never held in memory whole and
+    a bad byte is refused with its line and column like any other error."""
+
+    media_type = "text/*"
+
+    def parse(
+        self,
+        stream: IO[bytes],
+        media_type: str | None = None,
+        parser_context: dict[str, Any] | None = None,
+    ) -> IO[bytes]:
+        return stream
+
+
+class OctetStreamParser(FcnTextParser):
+    media_type = "application/octet-stream"

@@ -1,0 +1,65 @@
+"""Renderers for the record formats: FCN (original or canonical) and NDJSON.
+
+Content negotiation picks them from the `Accept` header or from `?format=`:
+
+==============  =====================================  =========================================
+``?format=``    media type                             body
+==============  =====================================  =========================================
+``json``        ``application/json``                   JSON (every endpoint)
+``fcn``         ``text/x-fcn``                         the record exactly as uploaded
+``canonical``   ``text/x-fcn; variant=canonical``      the record rewritten by the engine
+``ndjson``      ``application/x-ndjson``               export only: one JSON object per line
+==============  =====================================  =========================================
+
+The views hand these renderers text already (the stored record, or a generator for the
+streamed export); errors are always answered in JSON (see `api.views.base`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.renderers import BaseRenderer
+
+FCN_MEDIA_TYPE = "text/x-fcn"
+CANONICAL_MEDIA_TYPE = "text/x-fcn; variant=canonical"
+NDJSON_MEDIA_TYPE = "application/x-ndjson"
+
+
+class TextRenderer(BaseRenderer):
+    """Text the view has ready (FCN, NDJSON lines); errors never come here (api.views.base)."""
+
+    charset = "utf-8"
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: dict[str, Any] | None = None,
+    ) -> bytes:
+        if data is None:
+            return b""
+        if isinstance(data, bytes):
+            return data
+        return str(data).encode(self.charset)
+
+
+class FcnRenderer(TextRenderer):
+    """The original text of a record (or of many, for the export)."""
+
+    media_type = FCN_MEDIA_TYPE
+    format = "fcn"
+
+
+class CanonicalFcnRenderer(TextRenderer):
+    """The canonical text of a record. List it before FcnRenderer: DRF lets a renderer without
+    parameters match an Accept header with more, so `text/x-fcn; variant=canonical` would pick
+    FcnRenderer if that came first."""
+
+    media_type = CANONICAL_MEDIA_TYPE
+    format = "canonical"
+
+
+class NdjsonRenderer(TextRenderer):
+    media_type = NDJSON_MEDIA_TYPE
+    format = "ndjson"

@@ -1,0 +1,71 @@
+"""The OpenAPI schema's conventions, in one AutoSchema used by every API view.
+
+- Every operation documents 400 (an unknown or invalid query parameter: see
+  api.views.base), 401 (a bad token: authentication is tried on reads as well) and 429
+  (throttled) with the error body, besides what the view declares itself.
+- Optional query parameters allow an empty value, which means "not given".
+- The archive's filters (records.filters.GameFilter) are documented with their real types
+  and bounds: django-filter's own description says "number" for whole numbers and leaves
+  out the limits, so schema-driven clients would send values the filter refuses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiParameter
+
+from api.serializers import ErrorDoc
+from records.models import MAX_PLAYER_NAME
+
+COMMON_ERRORS = {
+    "400": "An invalid or unknown query parameter.",
+    "401": "Invalid credentials (a wrong token, or an inactive user).",
+    "429": "Too many requests: retry after `Retry-After` seconds.",
+}
+
+
+def _query(name: str, schema: dict[str, Any], description: str) -> OpenApiParameter:
+    return OpenApiParameter(name, schema, OpenApiParameter.QUERY, description=description)
+
+
+# A name: Django's form fields refuse NUL characters.
+NAME = {"type": "string", "maxLength": MAX_PLAYER_NAME, "pattern": "^[^\\x00]*$"}
+
+GAME_FILTER_PARAMETERS = [
+    _query("player", NAME, "a player's name (case, Unicode form and blanks ignored)"),
+    _query("opponent", NAME, "with `player`: games where both sat"),
+    _query("players", {"type": "integer", "enum": [2, 3, 4]}, "the number of seats"),
+    _query("match", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, "a match's id"),
+    _query("min_points", {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
+           "the finisher's points at least this (games without points are left out)"),
+    _query("since", {"type": "string", "format": "date"}, "played on or after (YYYY-MM-DD)"),
+    _query("until", {"type": "string", "format": "date"}, "played on or before (YYYY-MM-DD)"),
+]
+
+class ApiAutoSchema(AutoSchema):
+    """Adds the common error responses to every operation (see the module doc)."""
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        for parameter in operation.get("parameters", []):
+            # An empty optional query parameter (`?since=`, as the web's forms send them)
+            # means "not given" everywhere in the API (django-filter, DRF serializers and
+            # pagination all read it so): say so.
+            if parameter["in"] == "query" and not parameter.get("required"):
+                parameter["allowEmptyValue"] = True
+        ref = self.resolve_serializer(ErrorDoc, "response").ref
+        for code, description in COMMON_ERRORS.items():
+            operation["responses"].setdefault(
+                code, {"content": {"application/json": {"schema": ref}}, "description": description}
+            )
+        return operation
+
+    def _is_list_view(self, serializer: Any = None) -> bool:
+        # The export takes the list's filters (spectacular documents filters on lists only).
+        if getattr(self.view, "action", None) == "export":
+            return True
+        return bool(super()._is_list_view(serializer))

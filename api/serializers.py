@@ -1,0 +1,573 @@
+"""The API's representations. Games and players are serializers over the models; the engine's
+own plain data (a ply's table, the review, the finish) passes through unchanged and the
+serializers named `*Doc` describe it for the OpenAPI schema only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from records.models import Game, GameSeat, Outcome, Player, WinSource
+from records.services import SEAT_FACT_FIELDS
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def absolute(context: dict[str, Any], name: str, *args: Any) -> str:
+    """An absolute URL when the serializer has a request, else a path."""
+    path = reverse(f"api:{name}", args=args)
+    request = context.get("request")
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+class PlayerRefSerializer(serializers.Serializer[Player]):
+    id = serializers.IntegerField()
+    name = serializers.CharField(help_text="the name as first seen in the archive")
+
+
+# ----------------------------------------------------------------------------- engine data
+# These describe what the engine returns (fourcolor.replay, fourcolor.notation); the views
+# pass the engine's dicts through as they are.
+
+class EventDoc(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    verb = serializers.CharField(
+        help_text="x discard, d draw, m meld, w win, ... (docs/notation.md)"
+    )
+    cards = serializers.ListField(child=serializers.CharField(), required=False)
+    split = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), required=False
+    )
+    comments = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class MeldDoc(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField())
+    points = serializers.IntegerField()
+
+
+class FinishMeldDoc(MeldDoc):
+    exposed = serializers.BooleanField()
+
+
+class FinishDoc(serializers.Serializer[Any]):
+    """The end of a round (fourcolor.replay.finish_json)."""
+
+    outcome = serializers.ChoiceField(choices=Outcome.choices)
+    seat = serializers.IntegerField(allow_null=True)
+    on = serializers.ChoiceField(choices=WinSource.choices, allow_null=True)
+    points = serializers.IntegerField(allow_null=True)
+    exposed_points = serializers.IntegerField(allow_null=True)
+    hidden_points = serializers.IntegerField(allow_null=True)
+    lucky_card = serializers.CharField(allow_null=True)
+    lucky_bonus = serializers.IntegerField()
+    settlement = serializers.DictField(child=serializers.IntegerField())
+    result = serializers.CharField()
+    melds = FinishMeldDoc(many=True)
+    declared_split = serializers.BooleanField()
+    best_hidden_points = serializers.IntegerField(allow_null=True)
+
+
+class LiveDoc(serializers.Serializer[Any]):
+    card = serializers.CharField()
+    owner = serializers.IntegerField()
+    # A plain string: an enum here would be a third name for WinSource's values.
+    source = serializers.CharField(help_text="draw or discard: where the live card came from")
+
+
+class DiscardDoc(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    card = serializers.CharField()
+
+
+class SeatStateDoc(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    dealer = serializers.BooleanField()
+    hand = serializers.ListField(
+        child=serializers.CharField(), allow_null=True,
+        help_text="null when hidden from the seat whose view was asked for",
+    )
+    hand_count = serializers.IntegerField()
+    display = MeldDoc(many=True)
+    exposed_points = serializers.IntegerField()
+    can_claim = serializers.ListField(
+        child=serializers.CharField(), allow_null=True,
+        help_text="what this seat may claim on the live card (null when hidden)",
+    )
+
+
+class PlyStateDoc(serializers.Serializer[Any]):
+    """The table at one ply (fourcolor.replay.Replay.state)."""
+
+    game = serializers.IntegerField()
+    ply = serializers.IntegerField()
+    plies = serializers.IntegerField()
+    event = serializers.CharField(allow_null=True, help_text="the event that led here")
+    comments = serializers.ListField(child=serializers.CharField())
+    phase = serializers.CharField()
+    expected = serializers.CharField()
+    turn = serializers.IntegerField(allow_null=True)
+    live = LiveDoc(allow_null=True)
+    pile_left = serializers.IntegerField()
+    discards = DiscardDoc(many=True)
+    seats = SeatStateDoc(many=True)
+    view = serializers.IntegerField(allow_null=True, help_text="the seat whose view this is")
+    finish = FinishDoc(allow_null=True, required=False, help_text="at the last ply only")
+
+
+class WaitDoc(serializers.Serializer[Any]):
+    card = serializers.CharField()
+    points = serializers.IntegerField()
+    meld = serializers.ListField(child=serializers.CharField())
+    unseen = serializers.IntegerField(help_text="copies the seat cannot see")
+
+
+class MissedWinDoc(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    card = serializers.CharField()
+    points = serializers.IntegerField()
+    message = serializers.CharField()
+
+
+class PlyReviewDoc(serializers.Serializer[Any]):
+    ply = serializers.IntegerField()
+    event = serializers.CharField(allow_null=True)
+    comments = serializers.ListField(child=serializers.CharField())
+    waits = serializers.DictField(
+        child=WaitDoc(many=True), help_text="seat number -> the cards it waits on, best first"
+    )
+    missed_wins = MissedWinDoc(many=True)
+
+
+class PlyMissedWinDoc(MissedWinDoc):
+    ply = serializers.IntegerField(help_text="the ply after which the card was live")
+
+
+class ReviewDoc(serializers.Serializer[Any]):
+    game = serializers.IntegerField()
+    plies = PlyReviewDoc(many=True)
+    missed_wins = PlyMissedWinDoc(many=True, help_text="every missed win of the round")
+
+
+class RecordJsonDoc(serializers.Serializer[Any]):
+    """The record's JSON twin (fourcolor.record_to_json, docs/notation.md)."""
+
+    fcn = serializers.IntegerField()
+    tags = serializers.DictField(child=serializers.CharField())
+    deal = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    comments = serializers.ListField(child=serializers.CharField(), required=False)
+    events = EventDoc(many=True)
+
+
+# ----------------------------------------------------------------------------- games
+
+
+class SeatSerializer(serializers.ModelSerializer[GameSeat]):
+    """A seat in a list of games: who sat there and how the round ended for them."""
+
+    player = serializers.SerializerMethodField()
+    dealer = serializers.BooleanField(source="is_dealer")
+
+    class Meta:
+        model = GameSeat
+        fields = ["seat", "name", "player", "dealer", "won", "finisher", "points", "delta"]
+
+    @extend_schema_field(PlayerRefSerializer)
+    def get_player(self, seat: GameSeat) -> dict[str, Any]:
+        return {"id": seat.player_id, "name": seat.player.name}
+
+
+class SeatFactsSerializer(SeatSerializer):
+    """A seat with every per-seat fact the engine derived (`fourcolor.facts.SeatFacts`)."""
+
+    win_melds = serializers.ListField(child=serializers.CharField())
+    # The same values as the game's `on`; a plain string so that the schema does not give one
+    # choice set two enum names (spectacular would warn without an ENUM_NAME_OVERRIDES entry).
+    won_on = serializers.CharField(
+        allow_null=True, help_text="draw or discard when this seat won, else null"
+    )
+
+    class Meta(SeatSerializer.Meta):
+        fields = SeatSerializer.Meta.fields + [
+            name
+            for name in SEAT_FACT_FIELDS
+            if name not in ("seat", "name", "is_dealer", "won", "finisher", "points", "delta")
+        ]
+
+
+class UploaderField(serializers.CharField):
+    """The uploading user's name (null when unknown or deleted)."""
+
+    def to_representation(self, value: Any) -> str:
+        return str(value.get_username())
+
+
+class GameSerializer(serializers.ModelSerializer[Game]):
+    """A game as lists show it."""
+
+    url = serializers.SerializerMethodField()
+    seats = SeatSerializer(many=True, read_only=True)
+    outcome = serializers.ChoiceField(choices=Outcome.choices)
+    on = serializers.ChoiceField(choices=WinSource.choices, allow_null=True)
+    round = serializers.IntegerField(source="round_number", allow_null=True)
+    result = serializers.CharField(source="result_tag", help_text="the Result tag: S:P, -, R, *")
+    plies = serializers.IntegerField(source="event_count")
+    uploaded_by = UploaderField(allow_null=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id", "url", "ruleset", "players", "dealer", "date", "event", "site", "match",
+            "round", "seats", "outcome", "finisher", "on", "points", "result", "plies",
+            "uploaded_at", "uploaded_by", "stale",
+        ]
+
+    def get_url(self, game: Game) -> str:
+        return absolute(self.context, "game-detail", game.pk)
+
+
+class GameLinksSerializer(serializers.Serializer[Any]):
+    record = serializers.URLField(help_text="the record as uploaded (FCN)")
+    canonical = serializers.URLField(help_text="the record as the engine writes it (FCN)")
+    json = serializers.URLField(help_text="the record as JSON")
+    plies = serializers.URLField(help_text="the table at ply 0; replace 0 by any ply")
+    review = serializers.URLField()
+
+
+class GameDetailSerializer(GameSerializer):
+    """One game: its tags, seats with their facts, verdict, settlement and events."""
+
+    seats = SeatFactsSerializer(many=True, read_only=True)
+    settlement = serializers.DictField(
+        child=serializers.IntegerField(), help_text='seat number ("1".."4") -> points paid'
+    )
+    tags = serializers.DictField(child=serializers.CharField())
+    deal = serializers.SerializerMethodField()
+    events = serializers.SerializerMethodField()
+    comments = serializers.SerializerMethodField()
+    finish = serializers.SerializerMethodField()
+    links = serializers.SerializerMethodField()
+
+    class Meta(GameSerializer.Meta):
+        fields = GameSerializer.Meta.fields + [
+            "tags", "exposed_points", "hidden_points", "lucky_card", "lucky_bonus",
+            "settlement", "deal", "events", "comments", "finish", "content_hash",
+            "engine_version", "validated_at", "links",
+        ]
+
+    def _record_json(self, game: Game) -> dict[str, Any]:
+        # Filled by the view (one engine pass per request): the record's JSON twin.
+        return self.context["record_json"]
+
+    @extend_schema_field(
+        {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}
+    )
+    def get_deal(self, game: Game) -> dict[str, list[str]]:
+        return self._record_json(game)["deal"]
+
+    @extend_schema_field(EventDoc(many=True))
+    def get_events(self, game: Game) -> list[dict[str, Any]]:
+        return self._record_json(game)["events"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_comments(self, game: Game) -> list[str]:
+        return list(self._record_json(game).get("comments", []))
+
+    @extend_schema_field(FinishDoc(allow_null=True))
+    def get_finish(self, game: Game) -> dict[str, Any] | None:
+        return self.context.get("finish")
+
+    @extend_schema_field(GameLinksSerializer)
+    def get_links(self, game: Game) -> dict[str, str]:
+        record = absolute(self.context, "game-record", game.pk)
+        return {
+            "record": record + "?format=fcn",
+            "canonical": record + "?format=canonical",
+            "json": record + "?format=json",
+            "plies": absolute(self.context, "game-ply", game.pk, 0),
+            "review": absolute(self.context, "game-review", game.pk),
+        }
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+class RecordErrorDoc(serializers.Serializer[Any]):
+    """Where and what is wrong with a record (fourcolor.FcnError.as_dict)."""
+
+    line = serializers.IntegerField(help_text="1-based line in the uploaded file")
+    col = serializers.IntegerField(help_text="1-based column")
+    ply = serializers.IntegerField(help_text="the event at fault; 0 for the tags or the deal")
+    category = serializers.CharField(help_text="syntax, tags, deal, turn, claim-right, ...")
+    message = serializers.CharField()
+    event = serializers.CharField(help_text="the event's text ('' for the tags or the deal)")
+
+
+class ErrorDetailDoc(serializers.Serializer[Any]):
+    status = serializers.IntegerField()
+    code = serializers.CharField(help_text="not_found, invalid, not_authenticated, throttled, ...")
+    message = serializers.CharField()
+    fields = serializers.DictField(
+        child=serializers.JSONField(), required=False,
+        help_text="invalid parameters or body fields, each with its messages",
+    )
+    record = RecordErrorDoc(required=False, help_text="for an engine or notation error")
+    retry_after = serializers.IntegerField(required=False, help_text="429: seconds to wait")
+
+
+class ErrorDoc(serializers.Serializer[Any]):
+    """The body of every error response."""
+
+    error = ErrorDetailDoc()
+
+
+# ----------------------------------------------------------------------------- uploads
+
+
+class UploadTextSerializer(serializers.Serializer[Any]):
+    """A JSON upload: the records' text in one string."""
+
+    text = serializers.CharField(
+        trim_whitespace=False, help_text="one or more FCN records, as in a .fcn file"
+    )
+
+
+class UploadFormSerializer(serializers.Serializer[Any]):
+    """A form upload: a .fcn file, or the text in a `text` field."""
+
+    file = serializers.FileField(required=False, help_text="a UTF-8 .fcn file (many records)")
+    text = serializers.CharField(required=False, trim_whitespace=False)
+
+
+class RefusalDoc(RecordErrorDoc):
+    text = serializers.CharField(help_text="the offending line of the file (cut to 300)")
+    error = serializers.CharField(help_text='one line: "LINE:COL: error[CATEGORY]: MESSAGE ..."')
+
+
+class UploadResultDoc(serializers.Serializer[Any]):
+    index = serializers.IntegerField(help_text="0-based position of the record in the file")
+    line = serializers.IntegerField(help_text="the record's first line in the file")
+    status = serializers.ChoiceField(choices=["created", "duplicate", "refused"])
+    id = serializers.IntegerField(
+        allow_null=True, help_text="the game created, or the one already stored (duplicate)"
+    )
+    url = serializers.URLField(allow_null=True)
+    error = RefusalDoc(allow_null=True, help_text="why the record was refused")
+
+
+class UploadReportDoc(serializers.Serializer[Any]):
+    created = serializers.IntegerField()
+    duplicates = serializers.IntegerField()
+    refused = serializers.IntegerField()
+    total = serializers.IntegerField()
+    results = UploadResultDoc(many=True, help_text="every record, in file order (see omitted)")
+    results_omitted = serializers.IntegerField(
+        help_text="records left out of `results` past the first 1,000 (refusals are kept)"
+    )
+
+
+class UploadRefusedDoc(serializers.Serializer[Any]):
+    """400: nothing could be stored. The error body; when records were read (`error.code`
+    `refused` or `no_records`), the report's fields beside it."""
+
+    error = ErrorDetailDoc()
+    created = serializers.IntegerField(required=False)
+    duplicates = serializers.IntegerField(required=False)
+    refused = serializers.IntegerField(required=False)
+    total = serializers.IntegerField(required=False)
+    results = UploadResultDoc(many=True, required=False)
+    results_omitted = serializers.IntegerField(required=False)
+
+
+# ----------------------------------------------------------------------------- players
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    url = serializers.SerializerMethodField()
+    rounds = serializers.IntegerField(read_only=True, help_text="rounds played (seats taken)")
+
+    class Meta:
+        model = Player
+        fields = ["id", "url", "name", "rounds", "created_at"]
+
+    def get_url(self, player: Player) -> str:
+        return absolute(self.context, "player-detail", player.pk)
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    links = serializers.SerializerMethodField()
+
+    class Meta(PlayerSerializer.Meta):
+        fields = PlayerSerializer.Meta.fields + ["links"]
+
+    @extend_schema_field(
+        {"type": "object", "properties": {
+            "games": {"type": "string", "format": "uri"},
+            "stats": {"type": "string", "format": "uri"},
+        }, "required": ["games", "stats"]}
+    )
+    def get_links(self, player: Player) -> dict[str, str]:
+        return {
+            "games": absolute(self.context, "player-games", player.pk),
+            "stats": absolute(self.context, "player-stats", player.pk),
+        }
+
+
+# ----------------------------------------------------------------------------- tokens
+
+
+class TokenSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    token = serializers.CharField(help_text='send as "Authorization: Token <token>"')
+    created = serializers.DateTimeField()
+
+
+# ----------------------------------------------------------------------------- statistics
+# The shapes of records.stats' answers (docs/stats.md defines every figure).
+
+
+class StatsFiltersDoc(serializers.Serializer[Any]):
+    ruleset = serializers.CharField(allow_null=True)
+    players = serializers.IntegerField(allow_null=True)
+    since = serializers.DateField(allow_null=True)
+    until = serializers.DateField(allow_null=True)
+
+
+class PerRoundDoc(serializers.Serializer[Any]):
+    total = serializers.IntegerField()
+    per_round = serializers.FloatField(allow_null=True)
+
+
+class ClaimsDoc(serializers.Serializer[Any]):
+    pong = PerRoundDoc()
+    gan = PerRoundDoc()
+    chi = PerRoundDoc()
+    own_draw = PerRoundDoc()
+    steal = PerRoundDoc()
+
+
+class MeldShareDoc(serializers.Serializer[Any]):
+    count = serializers.IntegerField()
+    per_win = serializers.FloatField(allow_null=True)
+
+
+class OpponentDoc(serializers.Serializer[Any]):
+    player = PlayerRefSerializer()
+    rounds = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    opponent_wins = serializers.IntegerField()
+    net = serializers.IntegerField(help_text="points the opponent paid this player, net")
+
+
+class RatingDoc(serializers.Serializer[Any]):
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+    rounds = serializers.IntegerField()
+
+
+class PlayerStatsDoc(serializers.Serializer[Any]):
+    """A player's statistics (records.stats.player_stats; docs/stats.md)."""
+
+    player = PlayerRefSerializer()
+    filters = StatsFiltersDoc()
+    rounds = serializers.IntegerField()
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    wins_on_draw = serializers.IntegerField()
+    wins_on_discard = serializers.IntegerField()
+    draw_win_share = serializers.FloatField(allow_null=True)
+    deal_ins = serializers.IntegerField()
+    deal_in_rate = serializers.FloatField(allow_null=True)
+    forced_finishes = serializers.IntegerField()
+    below_threshold = serializers.IntegerField()
+    below_threshold_paid = serializers.IntegerField()
+    avg_win_points = serializers.FloatField(allow_null=True)
+    best_win_points = serializers.IntegerField(allow_null=True)
+    net_total = serializers.IntegerField()
+    net_per_round = serializers.FloatField(allow_null=True)
+    exhausted_rounds = serializers.IntegerField()
+    exhausted_share = serializers.FloatField(allow_null=True)
+    claims = ClaimsDoc()
+    turns_lost = serializers.IntegerField()
+    turns_lost_per_round = serializers.FloatField(allow_null=True)
+    draws = serializers.IntegerField()
+    avg_win_turn = serializers.FloatField(allow_null=True)
+    dealer_rounds = serializers.IntegerField()
+    dealer_wins = serializers.IntegerField()
+    dealer_win_rate = serializers.FloatField(allow_null=True)
+    redeals_declared = serializers.IntegerField()
+    missed_wins = serializers.IntegerField()
+    missed_wins_per_round = serializers.FloatField(allow_null=True)
+    meld_mix = serializers.DictField(child=MeldShareDoc(), help_text="meld kind -> count")
+    frequent_opponents = OpponentDoc(many=True)
+    ratings = serializers.DictField(child=RatingDoc(), help_text="ruleset -> current rating")
+
+
+class HeadToHeadSideDoc(PlayerRefSerializer):
+    wins = serializers.IntegerField()
+    net = serializers.IntegerField(help_text="points this player received from the other, net")
+
+
+class HeadToHeadDoc(serializers.Serializer[Any]):
+    filters = StatsFiltersDoc()
+    rounds = serializers.IntegerField(help_text="rounds both played")
+    a = HeadToHeadSideDoc()
+    b = HeadToHeadSideDoc()
+    other_rounds = serializers.IntegerField(help_text="shared rounds neither of them won")
+
+
+class LeaderboardRowDoc(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    player = PlayerRefSerializer()
+    value = serializers.FloatField(allow_null=True)
+    rounds = serializers.IntegerField()
+
+
+class LeaderboardDoc(serializers.Serializer[Any]):
+    metric = serializers.CharField()
+    min_rounds = serializers.IntegerField()
+    filters = StatsFiltersDoc()
+    rows = LeaderboardRowDoc(many=True)
+
+
+class ShareDoc(serializers.Serializer[Any]):
+    rounds = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    net_per_round = serializers.FloatField(allow_null=True)
+
+
+class SeatShareDoc(ShareDoc):
+    seat = serializers.IntegerField()
+
+
+class MeldPerHandDoc(serializers.Serializer[Any]):
+    count = serializers.IntegerField()
+    per_hand = serializers.FloatField(allow_null=True)
+
+
+class GlobalGroupDoc(serializers.Serializer[Any]):
+    ruleset = serializers.CharField()
+    players = serializers.IntegerField()
+    rounds = serializers.IntegerField()
+    outcomes = serializers.DictField(
+        child=serializers.IntegerField(), help_text="outcome -> rounds"
+    )
+    seats = SeatShareDoc(many=True)
+    dealer = ShareDoc(allow_null=True)
+    others = ShareDoc(allow_null=True, help_text="every seat but the dealer's")
+    winning_hands = serializers.IntegerField()
+    melds = serializers.DictField(child=MeldPerHandDoc(), help_text="meld kind -> count")
+
+
+class GlobalStatsDoc(serializers.Serializer[Any]):
+    filters = StatsFiltersDoc()
+    rounds = serializers.IntegerField()
+    groups = GlobalGroupDoc(many=True, help_text="one per ruleset and number of players")

@@ -1,0 +1,74 @@
+"""The REST API, version 1: everything under /api/v1/ (config.urls mounts this at /api/).
+
+The OpenAPI schema is at /api/v1/schema/, Swagger UI at /api/v1/docs/ and Redoc at
+/api/v1/redoc/, their scripts served by the project (drf-spectacular-sidecar), no CDN.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import URLPattern, URLResolver, include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from api.views.auth import TokenView
+from api.views.base import not_found
+from api.views.games import GameViewSet
+from api.views.players import PlayerGamesView, PlayerViewSet
+from api.views.stats import GlobalStatsView, LeaderboardView, RatingsView
+from api.views.uploads import UploadView
+
+app_name = "api"
+
+
+class ApiRouter(DefaultRouter):
+    """The default router, whose root page (/api/v1/) lists every endpoint, not only the
+    viewsets'."""
+
+    more_links = {
+        "uploads": "upload",
+        "leaderboard": "leaderboard",
+        "ratings": "ratings",
+        "global-stats": "global-stats",
+        "token": "token",
+        "schema": "schema",
+        "docs": "swagger-ui",
+        "redoc": "redoc",
+    }
+
+    def get_api_root_view(self, api_urls: Any = None) -> Any:
+        links = {prefix: self.routes[0].name.format(basename=basename)
+                 for prefix, _viewset, basename in self.registry}
+        return self.APIRootView.as_view(api_root_dict=links | self.more_links)
+
+
+router = ApiRouter()
+router.register("games", GameViewSet, basename="game")
+router.register("players", PlayerViewSet, basename="player")
+
+v1: list[URLPattern | URLResolver] = [
+    path("players/<int:id>/games/", PlayerGamesView.as_view(), name="player-games"),
+    path("stats/leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
+    path("stats/ratings/", RatingsView.as_view(), name="ratings"),
+    path("stats/global/", GlobalStatsView.as_view(), name="global-stats"),
+    path("uploads/", UploadView.as_view(), name="upload"),
+    path("auth/token/", TokenView.as_view(), name="token"),
+    path("schema/", SpectacularAPIView.as_view(api_version="v1"), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="swagger-ui"),
+    path(
+        "redoc/",
+        # Our template: drf-spectacular's loads Google Fonts from their CDN.
+        SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html"),
+        name="redoc",
+    ),
+    path("", include(router.urls)),
+]
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("v1/", include(v1)),
+    # Any other address under /api/ is the API's JSON 404, not the site's HTML page.
+    # [\s\S]: a path holding a newline (%0A) is an unknown address too (`.` would stop there;
+    # an inline (?s) flag would break reverse()).
+    re_path(r"^[\s\S]*$", not_found, name="not-found"),
+]

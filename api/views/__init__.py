@@ -1,0 +1,1 @@
+"""The API's views: thin layers over `records` (services, filters, stats) and the engine."""

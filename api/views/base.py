@@ -1,0 +1,90 @@
+"""What every API view shares: the error handler, JSON errors whatever the negotiated format,
+and the default throttles."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+
+from api.exceptions import error_body, exception_handler
+from api.negotiation import FormatFirstNegotiation
+from api.renderers import TextRenderer
+from api.schema import ApiAutoSchema
+from api.throttling import DEFAULT_THROTTLES
+
+
+class ApiViewMixin:
+    """Mixed into every API view (before the DRF base class)."""
+
+    throttle_classes = DEFAULT_THROTTLES
+    schema = ApiAutoSchema()
+    content_negotiation_class = FormatFirstNegotiation
+    # Token first: a request without credentials to a write is answered 401 with
+    # `WWW-Authenticate: Token` (DRF takes the header from the first class; the session
+    # class has none, which would turn the 401 into a 403).
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+
+    # The query parameters each action (viewsets) or method (plain views) takes; any other is
+    # refused with a 400 naming it, so that a misspelt filter (`?palyer=An`) is an error
+    # instead of silently returning the whole archive. `format` is always allowed.
+    allowed_query: dict[str, frozenset[str]] = {}
+
+    def initial(self, request: Any, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        method = request.method.lower()
+        if getattr(self, method, None) is None:
+            return  # not an operation of this endpoint: DRF answers 405 next
+        key = getattr(self, "action", None) or method
+        allowed = self.allowed_query.get("get" if key == "head" else key, frozenset())
+        unknown = sorted(set(request.query_params) - allowed - {"format"})
+        if unknown:
+            raise ValidationError({name: ["Unknown parameter."] for name in unknown})
+
+    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response]:
+        # Set here as well as (ideally) in REST_FRAMEWORK: the API answers in its own error
+        # shape whatever the project's settings say.
+        return exception_handler
+
+    def handle_exception(self, exc: Exception) -> Response:
+        # An error on an FCN or NDJSON endpoint is still the JSON error body, with a JSON
+        # content type: clients and the schema have one error format.
+        request = getattr(self, "request", None)
+        renderer = getattr(request, "accepted_renderer", None)
+        if request is not None and (renderer is None or isinstance(renderer, TextRenderer)):
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().handle_exception(exc)
+
+
+def names(*sources: Any) -> frozenset[str]:
+    """Query parameter names: of serializer classes (their fields), FilterSet classes (their
+    filters) or plain iterables of names."""
+    found: set[str] = set()
+    for source in sources:
+        if hasattr(source, "base_filters"):
+            found |= set(source.base_filters)
+        elif isinstance(source, type):
+            found |= set(source().fields)
+        else:
+            found |= set(source)
+    return frozenset(found)
+
+
+PAGES = ("page", "page_size")
+
+
+# No CSRF check: it changes nothing, and a DELETE with a session cookie to a wrong address
+# must be this 404, not the site's HTML "form expired" page.
+@csrf_exempt
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Every unknown address under /api/: the error body, in JSON."""
+    return JsonResponse(
+        error_body(404, "not_found", f"No API endpoint at {request.path}."), status=404
+    )

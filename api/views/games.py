@@ -1,0 +1,322 @@
+"""Games: list (the web archive's filters), detail, the record in three formats, the table at
+any ply, the engine's review, streamed export, and deletion by the uploader or staff."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404, StreamingHttpResponse
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+import fourcolor
+from fourcolor.replay import finish_json
+
+from api.pagination import ApiPagination
+from api.permissions import IsUploaderOrStaffOrReadOnly
+from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
+from api.replays import load_replay
+from api.schema import GAME_FILTER_PARAMETERS
+from api.serializers import (
+    ErrorDoc,
+    GameDetailSerializer,
+    GameSerializer,
+    PlyStateDoc,
+    RecordJsonDoc,
+    ReviewDoc,
+)
+from api.throttling import SCOPED_THROTTLES
+from api.views.base import PAGES, ApiViewMixin, names
+from records.filters import GameFilter
+# The same separator as `manage.py export_games`: both exports are importable as they are.
+from records.management.commands.export_games import fcn_separator
+from records.models import Game, GameSeat
+from records.services import game_export
+
+EXPORT_CHUNK = 500
+MAX_SEAT = 4
+
+ERRORS_READ = {404: OpenApiResponse(ErrorDoc, "No such game."), 429: ErrorDoc}
+NOT_ACCEPTABLE = OpenApiResponse(ErrorDoc, "No format the Accept header allows.")
+ERRORS_LIST = {
+    400: OpenApiResponse(ErrorDoc, "An invalid filter value."),
+    404: OpenApiResponse(ErrorDoc, "No such page."),
+    429: ErrorDoc,
+}
+# What the replay and the texts need of a game: not its seats, tags or uploader.
+REPLAY_FIELDS = ("pk", "canonical_text", "content_hash", "event_count", "players")
+
+
+def games_queryset(detail: bool = False) -> QuerySet[Game]:
+    seats = Prefetch("seats", queryset=GameSeat.objects.select_related("player").order_by("seat"))
+    games = Game.objects.select_related("uploaded_by").prefetch_related(seats)
+    if not detail:
+        # A list never shows the texts: leave them in the database.
+        games = games.defer("original_text", "canonical_text", "tags", "settlement")
+    return games
+
+
+class PlyQuery(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_SEAT,
+        help_text="show the table as this seat sees it: other hands hidden",
+    )
+
+
+class ExportQuery(serializers.Serializer[Any]):
+    max = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1,
+        help_text="export at most this many games (after the filters and ordering)",
+    )
+
+
+@extend_schema(tags=["games"])
+class GameViewSet(
+    ApiViewMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    queryset = Game.objects.all()
+    permission_classes = [IsAuthenticatedOrReadOnly, IsUploaderOrStaffOrReadOnly]
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = GameFilter
+    pagination_class = ApiPagination
+    # Other paths fall through to api.urls' catch-all: a JSON 404 too.
+    lookup_value_regex = r"\d+"
+    allowed_query = {
+        "list": names(GameFilter, PAGES),
+        "export": names(GameFilter, ExportQuery),
+        "ply": names(PlyQuery),
+    }
+
+    def get_queryset(self) -> QuerySet[Game]:
+        if self.action in ("ply", "review"):
+            return Game.objects.only(*REPLAY_FIELDS)
+        if self.action in ("record", "destroy"):
+            return Game.objects.all()
+        return games_queryset(detail=self.action == "retrieve")
+
+    def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        # The archive's filters apply to lists; a game's own URLs ignore them.
+        if self.action in ("list", "export"):
+            return super().filter_queryset(queryset)
+        return queryset
+
+    def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
+        return GameDetailSerializer if self.action == "retrieve" else GameSerializer
+
+    @extend_schema(
+        summary="List games",
+        parameters=GAME_FILTER_PARAMETERS,
+        responses={200: GameSerializer(many=True), **ERRORS_LIST},
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="A game: tags, seats, outcome, settlement, events",
+        responses={200: GameDetailSerializer, **ERRORS_READ},
+    )
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = self.get_object()
+        check = fourcolor.check_record(game.canonical_text)
+        # A game the current engine refuses (stale) still shows what was stored.
+        record_json = (
+            fourcolor.record_to_json(check.record)
+            if check.record is not None
+            else {"deal": {}, "events": []}
+        )
+        finish = (
+            finish_json(check.game)
+            if check.game is not None and check.game.outcome != "unfinished"
+            else None
+        )
+        context = self.get_serializer_context() | {"record_json": record_json, "finish": finish}
+        return Response(GameDetailSerializer(game, context=context).data)
+
+    @extend_schema(
+        summary="Delete a game (its uploader or staff)",
+        responses={
+            204: None,
+            401: OpenApiResponse(ErrorDoc, "Not signed in."),
+            403: OpenApiResponse(ErrorDoc, "Not the uploader, nor staff."),
+            **ERRORS_READ,
+        },
+    )
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().destroy(request, *args, **kwargs)
+
+    def perform_destroy(self, instance: Game) -> None:
+        with transaction.atomic():
+            instance.delete()
+
+    # --------------------------------------------------------------------- the record
+
+    @extend_schema(
+        summary="The record: original FCN, canonical FCN or JSON",
+        description=(
+            "`?format=fcn` (or `Accept: text/x-fcn`): the record exactly as uploaded; "
+            "`?format=canonical` (`Accept: text/x-fcn; variant=canonical`): as the engine "
+            "writes it; `?format=json` (the default): its JSON twin."
+        ),
+        responses={
+            (200, "application/json"): RecordJsonDoc,
+            (200, "text/x-fcn"): OpenApiTypes.STR,
+            (200, "text/x-fcn; variant=canonical"): OpenApiTypes.STR,
+            (404, "application/json"): OpenApiResponse(ErrorDoc, "No such game, or format."),
+            (406, "application/json"): NOT_ACCEPTABLE,
+            (422, "application/json"): OpenApiResponse(
+                ErrorDoc, "The current engine cannot read the stored text."
+            ),
+            (429, "application/json"): ErrorDoc,
+        },
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="record",
+        url_name="record",
+        renderer_classes=[JSONRenderer, CanonicalFcnRenderer, FcnRenderer],
+    )
+    def record(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        fmt = request.accepted_renderer.format
+        if fmt == "fcn":
+            return self._text(game.original_text, f"game-{game.pk}.fcn")
+        if fmt == "canonical":
+            return self._text(game.canonical_text, f"game-{game.pk}.canonical.fcn")
+        return Response(fourcolor.record_to_json(fourcolor.parse_record(game.canonical_text)))
+
+    @staticmethod
+    def _text(text: str, filename: str) -> Response:
+        return Response(text, headers={"Content-Disposition": f'inline; filename="{filename}"'})
+
+    # --------------------------------------------------------------------- replay
+
+    @extend_schema(
+        summary="The table at a ply",
+        parameters=[
+            PlyQuery,
+            OpenApiParameter(
+                "ply", OpenApiTypes.INT, OpenApiParameter.PATH,
+                description="0 (the deal) to the game's number of plies",
+            ),
+        ],
+        responses={
+            200: PlyStateDoc,
+            400: OpenApiResponse(ErrorDoc, "An invalid seat."),
+            404: OpenApiResponse(ErrorDoc, "No such game, ply or seat."),
+            422: OpenApiResponse(ErrorDoc, "The current engine cannot replay the stored text."),
+            429: ErrorDoc,
+        },
+    )
+    @action(detail=True, methods=["get"], url_path=r"plies/(?P<ply>\d+)", url_name="ply",
+            filter_backends=[], pagination_class=None)
+    def ply(self, request: Request, pk: str, ply: str) -> Response:
+        game = self.get_object()
+        query = PlyQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        number = _whole_number(ply)
+        if number is None or number > game.event_count:
+            raise Http404(f"This game has plies 0 to {game.event_count}.")
+        seat = query.validated_data.get("seat")
+        if seat is not None and seat > game.players:
+            raise Http404(f"This game has seats 1 to {game.players}.")
+        state = load_replay(game).state(number, seat)
+        return Response({"game": game.pk, **state})
+
+    @extend_schema(
+        summary="The engine's review: waits, missed wins, comments",
+        responses={
+            200: ReviewDoc,
+            422: OpenApiResponse(ErrorDoc, "The current engine cannot replay the stored text."),
+            **ERRORS_READ,
+        },
+    )
+    @action(detail=True, methods=["get"], url_path="review", url_name="review",
+            filter_backends=[], pagination_class=None)
+    def review(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        plies = load_replay(game).review()
+        missed = [m | {"ply": p["ply"]} for p in plies for m in p["missed_wins"]]
+        return Response({"game": game.pk, "plies": plies, "missed_wins": missed})
+
+    # --------------------------------------------------------------------- export
+
+    @extend_schema(
+        summary="Export games (streamed NDJSON or FCN)",
+        description=(
+            "Every game the filters select, in the `ordering` asked for (newest played first "
+            "by default), streamed: NDJSON (`?format=ndjson` or `Accept: "
+            "application/x-ndjson`, the default), one game per line as `manage.py "
+            "export_games` writes it; or FCN (`?format=fcn`, `Accept: text/x-fcn`): the "
+            "original texts separated by blank lines, ready to import elsewhere. `since` and "
+            "`until` bound the played date like Lichess's export; `max` stops after that "
+            "many games."
+        ),
+        parameters=[ExportQuery, *GAME_FILTER_PARAMETERS],
+        responses={
+            (200, "application/x-ndjson"): OpenApiTypes.STR,
+            (200, "text/x-fcn"): OpenApiTypes.STR,
+            (400, "application/json"): OpenApiResponse(ErrorDoc, "An invalid filter value."),
+            (404, "application/json"): OpenApiResponse(ErrorDoc, "An unknown `format`."),
+            (406, "application/json"): NOT_ACCEPTABLE,
+            (429, "application/json"): ErrorDoc,
+        },
+    )
+    @action(detail=False, methods=["get"], url_path="export", url_name="export",
+            renderer_classes=[NdjsonRenderer, FcnRenderer], pagination_class=None)
+    def export(self, request: Request) -> StreamingHttpResponse:
+        query = ExportQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        games = self.filter_queryset(Game.objects.all())
+        limit = query.validated_data.get("max")
+        if limit is not None:
+            games = games[:limit]
+        renderer = request.accepted_renderer
+        if renderer.format == "fcn":
+            body: Iterator[str] = _fcn_lines(games)
+        else:
+            body = _ndjson_lines(games)
+        response = StreamingHttpResponse(
+            (piece.encode("utf-8") for piece in body),
+            content_type=f"{renderer.media_type}; charset=utf-8",
+        )
+        # Ask proxies not to buffer: the point is that the first game leaves at once.
+        response["X-Accel-Buffering"] = "no"
+        return response
+
+    def get_throttles(self) -> list[Any]:
+        if self.action == "export":
+            self.throttle_scope = "export"
+            return [throttle() for throttle in SCOPED_THROTTLES]
+        return super().get_throttles()
+
+
+def _whole_number(text: str) -> int | None:
+    if not (text.isascii() and text.isdecimal()) or len(text) > 9:
+        return None
+    return int(text)
+
+
+def _fcn_lines(games: QuerySet[Game]) -> Iterator[str]:
+    for game in games.only("pk", "original_text").iterator(chunk_size=EXPORT_CHUNK):
+        yield game.original_text + fcn_separator(game.original_text)
+
+
+def _ndjson_lines(games: QuerySet[Game]) -> Iterator[str]:
+    for game in games.iterator(chunk_size=EXPORT_CHUNK):
+        yield json.dumps(game_export(game), ensure_ascii=False) + "\n"

@@ -1,0 +1,175 @@
+"""Players: list and search, detail, recent games, statistics and head-to-head.
+
+Statistics come from `records.stats` (the same definitions as the web pages, docs/stats.md);
+these views only read parameters and shape the answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef, QuerySet
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from rest_framework import generics, mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.pagination import ApiPagination
+from api.schema import GAME_FILTER_PARAMETERS, NAME
+from api.serializers import (
+    ErrorDoc,
+    GameSerializer,
+    HeadToHeadDoc,
+    PlayerDetailSerializer,
+    PlayerSerializer,
+    PlayerStatsDoc,
+)
+from api.views.stats import BAD_FILTER, StatsQuery, call, parse
+from api.views.base import PAGES, ApiViewMixin, names
+from api.views.games import games_queryset
+from records.filters import GameFilter
+from records import stats
+from records.models import MAX_PLAYER_NAME, Game, GameSeat, Player, player_key
+
+PLAYER_ORDERING = {
+    "name": ("name_key", "pk"),
+    "-name": ("-name_key", "-pk"),
+    "rounds": ("rounds", "name_key", "pk"),
+    "-rounds": ("-rounds", "name_key", "pk"),
+}
+ERRORS_READ = {404: OpenApiResponse(ErrorDoc, "No such player."), 429: ErrorDoc}
+
+
+class PlayerStatsQuery(StatsQuery):
+    opponents = serializers.IntegerField(
+        default=10, min_value=0, max_value=stats.MAX_LIMIT,
+        help_text="how many frequent opponents to list",
+    )
+
+
+class PlayerQuery(serializers.Serializer[Any]):
+    search = serializers.CharField(
+        required=False, allow_blank=True, max_length=MAX_PLAYER_NAME,
+        help_text="part of the name (case, accents' composition and blanks ignored)",
+    )
+    ordering = serializers.ChoiceField(
+        required=False, choices=list(PLAYER_ORDERING), help_text="default: name"
+    )
+
+
+@extend_schema(tags=["players"])
+class PlayerViewSet(
+    ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    queryset = Player.objects.all()
+    pagination_class = ApiPagination
+    lookup_value_regex = r"\d+"
+    allowed_query = {
+        "list": names(PlayerQuery, PAGES),
+        "stats": names(PlayerStatsQuery),
+        "head_to_head": names(StatsQuery),
+    }
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return Player.objects.annotate(rounds=Count("seats"))
+
+    def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
+        if self.action == "retrieve":
+            return PlayerDetailSerializer
+        return PlayerSerializer
+
+    @extend_schema(
+        summary="List or search players",
+        parameters=[
+            PlayerQuery,
+            OpenApiParameter("search", NAME, OpenApiParameter.QUERY,
+                             description="part of the name (case and blanks ignored)"),
+        ],
+        responses={
+            200: PlayerSerializer(many=True),
+            400: OpenApiResponse(ErrorDoc, "An invalid parameter."),
+            404: OpenApiResponse(ErrorDoc, "No such page."),
+            429: ErrorDoc,
+        },
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        query = PlayerQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        players = self.get_queryset()
+        search = player_key(query.validated_data.get("search", ""))
+        if search:
+            players = players.filter(name_key__contains=search)
+        ordering = PLAYER_ORDERING[query.validated_data.get("ordering", "name")]
+        page = self.paginate_queryset(players.order_by(*ordering))
+        serializer = PlayerSerializer(page, many=True, context=self.get_serializer_context())
+        return self.get_paginated_response(serializer.data)
+
+    @extend_schema(summary="A player", responses={200: PlayerDetailSerializer, **ERRORS_READ})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="A player's statistics",
+        parameters=[PlayerStatsQuery],
+        responses={200: PlayerStatsDoc, 400: BAD_FILTER, **ERRORS_READ},
+    )
+    @action(detail=True, methods=["get"], url_path="stats", url_name="stats",
+            pagination_class=None)
+    def stats(self, request: Request, pk: str) -> Response:
+        player = self.get_object()
+        params = parse(PlayerStatsQuery, request)
+        return Response(call(stats.player_stats, player, **params))
+
+    @extend_schema(
+        summary="Head-to-head between two players",
+        parameters=[
+            StatsQuery,
+            OpenApiParameter("other", OpenApiTypes.INT, OpenApiParameter.PATH,
+                             description="the other player's id"),
+        ],
+        responses={
+            200: HeadToHeadDoc,
+            400: OpenApiResponse(ErrorDoc, "An invalid parameter, or the same player twice."),
+            **ERRORS_READ,
+        },
+    )
+    @action(detail=True, methods=["get"], url_path=r"head-to-head/(?P<other>\d+)",
+            url_name="head-to-head", pagination_class=None)
+    def head_to_head(self, request: Request, pk: str, other: str) -> Response:
+        player = self.get_object()
+        opponent = get_object_or_404(Player, pk=other)
+        params = parse(StatsQuery, request)
+        return Response(call(stats.head_to_head, player, opponent, **params))
+
+
+@extend_schema(
+    tags=["players"],
+    summary="A player's games, newest first (the archive's filters apply)",
+    parameters=[
+        OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH),
+        *GAME_FILTER_PARAMETERS,
+    ],
+    responses={
+        200: GameSerializer(many=True),
+        400: OpenApiResponse(ErrorDoc, "An invalid filter value."),
+        404: OpenApiResponse(ErrorDoc, "No such player or page."),
+        429: ErrorDoc,
+    },
+)
+class PlayerGamesView(ApiViewMixin, generics.ListAPIView):
+    queryset = Game.objects.none()  # for the schema; get_queryset picks the player's games
+    allowed_query = {"get": names(GameFilter, PAGES)}
+    serializer_class = GameSerializer
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = GameFilter
+    pagination_class = ApiPagination
+
+    def get_queryset(self) -> QuerySet[Game]:
+        player = get_object_or_404(Player, pk=self.kwargs["id"])
+        seated = GameSeat.objects.filter(game=OuterRef("pk"), player=player)
+        return games_queryset().filter(Exists(seated))

@@ -1,0 +1,115 @@
+"""Statistics: thin views over `records.stats` (the same definitions as the web pages).
+
+Parameters are checked here (a bad one is a 400 naming it); the figures come from the stats
+module unchanged. A player's own statistics and head-to-head are actions of the players
+viewset (api.views.players); this module holds the archive-wide ones and the shared pieces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import fourcolor
+from api.serializers import ErrorDoc, GlobalStatsDoc, LeaderboardDoc
+from api.views.base import ApiViewMixin, names
+from records import stats
+
+BOARD_METRICS = [metric for metric in stats.LEADERBOARD_METRICS if metric != "rating"]
+BAD_FILTER = OpenApiResponse(ErrorDoc, "An invalid parameter (e.g. `since` after `until`).")
+
+
+class StatsQuery(serializers.Serializer[Any]):
+    """The filters every statistic takes (docs/stats.md)."""
+
+    ruleset = serializers.ChoiceField(required=False, choices=sorted(fourcolor.RULESETS))
+    players = serializers.ChoiceField(required=False, choices=[2, 3, 4])
+    since = serializers.DateField(required=False, help_text="played on or after (YYYY-MM-DD)")
+    until = serializers.DateField(required=False, help_text="played on or before (YYYY-MM-DD)")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        since, until = attrs.get("since"), attrs.get("until")
+        if since and until and since > until:
+            raise serializers.ValidationError({"since": ["`since` is after `until`."]})
+        return attrs
+
+
+class LeaderboardQuery(StatsQuery):
+    metric = serializers.ChoiceField(choices=BOARD_METRICS, default="win_rate")
+    min_rounds = serializers.IntegerField(
+        default=10, min_value=1, max_value=2**31 - 1,
+        help_text="leave out players with fewer rounds in the filters",
+    )
+    limit = serializers.IntegerField(default=50, min_value=1, max_value=stats.MAX_LIMIT)
+
+
+class RatingsQuery(serializers.Serializer[Any]):
+    ruleset = serializers.ChoiceField(choices=sorted(fourcolor.RULESETS))
+    min_rounds = serializers.IntegerField(default=10, min_value=1, max_value=2**31 - 1)
+    limit = serializers.IntegerField(default=50, min_value=1, max_value=stats.MAX_LIMIT)
+
+
+def parse(query_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
+    query = query_class(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    return dict(query.validated_data)
+
+
+def call(function: Callable[..., dict[str, Any]], *args: Any, **kwargs: Any) -> dict[str, Any]:
+    """A stats function's answer; its ValueError (a combination of parameters it refuses)
+    becomes a 400 with its message."""
+    try:
+        return function(*args, **kwargs)
+    except ValueError as exc:
+        raise exceptions.ValidationError({"non_field_errors": [str(exc)]}) from exc
+
+
+@extend_schema(tags=["statistics"])
+class LeaderboardView(ApiViewMixin, APIView):
+    allowed_query = {"get": names(LeaderboardQuery)}
+
+    @extend_schema(
+        summary="Leaderboard by a statistic",
+        parameters=[LeaderboardQuery],
+        responses={200: LeaderboardDoc, 400: BAD_FILTER},
+    )
+    def get(self, request: Request) -> Response:
+        params = parse(LeaderboardQuery, request)
+        return Response(call(stats.leaderboard, params.pop("metric"), **params))
+
+
+@extend_schema(tags=["statistics"])
+class RatingsView(ApiViewMixin, APIView):
+    allowed_query = {"get": names(RatingsQuery)}
+
+    @extend_schema(
+        summary="Leaderboard by skill rating (one ruleset)",
+        parameters=[RatingsQuery],
+        responses={200: LeaderboardDoc, 400: BAD_FILTER},
+    )
+    def get(self, request: Request) -> Response:
+        params = parse(RatingsQuery, request)
+        return Response(call(stats.leaderboard, "rating", **params))
+
+
+@extend_schema(tags=["statistics"])
+class GlobalStatsView(ApiViewMixin, APIView):
+    allowed_query = {"get": names(StatsQuery)}
+
+    @extend_schema(
+        summary="Archive-wide figures",
+        description=(
+            "Per ruleset and number of players: the outcome mix, the dealer's and each seat's "
+            "win rate and settlement per round, and the meld kinds of winning hands."
+        ),
+        parameters=[StatsQuery],
+        responses={200: GlobalStatsDoc, 400: BAD_FILTER},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(call(stats.global_stats, **parse(StatsQuery, request)))

@@ -1,0 +1,324 @@
+"""Archive import benchmark: importing generated rounds into PostgreSQL through
+`records.services.import_records`, beside the engine's own validation rate on the same file in
+the same run, and the import's peak memory for two file sizes (figures for
+docs/performance.md).
+
+    .venv/bin/python bench/import_archive.py [--rounds 10000] [--memory-sizes 10000,100000]
+        [--server postgres://postgres@127.0.0.1:5432] [--workers 2]
+
+Rounds are real bot rounds (`fourcolor.generate.generate_record`, greedy bots): both rulesets,
+2-4 players from a pool of names in several scripts, any dealer, grouped four at a time into
+matches (`Match`, `Round`, `Date` tags). Round i is the same in every file, so a bigger file
+starts with the smaller one; the files are cached under var/bench/ and reruns skip generation.
+
+(a) validation: the file streamed through `fourcolor.iter_records` + `fourcolor.check_record`,
+    then again with `fourcolor.facts.seat_facts` (the import derives it too), then again with
+    the import's whole derivation (`derive_game_fields` + `derive_seat_fields`: canonical text
+    and content hash on top), games/s;
+(b) import: the same file into a fresh database `fourcolor_bench_import` (dropped and created,
+    migrated), `import_records(open(path, 'rb'), uploader=None)`, games/s, with DEBUG off so
+    Django keeps no query log;
+(c) memory: for each size a child process imports the file into a fresh database again; its
+    ru_maxrss after setup (Django + migrations) and after the import, and the growth between.
+
+A memory size whose file is missing and would take over 8 minutes to generate at the measured
+rate is replaced by 30,000 rounds (and the output says so).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+_ROOT = Path(__file__).resolve().parent.parent
+if str(_ROOT) not in sys.path:
+    sys.path.insert(1, str(_ROOT))
+
+from _common import header, table  # noqa: E402
+
+DB_NAME = "fourcolor_bench_import"
+CACHE = _ROOT / "var" / "bench"
+RULESETS = ("classic", "bga")
+ROUNDS_PER_MATCH = 4
+GENERATION_LIMIT_S = 8 * 60
+FALLBACK_SIZE = 30_000
+_NAMES = (
+    "Nguyễn Văn An", "Trần Thị Bích", "Lê Hoàng", "Phạm Minh Châu", "Võ Thanh Tùng",
+    "Đặng Thu Hà", "Bùi Quốc Bảo", "Huỳnh Mai", "陳美玲", "林志強", "黃淑芬", "張偉",
+    "王小明", "李嘉欣", "Marie Dupont", "Jean Lefèvre", "Anna Schmidt", "Jörg Müller",
+    "Sofía García", "Łukasz Nowak", "Иван Петров", "Ольга Смирнова", "ไพโรจน์", "สมศรี",
+)
+NAME_POOL = tuple(f"{name} {n}" if n else name for n in range(10) for name in _NAMES)
+
+
+# ----------------------------------------------------------------------------- generation
+
+
+def round_text(index: int) -> str:
+    """Round `index`: its match (four consecutive rounds) fixes ruleset, players and names."""
+    from fourcolor.generate import generate_record
+    from fourcolor.notation import write_fcn
+
+    block, number = divmod(index, ROUNDS_PER_MATCH)
+    rng = random.Random(f"import-archive:{block}")
+    ruleset = RULESETS[block % 2]
+    players = rng.choice((2, 3, 4))
+    names = rng.sample(NAME_POOL, players)
+    day = 1 + block % 28
+    tags = {
+        "Event": "Import benchmark",
+        "Date": f"2026.{1 + block % 12:02d}.{day:02d}",
+        "Match": f"bench-{block}",
+        "Round": str(number + 1),
+    }
+    dealer = 1 + (number % players)
+    return write_fcn(
+        generate_record(ruleset, players, index, dealer=dealer, bot="greedy", names=names,
+                        tags=tags)
+    )
+
+
+def _texts(bounds: tuple[int, int]) -> list[str]:
+    return [round_text(i) for i in range(*bounds)]
+
+
+def cache_path(size: int) -> Path:
+    return CACHE / f"import_{size}.fcn"
+
+
+def generate_file(size: int, workers: int) -> tuple[Path, float | None]:
+    """The cached file of `size` rounds (written when missing); the generation rate in
+    rounds/s when it had to be written, else None. A smaller cached file is reused as the
+    start (round i is the same in every file)."""
+    path = cache_path(size)
+    if path.exists():
+        return path, None
+    CACHE.mkdir(parents=True, exist_ok=True)
+    smaller = sorted(
+        (n for n in (int(p.stem.split("_")[1]) for p in CACHE.glob("import_*.fcn")) if n < size),
+        reverse=True,
+    )
+    start = smaller[0] if smaller else 0
+    tmp = path.with_suffix(".tmp")
+    t0 = time.perf_counter()
+    with tmp.open("w", encoding="utf-8", newline="\n") as out:
+        if start:
+            out.write(cache_path(start).read_text(encoding="utf-8"))
+        chunks = [(lo, min(lo + 500, size)) for lo in range(start, size, 500)]
+        with multiprocessing.Pool(workers) as pool:
+            for done, texts in enumerate(pool.imap(_texts, chunks), start=1):
+                for text in texts:
+                    out.write(text)
+                    out.write("\n")
+                print(f"  {path.name}: {chunks[done - 1][1]:,} / {size:,} rounds", end="\r",
+                      file=sys.stderr)
+    print(file=sys.stderr)
+    tmp.replace(path)
+    elapsed = time.perf_counter() - t0
+    return path, (size - start) / elapsed
+
+
+def generation_rate(workers: int, sample: int = 400) -> float:
+    """Rounds/s of generation on `workers` processes (for the 8-minute decision)."""
+    t0 = time.perf_counter()
+    chunks = [(10**9 + lo, 10**9 + lo + sample // workers) for lo in range(0, sample, sample // workers)]
+    with multiprocessing.Pool(workers) as pool:
+        pool.map(_texts, chunks)
+    return sample / (time.perf_counter() - t0)
+
+
+# ----------------------------------------------------------------------------- database
+
+
+def recreate_database(server: str) -> None:
+    host, user = _host_user(server)
+    for sql in (f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)',
+                f"CREATE DATABASE \"{DB_NAME}\" ENCODING 'UTF8' TEMPLATE template0"):
+        subprocess.run(["psql", "-X", "-h", host, "-U", user, "-d", "postgres", "-q", "-v",
+                        "ON_ERROR_STOP=1", "-c", sql], check=True,
+                       env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"})
+
+
+def _host_user(server: str) -> tuple[str, str]:
+    # postgres://user@host:port
+    rest = server.split("://", 1)[1]
+    user, hostport = rest.split("@", 1)
+    return hostport.split(":")[0], user
+
+
+def setup_django(server: str) -> None:
+    """Django on the fresh benchmark database, migrated; DEBUG off (no query log)."""
+    os.environ["DATABASE_URL"] = f"{server}/{DB_NAME}"
+    os.environ["DEBUG"] = "false"
+    os.environ.setdefault("SECRET_KEY", "bench-import-archive-not-secret-" + "x" * 32)
+    os.environ.setdefault("ALLOWED_HOSTS", "localhost")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    assert not settings.DEBUG, "DEBUG must be off: the query log would grow with the file"
+    call_command("migrate", verbosity=0)
+
+
+def hook_present() -> str:
+    """Where the batched statistics hook (`_count_stored`, calling
+    `ratings.services.on_games_stored`) is found, or 'absent'."""
+    found = [
+        name for name in ("records/services.py", "ratings/apps.py")
+        if (_ROOT / name).exists()
+        and "_count_stored" in (_ROOT / name).read_text(encoding="utf-8")
+    ]
+    return "present in " + ", ".join(found) if found else "absent"
+
+
+# ----------------------------------------------------------------------------- timing
+
+
+def validation_rates(path: Path, derive: Any | None) -> dict[str, tuple[int, float]]:
+    """Games and games/s of three passes over the file: check, check + seat_facts, check +
+    the import's derivation (when `derive` is given)."""
+    import fourcolor
+    from fourcolor.facts import seat_facts
+
+    def run(extra: Any) -> tuple[int, float]:
+        games = 0
+        t0 = time.perf_counter()
+        with path.open(encoding="utf-8", newline="") as f:
+            for rt in fourcolor.iter_records(f):
+                check = fourcolor.check_record(rt.text, rt.line, oversize=rt.oversize)
+                if check.error is not None:
+                    raise SystemExit(f"generated record {rt.index} refused: {check.error}")
+                if extra is not None:
+                    extra(check)
+                games += 1
+        return games, games / (time.perf_counter() - t0)
+
+    out = {
+        "check_record": run(None),
+        "check_record + seat_facts": run(lambda c: seat_facts(c.game)),
+    }
+    if derive is not None:
+        out["check_record + import derivation"] = run(derive)
+    return out
+
+
+def timed_import(path: Path) -> tuple[Any, float]:
+    from records.models import Game
+    from records.services import import_records
+
+    t0 = time.perf_counter()
+    with path.open("rb") as f:
+        report = import_records(f, uploader=None)
+    elapsed = time.perf_counter() - t0
+    stored = Game.objects.count()
+    if report.problems or stored != report.total:
+        raise SystemExit(f"import incomplete: {report.total} records, {stored} stored, "
+                         f"problems {report.problems[:3]}")
+    return report, elapsed
+
+
+def memory_child(server: str, path: Path) -> None:
+    """Run in a child process: prints 'rss_setup_kib rss_end_kib games seconds'."""
+    recreate_database(server)
+    setup_django(server)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    report, elapsed = timed_import(path)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"{before} {after} {report.total} {elapsed:.3f}")
+
+
+def measure_memory(server: str, path: Path) -> tuple[int, int, int, float]:
+    result = subprocess.run(
+        [sys.executable, __file__, "--memory-child", str(path), "--server", server],
+        check=True, capture_output=True, text=True,
+    )
+    before, after, games, seconds = result.stdout.split()[-4:]
+    return int(before), int(after), int(games), float(seconds)
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rounds", type=int, default=10_000)
+    p.add_argument("--memory-sizes", default="10000,100000")
+    p.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--memory-child", type=Path, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.memory_child is not None:
+        memory_child(args.server, args.memory_child)
+        return 0
+
+    print(header("Archive import benchmark (bench/import_archive.py)"))
+    print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
+    hook = hook_present()
+    print(f"batched statistics hook (_count_stored): "
+          f"{hook}")
+
+    path, rate = generate_file(args.rounds, args.workers)
+    gen_rate = rate if rate is not None else generation_rate(args.workers)
+    print(f"file: {path.relative_to(_ROOT)} ({path.stat().st_size / 1e6:.1f} MB, "
+          f"{args.rounds:,} rounds; {'generated' if rate else 'cached'}; generation "
+          f"{gen_rate:,.0f} rounds/s on {args.workers} processes)")
+
+    recreate_database(args.server)
+    setup_django(args.server)
+    from records.services import derive_game_fields, derive_seat_fields
+
+    rates = validation_rates(
+        path, lambda c: (derive_game_fields(c), derive_seat_fields(c))
+    )
+    report, elapsed = timed_import(path)
+    import_rate = report.total / elapsed
+    check_rate = rates["check_record"][1]
+    rows = [[name, f"{games:,}", f"{games / r:.1f}", f"{r:,.0f}", f"{import_rate / r:.2f}"]
+            for name, (games, r) in rates.items()]
+    rows.append(["import_records into PostgreSQL", f"{report.total:,}", f"{elapsed:.1f}",
+                 f"{import_rate:,.0f}", "1.00"])
+    print()
+    print(table(["pass", "games", "s", "games/s", "import/this"], rows))
+    print(f"\nimport rate / validation rate (check_record): {import_rate / check_rate:.2f}; "
+          f"(check_record + seat_facts): "
+          f"{import_rate / rates['check_record + seat_facts'][1]:.2f}")
+
+    # Memory: each size in its own process on a fresh database.
+    sizes = [int(s) for s in args.memory_sizes.split(",") if s]
+    mem_rows = []
+    for size in sizes:
+        if not cache_path(size).exists():
+            have = max([n for n in (int(q.stem.split("_")[1]) for q in CACHE.glob("import_*.fcn"))
+                        if n < size] or [0])
+            projected = (size - have) / gen_rate
+            if projected > GENERATION_LIMIT_S:
+                print(f"{size:,} rounds would take {projected / 60:.1f} min to generate "
+                      f"(> {GENERATION_LIMIT_S // 60} min): measuring {FALLBACK_SIZE:,} instead")
+                size = FALLBACK_SIZE
+            else:
+                print(f"generating {size:,} rounds (about {projected / 60:.1f} min)...",
+                      flush=True)
+        size_path, _ = generate_file(size, args.workers)
+        before, after, games, seconds = measure_memory(args.server, size_path)
+        mem_rows.append([f"{games:,}", f"{size_path.stat().st_size / 1e6:.0f}",
+                         f"{before / 1024:.1f}", f"{after / 1024:.1f}",
+                         f"{(after - before) / 1024:.1f}", f"{games / seconds:,.0f}"])
+    print()
+    print(table(["rounds", "file MB", "maxrss after setup MiB", "maxrss after import MiB",
+                 "growth MiB", "games/s"], mem_rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,434 @@
+"""Keeping the derived tables (play order, totals, ratings) in step with the stored games.
+
+- `on_games_stored(game_ids)`: call after games are stored (the import service does); adds
+  them to the totals and rates them, idempotently.
+- `recompute_stats()`: rebuilds every derived table from the stored games (the
+  `recompute_stats` command); `recompute_ratings(ruleset)` only the ratings.
+
+Ratings (docs/stats.md, "Rating"): openskill's Plackett–Luce model, one rating per player and
+ruleset, updated round by round in *play order* (`play_order_key`). A round is rated when it
+ended in a win or a forced finish, its payments are not all equal and no player holds two of
+its seats; the ranks follow the settlement (the seat that was paid ranks first, the others tie
+second; a bga forced finish under the threshold puts the finisher last). When a stored game
+falls before rounds already rated, every rating event from its place on is rolled back (each
+event keeps the rating before it) and the rounds are rated again in play order: the result is
+exactly that of rating the whole archive in play order, whatever order the games came in.
+When that would replay more than `RATINGS_REPLAY_LIMIT` rounds (a setting, 10,000 by default)
+the replay is left to a scheduled `manage.py recompute_stats --pending` instead, so that an
+upload of old records into a large archive does not wait for it; the ruleset's ratings stay
+as they were (and new rounds of it wait too) until that pass.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Max, Min
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from ratings import totals
+from ratings.models import CountedGame, DerivedState, PlayerRating, RatingEvent
+from records.models import Game, GameSeat
+
+# openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300): documented in docs/stats.md.
+MODEL = PlackettLuce()
+BATCH = 100  # games per totals batch in on_games_stored
+CHUNK = 2000  # games per chunk when rating or listing the archive
+RATED_OUTCOMES = ("win", "forced")
+DEFAULT_REPLAY_LIMIT = 10_000
+
+Progress = Callable[[str, int], None]  # (phase, games done since the last call)
+
+
+def _no_progress(phase: str, done: int) -> None:
+    return None
+
+
+@dataclass
+class StatsReport:
+    games: int = 0  # games newly counted
+    rated: int = 0  # rated rounds (re)played
+    player_rows: int = 0
+    pair_rows: int = 0
+    rulesets: dict[str, int] = field(default_factory=dict)  # rated rounds replayed per ruleset
+    deferred: dict[str, str] = field(default_factory=dict)  # ruleset -> key left for a pass
+
+
+# ----------------------------------------------------------------------------- play order
+
+
+def play_order_key(
+    date: datetime.date | None,
+    uploaded_at: datetime.datetime,
+    match_key: str | None,
+    round_number: int | None,
+    content_hash: str,
+) -> str:
+    """Where a round stands in play order, as a string that sorts in that order.
+
+    By the `Date` tag (the upload's UTC day when the record has no full date), then the match
+    (rounds of one match together: by its tag's hash, rounds without a match first), then the
+    `Round` tag, then the canonical content hash: a tie-break that does not depend on the
+    order the games were imported in (an id would), so any import order gives one order."""
+    day = date if date is not None else uploaded_at.astimezone(datetime.timezone.utc).date()
+    return f"{day.isoformat()}|{match_key or ''}|{round_number or 0:010d}|{content_hash}"
+
+
+def _entries(game_ids: Sequence[int]) -> list[CountedGame]:
+    rows = (
+        Game.objects.filter(pk__in=game_ids)
+        .values("pk", "ruleset", "date", "uploaded_at", "round_number", "content_hash",
+                "match__key", "outcome")
+        .annotate(
+            seats_n=Count("seats"),
+            people=Count("seats__player", distinct=True),
+            low=Min("seats__delta"),
+            high=Max("seats__delta"),
+        )
+    )
+    return [
+        CountedGame(
+            game_id=row["pk"],
+            ruleset=row["ruleset"],
+            order_key=play_order_key(
+                row["date"], row["uploaded_at"], row["match__key"], row["round_number"],
+                row["content_hash"],
+            ),
+            rated=(
+                row["outcome"] in RATED_OUTCOMES
+                and row["people"] == row["seats_n"]
+                and row["low"] != row["high"]
+            ),
+        )
+        for row in rows
+    ]
+
+
+# ----------------------------------------------------------------------------- entry points
+
+
+def _lock() -> DerivedState:
+    """Serialise writers of the derived tables (a row lock on PostgreSQL; SQLite's writers are
+    serialised by the IMMEDIATE transactions the settings ask for)."""
+    state, _ = DerivedState.objects.select_for_update().get_or_create(pk=1)
+    return state
+
+
+def on_games_stored(
+    game_ids: Iterable[int], *, progress: Progress = _no_progress, defer: bool = True
+) -> StatsReport:
+    """Count and rate games just stored. Games already counted, or no longer stored, are
+    skipped, so calling it twice (or for a whole file) is harmless. With `defer` (imports), a
+    replay longer than RATINGS_REPLAY_LIMIT rounds is left to `rate_pending`."""
+    wanted = sorted({int(pk) for pk in game_ids})
+    report = StatsReport()
+    if not wanted:
+        return report
+    with transaction.atomic():
+        state = _lock()
+        start: dict[str, str] = {}
+        for chunk in _chunks(wanted, BATCH):
+            fresh = list(
+                Game.objects.filter(pk__in=chunk, counted__isnull=True).values_list("pk", flat=True)
+            )
+            if not fresh:
+                continue
+            totals.add_games(fresh)
+            entries = _entries(fresh)
+            CountedGame.objects.bulk_create(entries)
+            for entry in entries:
+                if entry.rated and entry.order_key < start.get(entry.ruleset, "\uffff"):
+                    start[entry.ruleset] = entry.order_key
+            report.games += len(fresh)
+            progress("count", len(fresh))
+        pending = dict(state.pending)
+        for ruleset, key in sorted(start.items()):
+            if ruleset in pending and not defer:
+                key = min(key, pending.pop(ruleset))
+            if ruleset in pending or (defer and _rated_after(ruleset, key) > replay_limit()):
+                # Too long to wait for (or already waiting): the scheduled pass replays it.
+                pending[ruleset] = min(key, pending.get(ruleset, key))
+                report.deferred[ruleset] = pending[ruleset]
+                continue
+            replayed = _rate_from(ruleset, key, progress)
+            report.rulesets[ruleset] = replayed
+            report.rated += replayed
+        if report.games or pending != state.pending:
+            state.games += report.games
+            state.pending = pending
+            state.updated_at = timezone.now()
+            state.save(update_fields=["games", "pending", "updated_at"])
+    return report
+
+
+def replay_limit() -> int:
+    """The most rated rounds an import replays at once (settings.RATINGS_REPLAY_LIMIT)."""
+    return int(getattr(settings, "RATINGS_REPLAY_LIMIT", DEFAULT_REPLAY_LIMIT))
+
+
+def _rated_after(ruleset: str, key: str) -> int:
+    return CountedGame.objects.filter(ruleset=ruleset, rated=True, order_key__gte=key).count()
+
+
+def pending_ratings() -> dict[str, str]:
+    """Rulesets whose ratings wait for `recompute_stats --pending`, with the play order key
+    from which they will be replayed (empty when every rating is current)."""
+    state = DerivedState.objects.filter(pk=1).values_list("pending", flat=True).first()
+    return dict(state or {})
+
+
+def rate_pending(*, progress: Progress = _no_progress) -> StatsReport:
+    """Replay the ratings that imports left for a scheduled pass."""
+    report = StatsReport()
+    with transaction.atomic():
+        state = _lock()
+        for ruleset, key in sorted(state.pending.items()):
+            replayed = _rate_from(ruleset, key, progress)
+            report.rulesets[ruleset] = replayed
+            report.rated += replayed
+        state.pending = {}
+        state.save(update_fields=["pending"])
+    return report
+
+
+def on_missing_games(*, progress: Progress = _no_progress) -> StatsReport:
+    """Count and rate every stored game the derived tables do not know yet (games stored while
+    the hook was not called)."""
+    missing = Game.objects.filter(counted__isnull=True).order_by("pk").values_list("pk", flat=True)
+    return on_games_stored(list(missing), progress=progress, defer=False)
+
+
+def recompute_stats(*, progress: Progress = _no_progress) -> StatsReport:
+    """Rebuild every derived table from the stored games: play order, totals, ratings."""
+    report = StatsReport()
+    with transaction.atomic():
+        state = _lock()
+        for model in (RatingEvent, PlayerRating, CountedGame):
+            model.objects.all().delete()
+        last = 0
+        while True:
+            chunk = list(
+                Game.objects.filter(pk__gt=last).order_by("pk").values_list("pk", flat=True)[:CHUNK]
+            )
+            if not chunk:
+                break
+            CountedGame.objects.bulk_create(_entries(chunk), batch_size=CHUNK)
+            report.games += len(chunk)
+            progress("count", len(chunk))
+            last = chunk[-1]
+        report.player_rows, report.pair_rows = totals.rebuild_totals()
+        progress("totals", 0)
+        for ruleset in _rulesets():
+            replayed = _rate_from(ruleset, None, progress)
+            report.rulesets[ruleset] = replayed
+            report.rated += replayed
+        state.games = report.games
+        state.pending = {}
+        state.updated_at = timezone.now()
+        state.save(update_fields=["games", "pending", "updated_at"])
+    return report
+
+
+def recompute_ratings(
+    ruleset: str | None = None, *, progress: Progress = _no_progress
+) -> StatsReport:
+    """Rate every counted round again from the start (one ruleset, or all)."""
+    report = StatsReport()
+    with transaction.atomic():
+        state = _lock()
+        for name in [ruleset] if ruleset else _rulesets():
+            replayed = _rate_from(name, None, progress)
+            report.rulesets[name] = replayed
+            report.rated += replayed
+            state.pending.pop(name, None)
+        state.save(update_fields=["pending"])
+    return report
+
+
+def _rulesets() -> list[str]:
+    names = set(CountedGame.objects.values_list("ruleset", flat=True).distinct())
+    names |= set(PlayerRating.objects.values_list("ruleset", flat=True).distinct())
+    return sorted(names)
+
+
+def rated_count(ruleset: str) -> int:
+    return CountedGame.objects.filter(ruleset=ruleset, rated=True).count()
+
+
+# ----------------------------------------------------------------------------- rating
+
+
+def dense_ranks(deltas: Sequence[int]) -> list[int]:
+    """1 for the seats paid the most, 2 for the next amount, ...: ties share a rank."""
+    order = sorted(set(deltas), reverse=True)
+    return [order.index(d) + 1 for d in deltas]
+
+
+def _rate_from(ruleset: str, start_key: str | None, progress: Progress) -> int:
+    """Roll the ratings of `ruleset` back to just before `start_key` (None: to the start) and
+    rate every counted round from there on in play order; returns the rounds rated."""
+    state: dict[int, tuple[float, float, int]] = {}  # player -> (mu, sigma, rated rounds)
+    events = RatingEvent.objects.filter(ruleset=ruleset)
+    games = CountedGame.objects.filter(ruleset=ruleset, rated=True)
+    if start_key is None:
+        events.delete()
+        current = PlayerRating.objects.filter(ruleset=ruleset)
+        stale = set(current.values_list("player_id", flat=True))
+        current.delete()
+    else:
+        later = events.filter(order_key__gte=start_key)
+        rows = later.order_by("order_key").values_list(
+            "player_id", "mu_before", "sigma_before", "number"
+        )
+        for player_id, mu, sigma, number in rows:
+            state.setdefault(player_id, (mu, sigma, number - 1))
+        if state:
+            later.delete()
+        stale = set(state)
+        games = games.filter(order_key__gte=start_key)
+    new_events: list[RatingEvent] = []
+    rated = 0
+    for chunk in _ordered_chunks(games):
+        seats = _seats_of([game_id for game_id, _ in chunk])
+        _load_state(state, ruleset, {p for rows in seats.values() for _, p, _ in rows})
+        for game_id, order_key in chunk:
+            new_events.extend(_rate_round(state, ruleset, game_id, order_key, seats[game_id]))
+        RatingEvent.objects.bulk_create(new_events, batch_size=CHUNK)
+        new_events.clear()
+        rated += len(chunk)
+        progress(f"ratings {ruleset}", len(chunk))
+    _save_ratings(ruleset, state, stale)
+    return rated
+
+
+def _ordered_chunks(games: Any) -> Iterator[list[tuple[int, str]]]:
+    """(game id, order key) in play order, a chunk at a time (keyset pagination: order keys
+    are unique, as they end with the game's content hash)."""
+    last = ""
+    while True:
+        chunk = list(
+            games.filter(order_key__gt=last).order_by("order_key")
+            .values_list("game_id", "order_key")[:CHUNK]
+        )
+        if not chunk:
+            return
+        yield chunk
+        last = chunk[-1][1]
+
+
+def _seats_of(game_ids: list[int]) -> dict[int, list[tuple[int, int, int]]]:
+    seats: dict[int, list[tuple[int, int, int]]] = {pk: [] for pk in game_ids}
+    rows = (
+        GameSeat.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "seat")
+        .values_list("game_id", "seat", "player_id", "delta")
+    )
+    for game_id, seat, player_id, delta in rows:
+        seats[game_id].append((seat, player_id, delta))
+    return seats
+
+
+def _load_state(state: dict[int, tuple[float, float, int]], ruleset: str, wanted: set[int]) -> None:
+    """Players met for the first time in this pass start from their stored rating (or none)."""
+    missing = wanted - set(state)
+    if not missing:
+        return
+    stored = PlayerRating.objects.filter(ruleset=ruleset, player_id__in=missing)
+    for player_id, mu, sigma, rounds in stored.values_list("player_id", "mu", "sigma", "rounds"):
+        state[player_id] = (mu, sigma, rounds)
+
+
+def _rate_round(
+    state: dict[int, tuple[float, float, int]],
+    ruleset: str,
+    game_id: int,
+    order_key: str,
+    seats: list[tuple[int, int, int]],
+) -> list[RatingEvent]:
+    before = []
+    for _, player_id, _ in seats:
+        mu, sigma, rounds = state.get(player_id, (MODEL.mu, MODEL.sigma, 0))
+        before.append((mu, sigma, rounds))
+    ranks = dense_ranks([delta for _, _, delta in seats])
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
+    after = MODEL.rate(teams, ranks=[float(r) for r in ranks])
+    events = []
+    for (seat, player_id, _), (mu0, sigma0, rounds), [new], rank in zip(
+        seats, before, after, ranks, strict=True
+    ):
+        ordinal = new.ordinal()
+        state[player_id] = (new.mu, new.sigma, rounds + 1)
+        events.append(RatingEvent(
+            player_id=player_id, game_id=game_id, ruleset=ruleset, order_key=order_key,
+            number=rounds + 1, seat=seat, rank=rank, mu_before=mu0, sigma_before=sigma0,
+            mu=new.mu, sigma=new.sigma, ordinal=ordinal, delta=ordinal - (mu0 - 3 * sigma0),
+        ))
+    return events
+
+
+def _save_ratings(
+    ruleset: str, state: dict[int, tuple[float, float, int]], stale: set[int]
+) -> None:
+    now = timezone.now()
+    rows = [
+        PlayerRating(
+            player_id=player_id, ruleset=ruleset, mu=mu, sigma=sigma,
+            ordinal=MODEL.rating(mu=mu, sigma=sigma).ordinal(), rounds=rounds, updated_at=now,
+        )
+        for player_id, (mu, sigma, rounds) in state.items()
+        if rounds > 0
+    ]
+    PlayerRating.objects.bulk_create(
+        rows,
+        batch_size=CHUNK,
+        update_conflicts=True,
+        unique_fields=["player", "ruleset"],
+        update_fields=["mu", "sigma", "ordinal", "rounds", "updated_at"],
+    )
+    gone = [p for p in stale if state.get(p, (0, 0, 0))[2] == 0]
+    if gone:
+        PlayerRating.objects.filter(ruleset=ruleset, player_id__in=gone).delete()
+
+
+def rating_history(
+    player_id: int, ruleset: str | None = None, *, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """A player's rating after each rated round, in play order (the newest `limit` ones)."""
+    events = RatingEvent.objects.filter(player_id=player_id)
+    if ruleset:
+        events = events.filter(ruleset=ruleset)
+    rows = events.order_by("-order_key").values(
+        "game_id", "ruleset", "order_key", "number", "seat", "rank", "mu", "sigma", "ordinal",
+        "delta",
+    )
+    listed = list(rows[:limit] if limit else rows)
+    listed.reverse()
+    for row in listed:
+        row["date"] = row.pop("order_key")[:10]
+    return listed
+
+
+def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+__all__ = [
+    "MODEL",
+    "StatsReport",
+    "dense_ranks",
+    "on_games_stored",
+    "on_missing_games",
+    "pending_ratings",
+    "play_order_key",
+    "rate_pending",
+    "rating_history",
+    "recompute_ratings",
+    "recompute_stats",
+]

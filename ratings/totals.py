@@ -1,0 +1,273 @@
+"""The stored totals (PlayerTotals, PairTotals): rebuilt in SQL, or updated for new games.
+
+Both paths use the aggregates of `records.stats` (one definition of every counter):
+
+- `rebuild_totals` groups every counted game's seats at each roll-up level in SQL;
+- `add_games` aggregates a batch of new games the same way, rolls the batch up in Python and
+  adds it to the stored rows.
+
+The test suite checks that any sequence of `add_games` equals one `rebuild_totals`. The only
+counter that is not a plain sum is `matches` (distinct matches): a batch adds a match to a
+group only when none of the player's counted rounds of that group already belongs to it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection
+
+from ratings.models import (
+    ANY_PLAYERS,
+    ANY_RULESET,
+    MELD_KINDS,
+    SUM_COUNTERS,
+    CountedGame,
+    PairTotals,
+    PlayerTotals,
+)
+from records import stats
+from records.models import GameSeat
+
+BATCH_SIZE = 2000
+PAIR_FIELDS: tuple[str, ...] = tuple(stats.PAIR_COUNTERS)
+Group = tuple[str, int]
+
+
+def levels(ruleset: str, players: int) -> tuple[Group, ...]:
+    """The groups a round of (ruleset, players) counts in: its own and the three roll-ups."""
+    return (
+        (ruleset, players),
+        (ruleset, ANY_PLAYERS),
+        (ANY_RULESET, players),
+        (ANY_RULESET, ANY_PLAYERS),
+    )
+
+
+# (group-by columns, ruleset expression, players expression) of each roll-up level.
+_LEVEL_SQL: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("g.ruleset", "g.players"), "g.ruleset", "g.players"),
+    (("g.ruleset",), "g.ruleset", str(ANY_PLAYERS)),
+    (("g.players",), f"'{ANY_RULESET}'", "g.players"),
+    ((), f"'{ANY_RULESET}'", str(ANY_PLAYERS)),
+)
+
+
+def _counted_condition(alias: str) -> str:
+    counted = connection.ops.quote_name(CountedGame._meta.db_table)
+    return f"EXISTS (SELECT 1 FROM {counted} c WHERE c.game_id = {alias}.id)"
+
+
+def _in_condition(column: str, ids: Sequence[int]) -> tuple[str, list[int]]:
+    return f"{column} IN ({', '.join(['%s'] * len(ids))})", list(ids)
+
+
+# ----------------------------------------------------------------------------- rebuild
+
+
+def rebuild_totals() -> tuple[int, int]:
+    """Replace every stored total by an aggregate over the counted games; returns the numbers
+    of player and pair rows written."""
+    PlayerTotals.objects.all().delete()
+    PairTotals.objects.all().delete()
+    counted = _counted_condition("g")
+    rows: dict[tuple[int, str, int], dict[str, Any]] = {}
+    for group_by, _, _ in _LEVEL_SQL:
+        columns = ["s.player_id", *group_by]
+        sql = stats.seat_counters_sql(columns, [counted])
+        for row in stats.fetch(sql, ()):
+            rs, n = _group_of(row, group_by)
+            counters = stats.counters_row(row[1 + len(group_by):])
+            counters.update({f"melds_{kind}": 0 for kind in MELD_KINDS})
+            rows[(row[0], rs, n)] = counters
+        for row in stats.fetch(stats.meld_counts_sql(columns, [counted]), ()):
+            rs, n = _group_of(row, group_by)
+            kind, count = row[-2], row[-1]
+            rows[(row[0], rs, n)][f"melds_{kind}"] = int(count)
+    PlayerTotals.objects.bulk_create(
+        (_player_totals(key, counters) for key, counters in rows.items()), batch_size=BATCH_SIZE
+    )
+    pairs = 0
+    table = connection.ops.quote_name(PairTotals._meta.db_table)
+    for group_by, ruleset_sql, players_sql in _LEVEL_SQL:
+        # INSERT ... SELECT: pair rows can outnumber the seats; they never pass through Python.
+        query = stats.pair_counters_sql(
+            ["a.player_id", "b.player_id", *group_by],
+            [counted],
+            select=["a.player_id", "b.player_id", ruleset_sql, players_sql],
+        )
+        columns = "player_id, opponent_id, ruleset, players, " + ", ".join(PAIR_FIELDS)
+        with connection.cursor() as cursor:
+            cursor.execute(f"INSERT INTO {table} ({columns}) {query}")
+            pairs += max(cursor.rowcount, 0)
+    return len(rows), pairs
+
+
+def _group_of(row: Sequence[Any], group_by: Sequence[str]) -> Group:
+    values = dict(zip(group_by, row[1 : 1 + len(group_by)], strict=True))
+    return (
+        values.get("g.ruleset", ANY_RULESET),
+        int(values.get("g.players", ANY_PLAYERS)),
+    )
+
+
+def _player_totals(key: tuple[int, str, int], counters: dict[str, Any]) -> PlayerTotals:
+    player_id, ruleset, players = key
+    return PlayerTotals(
+        player_id=player_id, ruleset=ruleset, players=players,
+        **counters, **stats.ratio_columns(counters),
+    )
+
+
+# ----------------------------------------------------------------------------- add a batch
+
+
+def add_games(game_ids: Sequence[int]) -> None:
+    """Add a batch of games that are not counted yet (the caller marks them counted after, in
+    the same transaction, and holds the derived-tables lock)."""
+    if not game_ids:
+        return
+    in_batch, params = _in_condition("s.game_id", game_ids)
+    players = _batch_players(in_batch, params)
+    _add_pairs(game_ids)
+    _merge_players(players)
+
+
+def _batch_players(in_batch: str, params: list[int]) -> dict[tuple[int, str, int], dict[str, Any]]:
+    """The batch's counters rolled up to every level, `matches` counting new matches only."""
+    exact = ["s.player_id", "g.ruleset", "g.players"]
+    out: dict[tuple[int, str, int], dict[str, Any]] = {}
+    for row in stats.fetch(stats.seat_counters_sql(exact, [in_batch]), params):
+        player_id, rs, n = row[0], row[1], int(row[2])
+        counters = stats.counters_row(row[3:])
+        counters["matches"] = 0
+        for group in levels(rs, n):
+            _merge(out.setdefault((player_id, *group), _zero()), counters)
+    for player_id, rs, n, kind, count in stats.fetch(stats.meld_counts_sql(exact, [in_batch]),
+                                                     params):
+        for group in levels(rs, int(n)):
+            out[(player_id, *group)][f"melds_{kind}"] += int(count)
+    for key, count in _new_matches(in_batch, params).items():
+        out[key]["matches"] += count
+    return out
+
+
+def _new_matches(in_batch: str, params: list[int]) -> dict[tuple[int, str, int], int]:
+    """Per (player, group): matches of the batch in which the player has no counted round of
+    that group yet."""
+    sql = (
+        f"SELECT DISTINCT s.player_id, g.match_id, g.ruleset, g.players FROM {stats.seats_from()} "
+        f"WHERE {in_batch} AND g.match_id IS NOT NULL"
+    )
+    batch = stats.fetch(sql, params)
+    matches = sorted({row[1] for row in batch})
+    seen: set[tuple[int, int, str, int]] = set()
+    for start in range(0, len(matches), 500):
+        chunk = matches[start : start + 500]
+        known = (
+            GameSeat.objects.filter(game__match_id__in=chunk, game__counted__isnull=False)
+            .values_list("player_id", "game__match_id", "game__ruleset", "game__players")
+            .distinct()
+        )
+        for player_id, match_id, rs, n in known:
+            seen.update((player_id, match_id, *group) for group in levels(rs, n))
+    out: dict[tuple[int, str, int], int] = defaultdict(int)
+    for player_id, match_id, rs, n in batch:
+        for group in levels(rs, int(n)):
+            if (player_id, match_id, *group) not in seen:
+                seen.add((player_id, match_id, *group))
+                out[(player_id, *group)] += 1
+    return out
+
+
+def _zero() -> dict[str, Any]:
+    counters: dict[str, Any] = dict.fromkeys(SUM_COUNTERS, 0)
+    counters["matches"] = 0
+    counters["best_win_points"] = None
+    return counters
+
+
+def _merge(into: dict[str, Any], counters: dict[str, Any]) -> None:
+    for name in SUM_COUNTERS:
+        into[name] += counters.get(name, 0)
+    into["matches"] += counters.get("matches", 0)
+    best = counters.get("best_win_points")
+    if best is not None and (into["best_win_points"] is None or best > into["best_win_points"]):
+        into["best_win_points"] = best
+
+
+def _merge_players(batch: dict[tuple[int, str, int], dict[str, Any]]) -> None:
+    if not batch:
+        return
+    stored = {
+        (row.player_id, row.ruleset, row.players): row
+        for row in PlayerTotals.objects.filter(player_id__in={key[0] for key in batch})
+    }
+    counted = [*SUM_COUNTERS, "matches", "best_win_points"]
+    fields = [*counted, *stats.ratio_columns(_zero())]
+    rows = []
+    for key, counters in batch.items():
+        row = stored.get(key)
+        if row is not None:
+            values = {name: getattr(row, name) for name in counted}
+            _merge(values, counters)
+            counters = values
+        rows.append(_player_totals(key, counters))
+    # One INSERT ... ON CONFLICT DO UPDATE (bulk_update's CASE per column is far slower).
+    PlayerTotals.objects.bulk_create(
+        rows, batch_size=BATCH_SIZE, update_conflicts=True,
+        unique_fields=["player", "ruleset", "players"], update_fields=fields,
+    )
+
+
+def _add_pairs(game_ids: Sequence[int]) -> None:
+    in_batch, params = _in_condition("a.game_id", game_ids)
+    exact = ["a.player_id", "b.player_id", "g.ruleset", "g.players"]
+    batch: dict[tuple[int, int, str, int], list[int]] = {}
+    for player_id, opponent_id, rs, n, *counts in stats.fetch(
+        stats.pair_counters_sql(exact, [in_batch]), params
+    ):
+        for group in levels(rs, int(n)):
+            sums = batch.setdefault((player_id, opponent_id, *group), [0] * len(PAIR_FIELDS))
+            for i, value in enumerate(counts):
+                sums[i] += stats.as_int(value)
+    if not batch:
+        return
+    people = {key[0] for key in batch}
+    stored = {
+        (row.player_id, row.opponent_id, row.ruleset, row.players): row
+        for row in PairTotals.objects.filter(player_id__in=people, opponent_id__in=people)
+    }
+    rows = []
+    for key, sums in batch.items():
+        row = stored.get(key)
+        if row is not None:
+            sums = [getattr(row, name) + value for name, value in zip(PAIR_FIELDS, sums,
+                                                                      strict=True)]
+        player_id, opponent_id, rs, n = key
+        rows.append(PairTotals(
+            player_id=player_id, opponent_id=opponent_id, ruleset=rs, players=n,
+            **dict(zip(PAIR_FIELDS, sums, strict=True)),
+        ))
+    PairTotals.objects.bulk_create(
+        rows, batch_size=BATCH_SIZE, update_conflicts=True,
+        unique_fields=["player", "opponent", "ruleset", "players"], update_fields=list(PAIR_FIELDS),
+    )
+
+
+def snapshot() -> dict[str, Any]:
+    """Every stored total as plain data (for comparing an incremental state with a rebuild)."""
+    fields = ["player_id", "ruleset", "players", *SUM_COUNTERS, "matches", "best_win_points",
+              *stats.ratio_columns(_zero())]
+    players = sorted(
+        tuple(row) for row in PlayerTotals.objects.values_list(*fields)
+    )
+    pairs = sorted(
+        tuple(row) for row in PairTotals.objects.values_list(
+            "player_id", "opponent_id", "ruleset", "players", *PAIR_FIELDS
+        )
+    )
+    return {"players": players, "pairs": pairs}
+

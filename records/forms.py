@@ -1,0 +1,100 @@
+"""Forms of the web pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+import fourcolor
+
+# The largest file the upload page takes; bigger archives go through `manage.py import_games`
+# or the API. Pasted text is bounded by Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
+DEFAULT_UPLOAD_MAX_BYTES = 20 * 1024 * 1024
+
+
+def upload_max_bytes() -> int:
+    return int(getattr(settings, "UPLOAD_MAX_BYTES", DEFAULT_UPLOAD_MAX_BYTES))
+
+
+class UploadForm(forms.Form):
+    """One or more FCN records, pasted or as a file (exactly one of the two)."""
+
+    text = forms.CharField(
+        label=_("Paste records"),
+        required=False,
+        strip=False,  # the record is stored verbatim
+        widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "autocomplete": "off"}),
+        help_text=_("One or more records in FCN, one after another."),
+    )
+    file = forms.FileField(
+        label=_("or choose a file"),
+        required=False,
+        help_text=_("A UTF-8 text file of FCN records (.fcn or .txt)."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".fcn,.txt,text/plain"}),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data.get("file")
+        if upload is not None and upload.size > upload_max_bytes():
+            raise forms.ValidationError(
+                _("The file is %(size)s bytes; the upload page takes at most %(max)s bytes."),
+                params={"size": upload.size, "max": upload_max_bytes()},
+                code="too_big",
+            )
+        return upload
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        has_text = bool(data.get("text", "").strip())
+        has_file = data.get("file") is not None
+        if has_text and has_file:
+            raise forms.ValidationError(
+                _("Paste records or choose a file, not both."), code="both"
+            )
+        if not has_text and not has_file and not self.errors:
+            raise forms.ValidationError(
+                _("Paste at least one record or choose a file."), code="empty"
+            )
+        return data
+
+
+class PlayerFilterForm(forms.Form):
+    """The groups a player's page can narrow to (the same filters as records.stats)."""
+
+    ruleset = forms.ChoiceField(label=_("Ruleset"), required=False)
+    players = forms.ChoiceField(
+        label=_("Players"), required=False,
+        choices=[("", _("any")), ("2", "2"), ("3", "3"), ("4", "4")],
+    )
+    since = forms.DateField(
+        label=_("Played on or after"), required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    until = forms.DateField(
+        label=_("Played on or before"), required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = [("", _("any"))] + [
+            (name, name) for name in sorted(fourcolor.RULESETS)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            raise forms.ValidationError(
+                _("The first date is after the last one."), code="date_order"
+            )
+        return data
+
+    def filters(self) -> dict[str, Any]:
+        """The valid filters as keyword arguments of records.stats (empty when none)."""
+        if not self.is_valid():
+            return {}
+        return {name: value for name, value in self.cleaned_data.items() if value}

@@ -1,0 +1,742 @@
+"""Player statistics, head-to-head, leaderboards and archive-wide figures (docs/stats.md).
+
+Every figure is an SQL aggregate over the per-seat facts the import wrote (`GameSeat`, one row
+per seat of every stored round, joined to its `Game`); nothing loops over games in Python at
+request time. Two sources give the same numbers:
+
+- **totals** (`ratings.models.PlayerTotals` / `PairTotals`): the same aggregates, kept per
+  player for every ruleset × number-of-players group and their roll-ups ("any"), updated at
+  import by `ratings.services.on_games_stored` and rebuilt by `manage.py recompute_stats`. A
+  request without a date range reads one row, whatever the archive's size.
+- **seats**: the aggregate computed on the spot, for requests with a date range (`since` /
+  `until`), which no stored total can answer.
+
+`source="seats"` forces the second for any request (the tests check that both agree).
+The SQL is written once here (`SEAT_COUNTERS`, `pair_counters_sql`, `meld_counts_sql`) and
+used both for requests and by `ratings.totals` to build the stored totals.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+import fourcolor
+from ratings.models import (
+    ANY_PLAYERS,
+    ANY_RULESET,
+    MELD_KINDS,
+    PairTotals,
+    PlayerRating,
+    PlayerTotals,
+)
+from records.models import Game, GameSeat, Player
+
+SOURCES = ("auto", "totals", "seats")
+MAX_LIMIT = 500
+
+# ----------------------------------------------------------------------------- SQL definitions
+
+# One aggregate per counter over seats `s` joined to their games `g` (docs/stats.md).
+# Booleans are tested with CASE WHEN, which reads the same on SQLite (0/1) and PostgreSQL.
+SEAT_COUNTERS: dict[str, str] = {
+    "rounds": "COUNT(DISTINCT s.game_id)",
+    "matches": "COUNT(DISTINCT g.match_id)",
+    "wins": "SUM(CASE WHEN s.won THEN 1 ELSE 0 END)",
+    "wins_on_draw": "SUM(CASE WHEN s.won AND s.won_on = 'draw' THEN 1 ELSE 0 END)",
+    "wins_on_discard": "SUM(CASE WHEN s.won AND s.won_on = 'discard' THEN 1 ELSE 0 END)",
+    "deal_ins": "SUM(CASE WHEN s.dealt_in THEN 1 ELSE 0 END)",
+    "forced": "SUM(CASE WHEN s.forced THEN 1 ELSE 0 END)",
+    "below_threshold": "SUM(CASE WHEN s.below_threshold THEN 1 ELSE 0 END)",
+    "below_threshold_paid": "SUM(CASE WHEN s.below_threshold THEN -s.delta ELSE 0 END)",
+    "win_points": "SUM(CASE WHEN s.won THEN s.points ELSE 0 END)",
+    "best_win_points": "MAX(CASE WHEN s.won THEN s.points END)",
+    "net": "SUM(s.delta)",
+    "exhausted": "COUNT(DISTINCT CASE WHEN g.outcome = 'exhausted' THEN s.game_id END)",
+    "pongs": "SUM(s.pongs)",
+    "gans": "SUM(s.gans)",
+    "chis": "SUM(s.chis)",
+    "own_draw_melds": "SUM(s.own_draw_melds)",
+    "steals": "SUM(s.steals)",
+    "turns_lost": "SUM(s.turns_lost)",
+    "draws": "SUM(s.draws)",
+    "win_turns": "SUM(CASE WHEN s.won THEN s.win_turn ELSE 0 END)",
+    "dealer_rounds": "SUM(CASE WHEN s.is_dealer THEN 1 ELSE 0 END)",
+    "dealer_wins": "SUM(CASE WHEN s.is_dealer AND s.won THEN 1 ELSE 0 END)",
+    "redeals_declared": "SUM(CASE WHEN s.redeal_declared THEN 1 ELSE 0 END)",
+    "missed_wins": "SUM(s.missed_wins)",
+}
+COUNTER_NAMES: tuple[str, ...] = tuple(SEAT_COUNTERS) + tuple(f"melds_{k}" for k in MELD_KINDS)
+
+# The pair figures from `a`'s side over seat pairs (a, b) of one game held by two different
+# players. Payments only flow between the finisher and each other seat (RULES.md §7), so summing
+# over seat pairs counts every payment between the two exactly once, even when one player
+# holds two seats of a round.
+PAIR_COUNTERS: dict[str, str] = {
+    "rounds": "COUNT(DISTINCT a.game_id)",
+    "wins": "COUNT(DISTINCT CASE WHEN a.won THEN a.game_id END)",
+    "opponent_wins": "COUNT(DISTINCT CASE WHEN b.won THEN a.game_id END)",
+    "net": "SUM(CASE WHEN a.finisher THEN -b.delta WHEN b.finisher THEN a.delta ELSE 0 END)",
+}
+
+# Leaderboard metrics: (numerator counter, denominator counter or None, higher is better).
+METRICS: dict[str, tuple[str, str | None, bool]] = {
+    "rounds": ("rounds", None, True),
+    "wins": ("wins", None, True),
+    "win_rate": ("wins", "rounds", True),
+    "net_total": ("net", None, True),
+    "net_per_round": ("net", "rounds", True),
+    "avg_win_points": ("win_points", "wins", True),
+    "best_win_points": ("best_win_points", None, True),
+    "deal_in_rate": ("deal_ins", "rounds", False),
+    "dealer_win_rate": ("dealer_wins", "dealer_rounds", True),
+    "missed_wins_per_round": ("missed_wins", "rounds", False),
+}
+# The PlayerTotals column holding each metric.
+METRIC_COLUMNS: dict[str, str] = {
+    "rounds": "rounds", "wins": "wins", "win_rate": "win_rate", "net_total": "net",
+    "net_per_round": "net_per_round", "avg_win_points": "avg_win_points",
+    "best_win_points": "best_win_points", "deal_in_rate": "deal_in_rate",
+    "dealer_win_rate": "dealer_win_rate", "missed_wins_per_round": "missed_wins_per_round",
+}
+LEADERBOARD_METRICS: tuple[str, ...] = ("rating", *METRICS)
+
+
+def _table(model: type[Any]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def seats_from() -> str:
+    """`FROM` clause joining seats `s` to their games `g`."""
+    return f"{_table(GameSeat)} s JOIN {_table(Game)} g ON g.id = s.game_id"
+
+
+def pairs_from() -> str:
+    """Seat pairs `a`, `b` of one game held by different players, with the game `g`."""
+    seats = _table(GameSeat)
+    return (
+        f"{seats} a JOIN {seats} b ON b.game_id = a.game_id AND b.player_id <> a.player_id "
+        f"JOIN {_table(Game)} g ON g.id = a.game_id"
+    )
+
+
+def meld_source() -> tuple[str, str]:
+    """The join that unnests `s.win_melds` (a JSON list of kinds) and the kind's expression."""
+    if connection.vendor == "postgresql":
+        return "CROSS JOIN LATERAL jsonb_array_elements_text(s.win_melds) AS m(kind)", "m.kind"
+    if connection.vendor == "sqlite":
+        return "CROSS JOIN json_each(s.win_melds) AS m", "m.value"
+    raise NotImplementedError(f"meld statistics need SQLite or PostgreSQL, not {connection.vendor}")
+
+
+def fetch(sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(params))
+        return list(cursor.fetchall())
+
+
+def as_int(value: Any) -> int:
+    """SUM over no rows is NULL; PostgreSQL returns big sums as Decimal."""
+    return int(value) if value is not None else 0
+
+
+# ----------------------------------------------------------------------------- filters
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Ruleset, number of players and an inclusive date range (of the `Date` tag: rounds
+    without a date are left out whenever `since` or `until` is given)."""
+
+    ruleset: str | None = None
+    players: int | None = None
+    since: datetime.date | None = None
+    until: datetime.date | None = None
+
+    @classmethod
+    def of(
+        cls,
+        ruleset: str | None = None,
+        players: int | str | None = None,
+        since: datetime.date | str | None = None,
+        until: datetime.date | str | None = None,
+    ) -> Filters:
+        """Checked filters; ValueError with a clear message for a bad one."""
+        if ruleset in ("", None):
+            ruleset = None
+        elif ruleset not in fourcolor.RULESETS:
+            known = ", ".join(sorted(fourcolor.RULESETS))
+            raise ValueError(f"unknown ruleset {ruleset!r} (known: {known})")
+        if players in ("", None):
+            players = None
+        else:
+            try:
+                players = int(players)
+            except (TypeError, ValueError):
+                raise ValueError(f"players must be 2, 3 or 4, not {players!r}") from None
+            if players not in (2, 3, 4):
+                raise ValueError(f"players must be 2, 3 or 4, not {players}")
+        since_date, until_date = _date("since", since), _date("until", until)
+        if since_date and until_date and since_date > until_date:
+            raise ValueError(f"since ({since_date}) is after until ({until_date})")
+        return cls(ruleset, players, since_date, until_date)
+
+    @property
+    def dated(self) -> bool:
+        return self.since is not None or self.until is not None
+
+    @property
+    def group(self) -> dict[str, Any]:
+        """The totals group answering these filters (without dates)."""
+        return {
+            "ruleset": self.ruleset or ANY_RULESET,
+            "players": self.players or ANY_PLAYERS,
+        }
+
+    def where(self, games: str = "g") -> tuple[list[str], list[Any]]:
+        """SQL conditions on the games table alias, with their parameters."""
+        conditions: list[str] = []
+        params: list[Any] = []
+        if self.ruleset:
+            conditions.append(f"{games}.ruleset = %s")
+            params.append(self.ruleset)
+        if self.players:
+            conditions.append(f"{games}.players = %s")
+            params.append(self.players)
+        if self.since:
+            conditions.append(f"{games}.date >= %s")
+            params.append(connection.ops.adapt_datefield_value(self.since))
+        if self.until:
+            conditions.append(f"{games}.date <= %s")
+            params.append(connection.ops.adapt_datefield_value(self.until))
+        return conditions, params
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "since": self.since.isoformat() if self.since else None,
+            "until": self.until.isoformat() if self.until else None,
+        }
+
+
+def _date(name: str, value: datetime.date | str | None) -> datetime.date | None:
+    if value in ("", None):
+        return None
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        return datetime.date.fromisoformat(str(value))
+    except ValueError:
+        raise ValueError(f"{name} must be a date YYYY-MM-DD, not {value!r}") from None
+
+
+def _use_totals(filters: Filters, source: str) -> bool:
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
+    if source == "totals" and filters.dated:
+        raise ValueError("stored totals cannot answer a date range: use source='seats'")
+    return source == "totals" or (source == "auto" and not filters.dated)
+
+
+def _player(player: Player | int) -> Player:
+    """The player (an instance or a primary key); Player.DoesNotExist when there is none."""
+    if isinstance(player, Player):
+        return player
+    return Player.objects.get(pk=int(player))
+
+
+def _where_sql(conditions: list[str]) -> str:
+    return ("WHERE " + " AND ".join(conditions)) if conditions else ""
+
+
+# ----------------------------------------------------------------------------- counters
+
+
+def seat_counters_sql(
+    group_by: Iterable[str] = (), conditions: Iterable[str] = (), having: Iterable[str] = ()
+) -> str:
+    """SELECT group columns, then every SEAT_COUNTERS aggregate, over seats ⨝ games."""
+    groups = list(group_by)
+    columns = groups + [f"{sql} AS {name}" for name, sql in SEAT_COUNTERS.items()]
+    sql = f"SELECT {', '.join(columns)} FROM {seats_from()} {_where_sql(list(conditions))}"
+    if groups:
+        sql += f" GROUP BY {', '.join(groups)}"
+    having = list(having)
+    if having:
+        sql += " HAVING " + " AND ".join(having)
+    return sql
+
+
+def meld_counts_sql(group_by: Iterable[str] = (), conditions: Iterable[str] = ()) -> str:
+    """SELECT group columns, meld kind, count: the melds of winning hands (seats that won)."""
+    join, kind = meld_source()
+    groups = list(group_by) + [kind]
+    where = _where_sql(["s.won", *conditions])
+    return (
+        f"SELECT {', '.join(groups)}, COUNT(*) FROM {seats_from()} {join} {where} "
+        f"GROUP BY {', '.join(groups)}"
+    )
+
+
+def pair_counters_sql(
+    group_by: Iterable[str] = (),
+    conditions: Iterable[str] = (),
+    select: Iterable[str] | None = None,
+) -> str:
+    """SELECT `select` (default: the group columns), then every PAIR_COUNTERS aggregate."""
+    groups = list(group_by)
+    leading = groups if select is None else list(select)
+    columns = leading + [f"{sql} AS {name}" for name, sql in PAIR_COUNTERS.items()]
+    sql = f"SELECT {', '.join(columns)} FROM {pairs_from()} {_where_sql(list(conditions))}"
+    if groups:
+        sql += f" GROUP BY {', '.join(groups)}"
+    return sql
+
+
+def counters_row(row: Iterable[Any]) -> dict[str, Any]:
+    """The SEAT_COUNTERS columns of a result row as a dict (SUM over no rows gives 0)."""
+    values = dict(zip(SEAT_COUNTERS, row, strict=True))
+    out: dict[str, Any] = {name: as_int(value) for name, value in values.items()}
+    best = values["best_win_points"]
+    out["best_win_points"] = int(best) if best is not None else None  # no win: no best
+    return out
+
+
+def _seat_counters(filters: Filters, player_id: int) -> dict[str, Any]:
+    conditions, params = filters.where()
+    conditions.insert(0, "s.player_id = %s")
+    params.insert(0, player_id)
+    (row,) = fetch(seat_counters_sql((), conditions), params)
+    counters = counters_row(row)
+    for kind in MELD_KINDS:
+        counters[f"melds_{kind}"] = 0
+    for kind, count in fetch(meld_counts_sql((), conditions), params):
+        counters[f"melds_{kind}"] = int(count)
+    return counters
+
+
+def _totals_counters(filters: Filters, player_id: int) -> dict[str, Any]:
+    row = (
+        PlayerTotals.objects.filter(player_id=player_id, **filters.group)
+        .values(*COUNTER_NAMES)
+        .first()
+    )
+    if row is None:
+        row = dict.fromkeys(COUNTER_NAMES, 0)
+        row["best_win_points"] = None
+    return row
+
+
+# ----------------------------------------------------------------------------- derivation
+
+
+def ratio(numerator: int | None, denominator: int | None) -> float | None:
+    """numerator / denominator; None when there is nothing to divide by."""
+    if not denominator or numerator is None:
+        return None
+    return numerator / denominator
+
+
+def derive(counters: Mapping[str, Any]) -> dict[str, Any]:
+    """Every player statistic from the counters (docs/stats.md gives each formula)."""
+    c = counters
+    rounds, wins = c["rounds"], c["wins"]
+
+    def per_round(name: str) -> dict[str, Any]:
+        return {"total": c[name], "per_round": ratio(c[name], rounds)}
+
+    return {
+        "rounds": rounds,
+        "matches": c["matches"],
+        "wins": wins,
+        "win_rate": ratio(wins, rounds),
+        "wins_on_draw": c["wins_on_draw"],
+        "wins_on_discard": c["wins_on_discard"],
+        "draw_win_share": ratio(c["wins_on_draw"], wins),
+        "deal_ins": c["deal_ins"],
+        "deal_in_rate": ratio(c["deal_ins"], rounds),
+        "forced_finishes": c["forced"],
+        "below_threshold": c["below_threshold"],
+        "below_threshold_paid": c["below_threshold_paid"],
+        "avg_win_points": ratio(c["win_points"], wins),
+        "best_win_points": c["best_win_points"],
+        "net_total": c["net"],
+        "net_per_round": ratio(c["net"], rounds),
+        "exhausted_rounds": c["exhausted"],
+        "exhausted_share": ratio(c["exhausted"], rounds),
+        "claims": {
+            "pong": per_round("pongs"),
+            "gan": per_round("gans"),
+            "chi": per_round("chis"),
+            "own_draw": per_round("own_draw_melds"),
+            "steal": per_round("steals"),
+        },
+        "turns_lost": c["turns_lost"],
+        "turns_lost_per_round": ratio(c["turns_lost"], rounds),
+        "draws": c["draws"],
+        "avg_win_turn": ratio(c["win_turns"], wins),
+        "dealer_rounds": c["dealer_rounds"],
+        "dealer_wins": c["dealer_wins"],
+        "dealer_win_rate": ratio(c["dealer_wins"], c["dealer_rounds"]),
+        "redeals_declared": c["redeals_declared"],
+        "missed_wins": c["missed_wins"],
+        "missed_wins_per_round": ratio(c["missed_wins"], rounds),
+        "meld_mix": {
+            kind: {"count": c[f"melds_{kind}"], "per_win": ratio(c[f"melds_{kind}"], wins)}
+            for kind in MELD_KINDS
+        },
+    }
+
+
+def metric_value(metric: str, counters: Mapping[str, Any]) -> float | int | None:
+    numerator, denominator, _ = METRICS[metric]
+    if denominator is None:
+        value: int | None = counters[numerator]
+        return value
+    return ratio(counters[numerator], counters[denominator])
+
+
+def ratio_columns(counters: Mapping[str, Any]) -> dict[str, float | None]:
+    """The stored ratio columns of PlayerTotals from its counters."""
+    return {
+        column: metric_value(metric, counters)
+        for metric, column in METRIC_COLUMNS.items()
+        if METRICS[metric][1] is not None
+    }
+
+
+# ----------------------------------------------------------------------------- player
+
+
+def _player_json(player_id: int, name: str) -> dict[str, Any]:
+    return {"id": player_id, "name": name}
+
+
+def player_stats(
+    player: Player | int,
+    *,
+    ruleset: str | None = None,
+    players: int | str | None = None,
+    since: datetime.date | str | None = None,
+    until: datetime.date | str | None = None,
+    opponents: int = 10,
+    source: str = "auto",
+) -> dict[str, Any]:
+    """Every statistic of one player (docs/stats.md), its most frequent opponents and its
+    current ratings. Raises ValueError for a bad filter, Player.DoesNotExist for no player."""
+    filters = Filters.of(ruleset, players, since, until)
+    if not 0 <= opponents <= MAX_LIMIT:
+        raise ValueError(f"opponents must be between 0 and {MAX_LIMIT}, not {opponents}")
+    who = _player(player)
+    if _use_totals(filters, source):
+        counters = _totals_counters(filters, who.pk)
+        frequent = _totals_opponents(filters, who.pk, opponents)
+    else:
+        counters = _seat_counters(filters, who.pk)
+        frequent = _seat_opponents(filters, who.pk, opponents)
+    return {
+        "player": _player_json(who.pk, who.name),
+        "filters": filters.as_dict(),
+        **derive(counters),
+        "frequent_opponents": frequent,
+        "ratings": _ratings(who.pk, filters.ruleset),
+    }
+
+
+def _opponent_json(player_id: int, name: str, counts: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "player": _player_json(player_id, name),
+        "rounds": counts["rounds"],
+        "wins": counts["wins"],
+        "opponent_wins": counts["opponent_wins"],
+        "net": counts["net"],
+    }
+
+
+def _totals_opponents(filters: Filters, player_id: int, limit: int) -> list[dict[str, Any]]:
+    if limit == 0:
+        return []
+    rows = (
+        PairTotals.objects.filter(player_id=player_id, **filters.group)
+        .order_by("-rounds", "opponent_id")
+        .values("opponent_id", "opponent__name", *PAIR_COUNTERS)[:limit]
+    )
+    return [_opponent_json(r["opponent_id"], r["opponent__name"], r) for r in rows]
+
+
+def _seat_opponents(filters: Filters, player_id: int, limit: int) -> list[dict[str, Any]]:
+    if limit == 0:
+        return []
+    conditions, params = filters.where()
+    conditions.insert(0, "a.player_id = %s")
+    params.insert(0, player_id)
+    sql = (
+        f"SELECT t.*, p.name FROM ({pair_counters_sql(['b.player_id'], conditions)}) t "
+        f"JOIN {_table(Player)} p ON p.id = t.player_id "
+        "ORDER BY t.rounds DESC, t.player_id LIMIT %s"
+    )
+    out = []
+    for opponent_id, rounds, wins, opponent_wins, net, name in fetch(sql, [*params, limit]):
+        counts = {"rounds": as_int(rounds), "wins": as_int(wins),
+                  "opponent_wins": as_int(opponent_wins), "net": as_int(net)}
+        out.append(_opponent_json(opponent_id, name, counts))
+    return out
+
+
+def _ratings(player_id: int, ruleset: str | None) -> dict[str, dict[str, Any]]:
+    rows = PlayerRating.objects.filter(player_id=player_id)
+    if ruleset:
+        rows = rows.filter(ruleset=ruleset)
+    return {
+        r.ruleset: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "rounds": r.rounds}
+        for r in rows.order_by("ruleset")
+    }
+
+
+# ----------------------------------------------------------------------------- head-to-head
+
+
+def head_to_head(
+    a: Player | int,
+    b: Player | int,
+    *,
+    ruleset: str | None = None,
+    players: int | str | None = None,
+    since: datetime.date | str | None = None,
+    until: datetime.date | str | None = None,
+    source: str = "auto",
+) -> dict[str, Any]:
+    """Two players' shared rounds: how many, the wins of each, and the net points between them
+    (what b paid a minus what a paid b; docs/stats.md)."""
+    filters = Filters.of(ruleset, players, since, until)
+    first, second = _player(a), _player(b)
+    if first.pk == second.pk:
+        raise ValueError("head-to-head needs two different players")
+    if _use_totals(filters, source):
+        row = (
+            PairTotals.objects.filter(player_id=first.pk, opponent_id=second.pk, **filters.group)
+            .values(*PAIR_COUNTERS)
+            .first()
+        )
+        counts = row or dict.fromkeys(PAIR_COUNTERS, 0)
+    else:
+        conditions, params = filters.where()
+        conditions[:0] = ["a.player_id = %s", "b.player_id = %s"]
+        params[:0] = [first.pk, second.pk]
+        (values,) = fetch(pair_counters_sql((), conditions), params)
+        counts = {name: as_int(v) for name, v in zip(PAIR_COUNTERS, values, strict=True)}
+    return {
+        "filters": filters.as_dict(),
+        "rounds": counts["rounds"],
+        "a": {**_player_json(first.pk, first.name), "wins": counts["wins"], "net": counts["net"]},
+        "b": {
+            **_player_json(second.pk, second.name),
+            "wins": counts["opponent_wins"],
+            "net": -counts["net"],
+        },
+        "other_rounds": counts["rounds"] - counts["wins"] - counts["opponent_wins"],
+    }
+
+
+# ----------------------------------------------------------------------------- leaderboards
+
+
+def leaderboard(
+    metric: str,
+    *,
+    min_rounds: int = 10,
+    limit: int = 50,
+    ruleset: str | None = None,
+    players: int | str | None = None,
+    since: datetime.date | str | None = None,
+    until: datetime.date | str | None = None,
+    source: str = "auto",
+) -> dict[str, Any]:
+    """The best players by `metric` (LEADERBOARD_METRICS) among those with at least
+    `min_rounds` rounds in the filters. Ties: more rounds first, then the older player."""
+    if metric not in LEADERBOARD_METRICS:
+        raise ValueError(
+            f"unknown metric {metric!r} (one of: {', '.join(LEADERBOARD_METRICS)})"
+        )
+    if not isinstance(min_rounds, int) or min_rounds < 1:
+        raise ValueError(f"min_rounds must be a whole number of at least 1, not {min_rounds!r}")
+    if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise ValueError(f"limit must be between 1 and {MAX_LIMIT}, not {limit!r}")
+    filters = Filters.of(ruleset, players, since, until)
+    if metric == "rating":
+        rows = _rating_board(filters, min_rounds, limit)
+    elif _use_totals(filters, source):
+        rows = _totals_board(metric, filters, min_rounds, limit)
+    else:
+        rows = _seat_board(metric, filters, min_rounds, limit)
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank
+    return {"metric": metric, "min_rounds": min_rounds, "filters": filters.as_dict(), "rows": rows}
+
+
+def _board_row(player_id: int, name: str, value: Any, rounds: int) -> dict[str, Any]:
+    return {"player": _player_json(player_id, name), "value": value, "rounds": rounds}
+
+
+def _rating_board(filters: Filters, min_rounds: int, limit: int) -> list[dict[str, Any]]:
+    if filters.ruleset is None:
+        raise ValueError("the rating leaderboard needs a ruleset (ratings are per ruleset)")
+    if filters.players is not None or filters.dated:
+        raise ValueError("the rating leaderboard filters by ruleset only")
+    rows = (
+        PlayerRating.objects.filter(ruleset=filters.ruleset, rounds__gte=min_rounds)
+        .order_by("-ordinal", "player_id")
+        .values("player_id", "player__name", "ordinal", "rounds")[:limit]
+    )
+    return [_board_row(r["player_id"], r["player__name"], r["ordinal"], r["rounds"]) for r in rows]
+
+
+def _totals_board(
+    metric: str, filters: Filters, min_rounds: int, limit: int
+) -> list[dict[str, Any]]:
+    column = METRIC_COLUMNS[metric]
+    higher = METRICS[metric][2]
+    rows = (
+        PlayerTotals.objects.filter(
+            rounds__gte=min_rounds, **{f"{column}__isnull": False}, **filters.group
+        )
+        .order_by(f"-{column}" if higher else column, "-rounds", "player_id")
+        .values("player_id", "player__name", column, "rounds")[:limit]
+    )
+    return [_board_row(r["player_id"], r["player__name"], r[column], r["rounds"]) for r in rows]
+
+
+def _seat_board(metric: str, filters: Filters, min_rounds: int, limit: int) -> list[dict[str, Any]]:
+    numerator, denominator, higher = METRICS[metric]
+    value_sql = SEAT_COUNTERS[numerator]
+    if denominator is not None:
+        value_sql = (
+            f"CAST({value_sql} AS DOUBLE PRECISION) / NULLIF({SEAT_COUNTERS[denominator]}, 0)"
+        )
+    conditions, params = filters.where()
+    having = [f"{SEAT_COUNTERS['rounds']} >= %s", f"({value_sql}) IS NOT NULL"]
+    inner = seat_counters_sql(["s.player_id"], conditions, having)
+    sql = (
+        f"SELECT t.*, p.name FROM ({inner}) t JOIN {_table(Player)} p ON p.id = t.player_id "
+        f"ORDER BY {_value_over('t', numerator, denominator)} {'DESC' if higher else 'ASC'}, "
+        "t.rounds DESC, t.player_id LIMIT %s"
+    )
+    out = []
+    for row in fetch(sql, [*params, min_rounds, limit]):
+        counters = counters_row(row[1:-1])
+        out.append(_board_row(row[0], row[-1], metric_value(metric, counters), counters["rounds"]))
+    return out
+
+
+def _value_over(alias: str, numerator: str, denominator: str | None) -> str:
+    """The metric over the counter columns of a subquery (the same division as in HAVING)."""
+    if denominator is None:
+        return f"{alias}.{numerator}"
+    return f"CAST({alias}.{numerator} AS DOUBLE PRECISION) / NULLIF({alias}.{denominator}, 0)"
+
+
+# ----------------------------------------------------------------------------- archive-wide
+
+
+def global_stats(
+    *,
+    ruleset: str | None = None,
+    players: int | str | None = None,
+    since: datetime.date | str | None = None,
+    until: datetime.date | str | None = None,
+) -> dict[str, Any]:
+    """Archive-wide figures per ruleset and number of players: the outcome mix, the dealer's
+    and each seat's win rate and mean settlement, and the meld kinds of winning hands."""
+    filters = Filters.of(ruleset, players, since, until)
+    conditions, params = filters.where()
+    where = _where_sql(conditions)
+    groups: dict[tuple[str, int], dict[str, Any]] = {}
+
+    def group(rs: str, n: int) -> dict[str, Any]:
+        key = (rs, int(n))
+        if key not in groups:
+            groups[key] = {
+                "ruleset": rs, "players": int(n), "rounds": 0,
+                "outcomes": {}, "seats": [], "dealer": None, "others": None, "melds": {},
+            }
+        return groups[key]
+
+    outcome_sql = (
+        f"SELECT g.ruleset, g.players, g.outcome, COUNT(*) FROM {_table(Game)} g {where} "
+        "GROUP BY g.ruleset, g.players, g.outcome"
+    )
+    for rs, n, outcome, count in fetch(outcome_sql, params):
+        entry = group(rs, n)
+        entry["outcomes"][outcome] = int(count)
+        entry["rounds"] += int(count)
+
+    seat_sql = (
+        "SELECT g.ruleset, g.players, s.seat, s.is_dealer, COUNT(*), "
+        "SUM(CASE WHEN s.won THEN 1 ELSE 0 END), SUM(s.delta) "
+        f"FROM {seats_from()} {where} GROUP BY g.ruleset, g.players, s.seat, s.is_dealer"
+    )
+    by_seat: dict[tuple[str, int, int], list[int]] = {}
+    by_dealer: dict[tuple[str, int, bool], list[int]] = {}
+    for rs, n, seat, is_dealer, count, wins, net in fetch(seat_sql, params):
+        row = (int(count), as_int(wins), as_int(net))
+        _add(by_seat.setdefault((rs, int(n), int(seat)), [0, 0, 0]), row)
+        _add(by_dealer.setdefault((rs, int(n), bool(is_dealer)), [0, 0, 0]), row)
+    hands: dict[tuple[str, int], int] = {}
+    for (rs, n, seat), sums in sorted(by_seat.items()):
+        group(rs, n)["seats"].append({"seat": seat, **_share(sums)})
+        hands[(rs, n)] = hands.get((rs, n), 0) + sums[1]
+    for (rs, n, is_dealer), sums in by_dealer.items():
+        group(rs, n)["dealer" if is_dealer else "others"] = _share(sums)
+
+    meld_rows = fetch(meld_counts_sql(["g.ruleset", "g.players"], conditions), params)
+    for rs, n, kind, count in meld_rows:
+        group(rs, n)["melds"][kind] = int(count)
+    for key, entry in groups.items():
+        counts = entry["melds"]
+        hands.setdefault(key, 0)
+        entry["winning_hands"] = hands[key]
+        entry["melds"] = {
+            kind: {"count": counts.get(kind, 0), "per_hand": ratio(counts.get(kind, 0), hands[key])}
+            for kind in MELD_KINDS
+        }
+    ordered = [groups[key] for key in sorted(groups)]
+    return {
+        "filters": filters.as_dict(),
+        "rounds": sum(g["rounds"] for g in ordered),
+        "groups": ordered,
+    }
+
+
+def _add(sums: list[int], row: tuple[int, int, int]) -> None:
+    for i, value in enumerate(row):
+        sums[i] += value
+
+
+def _share(sums: list[int]) -> dict[str, Any]:
+    rounds, wins, net = sums
+    return {
+        "rounds": rounds,
+        "wins": wins,
+        "win_rate": ratio(wins, rounds),
+        "net_per_round": ratio(net, rounds),
+    }
+
+
+__all__ = [
+    "COUNTER_NAMES",
+    "Filters",
+    "LEADERBOARD_METRICS",
+    "METRICS",
+    "derive",
+    "global_stats",
+    "head_to_head",
+    "leaderboard",
+    "player_stats",
+]

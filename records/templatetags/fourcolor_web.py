@@ -1,0 +1,198 @@
+"""Template tags for the archive's pages: cards, melds, events, signed numbers.
+
+Every string that comes from a record (player names, comments, tags) goes through
+`format_html`/`escape`, so a name such as ``<b>Eve</b>`` shows as typed and never as markup.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django import template
+from django.utils.formats import number_format
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from fourcolor.cards import parse_card
+from records.views.labels import CLAIMS, MELD_NAMES, PHASES, SOURCES, VERBS, card_name
+
+register = template.Library()
+
+
+def _card_html(token: str, *, small: bool = False, live: bool = False) -> SafeString:
+    return _card_html_in(token, small, live, get_language())
+
+
+# A page draws hundreds of cards of 28 kinds: each kind's markup is built once per language.
+@functools.lru_cache(maxsize=1024)
+def _card_html_in(token: str, small: bool, live: bool, language: str | None) -> SafeString:
+    try:
+        card = parse_card(token)
+    except ValueError:
+        return format_html('<li class="card card--unknown">{}</li>', token)
+    classes = f"card card--{card.colour}" + (" card--sm" if small else "")
+    classes += " card--live" if live else ""
+    name = card_name(token)
+    return format_html(
+        '<li class="{}" data-card="{}" title="{}"><span class="sr-only">{}</span>'
+        '<span aria-hidden="true">{}</span></li>',
+        classes, card.token, name, name, card.glyph,
+    )
+
+
+@register.simple_tag
+def card(token: str, small: bool = False, live: bool = False) -> SafeString:
+    """One card as a one-item list (for inline use)."""
+    return format_html('<ul class="cards cards--inline">{}</ul>', _card_html(token, small=small,
+                                                                              live=live))
+
+
+@register.simple_tag
+def cards(tokens: Iterable[str], small: bool = False, label: str = "",
+          live: str = "") -> SafeString:
+    """A row of cards; `live` marks the first card with that token."""
+    items = []
+    marked = False
+    for token in tokens:
+        is_live = bool(live) and token == live and not marked
+        marked = marked or is_live
+        items.append(_card_html(token, small=small, live=is_live))
+    if not items:
+        return format_html('<p class="empty">{}</p>', _("none"))
+    aria = format_html(' aria-label="{}"', label) if label else ""
+    return format_html('<ul class="cards"{}>{}</ul>', aria, mark_safe("".join(items)))
+
+
+@register.simple_tag
+def hidden_hand(count: int) -> SafeString:
+    """Another seat's hand in a one-seat view: its size only."""
+    text = _("%(count)s hidden cards") % {"count": count}
+    return format_html(
+        '<div class="hand-hidden" data-hidden="true"><ul class="cards" aria-hidden="true">'
+        '<li class="card card--back card--sm"></li></ul><span>{}</span></div>',
+        text,
+    )
+
+
+@register.simple_tag
+def meld(kind: str, tokens: Sequence[str], points: int | None = None,
+         small: bool = True) -> SafeString:
+    """A meld: its cards, its name and (optionally) its points."""
+    name = str(MELD_NAMES.get(kind, kind))
+    pts = (
+        format_html(' <span class="meld__points">{}</span>',
+                    _("%(points)s pt") % {"points": points})
+        if points is not None else ""
+    )
+    return format_html(
+        '<div class="meld" data-kind="{}">{}<span class="meld__name">{}</span>{}</div>',
+        kind, cards(tokens, small=small), name, pts,
+    )
+
+
+@register.filter
+def card_label(token: str) -> str:
+    return card_name(token)
+
+
+@register.filter
+def meld_label(kind: str) -> str:
+    return str(MELD_NAMES.get(kind, kind))
+
+
+@register.filter
+def phase_label(phase: str) -> str:
+    return str(PHASES.get(phase, phase))
+
+
+@register.filter
+def source_label(source: str) -> str:
+    return str(SOURCES.get(source, source))
+
+
+@register.filter
+def claims_label(claims: Iterable[str] | None) -> str:
+    return ", ".join(str(CLAIMS.get(c, c)) for c in claims or ())
+
+
+@register.filter
+def signed(value: Any) -> str:
+    """+5, −3 (a real minus sign), 0."""
+    if value is None or value == "":
+        return ""
+    number = int(value)
+    if number > 0:
+        return f"+{number}"
+    if number < 0:
+        return f"\u2212{-number}"
+    return "0"
+
+
+@register.filter
+def sign_class(value: Any) -> str:
+    if value is None or value == "":
+        return ""
+    number = int(value)
+    return "pos" if number > 0 else "neg" if number < 0 else "zero"
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    """A share as a percentage with one decimal, in the reader's number format."""
+    if value is None:
+        return "–"
+    return f"{number_format(round(100 * value, 1), 1)}%"  # number_format cuts, not rounds
+
+
+@register.filter
+def seat_name(seats: Sequence[Mapping[str, Any]], number: int | None) -> str:
+    """The name at seat `number` from the payload's seat list."""
+    for seat in seats or ():
+        if seat["seat"] == number:
+            return str(seat["name"])
+    return ""
+
+
+@register.filter
+def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
+    if not mapping:
+        return None
+    return mapping.get(key, mapping.get(str(key)))
+
+
+@register.simple_tag
+def event_line(event: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
+               small: bool = True) -> SafeString:
+    """'West discards 馬' with the cards drawn; the deal for ply 0."""
+    if event is None:
+        return format_html('<div class="event">{}</div>', _("Deal"))
+    groups = format_html_join("", "{}", ((cards(g, small=small),) for g in event["groups"]))
+    return format_html(
+        '<div class="event" data-event="{}"><span class="event__who">{}</span> '
+        '<span class="event__verb">{}</span> {}{}</div>',
+        event["text"], seat_name(seats, event["seat"]), VERBS.get(event["verb"], event["verb"]),
+        cards(event["cards"], small=small) if event["cards"] else "", groups,
+    )
+
+
+@register.simple_tag(takes_context=True)
+def move_list(context: Mapping[str, Any], moves: Sequence[tuple[int, Mapping[str, Any] | None]],
+              seats: Sequence[Mapping[str, Any]], current: int) -> SafeString:
+    """The replay's move list: ply 0 (the deal) and every event, each a link to its ply that
+    keeps the rest of the address (the seat view). One tag rather than a template loop: a long
+    round has hundreds of moves."""
+    query = context["request"].GET.copy()
+    items = []
+    for number, event in [(0, None), *moves]:
+        query["ply"] = str(number)
+        current_attr = mark_safe(' aria-current="step"') if number == current else ""
+        items.append(format_html(
+            '<li><a href="{}" data-ply="{}"{}><span class="move__n">{}</span> {}</a></li>',
+            "?" + query.urlencode(), number, current_attr, number,
+            event_line(event, seats),
+        ))
+    return mark_safe("".join(items))

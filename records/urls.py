@@ -1,0 +1,20 @@
+"""URLs of the archive's web pages."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver, path
+
+from records.views import archive, matches, players, replay, upload
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", archive.archive, name="archive"),
+    path("games/<int:pk>/", replay.game_replay, name="game"),
+    path("games/<int:pk>/original.fcn", replay.download_original, name="game-original"),
+    path("games/<int:pk>/canonical.fcn", replay.download_canonical, name="game-canonical"),
+    path("games/<int:pk>/game.json", replay.download_json, name="game-json"),
+    path("upload/", upload.upload, name="upload"),
+    path("players/", players.player_list, name="players"),
+    path("players/<int:pk>/", players.player_detail, name="player"),
+    path("matches/", matches.match_list, name="matches"),
+    path("matches/<int:pk>/", matches.match_detail, name="match"),
+]

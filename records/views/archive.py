@@ -1,0 +1,91 @@
+"""The archive: every stored game, filtered and sorted by query parameters (shareable URLs)."""
+
+from __future__ import annotations
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Prefetch, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from records.filters import DEFAULT_ORDERING, ORDERING_FIELDS, GameFilter
+from records.models import Game, GameSeat
+
+PAGE_SIZE = 50
+
+
+def games_for_listing() -> QuerySet[Game]:
+    """Games with what a listing row shows, in three queries whatever the page size."""
+    seats = Prefetch(
+        "seats", queryset=GameSeat.objects.select_related("player").order_by("seat")
+    )
+    return (
+        Game.objects.select_related("match")
+        .prefetch_related(seats)
+        .defer("original_text", "canonical_text", "tags")
+    )
+
+
+def paginate(request: HttpRequest, queryset: QuerySet[Game], size: int | None = None) -> Page:
+    """The page asked for; a page number out of range or not a number gives the nearest page."""
+    return Paginator(queryset, size or PAGE_SIZE).get_page(request.GET.get("page"))
+
+
+def web_filter(request: HttpRequest, queryset: QuerySet[Game]) -> GameFilter:
+    """The shared FilterSet, with browser-friendly widgets (date pickers)."""
+    filterset = GameFilter(request.GET, queryset=queryset, request=request)
+    for name in ("since", "until"):
+        widget = filterset.form.fields[name].widget
+        widget.input_type = "date"
+        widget.format = "%Y-%m-%d"  # what <input type="date"> reads, whatever the language
+    filterset.form.fields["min_points"].widget.attrs.update({"min": 0, "inputmode": "numeric"})
+    filterset.form.fields["match"].widget.attrs.update({"min": 1, "inputmode": "numeric"})
+    return filterset
+
+
+def sort_columns(request: HttpRequest) -> dict[str, dict[str, str]]:
+    """Per sortable column: the link that sorts by it (descending first, then toggling) and
+    its current state for aria-sort."""
+    current = request.GET.get("ordering", "").split(",")[0].strip()
+    if not current:
+        current = DEFAULT_ORDERING[0]
+    columns = {}
+    for name in ORDERING_FIELDS:
+        if current == f"-{name}":
+            state, target = "descending", name
+        elif current == name:
+            state, target = "ascending", f"-{name}"
+        else:
+            state, target = "none", f"-{name}"
+        query = request.GET.copy()
+        query["ordering"] = target
+        query.pop("page", None)
+        columns[name] = {"url": "?" + query.urlencode(), "state": state}
+    return columns
+
+
+@require_safe
+def archive(request: HttpRequest) -> HttpResponse:
+    filterset = web_filter(request, games_for_listing())
+    page = paginate(request, filterset.qs)
+    active = []
+    for name, field in filterset.form.fields.items():
+        value = request.GET.get(name, "").strip()
+        if name == "ordering" or not value:
+            continue
+        query = request.GET.copy()
+        query.pop(name)
+        query.pop("page", None)
+        active.append({"label": field.label, "value": value, "remove": "?" + query.urlencode()})
+    return render(
+        request,
+        "records/archive.html",
+        {
+            "filter": filterset,
+            "form": filterset.form,
+            "page": page,
+            "games": page.object_list,
+            "active_filters": active,
+            "sort": sort_columns(request),
+        },
+    )

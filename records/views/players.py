@@ -1,0 +1,114 @@
+"""Players: a searchable list, and each player's page (games, statistics, charts, opponents).
+
+The figures come from `records.stats.player_stats` (the definitions of docs/stats.md, shared
+with the API): SQL aggregates over the per-seat facts written at import, so no game is replayed
+to draw this page. The page narrows to a ruleset, a table size and a date range like the API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import Count, F, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from records import stats
+from records.filters import GameFilter
+from records.forms import PlayerFilterForm
+from records.models import GameSeat, Player, player_key
+from records.views.archive import games_for_listing, paginate
+
+PLAYERS_PAGE = 50
+GAMES_PAGE = 20
+CHART_ROUNDS = 1000  # the chart shows the most recent rounds (the total still counts all)
+OPPONENTS = 10
+NO_WINNER = ("exhausted", "redeal", "unfinished")
+
+
+def player_seats(player: Player, filters: dict[str, Any]) -> QuerySet[GameSeat]:
+    """The player's seats in the games the filters keep."""
+    seats = GameSeat.objects.filter(player=player)
+    if filters.get("ruleset"):
+        seats = seats.filter(game__ruleset=filters["ruleset"])
+    if filters.get("players"):
+        seats = seats.filter(game__players=int(filters["players"]))
+    if filters.get("since"):
+        seats = seats.filter(game__date__gte=filters["since"])
+    if filters.get("until"):
+        seats = seats.filter(game__date__lte=filters["until"])
+    return seats
+
+
+def running_net(seats: QuerySet[GameSeat], total: int) -> list[int]:
+    """The net settlement after each of the most recent rounds, in play order."""
+    recent = list(
+        seats.order_by(F("game__date").desc(nulls_last=True), "-game_id")
+        .values_list("delta", flat=True)[:CHART_ROUNDS]
+    )
+    recent.reverse()
+    value = total - sum(recent)
+    out = []
+    for delta in recent:
+        value += delta
+        out.append(value)
+    return out
+
+
+def outcome_bars(figures: dict[str, Any], no_winner: int) -> list[tuple[str, int, str]]:
+    """How the player's rounds ended: each round in exactly one bar."""
+    finished_by_me = figures["wins"] + figures["forced_finishes"]
+    others = figures["rounds"] - finished_by_me - figures["deal_ins"] - no_winner
+    return [
+        (_("won on own draw"), figures["wins_on_draw"], "draw"),
+        (_("won on a discard"), figures["wins_on_discard"], "discard"),
+        (_("forced finish"), figures["forced_finishes"], "forced"),
+        (_("dealt in"), figures["deal_ins"], "dealin"),
+        (_("another player won"), max(others, 0), "other"),
+        (_("no winner"), no_winner, "none"),
+    ]
+
+
+@require_safe
+def player_list(request: HttpRequest) -> HttpResponse:
+    query = request.GET.get("q", "")[:100].replace("\x00", "")
+    players = Player.objects.annotate(rounds=Count("seats")).order_by("-rounds", "name_key")
+    key = player_key(query)
+    if key:
+        players = players.filter(name_key__contains=key)
+    page = Paginator(players, PLAYERS_PAGE).get_page(request.GET.get("page"))
+    return render(request, "records/player_list.html", {"page": page, "query": query})
+
+
+@require_safe
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    form = PlayerFilterForm(request.GET)
+    filters = form.filters()
+    figures = stats.player_stats(player, opponents=OPPONENTS, **filters)
+    seats = player_seats(player, filters)
+    no_winner = seats.filter(game__outcome__in=NO_WINNER).count()
+    games = GameFilter(
+        {"player": player.name, **{k: str(v) for k, v in filters.items()}},
+        queryset=games_for_listing(),
+    ).qs
+    page = paginate(request, games, GAMES_PAGE)
+    return render(
+        request,
+        "records/player.html",
+        {
+            "player": player,
+            "form": form,
+            "filtered": bool(filters),
+            "stats": figures,
+            "ratings": sorted(figures["ratings"].items()),
+            "running": running_net(seats, figures["net_total"] or 0),
+            "bars": outcome_bars(figures, no_winner),
+            "opponents": figures["frequent_opponents"],
+            "page": page,
+            "games": page.object_list,
+        },
+    )

@@ -1,0 +1,163 @@
+"""A game's replay page and its downloads.
+
+`?ply=N` and `?seat=S` make every view of every ply a permalink that the server draws on its
+own; replay.js then steps between plies from the embedded data without reloading.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_safe
+
+from records.models import Game
+from records.services import game_export
+from records.views.labels import js_labels
+from records.views.replay_data import ReplayUnavailable, cached_payload
+
+
+def _seat_param(request: HttpRequest, players: int, notices: list[str]) -> int | None:
+    raw = request.GET.get("seat", "").strip()
+    if raw in ("", "all"):
+        return None
+    if raw.isdecimal() and raw.isascii() and 1 <= int(raw) <= players:
+        return int(raw)
+    notices.append(
+        _("There is no seat “%(seat)s” in this game (seats 1 to %(players)s): showing all "
+          "hands.") % {"seat": raw[:20], "players": players}
+    )
+    return None
+
+
+def _ply_param(request: HttpRequest, plies: int, notices: list[str]) -> int:
+    raw = request.GET.get("ply", "").strip()
+    if raw == "":
+        return 0
+    if raw.lstrip("-").isdecimal() and raw.isascii():
+        ply = int(raw)
+        if 0 <= ply <= plies:
+            return ply
+        clamped = min(max(ply, 0), plies)
+        notices.append(
+            _("Ply %(ply)s is outside this game (0 to %(plies)s): showing ply %(shown)s.")
+            % {"ply": raw[:20], "plies": plies, "shown": clamped}
+        )
+        return clamped
+    notices.append(_("“%(ply)s” is not a ply number: showing the deal.") % {"ply": raw[:20]})
+    return 0
+
+
+# The embedded replay of a long round is a few hundred KB of repetitive JSON and markup: gzip
+# makes it a tenth (Django's GZipMiddleware, with its BREACH mitigation).
+@gzip_page
+@require_safe
+def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("match").defer("original_text"), pk=pk)
+    seat_rows = list(game.seats.select_related("player").order_by("seat"))
+    notices: list[str] = []
+    view = _seat_param(request, game.players, notices)
+    try:
+        payload, script = cached_payload(game, view)
+    except ReplayUnavailable as exc:
+        return render(
+            request, "records/replay_unavailable.html",
+            {"game": game, "seat_rows": seat_rows, "error": exc.error},
+        )
+    ply = _ply_param(request, payload.plies, notices)
+    state = payload.states[ply]
+    players = {row.seat: row.player for row in seat_rows}
+    table = [
+        {**info, **state["seats"][index], "player": players.get(info["seat"])}
+        for index, info in enumerate(payload.seats)
+    ]
+    context: dict[str, Any] = {
+        "game": game,
+        "payload": payload,
+        "payload_script": mark_safe(script),  # built by ReplayPayload.script_tag, escaped
+        "labels_json": js_labels(),
+        "state": state,
+        "table": table,
+        "ply": ply,
+        "plies": payload.plies,
+        "view": view,
+        "notices": notices,
+        "seats": payload.seats,
+        "finish": payload.finish,
+        "finish_sentence": finish_sentence(payload.finish, payload.seats),
+        "discards": [card for _seat, card in state["discards"]],
+        "missed": payload.missed,
+        "moves": [(s["ply"], s["event"]) for s in payload.states[1:]],
+        "waits": [
+            {"seat": info, "waits": state["waits"].get(info["seat"], [])}
+            for info in payload.seats
+            if view is None or info["seat"] == view
+        ],
+        "players": players,
+        "settlement": [
+            {"seat": info, "player": players.get(info["seat"]),
+             "delta": (payload.finish or {}).get("settlement", {}).get(str(info["seat"]), 0)}
+            for info in payload.seats
+        ],
+        "tags": sorted(
+            (name, value) for name, value in game.tags.items() if name != "Pile"
+        ),
+    }
+    return render(request, "records/replay.html", context)
+
+
+def finish_sentence(finish: dict[str, Any] | None, seats: list[dict[str, Any]]) -> str:
+    """How the round ended, in one translated sentence."""
+    if finish is None:
+        return _("The record stops before the end of the round.")
+    names = {seat["seat"]: seat["name"] for seat in seats}
+    name = names.get(finish["seat"], "")
+    points = finish["points"]
+    outcome = finish["outcome"]
+    if outcome == "win" and finish["on"] == "draw":
+        return _("%(name)s wins on their own draw with %(points)s points.") % {
+            "name": name, "points": points}
+    if outcome == "win":
+        return _("%(name)s wins on a discard with %(points)s points.") % {
+            "name": name, "points": points}
+    if outcome == "forced":
+        return _("%(name)s makes a forced finish with %(points)s points.") % {
+            "name": name, "points": points}
+    if outcome == "exhausted":
+        return _("The pile ran out: nobody won.")
+    if outcome == "redeal":
+        return _("%(name)s declared a redeal.") % {"name": name}
+    return _("The record stops before the end of the round.")
+
+
+def _download(text: str, filename: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_safe
+def download_original(request: HttpRequest, pk: int) -> HttpResponse:
+    """The record exactly as it was uploaded."""
+    game = get_object_or_404(Game.objects.only("original_text"), pk=pk)
+    return _download(game.original_text, f"game-{pk}.fcn", "text/plain")
+
+
+@require_safe
+def download_canonical(request: HttpRequest, pk: int) -> HttpResponse:
+    """The record rewritten by the engine in canonical FCN."""
+    game = get_object_or_404(Game.objects.only("canonical_text"), pk=pk)
+    return _download(game.canonical_text, f"game-{pk}.canonical.fcn", "text/plain")
+
+
+@require_safe
+def download_json(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game as the API and the exports show it (tags, result, the record as JSON)."""
+    game = get_object_or_404(Game, pk=pk)
+    text = json.dumps(game_export(game), ensure_ascii=False, indent=2) + "\n"
+    return _download(text, f"game-{pk}.json", "application/json")

@@ -1,0 +1,178 @@
+"""The replay page's data: every ply's table as one seat (or everybody) sees it, with the review.
+
+`replay_payload` replays the stored game once with the engine and turns each
+`fourcolor.replay.Replay.state(ply, seat)` into the plain dict that both the template (for the
+ply in the address) and replay.js (for every other ply, without asking the server again) draw.
+Building every ply costs the same whichever ply is asked for, so the first and the last ply of
+a long round are equally cheap to serve (bench/web_replay.py).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+
+import fourcolor
+from fourcolor.replay import Replay, finish_json
+
+from records.models import Game
+
+
+class ReplayUnavailable(Exception):
+    """The stored text no longer replays with this engine (see `manage.py revalidate`)."""
+
+    def __init__(self, error: fourcolor.FcnError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def load_replay(game: Game) -> Replay:
+    """The engine's replay of a stored game, from its canonical text."""
+    try:
+        record = fourcolor.parse_record(game.canonical_text)
+        return Replay(record)
+    except fourcolor.FcnError as error:
+        raise ReplayUnavailable(error) from error
+
+
+def _event(replay: Replay, ply: int) -> dict[str, Any] | None:
+    if ply == 0:
+        return None
+    event = replay.record.events[ply - 1]
+    canonical = event.canonical()
+    return {
+        "seat": event.seat,
+        "verb": event.verb,
+        "cards": [card.token for card in canonical.cards],
+        "groups": [[card.token for card in group] for group in canonical.groups],
+        "text": event.text(),
+    }
+
+
+def _ply(replay: Replay, ply: int, seat: int | None, review: dict[str, Any]) -> dict[str, Any]:
+    state = replay.state(ply, seat)
+    waits = {
+        int(s): [{"card": w["card"], "points": w["points"], "unseen": w["unseen"]} for w in ws]
+        for s, ws in review["waits"].items()
+        if seat is None or int(s) == seat
+    }
+    return {
+        "ply": ply,
+        "event": _event(replay, ply),
+        "comments": state["comments"],
+        "phase": state["phase"],
+        "turn": state["turn"],
+        "live": state["live"],
+        "pile": state["pile_left"],
+        "discards": [[d["seat"], d["card"]] for d in state["discards"]],
+        "seats": [
+            {
+                "seat": s["seat"],
+                "hand": s["hand"],
+                "count": s["hand_count"],
+                "display": [[m["kind"], m["cards"], m["points"]] for m in s["display"]],
+                "exposed": s["exposed_points"],
+                "claims": s["can_claim"],
+            }
+            for s in state["seats"]
+        ],
+        "waits": waits,
+        "missed": [
+            {"seat": m["seat"], "card": m["card"], "points": m["points"]}
+            for m in review["missed_wins"]
+            if seat is None or m["seat"] == seat
+        ],
+    }
+
+
+@dataclass
+class ReplayPayload:
+    plies: int
+    view: int | None
+    seats: list[dict[str, Any]]  # seat, name, dealer
+    states: list[dict[str, Any]]  # one per ply, 0..plies
+    finish: dict[str, Any] | None
+    missed: list[dict[str, Any]]  # every missed win this view may see, with its ply
+
+    def as_json(self) -> dict[str, Any]:
+        """What replay.js reads: the states with every list of cards written as one string
+        ("rK yA gE"), which halves the page of a long round."""
+        return {
+            "plies": self.plies,
+            "view": self.view,
+            "seats": self.seats,
+            "states": [_compact(state) for state in self.states],
+        }
+
+    def script_tag(self) -> str:
+        """The data as a `<script type="application/json" id="replay-data">` element, escaped
+        like Django's json_script (nothing in it can end the element early)."""
+        text = json.dumps(self.as_json(), ensure_ascii=False, separators=(",", ":"))
+        # str.replace, not str.translate: a few times faster on a few hundred KB.
+        for char, escape in _JSON_SCRIPT_ESCAPES:
+            text = text.replace(char, escape)
+        return f'<script id="replay-data" type="application/json">{text}</script>'
+
+
+_JSON_SCRIPT_ESCAPES = (("&", "\\u0026"), ("<", "\\u003C"), (">", "\\u003E"))
+
+
+def _cards(tokens: list[str] | None) -> str | None:
+    return None if tokens is None else " ".join(tokens)
+
+
+def _compact(state: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **state,
+        "discards": _cards([card for _seat, card in state["discards"]]),
+        "seats": [
+            {
+                **seat,
+                "hand": _cards(seat["hand"]),
+                "display": [
+                    [kind, _cards(cards), points] for kind, cards, points in seat["display"]
+                ],
+            }
+            for seat in state["seats"]
+        ],
+    }
+
+
+def replay_payload(replay: Replay, seat: int | None) -> ReplayPayload:
+    """Every ply of the round as `seat` sees it (None: all hands open)."""
+    review = replay.review()
+    states = [_ply(replay, ply, seat, review[ply]) for ply in range(replay.plies + 1)]
+    missed = [m | {"ply": s["ply"]} for s in states for m in s["missed"]]
+    seats = [
+        {"seat": number, "name": name, "dealer": number == replay.record.dealer}
+        for number, name in enumerate(replay.record.seats, start=1)
+    ]
+    game = replay.game
+    finish = finish_json(game) if game.outcome != "unfinished" else None
+    return ReplayPayload(replay.plies, seat, seats, states, finish, missed)
+
+
+# Built payloads are kept in the default cache: a game's replay only changes with its canonical
+# text (content_hash) or the engine, both in the key.
+CACHE_SECONDS = 24 * 3600
+
+
+def cache_key(game: Game, view: int | None) -> str:
+    return f"fourcolor:replay:{fourcolor.__version__}:{game.content_hash}:{view or 0}"
+
+
+def cached_payload(game: Game, view: int | None) -> tuple[ReplayPayload, str]:
+    """The payload of a stored game for one view and its script element, from the cache when
+    an earlier request built them. Raises ReplayUnavailable like `load_replay`."""
+    key = cache_key(game, view)
+    hit = cache.get(key)
+    if hit is not None:
+        payload, script = hit
+        return payload, script
+    payload = replay_payload(load_replay(game), view)
+    script = payload.script_tag()
+    cache.set(key, (payload, script), CACHE_SECONDS)
+    return payload, script

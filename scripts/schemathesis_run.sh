@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Property-based tests of the REST API against a live server: schemathesis reads the OpenAPI
+# schema the project generates and sends every operation generated requests, checking that no
+# answer is a server error or breaks the schema (status, content type, headers, body).
+#
+#   bash scripts/schemathesis_run.sh            # from the repository root, after `make install`
+#
+# It starts gunicorn on 127.0.0.1 over a fresh SQLite database with a few demo games, issues
+# an API token for a throw-away user, runs schemathesis with a bounded number of examples per
+# operation and a time limit, and stops the server (also on failure or Ctrl-C).
+#
+# Environment: SCHEMATHESIS_PORT (a free one), SCHEMATHESIS_EXAMPLES (20 per operation),
+# SCHEMATHESIS_MAX_TIME (300 s), SCHEMATHESIS_DATABASE_URL (a temporary SQLite file),
+# SCHEMATHESIS_GAMES (40 demo games), SCHEMATHESIS_SEED (1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+VENV=${VENV:-.venv}
+# A free port unless one is given: another server may well be listening on the usual ones.
+PORT=${SCHEMATHESIS_PORT:-$("$VENV/bin/python" -c "import socket; s = socket.socket(); \
+s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")}
+EXAMPLES=${SCHEMATHESIS_EXAMPLES:-20}
+MAX_TIME=${SCHEMATHESIS_MAX_TIME:-300}
+GAMES=${SCHEMATHESIS_GAMES:-40}
+SEED=${SCHEMATHESIS_SEED:-1}
+WORK=$(mktemp -d)
+SERVER_PID=""
+
+cleanup() {
+    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill "$SERVER_PID"
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT INT TERM
+
+# Its own database; DEBUG on so that no collectstatic is needed (only the API is tested, and
+# a server error is a 500 either way); rate limits out of the way: the run sends thousands of
+# requests from one address.
+export DATABASE_URL=${SCHEMATHESIS_DATABASE_URL:-sqlite:///$WORK/schemathesis.sqlite3}
+export DEBUG=true LOG_LEVEL=ERROR
+export API_THROTTLE_ANON=1000000/hour API_THROTTLE_USER=1000000/hour
+export API_THROTTLE_UPLOAD=1000000/hour API_THROTTLE_EXPORT=1000000/hour
+
+echo "schemathesis: database $DATABASE_URL, $GAMES demo games"
+"$VENV/bin/python" manage.py migrate --noinput -v 0
+"$VENV/bin/python" manage.py seed_demo --games "$GAMES" --seed "$SEED" --force >/dev/null
+TOKEN=$("$VENV/bin/python" manage.py issue_token schemathesis --create-user 2>/dev/null)
+
+# The server's own output (Django logs errors with their tracebacks) goes to server.log.
+"$VENV/bin/gunicorn" config.wsgi --bind "127.0.0.1:$PORT" --workers 2 --timeout 60 \
+    --access-logfile /dev/null >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+ready=""
+for _ in $(seq 1 100); do
+    # Ours must still be running (a port taken meanwhile makes gunicorn exit).
+    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
+    if "$VENV/bin/python" -c "import urllib.request, sys; \
+sys.exit(urllib.request.urlopen('http://127.0.0.1:$PORT/healthz', timeout=2).status != 200)" \
+        2>/dev/null; then
+        ready=yes
+        break
+    fi
+    sleep 0.2
+done
+[ -n "$ready" ] || { echo "schemathesis: the server did not start" >&2; exit 1; }
+
+status=0
+"$VENV/bin/schemathesis" --config-file scripts/schemathesis.toml run \
+    "http://127.0.0.1:$PORT/api/v1/schema/?format=json" \
+    --checks all \
+    --max-examples "$EXAMPLES" \
+    --max-time "$MAX_TIME" \
+    --seed "$SEED" \
+    --workers 2 \
+    --request-timeout 30 \
+    --generation-database none \
+    --header "Authorization: Token $TOKEN" \
+    || status=$?
+
+if grep -q "Traceback" "$WORK/server.log"; then
+    echo "schemathesis: the server logged errors:" >&2
+    cat "$WORK/server.log" >&2
+    status=1
+fi
+exit "$status"

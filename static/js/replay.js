@@ -1,0 +1,274 @@
+// Instant stepping through a replay. The server draws any ply on its own (?ply=N&seat=S), so
+// every control here is a link or a form that works without this script; with it, the page
+// redraws the table from the embedded data (json_script "replay-data", built from the engine's
+// Replay.state for every ply of the chosen view) and keeps the address in step.
+//
+// Everything from a record (names, comments) is written with textContent, never as HTML.
+(function () {
+  "use strict";
+
+  var root = document.getElementById("replay");
+  var dataNode = document.getElementById("replay-data");
+  var labelsNode = document.getElementById("replay-labels");
+  if (!root || !dataNode || !labelsNode) return;
+
+  var data = JSON.parse(dataNode.textContent);
+  var L = JSON.parse(labelsNode.textContent);
+  var plies = data.plies;
+  var current = parseInt(root.getAttribute("data-ply"), 10) || 0;
+  var names = {};
+  data.seats.forEach(function (s) { names[s.seat] = s.name; });
+
+  // ---------------------------------------------------------------- building blocks
+
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_m, key) {
+      return key in values ? String(values[key]) : "";
+    });
+  }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (key === "text") node.textContent = attrs[key];
+      else if (key === "className") node.className = attrs[key];
+      else node.setAttribute(key, attrs[key]);
+    });
+    (children || []).forEach(function (child) {
+      if (child === null || child === undefined) return;
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+
+  function fill(field, scope, nodes) {
+    var target = (scope || root).querySelector('[data-field="' + field + '"]');
+    if (!target) return null;
+    target.textContent = "";
+    nodes.forEach(function (node) {
+      if (node !== null) target.appendChild(typeof node === "string" ? document.createTextNode(node) : node);
+    });
+    return target;
+  }
+
+  // The data writes each list of cards as one string, "rK yA gE" ("" for none).
+  function split(cards) {
+    return cards ? cards.split(" ") : [];
+  }
+
+  function empty() {
+    return el("p", { className: "empty", text: L.nothing });
+  }
+
+  function cardItem(token, small, live) {
+    var info = L.cards[token] || ["?", token];
+    var classes = "card card--" + token.charAt(0) + (small ? " card--sm" : "") + (live ? " card--live" : "");
+    return el("li", { className: classes, "data-card": token, title: info[1] }, [
+      el("span", { className: "sr-only", text: info[1] }),
+      el("span", { "aria-hidden": "true", text: info[0] }),
+    ]);
+  }
+
+  function cardList(tokens, small, inline) {
+    if (!tokens || !tokens.length) return empty();
+    return el("ul", { className: inline ? "cards cards--inline" : "cards" }, tokens.map(function (t) {
+      return cardItem(t, small, false);
+    }));
+  }
+
+  function hiddenHand(count) {
+    return el("div", { className: "hand-hidden", "data-hidden": "true" }, [
+      el("ul", { className: "cards", "aria-hidden": "true" }, [el("li", { className: "card card--back card--sm" })]),
+      el("span", { text: fmt(L.cardsHidden, { count: count }) }),
+    ]);
+  }
+
+  function meld(kind, tokens, points) {
+    return el("div", { className: "meld", "data-kind": kind }, [
+      cardList(tokens, true),
+      el("span", { className: "meld__name", text: L.melds[kind] || kind }),
+      " ",
+      el("span", { className: "meld__points", text: fmt(L.pointsShort, { points: points }) }),
+    ]);
+  }
+
+  function eventLine(event, small) {
+    if (!event) return el("div", { className: "event", text: L.deal });
+    var parts = [
+      el("span", { className: "event__who", text: names[event.seat] || "" }),
+      " ",
+      el("span", { className: "event__verb", text: L.verbs[event.verb] || event.verb }),
+      " ",
+    ];
+    if (event.cards.length) parts.push(cardList(event.cards, small));
+    event.groups.forEach(function (group) { parts.push(cardList(group, small)); });
+    return el("div", { className: "event", "data-event": event.text }, parts);
+  }
+
+  // ---------------------------------------------------------------- drawing one ply
+
+  function drawInfo(st) {
+    fill("ply-of", null, [fmt(L.plyOf, { ply: st.ply, plies: plies })]);
+    fill("event", null, [eventLine(st.event, false)]);
+    var turn = st.turn ? fmt(L.turnOf, { name: names[st.turn] }) + " · " : null;
+    fill("turn", null, [turn, el("span", { className: "muted", text: L.phases[st.phase] || st.phase })]);
+  }
+
+  function drawCentre(st) {
+    if (st.live) {
+      var live = el("ul", { className: "cards cards--inline" }, [cardItem(st.live.card, false, true)]);
+      var who = (L.sources[st.live.source] || st.live.source) + " " + (names[st.live.owner] || "");
+      fill("live", null, [live, el("p", { text: who })]);
+    } else {
+      fill("live", null, [empty()]);
+    }
+    fill("pile", null, [String(st.pile)]);
+    fill("discards", null, [cardList(split(st.discards), true)]);
+  }
+
+  function drawSeats(st) {
+    st.seats.forEach(function (s) {
+      var box = root.querySelector('.seat[data-seat="' + s.seat + '"]');
+      if (!box) return;
+      box.classList.toggle("is-turn", s.seat === st.turn);
+      var badge = box.querySelector('[data-field="turn-badge"]');
+      if (badge) badge.hidden = s.seat !== st.turn;
+      fill("count", box, ["(" + s.count + ")"]);
+      fill("hand", box, [s.hand === null ? hiddenHand(s.count) : cardList(split(s.hand), false)]);
+      fill("exposed", box, ["(" + fmt(L.pointsShort, { points: s.exposed }) + ")"]);
+      fill("display", box, s.display.length ? s.display.map(function (m) { return meld(m[0], split(m[1]), m[2]); }) : [empty()]);
+      var claims = (s.claims || []).map(function (c) { return L.claims[c] || c; }).join(", ");
+      var claimsNode = fill("claims", box, [fmt(L.mayClaim, { claims: claims })]);
+      if (claimsNode) claimsNode.hidden = !claims;
+    });
+  }
+
+  function drawReview(st) {
+    fill("comments", null, st.comments.length
+      ? st.comments.map(function (c) { return el("blockquote", { className: "comment", text: c }); })
+      : [el("p", { className: "muted", text: L.noComment })]);
+    fill("missed", null, st.missed.map(function (m) {
+      var text = fmt(L.missedWin, { name: names[m.seat], card: (L.cards[m.card] || ["", m.card])[1], points: m.points });
+      return el("p", { className: "warning", role: "note", text: text });
+    }));
+    var rows = [];
+    data.seats.forEach(function (s) {
+      if (data.view !== null && data.view !== s.seat) return;
+      var waits = st.waits[String(s.seat)] || [];
+      rows.push(el("dt", { text: s.name }));
+      rows.push(el("dd", {}, [waits.length
+        ? el("ul", { className: "wait-list" }, waits.map(function (w) {
+          return el("li", {}, [
+            el("ul", { className: "cards cards--inline" }, [cardItem(w.card, true, false)]),
+            " ",
+            el("span", { text: fmt(L.pointsShort, { points: w.points }) }),
+            " ",
+            el("span", { className: "muted", text: fmt(L.unseen, { count: w.unseen }) }),
+          ]);
+        }))
+        : el("span", { className: "muted", text: L.noWaits })]));
+    });
+    fill("waits", null, rows);
+  }
+
+  function address(ply) {
+    var url = new URL(window.location.href);
+    url.searchParams.set("ply", String(ply));
+    return url.pathname + url.search + url.hash;
+  }
+
+  function drawControls(ply) {
+    var slider = document.getElementById("ply-slider");
+    if (slider && String(slider.value) !== String(ply)) slider.value = String(ply);
+    root.querySelectorAll("[data-ply-input]").forEach(function (input) { input.value = String(ply); });
+    var targets = { first: 0, prev: Math.max(ply - 1, 0), next: Math.min(ply + 1, plies), last: plies };
+    root.querySelectorAll("[data-step]").forEach(function (link) {
+      var target = targets[link.getAttribute("data-step")];
+      link.setAttribute("href", address(target));
+      link.setAttribute("aria-disabled", String(target === ply));
+    });
+    var list = root.querySelector(".move-list");
+    if (!list) return;
+    list.querySelectorAll('a[aria-current="step"]').forEach(function (a) { a.removeAttribute("aria-current"); });
+    var active = list.querySelector('a[data-ply="' + ply + '"]');
+    if (!active) return;
+    active.setAttribute("aria-current", "step");
+    // Scroll the move list only (not the page) so the current move is in view.
+    var top = active.offsetTop;
+    var bottom = top + active.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  }
+
+  function draw(ply) {
+    var st = data.states[ply];
+    drawInfo(st);
+    drawCentre(st);
+    drawSeats(st);
+    drawReview(st);
+    var end = document.getElementById("end");
+    if (end) end.hidden = ply !== plies;
+    var outcome = root.querySelector('[data-field="outcome"]');
+    if (outcome) outcome.hidden = ply !== plies;
+    drawControls(ply);
+    root.setAttribute("data-ply", String(ply));
+  }
+
+  function go(ply) {
+    ply = Math.max(0, Math.min(plies, ply));
+    if (ply === current) return;
+    current = ply;
+    draw(ply);
+    if (window.history && window.history.replaceState) {
+      window.history.replaceState({ ply: ply }, "", address(ply));
+    }
+  }
+
+  // ---------------------------------------------------------------- controls
+
+  root.addEventListener("click", function (event) {
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    var link = event.target.closest("a[data-ply], a[data-step]");
+    if (!link || !root.contains(link)) return;
+    event.preventDefault();
+    var step = link.getAttribute("data-step");
+    if (step === "first") go(0);
+    else if (step === "prev") go(current - 1);
+    else if (step === "next") go(current + 1);
+    else if (step === "last") go(plies);
+    else go(parseInt(link.getAttribute("data-ply"), 10));
+  });
+
+  var slider = document.getElementById("ply-slider");
+  if (slider) {
+    slider.addEventListener("input", function () { go(parseInt(slider.value, 10)); });
+    if (slider.form) {
+      slider.form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        go(parseInt(slider.value, 10));
+      });
+    }
+  }
+
+  var seatSelect = document.getElementById("seat-select");
+  if (seatSelect && seatSelect.form) {
+    seatSelect.addEventListener("change", function () {
+      root.querySelectorAll("[data-ply-input]").forEach(function (input) { input.value = String(current); });
+      seatSelect.form.submit();
+    });
+  }
+
+  var KEYS = { ArrowLeft: -1, k: -1, ArrowRight: 1, j: 1 };
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))) return;
+    if (event.key in KEYS) go(current + KEYS[event.key]);
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(plies);
+    else return;
+    event.preventDefault();
+  });
+
+  drawControls(current);
+})();

@@ -1,0 +1,29 @@
+"""/api/v1/docs/ (Swagger UI) and /api/v1/redoc/ (Redoc): served by the project, no CDN."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+ASSET = re.compile(r"""(?:src|href)=["']([^"']+)["']""")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/v1/docs/", "/api/v1/redoc/"])
+def test_it_serves_the_api_documentation_from_its_own_static_files(
+    client: Client, path: str
+) -> None:
+    response = client.get(path)
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "/api/v1/schema/" in html
+    assets = ASSET.findall(html)
+    assert assets, "the page loads its scripts"
+    for asset in assets:
+        assert asset.startswith("/static/"), f"{asset} is not served by the project"
+        assert finders.find(asset.removeprefix("/static/")), f"{asset} is missing"
+    assert not re.search(r"""(?:src|href)=["']https?://""", html)

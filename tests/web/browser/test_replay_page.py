@@ -1,0 +1,150 @@
+"""The replay page in Chromium: keyboard stepping, permalinks, the seat view, the move list and
+the slider, checked against the engine's `Replay.state` at the same ply."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import LONG, Archive, replay_of
+
+pytestmark = pytest.mark.browser
+
+# What the page shows, read from the DOM: per seat its hand (None when hidden), its melds and
+# hand size; the pile count; the live card; the discards; the ply counter.
+READ_TABLE = """() => {
+  const cards = (el) => el ? [...el.querySelectorAll('li.card[data-card]')]
+    .map((c) => c.dataset.card) : [];
+  const seats = [...document.querySelectorAll('li.seat')].map((box) => {
+    const hand = box.querySelector('[data-field="hand"]');
+    return {
+      seat: Number(box.dataset.seat),
+      name: box.querySelector('.seat__name').textContent,
+      hand: hand.querySelector('[data-hidden]') ? null : cards(hand),
+      hidden: hand.querySelector('[data-hidden]')?.textContent.trim() ?? null,
+      display: [...box.querySelectorAll('[data-field="display"] .meld')].map(cards),
+      count: box.querySelector('[data-field="count"]').textContent,
+      turn: box.classList.contains('is-turn'),
+    };
+  });
+  return {
+    seats,
+    pile: Number(document.querySelector('[data-field="pile"]').textContent),
+    live: cards(document.querySelector('[data-field="live"]')),
+    discards: cards(document.querySelector('[data-field="discards"]')),
+    plyOf: document.querySelector('[data-field="ply-of"]').textContent.trim(),
+    endHidden: document.getElementById('end').hidden,
+    current: document.querySelector('.move-list a[aria-current="step"]').dataset.ply,
+  };
+}"""
+
+
+def expected(state: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "seats": [
+            {"seat": s["seat"], "hand": s["hand"], "count": f"({s['hand_count']})",
+             "display": [m["cards"] for m in s["display"]], "turn": s["seat"] == state["turn"]}
+            for s in state["seats"]
+        ],
+        "pile": state["pile_left"],
+        "live": [state["live"]["card"]] if state["live"] else [],
+        "discards": [d["card"] for d in state["discards"]],
+        "plyOf": f"Ply {state['ply']} of {state['plies']}",
+        "endHidden": state["ply"] != state["plies"],
+        "current": str(state["ply"]),
+    }
+
+
+def shown(page: Any) -> dict[str, Any]:
+    table = page.evaluate(READ_TABLE)
+    for seat in table["seats"]:
+        del seat["name"], seat["hidden"]
+    return table
+
+
+def test_it_steps_with_the_keyboard_and_shows_what_the_engine_says(
+    page: Any, seeded: Archive
+) -> None:
+    replay = replay_of(seeded.long)
+    url = f"/games/{seeded.long.pk}/"
+    page.goto(url)
+    assert shown(page) == expected(replay.state(0))
+    for _ in range(30):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    page.keyboard.press("k")  # back one: ply 31
+    assert page.url.endswith(f"{url}?ply=31")
+    assert shown(page) == expected(replay.state(31))
+    # The permalink, drawn by the server alone, shows the same table.
+    page.reload()
+    assert shown(page) == expected(replay.state(31))
+    page.keyboard.press("End")
+    assert page.url.endswith("?ply=133")
+    assert shown(page) == expected(replay.state(133))
+    assert page.locator("#end").is_visible()
+    page.keyboard.press("ArrowLeft")
+    assert shown(page) == expected(replay.state(132))
+    page.keyboard.press("Home")
+    assert shown(page) == expected(replay.state(0)) and page.url.endswith("?ply=0")
+    page.keyboard.press("ArrowLeft")  # nothing before the deal
+    assert page.url.endswith("?ply=0")
+
+
+def test_it_shows_one_seats_view_with_the_other_hands_hidden(
+    page: Any, seeded: Archive
+) -> None:
+    replay = replay_of(seeded.four)
+    page.goto(f"/games/{seeded.four.pk}/?ply=12")
+    with page.expect_navigation():
+        page.select_option("#seat-select", "2")
+    assert page.url.endswith("?seat=2&ply=12")
+    for ply in (12, 13, 14):
+        state = replay.state(ply, seat=2)
+        table = page.evaluate(READ_TABLE)
+        for seat, engine in zip(table["seats"], state["seats"], strict=True):
+            if seat["seat"] == 2:
+                assert seat["hand"] == engine["hand"]
+            else:
+                assert seat["hand"] is None and engine["hand"] is None
+                assert seat["hidden"] == f"{engine['hand_count']} hidden cards"
+            assert seat["display"] == [m["cards"] for m in engine["display"]]
+        # Only the viewer's waits are in the review.
+        assert page.locator('[data-field="waits"] dt').all_text_contents() == [
+            replay.record.seats[1]]
+        page.keyboard.press("ArrowRight")
+    assert page.url.endswith("?seat=2&ply=15")
+    with page.expect_navigation():
+        page.select_option("#seat-select", "")
+    table = page.evaluate(READ_TABLE)
+    assert all(seat["hand"] is not None for seat in table["seats"])
+
+
+def test_it_jumps_from_the_move_list_the_buttons_and_the_slider(
+    page: Any, seeded: Archive
+) -> None:
+    replay = replay_of(seeded.four)
+    page.goto(f"/games/{seeded.four.pk}/")
+    page.click('.move-list a[data-ply="20"]')
+    assert shown(page) == expected(replay.state(20)) and page.url.endswith("?ply=20")
+    page.click('a[data-step="next"]')
+    assert shown(page)["current"] == "21"
+    page.click('a[data-step="last"]')
+    assert shown(page) == expected(replay.state(41))
+    page.click('a[data-step="prev"]')
+    page.click('a[data-step="first"]')
+    assert shown(page)["current"] == "0"
+    page.locator("#ply-slider").fill("9")
+    assert shown(page) == expected(replay.state(9)) and page.url.endswith("?ply=9")
+    assert page.locator('a[data-step="prev"]').get_attribute("href").endswith("?ply=8")
+
+
+def test_it_shows_unusual_names_exactly_as_written(page: Any, seeded: Archive) -> None:
+    page.goto(f"/games/{seeded.long.pk}/?ply=5")
+    names = [seat["name"] for seat in page.evaluate(READ_TABLE)["seats"]]
+    assert names == list(LONG)
+    page.keyboard.press("ArrowRight")
+    event = page.locator('[data-field="event"] .event__who').text_content()
+    assert event in LONG
+    assert page.evaluate("() => document.querySelectorAll('main script:not([type])').length") == 0

@@ -1,0 +1,88 @@
+"""The archive page: a paginated, filtered, sorted list of games with shareable URLs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from records.views import archive as archive_views
+from records.models import Game
+from tests.web.conftest import Archive, build_archive
+
+pytestmark = pytest.mark.django_db
+
+
+def listed(html: str) -> list[int]:
+    """The game ids linked from the table rows, in order."""
+    return [int(n) for n in re.findall(r'<td data-label="[^"]*"><a href="/games/(\d+)/">', html)]
+
+
+def test_it_lists_every_game_newest_played_first(client: Client, archive: Archive) -> None:
+    response = client.get(reverse("archive"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    expected = list(
+        Game.objects.order_by("-date", "-uploaded_at", "-pk").values_list("pk", flat=True)
+    )
+    assert listed(html) == expected
+    assert f"{len(expected)} games" in html
+
+
+def test_it_applies_filters_from_the_address_and_keeps_them_in_the_form(
+    client: Client, archive: Archive
+) -> None:
+    response = client.get(reverse("archive"), {"player": "ann", "players": "3"})
+    html = response.content.decode()
+    assert listed(html) == [archive.bga.pk]
+    assert 'name="player" value="ann"' in html
+    assert '<option value="3" selected>' in html
+    # Each active filter shows as a chip whose link removes just that filter.
+    assert 'href="?players=3"' in html and 'href="?player=ann"' in html
+
+
+def test_it_sorts_by_a_column_header_and_marks_it_for_screen_readers(
+    client: Client, archive: Archive
+) -> None:
+    html = client.get(reverse("archive"), {"ordering": "-plies"}).content.decode()
+    ids = listed(html)
+    counts = [Game.objects.get(pk=pk).event_count for pk in ids]
+    assert counts == sorted(counts, reverse=True)
+    assert re.search(r'aria-sort="descending"[^>]*><a href="\?ordering=plies"', html)
+    assert 'aria-sort="none"' in html
+
+
+def test_it_shows_invalid_filters_as_errors_without_failing(
+    client: Client, archive: Archive
+) -> None:
+    response = client.get(reverse("archive"), {"min_points": "lots", "since": "yesterday"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Enter a whole number." in html and "Enter a valid date." in html
+    assert len(listed(html)) == len(archive.all_games())
+
+
+def test_it_paginates_and_keeps_the_filters_in_the_page_links(
+    client: Client, db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_archive()
+    monkeypatch.setattr(archive_views, "PAGE_SIZE", 2)
+    first = client.get(reverse("archive"), {"ordering": "plies"}).content.decode()
+    second = client.get(reverse("archive"), {"ordering": "plies", "page": "2"}).content.decode()
+    beyond = client.get(reverse("archive"), {"ordering": "plies", "page": "99"})
+    assert len(listed(first)) == 2 and len(listed(second)) == 2
+    assert not set(listed(first)) & set(listed(second))
+    assert 'href="?ordering=plies&amp;page=2"' in first
+    assert beyond.status_code == 200 and listed(beyond.content.decode())
+
+
+def test_it_says_so_when_nothing_matches(client: Client, archive: Archive) -> None:
+    html = client.get(reverse("archive"), {"player": "nobody at all"}).content.decode()
+    assert "No games match." in html and "0 games" in html
+
+
+def test_it_answers_head_and_refuses_post(client: Client, archive: Archive) -> None:
+    assert client.head(reverse("archive")).status_code == 200
+    assert client.post(reverse("archive")).status_code == 405

@@ -1,0 +1,93 @@
+"""records.filters.GameFilter: the archive's filters, shared by the web and the API."""
+
+from __future__ import annotations
+
+import pytest
+
+from records.filters import GameFilter
+from records.models import Game
+from tests.web.conftest import HTML_NAME, Archive
+
+pytestmark = pytest.mark.django_db
+
+
+def ids(params: dict[str, str]) -> list[int]:
+    filterset = GameFilter(params, queryset=Game.objects.all())
+    return list(filterset.qs.values_list("pk", flat=True))
+
+
+def test_it_finds_a_players_games_whatever_the_case_and_unicode_form(archive: Archive) -> None:
+    expected = {archive.four.pk, archive.bga.pk, *(g.pk for g in archive.rounds)}
+    assert set(ids({"player": HTML_NAME.upper()})) == expected
+    # "Bình" written with a combining grave accent, in capitals: the same player.
+    assert set(ids({"player": "NGUYÊ\u0303N THỊ BI\u0300NH"})) == {
+        archive.four.pk, *(g.pk for g in archive.rounds)
+    }
+
+
+def test_it_finds_games_where_player_and_opponent_both_sat(archive: Archive) -> None:
+    assert set(ids({"player": "陳大文", "opponent": HTML_NAME})) == {
+        archive.four.pk, archive.bga.pk, *(g.pk for g in archive.rounds)
+    }
+    assert set(ids({"player": "Ann", "opponent": "陳大文"})) == {
+        archive.four.pk, archive.bga.pk, archive.missed.pk, *(g.pk for g in archive.rounds)
+    }
+    assert set(ids({"player": "Nguyễn Thị Bình", "opponent": "陳大文"})) == {
+        archive.four.pk, *(g.pk for g in archive.rounds)
+    }
+    assert set(ids({"player": "Ann", "opponent": "مريم"})) == set()
+    assert set(ids({"opponent": "مريم"})) == {archive.long.pk}
+
+
+def test_it_filters_by_ruleset_players_and_outcome(archive: Archive) -> None:
+    assert ids({"ruleset": "bga"}) == [archive.bga.pk]
+    assert set(ids({"players": "3"})) == {archive.bga.pk, archive.long.pk}
+    assert set(ids({"players": "2"})) == {archive.missed.pk}
+    assert len(ids({"outcome": "win"})) == len(archive.all_games())
+    assert ids({"outcome": "exhausted"}) == []
+
+
+def test_it_filters_by_date_range_inclusive(archive: Archive) -> None:
+    assert set(ids({"since": "2024-05-01", "until": "2024-05-20"})) == {
+        archive.four.pk, archive.bga.pk
+    }
+    assert set(ids({"until": "2024-04-10"})) == {archive.long.pk, archive.missed.pk}
+
+
+def test_it_filters_by_match_and_minimum_points(archive: Archive) -> None:
+    assert archive.match is not None
+    assert set(ids({"match": str(archive.match.pk)})) == {g.pk for g in archive.rounds}
+    floor = archive.long.points
+    assert floor is not None
+    expected = {g.pk for g in archive.all_games() if g.points is not None and g.points >= floor}
+    assert set(ids({"min_points": str(floor)})) == expected
+
+
+def test_it_orders_newest_played_first_by_default_and_by_any_public_field(
+    archive: Archive,
+) -> None:
+    games = archive.all_games()
+    dates = [Game.objects.get(pk=pk).date for pk in ids({})]
+    assert dates == sorted(dates, reverse=True)
+    by_plies = ids({"ordering": "-plies"})
+    counts = [Game.objects.get(pk=pk).event_count for pk in by_plies]
+    assert counts == sorted(counts, reverse=True) and len(by_plies) == len(games)
+    assert ids({"ordering": "plies"})[0] == min(games, key=lambda g: (g.event_count, g.pk)).pk
+
+
+def test_it_reports_invalid_values_and_applies_the_valid_ones(archive: Archive) -> None:
+    filterset = GameFilter(
+        {"players": "7", "match": "1e99", "min_points": "-3", "since": "2024-13-01",
+         "ordering": "colour", "ruleset": "bga"},
+        queryset=Game.objects.all(),
+    )
+    assert set(filterset.errors) == {"players", "match", "min_points", "since", "ordering"}
+    assert list(filterset.qs.values_list("pk", flat=True)) == [archive.bga.pk]
+
+
+def test_it_refuses_a_nul_character_instead_of_passing_it_to_the_database(
+    archive: Archive,
+) -> None:
+    filterset = GameFilter({"player": "Ann\x00"}, queryset=Game.objects.all())
+    assert "player" in filterset.errors
+    assert filterset.qs.count() == len(archive.all_games())

@@ -1,0 +1,136 @@
+"""The interface in English, Traditional Chinese and Vietnamese: from the browser's language
+or the selector (Django's set_language), with compiled catalogues kept in the repository."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import json
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from tests.web.conftest import Archive
+from tests.web.dom import parse
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("accept", "lang", "archive_title", "upload"),
+    [
+        ("en-GB,en;q=0.8", "en", "Archive", "Upload"),
+        ("zh-TW,zh;q=0.9", "zh-hant", "牌譜庫", "上傳"),
+        ("zh-Hant-HK", "zh-hant", "牌譜庫", "上傳"),
+        ("vi-VN,vi;q=0.9,en;q=0.5", "vi", "Kho ván bài", "Tải lên"),
+    ],
+)
+def test_it_speaks_the_browsers_language(
+    client: Client, archive: Archive, accept: str, lang: str, archive_title: str, upload: str
+) -> None:
+    response = client.get(reverse("archive"), headers={"accept-language": accept})
+    doc = parse(response.content)
+    assert doc.find("html").attrs["lang"] == lang
+    assert doc.find("h1").text() == archive_title
+    assert upload in [a.text() for a in doc.find("nav", "site-nav").find_all("a")]
+
+
+def test_it_translates_the_replay_including_card_names_for_the_script(
+    client: Client, archive: Archive
+) -> None:
+    url = reverse("game", args=[archive.four.pk])
+    zh = parse(client.get(url, {"ply": 41}, headers={"accept-language": "zh-TW"}).content)
+    assert zh.find(data_field="ply-of").words() == "第 41 步，共 41 步"
+    assert zh.find("h2", id="end-heading").text() == "結果"
+    vi = client.get(url, {"ply": 1}, headers={"accept-language": "vi"}).content.decode()
+    labels = parse(vi).find("script", id="replay-labels").text()
+    assert json.loads(labels)["cards"]["rK"] == ["帥", "tướng đỏ"]
+    assert "Nước 1 / 41" in vi
+
+
+def test_it_switches_language_with_the_selector_and_remembers_it(
+    client: Client, archive: Archive
+) -> None:
+    doc = parse(client.get(reverse("archive")).content)
+    form = doc.find("form", "lang-form")
+    assert form.attrs["action"] == reverse("set_language") and form.attrs["method"] == "post"
+    options = {
+        o.attrs["value"]: unicodedata.normalize("NFC", o.text())
+        for o in form.find("select").find_all("option")
+    }
+    assert options == {"en": "English", "zh-hant": "繁體中文", "vi": "Tiếng Việt"}
+    response = client.post(reverse("set_language"), {"language": "vi", "next": "/players/"})
+    assert response.status_code == 302 and response["Location"] == "/players/"
+    assert parse(client.get("/players/").content).find("h1").text() == "Người chơi"
+
+
+def po_entries(po: Path) -> Iterator[dict[str, str]]:
+    """The entries of a .po file as {"msgctxt", "msgid", "msgid_plural", "msgstr",
+    "msgstr[0]", ...}, continuation lines joined and escapes undone."""
+    for block in po.read_text(encoding="utf-8").split("\n\n"):
+        entry: dict[str, str] = {}
+        key = None
+        for line in block.splitlines():
+            if line.startswith("#") or not line.strip():
+                continue
+            if line.startswith('"'):
+                assert key is not None
+                entry[key] += ast.literal_eval(line)
+            else:
+                key, value = line.split(" ", 1)
+                entry[key] = ast.literal_eval(value)
+        if entry.get("msgid"):
+            yield entry
+
+
+@pytest.mark.parametrize("code", ["zh_Hant", "vi"])
+def test_it_ships_compiled_catalogues_that_match_the_sources(code: str) -> None:
+    folder = Path(settings.BASE_DIR) / "locale" / code / "LC_MESSAGES"
+    with (folder / "django.mo").open("rb") as mo:
+        catalog = gettext.GNUTranslations(mo)._catalog  # type: ignore[attr-defined]
+    stale = []
+    for entry in po_entries(folder / "django.po"):
+        msgid = entry["msgid"]
+        if "msgctxt" in entry:
+            msgid = f"{entry['msgctxt']}\x04{msgid}"
+        if "msgid_plural" in entry:
+            pairs = [((msgid, int(k[7:-1])), v) for k, v in entry.items()
+                     if k.startswith("msgstr[")]
+        else:
+            pairs = [(msgid, entry["msgstr"])]
+        stale += [key for key, text in pairs if text and catalog.get(key) != text]
+    assert stale == [], "run `manage.py compilemessages` and keep the .mo files"
+
+
+WEB_SOURCES = ("templates/", "records/views/", "records/templatetags/", "records/forms.py",
+               "records/filters.py")
+
+
+def untranslated(po: Path) -> list[str]:
+    """The interface's messages (those used by the web pages) with an empty translation."""
+    missing = []
+    for entry in po.read_text(encoding="utf-8").split("\n\n")[1:]:
+        refs = " ".join(line[3:] for line in entry.splitlines() if line.startswith("#: "))
+        if not any(source in refs for source in WEB_SOURCES):
+            continue
+        # Each msgstr (msgstr[n] for plurals) with its continuation lines, wrapped or not.
+        translations: list[str] = []
+        for line in entry.splitlines():
+            if line.startswith("msgstr"):
+                translations.append(line.split(" ", 1)[1].strip('"'))
+            elif translations and line.startswith('"'):
+                translations[-1] += line.strip('"')
+        if any(not text for text in translations):
+            missing.append(entry.split("msgid ", 1)[1].splitlines()[0])
+    return missing
+
+
+@pytest.mark.parametrize("code", ["zh_Hant", "vi"])
+def test_it_translates_every_message_of_the_pages(code: str) -> None:
+    po = Path(settings.BASE_DIR) / "locale" / code / "LC_MESSAGES" / "django.po"
+    assert untranslated(po) == []

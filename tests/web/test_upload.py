@@ -1,0 +1,140 @@
+"""Upload: signed-in users only, CSRF-protected; each record stored, a duplicate or refused."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from records.models import Game
+from tests.web.conftest import FOUR, HTML_NAME, illegal_text, record_text
+from tests.web.dom import Node, parse
+
+pytestmark = pytest.mark.django_db
+
+
+def good(seed: int) -> str:
+    return record_text("classic", 4, seed, FOUR)
+
+
+def results(doc: Node) -> list[Node]:
+    return doc.find("ol", "results-list").find_all("li", "result")
+
+
+def test_it_sends_visitors_to_sign_in_first(client: Client) -> None:
+    response = client.get(reverse("upload"))
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={reverse('upload')}"
+    assert client.post(reverse("upload"), {"text": good(1)}).status_code == 302
+    assert Game.objects.count() == 0
+
+
+def test_it_shows_the_form_with_a_csrf_token(signed_in: Client) -> None:
+    doc = parse(signed_in.get(reverse("upload")).content)
+    form = doc.find("form", cls="form--upload")
+    assert form.attrs["method"] == "post" and form.attrs["enctype"] == "multipart/form-data"
+    assert form.find_all("input", name="csrfmiddlewaretoken")
+    assert doc.find("label", **{"for": "id_text"}).words() == "Paste records"
+    assert doc.find("label", **{"for": "id_file"}).words() == "or choose a file"
+
+
+def test_it_refuses_a_post_without_the_csrf_token(user: User) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    response = client.post(reverse("upload"), {"text": good(1)})
+    assert response.status_code == 403
+    assert "security token" in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_it_stores_pasted_records_and_links_each_to_its_game(signed_in: Client) -> None:
+    text = good(1) + "\n" + good(2)
+    response = signed_in.post(reverse("upload"), {"text": text})
+    assert response.status_code == 200
+    doc = parse(response.content)
+    rows = results(doc)
+    assert [r.attrs["data-status"] for r in rows] == ["stored", "stored"]
+    games = list(Game.objects.order_by("pk"))
+    assert [r.find("a").attrs["href"] for r in rows] == [f"/games/{g.pk}/" for g in games]
+    assert all(g.uploaded_by is not None and g.uploaded_by.username == "uploader" for g in games)
+    assert HTML_NAME not in response.content.decode()  # the names are listed, escaped
+
+
+def test_it_reports_a_file_with_a_good_a_duplicate_and_an_illegal_record(
+    signed_in: Client,
+) -> None:
+    signed_in.post(reverse("upload"), {"text": good(4)})
+    existing = Game.objects.get()
+    bad, bad_line, bad_text = illegal_text()
+    content = "\n".join([good(5), good(4), bad])
+    upload = SimpleUploadedFile("club.fcn", content.encode("utf-8"), "text/plain")
+    response = signed_in.post(reverse("upload"), {"file": upload})
+    assert response.status_code == 200
+    doc = parse(response.content)
+    assert {n.attrs["data-count"]: n.words() for n in doc.find_all("strong", data_count=True)} == {
+        "stored": "1", "duplicate": "1", "refused": "1"}
+    stored, duplicate, refused = results(doc)
+    new = Game.objects.exclude(pk=existing.pk).get()
+    assert stored.attrs["data-status"] == "stored"
+    assert stored.find("a").attrs["href"] == f"/games/{new.pk}/"
+    assert duplicate.attrs["data-status"] == "duplicate"
+    assert duplicate.find("a").attrs["href"] == f"/games/{existing.pk}/"
+    assert refused.attrs["data-status"] == "refused"
+    first_line = 1 + (good(5) + "\n" + good(4) + "\n").count("\n")
+    fields = {n.attrs["data-field"]: n.words() for n in refused.find_all(data_field=True)}
+    assert fields["line"] == str(first_line + bad_line - 1)
+    assert fields["col"] == "1" and fields["ply"] == "1"
+    assert fields["category"] == "not-in-hand"
+    assert fields["message"].startswith("seat 1 does not hold ")
+    code = refused.find("pre").find("code")
+    assert code.find("mark").text() == bad_text[0]
+    assert code.text().endswith(bad_text)
+    assert Game.objects.count() == 2
+
+
+def test_it_refuses_a_file_that_is_not_utf8_with_its_position(signed_in: Client) -> None:
+    content = good(6).replace("Ann", "Ann\udcff").encode("utf-8", "surrogateescape")
+    upload = SimpleUploadedFile("latin1.fcn", content, "text/plain")
+    doc = parse(signed_in.post(reverse("upload"), {"file": upload}).content)
+    (row,) = results(doc)
+    fields = {n.attrs["data-field"]: n.words() for n in row.find_all(data_field=True)}
+    assert row.attrs["data-status"] == "refused"
+    assert fields["category"] == "encoding" and "invalid UTF-8" in fields["message"]
+    assert Game.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({}, "Paste at least one record or choose a file."),
+        ({"text": "   \n"}, "Paste at least one record or choose a file."),
+        ({"text": "x", "file": "both"}, "Paste records or choose a file, not both."),
+    ],
+)
+def test_it_explains_an_empty_or_double_submission(
+    signed_in: Client, data: dict[str, str], message: str
+) -> None:
+    if data.get("file") == "both":
+        data = {"text": good(1), "file": SimpleUploadedFile("a.fcn", good(2).encode())}
+    response = signed_in.post(reverse("upload"), data)
+    assert response.status_code == 400
+    assert parse(response.content).find("div", "errors").words() == message
+    assert Game.objects.count() == 0
+
+
+def test_it_says_when_the_text_holds_no_record(signed_in: Client) -> None:
+    doc = parse(signed_in.post(reverse("upload"), {"text": "just some words\n"}).content)
+    rows = results(doc)
+    assert len(rows) == 1 and rows[0].attrs["data-status"] == "refused"
+
+
+def test_it_refuses_a_file_above_the_size_limit(
+    signed_in: Client, settings: object
+) -> None:
+    settings.UPLOAD_MAX_BYTES = 100  # type: ignore[attr-defined]
+    upload = SimpleUploadedFile("big.fcn", good(1).encode())
+    response = signed_in.post(reverse("upload"), {"file": upload})
+    assert response.status_code == 400
+    assert "the upload page takes at most 100 bytes" in response.content.decode()
