@@ -51,10 +51,30 @@ ROUNDS_PER_MATCH = 4
 GENERATION_LIMIT_S = 8 * 60
 FALLBACK_SIZE = 30_000
 _NAMES = (
-    "Nguyễn Văn An", "Trần Thị Bích", "Lê Hoàng", "Phạm Minh Châu", "Võ Thanh Tùng",
-    "Đặng Thu Hà", "Bùi Quốc Bảo", "Huỳnh Mai", "陳美玲", "林志強", "黃淑芬", "張偉",
-    "王小明", "李嘉欣", "Marie Dupont", "Jean Lefèvre", "Anna Schmidt", "Jörg Müller",
-    "Sofía García", "Łukasz Nowak", "Иван Петров", "Ольга Смирнова", "ไพโรจน์", "สมศรี",
+    "Nguyễn Văn An",
+    "Trần Thị Bích",
+    "Lê Hoàng",
+    "Phạm Minh Châu",
+    "Võ Thanh Tùng",
+    "Đặng Thu Hà",
+    "Bùi Quốc Bảo",
+    "Huỳnh Mai",
+    "陳美玲",
+    "林志強",
+    "黃淑芬",
+    "張偉",
+    "王小明",
+    "李嘉欣",
+    "Marie Dupont",
+    "Jean Lefèvre",
+    "Anna Schmidt",
+    "Jörg Müller",
+    "Sofía García",
+    "Łukasz Nowak",
+    "Иван Петров",
+    "Ольга Смирнова",
+    "ไพโรจน์",
+    "สมศรี",
 )
 NAME_POOL = tuple(f"{name} {n}" if n else name for n in range(10) for name in _NAMES)
 
@@ -81,8 +101,9 @@ def round_text(index: int) -> str:
     }
     dealer = 1 + (number % players)
     return write_fcn(
-        generate_record(ruleset, players, index, dealer=dealer, bot="greedy", names=names,
-                        tags=tags)
+        generate_record(
+            ruleset, players, index, dealer=dealer, bot="greedy", names=names, tags=tags
+        )
     )
 
 
@@ -118,8 +139,11 @@ def generate_file(size: int, workers: int) -> tuple[Path, float | None]:
                 for text in texts:
                     out.write(text)
                     out.write("\n")
-                print(f"  {path.name}: {chunks[done - 1][1]:,} / {size:,} rounds", end="\r",
-                      file=sys.stderr)
+                print(
+                    f"  {path.name}: {chunks[done - 1][1]:,} / {size:,} rounds",
+                    end="\r",
+                    file=sys.stderr,
+                )
     print(file=sys.stderr)
     tmp.replace(path)
     elapsed = time.perf_counter() - t0
@@ -129,7 +153,9 @@ def generate_file(size: int, workers: int) -> tuple[Path, float | None]:
 def generation_rate(workers: int, sample: int = 400) -> float:
     """Rounds/s of generation on `workers` processes (for the 8-minute decision)."""
     t0 = time.perf_counter()
-    chunks = [(10**9 + lo, 10**9 + lo + sample // workers) for lo in range(0, sample, sample // workers)]
+    # Rounds far past any file's, so the estimate does not rely on a warm cache.
+    step = sample // workers
+    chunks = [(10**9 + lo, 10**9 + lo + step) for lo in range(0, sample, step)]
     with multiprocessing.Pool(workers) as pool:
         pool.map(_texts, chunks)
     return sample / (time.perf_counter() - t0)
@@ -140,11 +166,29 @@ def generation_rate(workers: int, sample: int = 400) -> float:
 
 def recreate_database(server: str) -> None:
     host, user = _host_user(server)
-    for sql in (f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)',
-                f"CREATE DATABASE \"{DB_NAME}\" ENCODING 'UTF8' TEMPLATE template0"):
-        subprocess.run(["psql", "-X", "-h", host, "-U", user, "-d", "postgres", "-q", "-v",
-                        "ON_ERROR_STOP=1", "-c", sql], check=True,
-                       env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"})
+    for sql in (
+        f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)',
+        f"CREATE DATABASE \"{DB_NAME}\" ENCODING 'UTF8' TEMPLATE template0",
+    ):
+        subprocess.run(
+            [
+                "psql",
+                "-X",
+                "-h",
+                host,
+                "-U",
+                user,
+                "-d",
+                "postgres",
+                "-q",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-c",
+                sql,
+            ],
+            check=True,
+            env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"},
+        )
 
 
 def _host_user(server: str) -> tuple[str, str]:
@@ -175,9 +219,9 @@ def hook_present() -> str:
     """Where the batched statistics hook (`_count_stored`, calling
     `ratings.services.on_games_stored`) is found, or 'absent'."""
     found = [
-        name for name in ("records/services.py", "ratings/apps.py")
-        if (_ROOT / name).exists()
-        and "_count_stored" in (_ROOT / name).read_text(encoding="utf-8")
+        name
+        for name in ("records/services.py", "ratings/apps.py")
+        if (_ROOT / name).exists() and "_count_stored" in (_ROOT / name).read_text(encoding="utf-8")
     ]
     return "present in " + ", ".join(found) if found else "absent"
 
@@ -223,8 +267,10 @@ def timed_import(path: Path) -> tuple[Any, float]:
     elapsed = time.perf_counter() - t0
     stored = Game.objects.count()
     if report.problems or stored != report.total:
-        raise SystemExit(f"import incomplete: {report.total} records, {stored} stored, "
-                         f"problems {report.problems[:3]}")
+        raise SystemExit(
+            f"import incomplete: {report.total} records, {stored} stored, "
+            f"problems {report.problems[:3]}"
+        )
     return report, elapsed
 
 
@@ -241,7 +287,9 @@ def memory_child(server: str, path: Path) -> None:
 def measure_memory(server: str, path: Path) -> tuple[int, int, int, float]:
     result = subprocess.run(
         [sys.executable, __file__, "--memory-child", str(path), "--server", server],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     before, after, games, seconds = result.stdout.split()[-4:]
     return int(before), int(after), int(games), float(seconds)
@@ -265,58 +313,98 @@ def main() -> int:
     print(header("Archive import benchmark (bench/import_archive.py)"))
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
     hook = hook_present()
-    print(f"batched statistics hook (_count_stored): "
-          f"{hook}")
+    print(f"batched statistics hook (_count_stored): {hook}")
 
     path, rate = generate_file(args.rounds, args.workers)
     gen_rate = rate if rate is not None else generation_rate(args.workers)
-    print(f"file: {path.relative_to(_ROOT)} ({path.stat().st_size / 1e6:.1f} MB, "
-          f"{args.rounds:,} rounds; {'generated' if rate else 'cached'}; generation "
-          f"{gen_rate:,.0f} rounds/s on {args.workers} processes)")
+    print(
+        f"file: {path.relative_to(_ROOT)} ({path.stat().st_size / 1e6:.1f} MB, "
+        f"{args.rounds:,} rounds; {'generated' if rate else 'cached'}; generation "
+        f"{gen_rate:,.0f} rounds/s on {args.workers} processes)"
+    )
 
     recreate_database(args.server)
     setup_django(args.server)
     from records.services import derive_game_fields, derive_seat_fields
 
-    rates = validation_rates(
-        path, lambda c: (derive_game_fields(c), derive_seat_fields(c))
-    )
+    rates = validation_rates(path, lambda c: (derive_game_fields(c), derive_seat_fields(c)))
     report, elapsed = timed_import(path)
     import_rate = report.total / elapsed
     check_rate = rates["check_record"][1]
-    rows = [[name, f"{games:,}", f"{games / r:.1f}", f"{r:,.0f}", f"{import_rate / r:.2f}"]
-            for name, (games, r) in rates.items()]
-    rows.append(["import_records into PostgreSQL", f"{report.total:,}", f"{elapsed:.1f}",
-                 f"{import_rate:,.0f}", "1.00"])
+    rows = [
+        [name, f"{games:,}", f"{games / r:.1f}", f"{r:,.0f}", f"{import_rate / r:.2f}"]
+        for name, (games, r) in rates.items()
+    ]
+    rows.append(
+        [
+            "import_records into PostgreSQL",
+            f"{report.total:,}",
+            f"{elapsed:.1f}",
+            f"{import_rate:,.0f}",
+            "1.00",
+        ]
+    )
     print()
     print(table(["pass", "games", "s", "games/s", "import/this"], rows))
-    print(f"\nimport rate / validation rate (check_record): {import_rate / check_rate:.2f}; "
-          f"(check_record + seat_facts): "
-          f"{import_rate / rates['check_record + seat_facts'][1]:.2f}")
+    print(
+        f"\nimport rate / validation rate (check_record): {import_rate / check_rate:.2f}; "
+        f"(check_record + seat_facts): "
+        f"{import_rate / rates['check_record + seat_facts'][1]:.2f}"
+    )
 
     # Memory: each size in its own process on a fresh database.
     sizes = [int(s) for s in args.memory_sizes.split(",") if s]
     mem_rows = []
     for size in sizes:
         if not cache_path(size).exists():
-            have = max([n for n in (int(q.stem.split("_")[1]) for q in CACHE.glob("import_*.fcn"))
-                        if n < size] or [0])
+            have = max(
+                [
+                    n
+                    for n in (int(q.stem.split("_")[1]) for q in CACHE.glob("import_*.fcn"))
+                    if n < size
+                ]
+                or [0]
+            )
             projected = (size - have) / gen_rate
             if projected > GENERATION_LIMIT_S:
-                print(f"{size:,} rounds would take {projected / 60:.1f} min to generate "
-                      f"(> {GENERATION_LIMIT_S // 60} min): measuring {FALLBACK_SIZE:,} instead")
+                print(
+                    f"{size:,} rounds would take {projected / 60:.1f} min to generate "
+                    f"(> {GENERATION_LIMIT_S // 60} min): measuring {FALLBACK_SIZE:,} instead"
+                )
                 size = FALLBACK_SIZE
             else:
-                print(f"generating {size:,} rounds (about {projected / 60:.1f} min)...",
-                      flush=True)
+                print(f"generating {size:,} rounds (about {projected / 60:.1f} min)...", flush=True)
         size_path, _ = generate_file(size, args.workers)
         before, after, games, seconds = measure_memory(args.server, size_path)
-        mem_rows.append([f"{games:,}", f"{size_path.stat().st_size / 1e6:.0f}",
-                         f"{before / 1024:.1f}", f"{after / 1024:.1f}",
-                         f"{(after - before) / 1024:.1f}", f"{games / seconds:,.0f}"])
+        mem_rows.append(
+            [
+                f"{games:,}",
+                f"{size_path.stat().st_size / 1e6:.0f}",
+                f"{before / 1024:.1f}",
+                f"{after / 1024:.1f}",
+                f"{(after - before) / 1024:.1f}",
+                f"{games / seconds:,.0f}",
+            ]
+        )
+        print(
+            f"memory, {games:,} rounds: maxrss {before / 1024:.1f} MiB after setup, "
+            f"{after / 1024:.1f} MiB after import",
+            flush=True,
+        )
     print()
-    print(table(["rounds", "file MB", "maxrss after setup MiB", "maxrss after import MiB",
-                 "growth MiB", "games/s"], mem_rows))
+    print(
+        table(
+            [
+                "rounds",
+                "file MB",
+                "maxrss after setup MiB",
+                "maxrss after import MiB",
+                "growth MiB",
+                "games/s",
+            ],
+            mem_rows,
+        )
+    )
     return 0
 
 

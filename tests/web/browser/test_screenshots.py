@@ -18,7 +18,8 @@ SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 # The elements sticking out on the right, named for the failure message.
 WIDE = """() => [...document.querySelectorAll('body *')]
   .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
-  .slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+  .slice(0, 5)
+  .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
 
 
 @pytest.mark.parametrize(("size", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
