@@ -328,6 +328,7 @@ def bench_validation(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], No
     total_time = total_wall = 0.0
     total_events = 0
     texts: dict[str, str] = {}
+    bares: dict[str, str] = {}
     for name in RULESETS:
         records = list(mixed_records(name, sizes.rounds))
         text = "\n".join(write_fcn(r) for r in records)
@@ -372,6 +373,22 @@ def bench_validation(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], No
         ):
             seconds, wall, _ = _median_pass(fn, sizes.repeats)
             rows.append(Row(label, "same", _per(seconds, wall, events, "event")))
+        # What a record costs before its first event: the same records with no events (and
+        # Result "*", which makes them valid unfinished rounds) through the same pipeline.
+        bare = "\n".join(
+            write_fcn(Record(tags={**r.tags, "Result": "*"}, deal=r.deal, events=[]))
+            for r in records
+        )
+        bares[name] = bare
+        seconds, wall, _ = _median_pass(lambda t=bare: _check_text(t), sizes.repeats)
+        rows.append(
+            Row(
+                "  of which: per record, before any event (tags, deal, Pile)",
+                f"{len(records):,} records, no events",
+                f"{seconds / len(records) * 1e6:.0f} µs/record = "
+                f"{seconds / events * 1e6:.2f} µs/event here",
+            )
+        )
     per_event = total_time / total_events * 1e6
     rows.append(
         Row(
@@ -388,6 +405,10 @@ def bench_validation(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], No
         parsed = [parse_record(rt.text, rt.line, lenient=True) for rt in pieces]
         slow["parse_record (the parse half of check_record)"] = lambda: _parse_all(pieces)
         slow["validate (the validate half of check_record)"] = lambda: _validate_all(parsed)
+        bare_all = "\n".join(bares.values())
+        slow["check_record on the same records without events (the per-record cost)"] = lambda: (
+            _check_text(bare_all) and None
+        )
     return rows, slow
 
 

@@ -99,17 +99,18 @@ def traced_working_set(path: Path, warmup: Path) -> tuple[int, int]:
 
     CPython keeps freed tuples, lists, dicts... on free lists (up to 2,000 tuples of each
     size), and tracemalloc counts a parked object as still allocated; every full garbage
-    collection empties the lists. Traced naively, the peak therefore climbs over the first
-    few thousand records by however much the lists refill, by chance of when collections
-    fall. So: the lists are first filled by an untraced warm-up, and the collector stays off
-    during the traced pass so nothing empties them. The engine makes no reference cycles per
-    record (which the collector would be needed for); if it ever did, they would pile up here
-    and show as a peak growing with the length.
+    collection empties the lists. Traced naively, the peak therefore climbs by however much
+    the lists refill, by chance of when collections fall. So: an untraced warm-up builds the
+    engine's tables and caches, `fill_free_lists` fills the lists to their caps, and the
+    collector stays off during the traced pass so nothing empties them. The engine makes no
+    reference cycles per record (which the collector would be needed for); if it ever did,
+    they would pile up here and show as a peak growing with the length.
     """
     gc.collect()
     gc.disable()
     try:
         stream_check(warmup, limit=WARMUP_RECORDS)
+        fill_free_lists()
         tracemalloc.start()
         try:
             stream_check(path)
@@ -119,6 +120,16 @@ def traced_working_set(path: Path, warmup: Path) -> tuple[int, int]:
             tracemalloc.stop()
     finally:
         gc.enable()
+
+
+def fill_free_lists() -> None:
+    """Fill CPython 3.11's free lists to their caps with untraced objects: 2,000 tuples of
+    each size up to 20, 80 lists and 80 dicts. A warm-up alone leaves some lists part-filled
+    (the 4-tuples `best_split` iterates with, for one), and they then fill slowly with traced
+    objects: a bounded creep that looks like growth with the length."""
+    hold: list[object] = [tuple([None] * n) for n in range(1, 21) for _ in range(2_000)]
+    hold += [[None] for _ in range(80)] + [{0: None} for _ in range(80)]
+    del hold
 
 
 def traced_naive(path: Path) -> int:

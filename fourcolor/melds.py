@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, format_cards, sort_cards
-from .rulesets import MELD_LABELS, Ruleset
+from .rulesets import MELD_LABELS, RULESETS, Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +71,10 @@ def classify(cards: Iterable[Card], ruleset: Ruleset) -> Meld | None:
     meld = None
     if kind is not None and ruleset.allows(kind, ordered[0].rank):
         meld = Meld(kind, ordered)
-    if len(_CLASSIFIED) < 100_000 and ruleset.name in ("classic", "bga"):
-        _CLASSIFIED[key] = meld  # shipped rulesets live forever, so their ids are stable
+    if len(_CLASSIFIED) < 100_000 and ruleset is RULESETS.get(ruleset.name):
+        # Only the shipped ruleset objects themselves: they live as long as the module, so
+        # their ids are never reused (a copy made by with_switches keeps the name, not the id).
+        _CLASSIFIED[key] = meld
     return meld
 
 

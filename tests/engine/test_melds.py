@@ -278,3 +278,23 @@ def test_it_refuses_bad_house_mappings_with_a_ruleset_error(
 def test_it_refuses_malformed_house_tables_with_a_ruleset_error(mapping: dict[str, Any]) -> None:
     with pytest.raises(RulesetError):
         Ruleset.from_mapping(mapping)
+
+
+def test_it_never_answers_for_a_freed_copy_of_a_ruleset_with_the_same_name() -> None:
+    # Copies made by with_switches keep the shipped name; a classify() cache must not mistake
+    # a new copy for a freed one whose id Python reused.
+    import gc
+
+    from fourcolor.cards import parse_card
+    from fourcolor.melds import classify
+    from fourcolor.rulesets import CLASSIC, with_switches
+
+    advisors = [parse_card(t) for t in ("rA", "yA", "gA")]
+    for _ in range(50):
+        soldiers_only = with_switches(CLASSIC, color_groups="soldiers")
+        assert classify(advisors, soldiers_only) is None
+        del soldiers_only
+        gc.collect()
+        any_rank = with_switches(CLASSIC, color_groups="any")
+        meld = classify(advisors, any_rank)
+        assert meld is not None and meld.kind == "three_colour"
