@@ -8,7 +8,7 @@ raises `IllegalRecordError` with the rule's category and a message; nothing chan
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -219,10 +219,6 @@ class Round:
             return sum(hand) > hand[0] + hand[7] + hand[14] + hand[21]  # generals sit at i % 7 == 0
         locked = self.locked[seat]
         return any(n and i % 7 != 0 and not locked[i] for i, n in enumerate(hand))
-
-    def only_generals(self, seat: int) -> bool:
-        hand = self.hands[seat]
-        return all(n == 0 for i, n in enumerate(hand) if i % 7 != 0)
 
     def expected(self) -> str:
         """What the round waits for, in words (for replays and messages)."""
@@ -703,7 +699,7 @@ def _where(record: Record, ply: int, event: Event | None) -> dict[str, Any]:
     return {"line": event.line, "col": event.col, "ply": ply, "event": event.text()}
 
 
-def _check_deal(record: Record, ruleset: Ruleset) -> None:
+def _check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) -> None:
     def fail(category: str, message: str, key: str) -> IllegalRecordError:
         line, col = record.position(key)
         return IllegalRecordError(message, category=category, line=line, col=col, ply=0)
@@ -723,16 +719,13 @@ def _check_deal(record: Record, ruleset: Ruleset) -> None:
                     f"{counts[card.index]} copies of {card} dealt",
                     f"deal {seat}",
                 )
-    pile = record.tag("Pile")
     if pile is not None:
-        cards = pile.split()
         size = pile_size(record.players)
-        if len(cards) != size:
+        if len(pile) != size:
             raise fail(
-                "pile-mismatch", f"the Pile tag holds {len(cards)} cards, not {size}", "Pile"
+                "pile-mismatch", f"the Pile tag holds {len(pile)} cards, not {size}", "Pile"
             )
-        for token in cards:
-            card = parse_card(token)  # the reader checked the tokens
+        for card in pile:
             counts[card.index] += 1
             if counts[card.index] > COPIES:
                 raise fail(
@@ -753,8 +746,8 @@ def validate(record: Record, ruleset: Ruleset | None = None) -> Game:
             raise IllegalRecordError(
                 f"unknown ruleset {record.ruleset_name!r}", category="tags", line=line, col=col
             ) from None
-    _check_deal(record, ruleset)
-    state = Round.from_record(record, ruleset)
+    state = Round.from_record(record, ruleset)  # reads the Pile tag once, for both
+    _check_deal(record, ruleset, state.pile)
     for ply, event in enumerate(record.events, start=1):
         try:
             state.push(event)
@@ -786,16 +779,6 @@ def validate(record: Record, ruleset: Ruleset | None = None) -> Game:
             **_where(record, end, None),
         )
     return Game(record, ruleset, finish, state, state.claims_log)
-
-
-def replay_states(record: Record, ruleset: Ruleset | None = None) -> Iterable[Round]:
-    """The round after each ply 0..N of a valid record (copies, for replays and review)."""
-    ruleset = ruleset or get_ruleset(record.ruleset_name)
-    state = Round.from_record(record, ruleset)
-    yield state.copy()
-    for event in record.events:
-        state.push(event)
-        yield state.copy()
 
 
 __all__ = [

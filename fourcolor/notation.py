@@ -638,7 +638,6 @@ def _parse_events(lines: list[str], i: int, record: Record, first_line: int) -> 
 
 
 _HEADS = {f"{seat}{verb}": (seat, verb) for seat in range(10) for verb in VERBS}
-_SIMPLE_ARITY = {"x": (1, 1), "d": (1, 1), "m": (1, 4), "r": (0, 0)}
 
 
 def _draft_text(draft: _Draft) -> str:
@@ -653,9 +652,9 @@ def _draft_text(draft: _Draft) -> str:
 
 def _build_event(draft: _Draft, ply: int) -> Event:
     tokens = draft.tokens
-    arity = _SIMPLE_ARITY.get(draft.verb)
+    arity = _ARITY.get(draft.verb)
     if arity is not None and arity[0] <= len(tokens) <= arity[1]:
-        # The common case, read fast: a discard, draw, meld or redeal of plain card words.
+        # The common case, read fast: plain card words (a group's parenthesis is no word).
         quick = [_CARDS_BY_TOKEN.get(t.text) if t.kind == "word" else None for t in tokens]
         if None not in quick:
             return Event(

@@ -19,7 +19,7 @@ from .claims import ClaimRight, claim_order
 from .game import ENDED, LIVE, Game, Round, validate
 from .melds import Meld
 from .notation import Event, Record
-from .rulesets import Ruleset, get_ruleset
+from .rulesets import Ruleset
 
 
 def _meld_json(meld: Meld, ruleset: Ruleset, *, exposed: bool) -> dict[str, Any]:
@@ -287,10 +287,6 @@ def finish_json(game: Game) -> dict[str, Any]:
     data["declared_split"] = f.declared_split
     data["best_hidden_points"] = f.best_hidden_points
     return data
-
-
-def ruleset_of(record: Record) -> Ruleset:
-    return get_ruleset(record.ruleset_name)
 
 
 __all__ = ["MissedWin", "Replay", "Wait", "finish_json", "ClaimRight"]
