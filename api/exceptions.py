@@ -19,7 +19,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.exceptions import (
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import Http404, UnreadablePostError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -83,6 +89,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         exc = PayloadTooLarge()
     elif isinstance(exc, UnreadablePostError):
         exc = exceptions.ParseError("The request body could not be read.")
+    elif isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
+        # Django's own limits (DATA_UPLOAD_MAX_NUMBER_FIELDS/FILES): a 400, as on the web.
+        exc = exceptions.ParseError(str(exc))
+    elif isinstance(exc, SuspiciousOperation):
+        exc = exceptions.ParseError("The request could not be read.")
     if not isinstance(exc, exceptions.APIException):
         view = context.get("view")
         logger.exception("Unexpected error in %s", type(view).__name__ if view else "the API")

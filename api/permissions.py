@@ -1,5 +1,6 @@
 """Who may do what: reads are public, writes need a signed-in user, and a stored game can be
-deleted only by the user who uploaded it or by staff."""
+deleted only by the user who uploaded it or by staff (`records.deletion.can_delete`, the one
+rule the web pages, the API and the admin share)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
+
+from records.deletion import can_delete
 
 
 class IsUploaderOrStaffOrReadOnly(BasePermission):
@@ -17,9 +20,4 @@ class IsUploaderOrStaffOrReadOnly(BasePermission):
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         if request.method in SAFE_METHODS:
             return True
-        user = request.user
-        if not (user and user.is_authenticated):
-            return False
-        if user.is_staff:
-            return True
-        return obj.uploaded_by_id is not None and obj.uploaded_by_id == user.pk
+        return can_delete(request.user, obj)

@@ -1,8 +1,9 @@
 """The OpenAPI schema's conventions, in one AutoSchema used by every API view.
 
 - Every operation documents 400 (an unknown or invalid query parameter: see
-  api.views.base), 401 (a bad token: authentication is tried on reads as well) and 429
-  (throttled) with the error body, besides what the view declares itself.
+  api.views.base), 401 (a bad token: authentication is tried on reads as well), 414 (a
+  query string over the limit: config.middleware) and 429 (throttled) with the error body,
+  besides what the view declares itself.
 - Optional query parameters allow an empty value, which means "not given".
 - The archive's filters (records.filters.GameFilter) are documented with their real types
   and bounds: django-filter's own description says "number" for whole numbers and leaves
@@ -22,6 +23,7 @@ from records.models import MAX_PLAYER_NAME
 COMMON_ERRORS = {
     "400": "An invalid or unknown query parameter.",
     "401": "Invalid credentials (a wrong token, or an inactive user).",
+    "414": "The query string is longer than QUERY_STRING_MAX_BYTES (4096 by default).",
     "429": "Too many requests: retry after `Retry-After` seconds.",
 }
 

@@ -8,18 +8,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from csp.constants import NONCE
+from csp.decorators import csp_update
 from django.urls import URLPattern, URLResolver, include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 from rest_framework.routers import DefaultRouter
 
 from api.views.auth import TokenView
 from api.views.base import not_found
 from api.views.games import GameViewSet
+from api.views.jobs import JobViewSet
 from api.views.players import PlayerGamesView, PlayerViewSet
 from api.views.stats import GlobalStatsView, LeaderboardView, RatingsView
 from api.views.uploads import UploadView
 
 app_name = "api"
+
+# The <style> elements redoc.standalone.js (drf-spectacular-sidecar) writes on loading: an
+# empty one, then perfect-scrollbar's rules. A new Redoc may change them: the browser test
+# tests/web/browser/test_content_security_policy.py then reports the refused style and its
+# new hash.
+REDOC_STYLE_HASHES = (
+    "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
+    "'sha256-QMIg+bpjm3JdElJ388KYke01izlUW0UoNOeKjpMxdgc='",
+)
 
 
 class ApiRouter(DefaultRouter):
@@ -46,6 +62,7 @@ class ApiRouter(DefaultRouter):
 router = ApiRouter()
 router.register("games", GameViewSet, basename="game")
 router.register("players", PlayerViewSet, basename="player")
+router.register("jobs", JobViewSet, basename="job")
 
 v1: list[URLPattern | URLResolver] = [
     path("players/<int:id>/games/", PlayerGamesView.as_view(), name="player-games"),
@@ -55,11 +72,23 @@ v1: list[URLPattern | URLResolver] = [
     path("uploads/", UploadView.as_view(), name="upload"),
     path("auth/token/", TokenView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(api_version="v1"), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="swagger-ui"),
+    path(
+        "docs/",
+        # The split view serves Swagger UI's initialising script as a file (?script), not
+        # inline, as the Content-Security-Policy requires; our template has no inline style.
+        SpectacularSwaggerSplitView.as_view(url_name="api:schema",
+                                            template_name="api/swagger_ui.html"),
+        name="swagger-ui",
+    ),
     path(
         "redoc/",
-        # Our template: drf-spectacular's loads Google Fonts from their CDN.
-        SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html"),
+        # Our template: drf-spectacular's loads Google Fonts from their CDN and has inline
+        # script and style. Redoc writes its styles into <style> elements at run time: this
+        # page's policy accepts those that carry the response's nonce, and the two Redoc's
+        # bundle writes as it loads, before it can know the nonce, by their hashes.
+        csp_update({"style-src": [NONCE, *REDOC_STYLE_HASHES]})(
+            SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html")
+        ),
         name="redoc",
     ),
     path("", include(router.urls)),

@@ -137,9 +137,13 @@ def start_server(database_url: str, port: int, workers: int, log: Path) -> subpr
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(40),
         "ALLOWED_HOSTS": "127.0.0.1",
+        # Plain HTTP on loopback: no redirect to HTTPS, no Secure-only cookies.
+        "HTTPS": "false",
         "LOG_LEVEL": "WARNING",
         "API_THROTTLE_ANON": "100000000/hour",
         "API_THROTTLE_USER": "100000000/hour",
+        # The export benchmark streams the whole archive in one request.
+        "API_EXPORT_MAX_GAMES": "100000000",
     }
     gunicorn = str(Path(PYTHON).with_name("gunicorn"))
     with log.open("wb") as out:

@@ -4,7 +4,8 @@ the same run, and the import's peak memory for two file sizes (figures for
 docs/performance.md).
 
     .venv/bin/python bench/import_archive.py [--rounds 10000] [--memory-sizes 10000,100000]
-        [--server postgres://postgres@127.0.0.1:5432] [--workers 2]
+        [--server postgres://postgres@127.0.0.1:5432] [--database fourcolor_bench_import]
+        [--workers 2]
 
 Rounds are real bot rounds (`fourcolor.generate.generate_record`, greedy bots): both rulesets,
 2-4 players from a pool of names in several scripts, any dealer, grouped four at a time into
@@ -15,7 +16,7 @@ starts with the smaller one; the files are cached under var/bench/ and reruns sk
     then again with `fourcolor.facts.seat_facts` (the import derives it too), then again with
     the import's whole derivation (`derive_game_fields` + `derive_seat_fields`: canonical text
     and content hash on top), games/s;
-(b) import: the same file into a fresh database `fourcolor_bench_import` (dropped and created,
+(b) import: the same file into a fresh database (`--database`, dropped and created,
     migrated), `import_records(open(path, 'rb'), uploader=None)`, games/s, with DEBUG off so
     Django keeps no query log;
 (c) memory: for each size a child process imports the file into a fresh database again; its
@@ -44,7 +45,7 @@ if str(_ROOT) not in sys.path:
 
 from _common import header, table  # noqa: E402
 
-DB_NAME = "fourcolor_bench_import"
+DB_NAME = "fourcolor_bench_import"  # the default of --database
 CACHE = _ROOT / "var" / "bench"
 RULESETS = ("classic", "bga")
 ROUNDS_PER_MATCH = 4
@@ -286,7 +287,8 @@ def memory_child(server: str, path: Path) -> None:
 
 def measure_memory(server: str, path: Path) -> tuple[int, int, int, float]:
     result = subprocess.run(
-        [sys.executable, __file__, "--memory-child", str(path), "--server", server],
+        [sys.executable, __file__, "--memory-child", str(path), "--server", server,
+         "--database", DB_NAME],
         check=True,
         capture_output=True,
         text=True,
@@ -299,13 +301,16 @@ def measure_memory(server: str, path: Path) -> tuple[int, int, int, float]:
 
 
 def main() -> int:
+    global DB_NAME
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=10_000)
     p.add_argument("--memory-sizes", default="10000,100000")
     p.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
+    p.add_argument("--database", default=DB_NAME, help="dropped and created for each run")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--memory-child", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args()
+    DB_NAME = args.database
     if args.memory_child is not None:
         memory_child(args.server, args.memory_child)
         return 0

@@ -30,6 +30,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-used-anywhere-else-0123456789")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+# The test client speaks plain HTTP: no redirect to HTTPS. No per-request log lines.
+os.environ.setdefault("HTTPS", "false")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
 
 import django  # noqa: E402
 

@@ -16,6 +16,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from config.env import env_bool, env_int, env_list, env_str
+from config.logging import FORMATS as LOG_FORMATS
+from config.logging import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Run-time state (SQLite file, collected static files, screenshots) lives here, never in git.
@@ -56,13 +58,19 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "records",
     "ratings",
     "api",
+    "jobs",
 ]
 
 MIDDLEWARE = [
+    # First: one log line (with its duration and request id) for every request, static included.
+    "config.middleware.RequestLogMiddleware",
+    "config.middleware.QueryStringLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Static files straight from the WSGI app: no separate web server or CDN needed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -200,6 +208,17 @@ REST_FRAMEWORK = {
 # Largest upload the web form and the API accept, in bytes.
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 20 * 1024 * 1024, minimum=1)
 API_UPLOAD_MAX_BYTES = env_int("API_UPLOAD_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
+# Records one upload (web, API or its background job) may hold: the records after them are
+# refused with one message and not read. `manage.py import_games` has no such limit.
+UPLOAD_MAX_RECORDS = env_int("UPLOAD_MAX_RECORDS", 20_000, minimum=1)
+# Games one API export request may stream: more is a 400 that says to narrow the filters.
+API_EXPORT_MAX_GAMES = env_int("API_EXPORT_MAX_GAMES", 10_000, minimum=1)
+# A form's fields other than files (pasted text on the upload page) in memory, in bytes, and
+# the number of parameters a query string or form may carry: Django answers 400 past either.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440, minimum=1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("DATA_UPLOAD_MAX_NUMBER_FIELDS", 1000, minimum=10)
+# The query string of any address, in bytes; longer is a 414 (config.middleware).
+QUERY_STRING_MAX_BYTES = env_int("QUERY_STRING_MAX_BYTES", 4096, minimum=256)
 # Rated rounds a late (older) game may replay at import; beyond it `recompute_stats --pending`.
 RATINGS_REPLAY_LIMIT = env_int("RATINGS_REPLAY_LIMIT", 10_000, minimum=0)
 
@@ -212,14 +231,85 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A job's status and an upload result's status are two different choice sets.
+    "ENUM_NAME_OVERRIDES": {"JobStatusEnum": "jobs.models.Job.Status"},
 }
 
-# --- Security behind a proxy ----------------------------------------------------------------
+# --- Background jobs (Celery) ---------------------------------------------------------------
+# Large uploads and archive-wide revalidation run as `jobs.Job`s. With CELERY_BROKER_URL set
+# (e.g. redis://127.0.0.1:6379/0) they go to the broker and any `celery -A config worker` on
+# any machine runs them; unset, they run in-process, in the request that started them (see
+# jobs/queue.py for why not in a thread), so the embedded default needs nothing extra.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or ""
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+# A failing in-process job marks its Job "failed"; it must not turn the request into a 500.
+CELERY_TASK_EAGER_PROPAGATES = False
+# Progress and results live in the Job row, not in a Celery result backend.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
+# Acknowledge a job's message only once it finished (tasks set acks_late and
+# reject_on_worker_lost): a worker killed mid-job leaves it to be delivered again, and one
+# message at a time per worker process means none waits behind a long job unseen.
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis hands an unacknowledged message to another worker after this many seconds: the most
+# a killed worker's job waits before it resumes. A job still running when its message comes
+# back is left alone (its lease is fresh, see jobs/tasks.py); the fault test lowers it.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=1),
+    # Each worker looks for such messages every this many seconds (one cheap Redis query).
+    "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10, minimum=1),
+    "unacked_restore_throttle": 1,
+}
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A job whose worker has not reported progress for this many seconds is taken over by the
+# next delivery of its message (its worker is presumed dead).
+JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 120, minimum=1)
+# Uploads of at least this many bytes (web form and API) become background jobs.
+BACKGROUND_IMPORT_MIN_BYTES = env_int("BACKGROUND_IMPORT_MIN_BYTES", 256 * 1024, minimum=1)
+# --- End of background jobs -----------------------------------------------------------------
 
+# --- Security: HTTPS, cookies, Content-Security-Policy ---------------------------------------
+
+# HTTPS=false serves the site over plain HTTP (no redirect, no HSTS, cookies without Secure),
+# e.g. a load test on loopback. Otherwise a production start (DEBUG off) is HTTPS-only;
+# each switch below can still be set on its own.
+HTTPS = env_bool("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+# Load balancers probe /healthz over plain HTTP on the private network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+# Preloading is a commitment for the whole domain that is slow to undo: opt in only.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips it from clients).
 if env_bool("BEHIND_HTTPS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# `check --deploy` warns (W021) while preload is off; off is the deliberate default above.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD or not SECURE_HSTS_SECONDS else [
+    "security.W021"
+]
+
+# Only the project's own scripts, styles, fonts and images; no inline script or style, no CDN.
+# data: images: the favicon placeholder and Swagger UI's icons; blob: workers: Redoc's search.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'", "blob:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # --- Logging --------------------------------------------------------------------------------
 
@@ -227,10 +317,9 @@ LOG_LEVEL = (env_str("LOG_LEVEL", "INFO")).upper()
 if not isinstance(logging.getLevelName(LOG_LEVEL), int):
     raise ImproperlyConfigured(f"LOG_LEVEL={LOG_LEVEL!r} is not a logging level name.")
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-}
+# "json": one JSON object per line (time, level, logger, message, request_id and the request
+# log's method, path, status, duration_ms), for log collectors; "plain" for people.
+LOG_FORMAT = env_str("LOG_FORMAT", "plain" if DEBUG else "json").lower()
+if LOG_FORMAT not in LOG_FORMATS:
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r} is not one of {LOG_FORMATS}.")
+LOGGING = logging_config(LOG_LEVEL, LOG_FORMAT)

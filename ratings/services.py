@@ -38,7 +38,7 @@ from records.models import Game, GameSeat
 
 # openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300): documented in docs/stats.md.
 MODEL = PlackettLuce()
-BATCH = 100  # games per totals batch in on_games_stored
+BATCH = 5000  # games per totals batch in on_games_stored (one aggregation, one upsert each)
 CHUNK = 2000  # games per chunk when rating or listing the archive
 RATED_OUTCOMES = ("win", "forced")
 DEFAULT_REPLAY_LIMIT = 10_000
@@ -121,14 +121,25 @@ def _lock() -> DerivedState:
 
 
 def on_games_stored(
-    game_ids: Iterable[int], *, progress: Progress = _no_progress, defer: bool = True
+    game_ids: Iterable[int],
+    *,
+    progress: Progress = _no_progress,
+    defer: bool = True,
+    rate: bool = True,
 ) -> StatsReport:
     """Count and rate games just stored. Games already counted, or no longer stored, are
-    skipped, so calling it twice (or for a whole file) is harmless. With `defer` (imports), a
-    replay longer than RATINGS_REPLAY_LIMIT rounds is left to `rate_pending`."""
+    skipped, so calling it twice (or for a whole file) is harmless.
+
+    Rating: the rulesets of the new games, and those whose ratings are pending, are replayed
+    from their earliest new (or pending) round. With `defer` (imports), a replay longer than
+    RATINGS_REPLAY_LIMIT rounds is left pending for `rate_pending`. With `rate` False (an
+    import's batches before its last) the ratings are only marked pending from the batch's
+    earliest round: the import's last call replays each ruleset once, not once per batch (a
+    replay covers every rated round after its start, so per batch it would cost the square of
+    the import's length)."""
     wanted = sorted({int(pk) for pk in game_ids})
     report = StatsReport()
-    if not wanted:
+    if not wanted and not rate:
         return report
     with transaction.atomic():
         state = _lock()
@@ -148,17 +159,20 @@ def on_games_stored(
             report.games += len(fresh)
             progress("count", len(fresh))
         pending = dict(state.pending)
-        for ruleset, key in sorted(start.items()):
-            if ruleset in pending and not defer:
-                key = min(key, pending.pop(ruleset))
-            if ruleset in pending or (defer and _rated_after(ruleset, key) > replay_limit()):
-                # Too long to wait for (or already waiting): the scheduled pass replays it.
+        if not rate:
+            for ruleset, key in start.items():
                 pending[ruleset] = min(key, pending.get(ruleset, key))
-                report.deferred[ruleset] = pending[ruleset]
-                continue
-            replayed = _rate_from(ruleset, key, progress)
-            report.rulesets[ruleset] = replayed
-            report.rated += replayed
+        else:
+            for ruleset in sorted(set(start) | set(pending)):
+                key = min(start.get(ruleset, "\uffff"), pending.pop(ruleset, "\uffff"))
+                if defer and _rated_after(ruleset, key) > replay_limit():
+                    # Too long to wait for: the scheduled pass replays it.
+                    pending[ruleset] = key
+                    report.deferred[ruleset] = key
+                    continue
+                replayed = _rate_from(ruleset, key, progress)
+                report.rulesets[ruleset] = replayed
+                report.rated += replayed
         if report.games or pending != state.pending:
             state.games += report.games
             state.pending = pending

@@ -1,15 +1,25 @@
 """The Django admin for the archive: every model, searchable and filterable.
 
 A game's texts and everything the engine derived are read-only here: they change only through
-an upload or `manage.py revalidate`, never by hand.
+an upload or `manage.py revalidate`, never by hand. Deleting a game (one, or several with the
+list's action) goes through `records.deletion.delete_game` like the web page and the API: the
+statistics follow and an audit entry keeps the original text. Seats, matches and players come
+from the records, so they are neither added nor deleted here (a match or player left without
+games goes with its last game). The audit trail is read-only; its one action re-imports a
+deleted game.
 """
 
 from __future__ import annotations
 
-from django.contrib import admin
-from django.http import HttpRequest
+from typing import Any
 
-from records.models import Game, GameSeat, Match, Player
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from records.deletion import delete_game, restore_game
+from records.models import AuditAction, AuditEntry, Game, GameSeat, Match, Player
 
 DERIVED_GAME_FIELDS = (
     "ruleset", "players", "dealer", "outcome", "finisher", "on", "points", "exposed_points",
@@ -39,12 +49,26 @@ class PlayerAdmin(admin.ModelAdmin):
     readonly_fields = ("name_key", "created_at")
     ordering = ("name_key",)
 
+    # A player is a name seated in the records: they come and go with the games.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ("tag", "created_at")
     search_fields = ("tag",)
-    readonly_fields = ("key", "created_at")
+    readonly_fields = ("tag", "key", "created_at")
+
+    # A match is its rounds' `Match` tag: it comes and goes with them.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Game)
@@ -61,6 +85,30 @@ class GameAdmin(admin.ModelAdmin):
     list_select_related = ("match", "uploaded_by")
     ordering = ("-id",)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
+        # The match is the record's `Match` tag: not edited by hand either.
+        return [*self.readonly_fields, "match"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # games come in through an upload, which validates them
+
+    def delete_model(self, request: HttpRequest, obj: Game) -> None:
+        delete_game(obj, by=request.user, reason=str(_("deleted in the admin")))
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        # The seats go with their game (GameSeatAdmin only refuses deleting one on its own).
+        perms_needed.discard(str(GameSeat._meta.verbose_name))
+        return deleted, counts, perms_needed, protected
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        # One game at a time: each deletion has its own audit entry and statistics update.
+        for pk in queryset.order_by("pk").values_list("pk", flat=True):
+            try:
+                delete_game(pk, by=request.user, reason=str(_("deleted in the admin")))
+            except Game.DoesNotExist:
+                continue  # deleted meanwhile
+
 
 @admin.register(GameSeat)
 class GameSeatAdmin(admin.ModelAdmin):
@@ -74,3 +122,61 @@ class GameSeatAdmin(admin.ModelAdmin):
         # Every column is the engine's word: nothing to edit by hand.
         return [f.name for f in GameSeat._meta.fields]
 
+    # A seat is part of its game: it goes with the game, never alone.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ("at", "action", "game_id", "by_name", "uploader_name", "ruleset",
+                    "players_shown", "reason")
+    list_filter = ("action", "ruleset")
+    search_fields = ("=game_id", "content_hash", "by_name", "uploader_name", "match_tag",
+                     "reason")
+    date_hierarchy = "at"
+    actions = ["restore"]
+
+    @admin.display(description=_("players"))
+    def players_shown(self, entry: AuditEntry) -> str:
+        return " · ".join(str(name) for name in entry.seats)
+
+    # The trail is written by records.deletion only, and never changed or deleted.
+    def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
+        return [f.name for f in AuditEntry._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_restore_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("records.add_game")
+
+    @admin.action(description=_("Restore the deleted games (re-import their original text)"),
+                  permissions=["restore"])
+    def restore(self, request: HttpRequest, queryset: QuerySet[AuditEntry]) -> None:
+        entries = list(queryset.filter(action=AuditAction.DELETED).order_by("pk"))
+        for entry in entries:
+            result = restore_game(entry, by=request.user)
+            text, level = RESTORE_MESSAGES[result.status]
+            values = {"old": entry.game_id, "new": result.game_id, "error": result.message}
+            self.message_user(request, text % values, level)
+        if not entries:
+            self.message_user(request, _("No deletion among the selected entries."),
+                              messages.WARNING)
+
+
+# What became of a restored game: its import's status -> (message, level).
+RESTORE_MESSAGES = {
+    "stored": (_("game #%(old)s restored as game #%(new)s"), messages.SUCCESS),
+    "duplicate": (_("game #%(old)s is stored already, as game #%(new)s"), messages.WARNING),
+    "refused": (_("game #%(old)s not restored: %(error)s"), messages.ERROR),
+}

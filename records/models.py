@@ -242,3 +242,53 @@ class GameSeat(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} seat {self.seat}: {self.name}"
+
+
+class AuditAction(models.TextChoices):
+    DELETED = "deleted", _("game deleted")
+    RESTORED = "restored", _("game restored")
+
+
+class AuditEntry(models.Model):
+    """Who deleted (or restored) which game, when and why, with the game's original text.
+
+    Kept apart from the game (no foreign key to it) so that it outlives the game: re-importing
+    `original_text` gives back the same game (same canonical content and hash), so nothing a
+    user uploaded is ever lost. Written only by `records.deletion`; read-only in the admin.
+    """
+
+    action = models.CharField(_("action"), max_length=16, choices=AuditAction.choices)
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("by"),
+    )
+    # The user's name as it was: the entry still says who once the account is gone.
+    by_name = models.CharField(_("by (name)"), max_length=150, blank=True, default="")
+    reason = models.TextField(_("reason"), blank=True, default="")
+    game_id = models.PositiveIntegerField(_("game id"))
+    content_hash = models.CharField(_("content hash"), max_length=64)
+    ruleset = models.CharField(_("ruleset"), max_length=32, blank=True, default="")
+    seats = models.JSONField(_("players"), default=list, help_text=_("seat names, in order"))
+    match_tag = models.TextField(_("match tag"), blank=True, default="")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("uploaded by"),
+    )
+    uploader_name = models.CharField(_("uploaded by (name)"), max_length=150, blank=True,
+                                     default="")
+    uploaded_at = models.DateTimeField(_("uploaded"), null=True, blank=True)
+    original_text = models.TextField(_("original text"), help_text=_("verbatim, as uploaded"))
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+        indexes = [
+            models.Index(fields=["game_id"], name="auditentry_game"),
+            models.Index(fields=["content_hash"], name="auditentry_content_hash"),
+        ]
+
+    def __str__(self) -> str:
+        names = " · ".join(str(name) for name in self.seats)
+        return f"{self.get_action_display()} #{self.game_id} {names} ({self.by_name or '?'})"

@@ -5,12 +5,18 @@ thin layers over it), so that a game is stored the same way whichever door it ca
 
 Import policy (see `import_records`):
 
-- each record is validated by the engine and stored in its own short transaction (the game, its
-  seats, new players, a new match), so nothing is ever partially stored;
-- a record whose canonical text (`fourcolor.write_fcn`) is already stored is a *duplicate*: the
-  unique index on `Game.content_hash` decides, never a check-then-insert, so two uploads of the
-  same file racing on PostgreSQL still end with one stored game;
-- a refused record is reported with its line, column, ply, category, message and line text.
+- each record is validated by the engine first; the valid ones are stored in batches, one short
+  transaction per batch (games, seats, new players, new matches, a few statements in all), so
+  a record's game and seats are always committed together and nothing is partially stored;
+- a record whose canonical text (`fourcolor.write_fcn`) is already stored is a *duplicate*. A
+  batch looks its hashes up first, but the unique index on `Game.content_hash` has the last
+  word: when a concurrent upload stores one of them meanwhile, the batch's INSERT fails, and
+  the batch is stored again record by record, each in its own transaction (savepoint), where
+  the index tells which is a duplicate. So two uploads of the same file racing on PostgreSQL
+  still end with one stored game per record;
+- a refused record is reported with its line, column, ply, category, message and line text;
+- a lost database connection is retried; if it stays lost the import stops and reports every
+  record not stored (status "unavailable") and the record to resume from (`start_at`).
 """
 
 from __future__ import annotations
@@ -22,12 +28,20 @@ import hashlib
 import io
 import logging
 import re
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import (
+    DatabaseError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    connection,
+    transaction,
+)
 from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 from django.dispatch import Signal
 from django.utils import timezone
@@ -353,16 +367,24 @@ class ImportReport:
     problems_omitted: int = 0
     max_results: int = 1000
     max_problems: int = 100
+    # Records not stored because the database stayed unavailable (the import stopped).
+    unavailable: int = 0
+    # Index (0-based, in the whole stream) of the first record not yet decided and committed:
+    # pass it as `start_at` to resume. After a complete import, the number of records read.
+    next_index: int = 0
+    stopped: str = ""  # why the import stopped before the end ("" when it did not)
 
     @property
     def total(self) -> int:
-        return self.stored + self.duplicates + self.refused
+        return self.stored + self.duplicates + self.refused + self.unavailable
 
     def add(self, result: RecordResult) -> None:
         if result.status == "stored":
             self.stored += 1
         elif result.status == "duplicate":
             self.duplicates += 1
+        elif result.status == "unavailable":
+            self.unavailable += 1
         else:
             self.refused += 1
         if len(self.results) < self.max_results:
@@ -380,7 +402,10 @@ class ImportReport:
             "stored": self.stored,
             "duplicates": self.duplicates,
             "refused": self.refused,
+            "unavailable": self.unavailable,
             "total": self.total,
+            "next_index": self.next_index,
+            "stopped": self.stopped,
             "results": [r.as_dict() for r in self.results],
             "results_omitted": self.results_omitted,
             "problems": [r.as_dict() for r in self.problems],
@@ -397,11 +422,23 @@ def _refusal(index: int, first_line: int, error: FcnError, text: str) -> RecordR
 
 # ----------------------------------------------------------------------------- storing
 
+# Valid records stored per transaction: one INSERT for their games, one for their seats, one
+# lookup each for players and matches, instead of ~5 round trips per record.
+BATCH_RECORDS = 250
+# ...or fewer, once the batch's first record waited this long (a slow stream still commits,
+# and reports progress, at a steady pace).
+BATCH_SECONDS = 1.0
+# After a lost connection the batch is retried on a new one after each of these pauses
+# (seconds, ~7.5 s in all: a database restart fits in it); then the import stops.
+DB_RETRY_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0)
+STATS_BATCH = 5000  # stored games handed to derived-data apps (statistics, ratings) at a time
+_DB_DOWN = (OperationalError, InterfaceError)
+
 
 class _Ids:
-    """Player and match ids already known to this import, to spare a query per seat.
+    """Player and match ids already known to this import, to spare queries.
 
-    Ids enter only after their transaction committed (see `_Store.commit`)."""
+    Ids enter only after their transaction committed (see `_store_records`)."""
 
     def __init__(self) -> None:
         self.players: dict[str, int] = {}
@@ -420,30 +457,77 @@ class _Ids:
         self.matches.update(matches)
 
 
+@dataclass
+class _Valid:
+    """A record the engine accepted, with everything derived from it, waiting to be stored."""
+
+    index: int
+    line: int
+    text: str
+    fields: dict[str, Any]
+    seats: list[dict[str, Any]]
+    match_tag: str | None
+
+    @classmethod
+    def of(cls, check: fourcolor.Check, text: str, index: int = 0, line: int = 1) -> _Valid:
+        assert check.record is not None
+        return cls(index, line, text, derive_game_fields(check), derive_seat_fields(check),
+                   check.record.tag("Match"))
+
+    @property
+    def content_hash(self) -> str:
+        return str(self.fields["content_hash"])
+
+
 def _match_id(tag: str, ids: _Ids, new: dict[str, int]) -> int:
-    key = match_key(tag)
-    known = ids.matches.get(key)
-    if known is not None:
-        return known
-    # get_or_create inserts inside its own savepoint and re-reads on a unique violation, so a
-    # concurrent upload creating the same match is fine.
-    match, _ = Match.objects.get_or_create(key=key, defaults={"tag": tag})
-    new[key] = match.pk
-    return match.pk
+    return _match_ids({match_key(tag): tag}, ids, new)[match_key(tag)]
+
+
+def _match_ids(tags: dict[str, str], ids: _Ids, new: dict[str, int]) -> dict[str, int]:
+    """Match id per key (of `tags`: key -> tag), creating the missing matches."""
+    return _get_or_create(Match, tags, ids.matches, new, lambda key, tag: Match(key=key, tag=tag))
 
 
 def _player_ids(names: Iterable[str], ids: _Ids, new: dict[str, int]) -> dict[str, int]:
-    """Player id per name key, creating players on first sight."""
-    wanted = {player_key(name): name for name in names}
-    found = {key: ids.players[key] for key in wanted if key in ids.players}
-    missing = [key for key in wanted if key not in found]
-    if missing:
-        for key, pk in Player.objects.filter(name_key__in=missing).values_list("name_key", "pk"):
-            found[key] = new[key] = pk
+    """Player id per name key, creating players on first sight (named as first seen)."""
+    wanted: dict[str, str] = {}
+    for name in names:
+        wanted.setdefault(player_key(name), name)
+    return _get_or_create(
+        Player, wanted, ids.players, new, lambda key, name: Player(name_key=key, name=name)
+    )
+
+
+def _get_or_create(
+    model: Any,
+    wanted: dict[str, str],
+    known: dict[str, int],
+    new: dict[str, int],
+    make: Callable[[str, str], Any],
+) -> dict[str, int]:
+    """Ids of `model` rows by unique key (`key` for matches, `name_key` for players): known
+    ones from the cache, then one SELECT, then one INSERT of the missing ones that skips
+    keys a concurrent import inserted meanwhile (ON CONFLICT DO NOTHING / INSERT OR IGNORE;
+    it waits for that import's transaction), then one SELECT of the inserted ones."""
+    column = "key" if model is Match else "name_key"
+    found = {key: known[key] for key in wanted if key in known}
     # Sorted: concurrent imports take the unique-index locks in one order (no deadlock).
-    for key in sorted(k for k in wanted if k not in found):
-        player, _ = Player.objects.get_or_create(name_key=key, defaults={"name": wanted[key]})
-        found[key] = new[key] = player.pk
+    missing = sorted(key for key in wanted if key not in found)
+    for attempt in (1, 2):
+        if not missing:
+            break
+        for start in range(0, len(missing), 500):
+            chunk = missing[start : start + 500]
+            rows = model.objects.filter(**{f"{column}__in": chunk}).values_list(column, "pk")
+            for key, pk in rows:
+                found[key] = new[key] = pk
+        missing = [key for key in missing if key not in found]
+        if missing and attempt == 1:
+            model.objects.bulk_create(
+                [make(key, wanted[key]) for key in missing], ignore_conflicts=True
+            )
+    if missing:  # inserted, yet not found: only a concurrent delete does that
+        raise IntegrityError(f"{model.__name__} rows vanished while being created: {missing[:3]}")
     return found
 
 
@@ -451,6 +535,176 @@ def _send_on_commit(signal: Signal, game_id: int) -> None:
     """Tell receivers about a game once it is committed (at once outside a transaction)."""
     if signal.has_listeners(Game):
         transaction.on_commit(lambda: signal.send(sender=Game, game_id=game_id))
+
+
+Outcomes = dict[int, tuple[str, int]]  # record index -> ("stored" | "duplicate", game id)
+
+
+def _insert(
+    valid: list[_Valid], user: Any, ids: _Ids, stamp: datetime.datetime, retry: bool,
+    new_players: dict[str, int], new_matches: dict[str, int],
+) -> tuple[Outcomes, list[int]]:
+    """Store `valid` inside the caller's transaction: the outcome of each record and the ids of
+    the games stored. A record whose content hash is stored is a duplicate, unless this is a
+    `retry` after a lost connection and an earlier attempt of this very batch stored it (same
+    upload time and uploader: the commit went through but its answer was lost); a record
+    repeating an earlier one of the batch is a duplicate of it. A concurrent upload storing one
+    of the hashes between the SELECT and the INSERT makes the INSERT fail (IntegrityError)."""
+    user_id = user.pk if user is not None else None
+    stored = _stored_hashes({v.content_hash for v in valid})
+    outcomes: Outcomes = {}
+    mine: list[int] = []
+    first: dict[str, _Valid] = {}
+    for v in valid:
+        h = v.content_hash
+        if h in stored and h not in first:
+            pk, at, by = stored[h]
+            first[h] = v
+            if retry and at == stamp and by == user_id:
+                outcomes[v.index] = ("stored", pk)
+                mine.append(pk)
+            else:
+                outcomes[v.index] = ("duplicate", pk)
+        elif h not in first:
+            first[h] = v
+    fresh = [v for v in valid if v.content_hash not in stored and first[v.content_hash] is v]
+    if fresh:
+        tags = {match_key(v.match_tag): v.match_tag for v in fresh if v.match_tag is not None}
+        # Lock order across concurrent imports: matches, games, players (keys sorted).
+        matches = _match_ids(tags, ids, new_matches) if tags else {}
+        games = Game.objects.bulk_create([
+            Game(
+                **v.fields,
+                match_id=matches[match_key(v.match_tag)] if v.match_tag is not None else None,
+                original_text=v.text, uploaded_by_id=user_id, uploaded_at=stamp,
+                validated_at=stamp,
+            )
+            for v in fresh
+        ])
+        players = _player_ids(
+            (row["name"] for v in fresh for row in v.seats), ids, new_players
+        )
+        GameSeat.objects.bulk_create([
+            GameSeat(game_id=game.pk, player_id=players[player_key(row["name"])], **row)
+            for v, game in zip(fresh, games, strict=True)
+            for row in v.seats
+        ])
+        for v, game in zip(fresh, games, strict=True):
+            outcomes[v.index] = ("stored", game.pk)
+            mine.append(game.pk)
+    for v in valid:
+        if v.index not in outcomes:  # a repeat of an earlier record of the batch
+            outcomes[v.index] = ("duplicate", outcomes[first[v.content_hash].index][1])
+    return outcomes, mine
+
+
+def _stored_hashes(hashes: set[str]) -> dict[str, tuple[int, datetime.datetime, int | None]]:
+    """The stored games among these content hashes: hash -> (id, uploaded_at, uploader id)."""
+    wanted = sorted(hashes)
+    stored = {}
+    for start in range(0, len(wanted), 500):
+        rows = Game.objects.filter(content_hash__in=wanted[start : start + 500]).values_list(
+            "content_hash", "pk", "uploaded_at", "uploaded_by_id"
+        )
+        stored.update((h, (pk, at, by)) for h, pk, at, by in rows)
+    return stored
+
+
+def _store_records(
+    valid: list[_Valid], user: Any, ids: _Ids, stamp: datetime.datetime, retry: bool = False
+) -> Outcomes:
+    """Store records in one transaction: all of them or none."""
+    new_players: dict[str, int] = {}
+    new_matches: dict[str, int] = {}
+    with transaction.atomic():
+        outcomes, mine = _insert(valid, user, ids, stamp, retry, new_players, new_matches)
+        for game_id in mine:
+            _send_on_commit(game_stored, game_id)
+    ids.remember(new_players, new_matches)
+    return outcomes
+
+
+def _store_batch(
+    valid: list[_Valid], user: Any, ids: _Ids, stamp: datetime.datetime, retry: bool = False
+) -> Outcomes:
+    """Store a batch in one transaction; when a unique index refuses it (a concurrent upload
+    stored one of its records, or deleted a cached player), store it record by record."""
+    if len(valid) > 1:
+        try:
+            return _store_records(valid, user, ids, stamp, retry)
+        except IntegrityError:
+            ids.clear()  # a cached id may point at a row deleted meanwhile: look again
+    outcomes: Outcomes = {}
+    decided: dict[str, int] = {}  # content hash -> game, for repeats inside the batch
+    for v in valid:
+        if v.content_hash in decided:
+            outcomes[v.index] = ("duplicate", decided[v.content_hash])
+            continue
+        outcomes.update(_store_one(v, user, ids, stamp, retry))
+        decided[v.content_hash] = outcomes[v.index][1]
+    return outcomes
+
+
+def _store_one(
+    v: _Valid, user: Any, ids: _Ids, stamp: datetime.datetime, retry: bool = False
+) -> Outcomes:
+    for attempt in (1, 2):
+        try:
+            return _store_records([v], user, ids, stamp, retry)
+        except IntegrityError:
+            # The record's transaction (or savepoint) is rolled back as a whole; the unique
+            # index on content_hash said whether another upload stored it first.
+            existing = (
+                Game.objects.filter(content_hash=v.content_hash)
+                .values_list("pk", flat=True)
+                .first()
+            )
+            if existing is not None:
+                return {v.index: ("duplicate", existing)}
+            if attempt == 2:
+                raise
+            ids.clear()
+    raise AssertionError("unreachable")
+
+
+def _store_retrying(valid: list[_Valid], user: Any, ids: _Ids) -> Outcomes | DatabaseError:
+    """`_store_batch`, retried on a new connection after each of DB_RETRY_DELAYS when the
+    connection is lost; the last error when it stays lost. Every attempt stamps the games with
+    the same upload time, which is how a retry recognises games its lost commit stored."""
+    stamp = _new_stamp()
+    delays = iter(DB_RETRY_DELAYS)
+    retry = False
+    while True:
+        try:
+            return _store_batch(valid, user, ids, stamp, retry)
+        except _DB_DOWN as exc:
+            if connection.in_atomic_block:
+                raise  # the caller's transaction is lost with the connection: theirs to handle
+            delay = next(delays, None)
+            logger.warning("database unavailable while storing records %d-%d (%s)%s",
+                           valid[0].index, valid[-1].index, " ".join(str(exc).split()),
+                           f"; retrying in {delay:g} s" if delay is not None else "")
+            connection.close()
+            if delay is None:
+                return exc
+            ids.clear()
+            retry = True
+            time.sleep(delay)
+
+
+_stamps = threading.Lock()
+_last_stamp: list[datetime.datetime] = []
+
+
+def _new_stamp() -> datetime.datetime:
+    """The upload time of a batch, distinct from every other batch's in this process (threads
+    included): a retry recognises its own games by it."""
+    with _stamps:
+        now = timezone.now()
+        if _last_stamp and now <= _last_stamp[0]:
+            now = _last_stamp[0] + datetime.timedelta(microseconds=1)
+        _last_stamp[:] = [now]
+        return now
 
 
 def store_game(
@@ -462,47 +716,11 @@ def store_game(
 ) -> tuple[str, int]:
     """Store one valid record in its own transaction: ("stored", id) or ("duplicate", id of the
     game already stored with the same canonical content)."""
-    ids = ids if ids is not None else _Ids()
-    fields = derive_game_fields(check)
-    seat_rows = derive_seat_fields(check)
-    assert check.record is not None
-    tag = check.record.tag("Match")
     user = uploader if getattr(uploader, "is_authenticated", False) else None
-    for attempt in (1, 2):
-        new_players: dict[str, int] = {}
-        new_matches: dict[str, int] = {}
-        now = timezone.now()
-        try:
-            with transaction.atomic():
-                # Lock order across concurrent imports: match, game, players (sorted).
-                match_id = _match_id(tag, ids, new_matches) if tag is not None else None
-                game = Game.objects.create(
-                    **fields, match_id=match_id, original_text=original_text,
-                    uploaded_by=user, uploaded_at=now, validated_at=now,
-                )
-                players = _player_ids((row["name"] for row in seat_rows), ids, new_players)
-                GameSeat.objects.bulk_create(
-                    GameSeat(game=game, player_id=players[player_key(row["name"])], **row)
-                    for row in seat_rows
-                )
-        except IntegrityError:
-            # The record's transaction (or savepoint) is rolled back as a whole; the unique
-            # index on content_hash said whether another upload stored it first.
-            existing = (
-                Game.objects.filter(content_hash=fields["content_hash"])
-                .values_list("pk", flat=True)
-                .first()
-            )
-            if existing is not None:
-                return "duplicate", existing
-            if attempt == 2:
-                raise
-            ids.clear()  # a cached id may point at a row deleted meanwhile: look again
-            continue
-        ids.remember(new_players, new_matches)
-        _send_on_commit(game_stored, game.pk)
-        return "stored", game.pk
-    raise AssertionError("unreachable")
+    outcomes = _store_one(
+        _Valid.of(check, original_text), user, ids if ids is not None else _Ids(), _new_stamp()
+    )
+    return outcomes[0]
 
 
 def import_records(
@@ -512,17 +730,39 @@ def import_records(
     max_results: int = 1000,
     max_problems: int = 100,
     on_result: Callable[[RecordResult], None] | None = None,
+    progress: Callable[[ImportReport], None] | None = None,
+    start_at: int = 0,
+    max_records: int | None = None,
 ) -> ImportReport:
-    """Validate and store every record of a file, one at a time.
+    """Validate every record of a file, then store the valid ones in batches.
 
     `stream`: bytes or str, a binary or text file object (open text files with newline='' to
     keep line endings verbatim), or an iterable of lines. Bytes are decoded as strict UTF-8;
     a record with invalid UTF-8 is refused with the position of the first bad byte.
-    `on_result` sees every record's result as it is decided (for progress bars and streaming
-    answers); the report keeps the counts and the first results and problems."""
+
+    Up to BATCH_RECORDS valid records (or those validated within BATCH_SECONDS) are stored
+    per transaction: each record's game and seats are always committed together.
+
+    - `on_result` sees every record's result once its batch is decided, in file order (for
+      progress bars and streaming answers); the report keeps the counts and the first results
+      and problems.
+    - `progress(report)` is called after each committed batch and once at the end; then
+      `report.next_index` is where a resumed import would start.
+    - `start_at`: skip the first `start_at` records of the stream (not validated, stored nor
+      counted; result indexes and lines stay those of the whole stream), to resume an
+      interrupted import with `start_at=report.next_index`.
+    - `max_records`: the most records one upload may hold (None: no limit). Reading stops at
+      the record after them: the records before keep their verdicts (the valid ones are
+      stored), that record is refused (category `limit`, at its first line) for all the
+      rest, which is not read, and `report.stopped` says so.
+
+    When the database connection is lost the batch is retried on a new connection (see
+    DB_RETRY_DELAYS); if it stays lost, the import stops: the records not stored get the
+    status "unavailable" (category `unavailable`), `report.stopped` says why and
+    `report.next_index` is the first record not stored. Other database errors are raised."""
     lines = _DecodedLines(stream)
     return _import(fourcolor.iter_records(lines), lines, uploader, max_results, max_problems,
-                   on_result)
+                   on_result, progress, start_at, max_records)
 
 
 def import_texts(
@@ -532,14 +772,103 @@ def import_texts(
     max_results: int = 1000,
     max_problems: int = 100,
     on_result: Callable[[RecordResult], None] | None = None,
+    progress: Callable[[ImportReport], None] | None = None,
+    start_at: int = 0,
+    max_records: int | None = None,
 ) -> ImportReport:
     """Like `import_records`, for texts that are one record each (a JSON upload, an NDJSON
-    export's `original`s): each is stored exactly as given, lines counted from 1 in it."""
+    export's `original`s): each is stored exactly as given, lines counted from 1 in it.
+    `start_at` skips that many texts (their indexes count); past `max_records` texts the next
+    one is refused and the rest not read."""
     records = (
         fourcolor.RecordText(index, 1, text, len(text) > MAX_RECORD_CHARS)
         for index, text in enumerate(texts)
     )
-    return _import(records, None, uploader, max_results, max_problems, on_result)
+    return _import(records, None, uploader, max_results, max_problems, on_result, progress,
+                   start_at, max_records)
+
+
+class _Importer:
+    """One import: records are validated as they come and queued; a full (or old) queue is
+    stored as a batch and its results reported in file order."""
+
+    def __init__(
+        self,
+        uploader: Uploader,
+        report: ImportReport,
+        on_result: Callable[[RecordResult], None] | None,
+        progress: Callable[[ImportReport], None] | None,
+    ) -> None:
+        self.user = uploader if getattr(uploader, "is_authenticated", False) else None
+        self.report = report
+        self.on_result = on_result
+        self.progress = progress
+        self.ids = _Ids()
+        self.queue: list[RecordResult | _Valid] = []
+        self.valid = 0
+        self.since = 0.0
+        self.stored: list[int] = []  # not announced yet
+        self.unsettled = False  # batches were announced as not final
+        self.down: DatabaseError | None = None
+
+    def add(self, entry: RecordResult | _Valid) -> None:
+        if not self.queue:
+            self.since = time.monotonic()
+        self.queue.append(entry)
+        if isinstance(entry, _Valid):
+            self.valid += 1
+        if self.valid >= BATCH_RECORDS or time.monotonic() - self.since >= BATCH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        queue, self.queue, self.valid = self.queue, [], 0
+        if not queue:
+            return
+        valid = [entry for entry in queue if isinstance(entry, _Valid)]
+        outcomes = _store_retrying(valid, self.user, self.ids) if valid else {}
+        if isinstance(outcomes, DatabaseError):
+            self.down = outcomes
+            reason = " ".join(str(outcomes).split())  # psycopg's messages span lines
+            self.report.stopped = f"database unavailable: {reason}"[:QUOTE_CHARS]
+            self.report.next_index = valid[0].index
+            for entry in queue:
+                if isinstance(entry, _Valid):
+                    entry = _unavailable(entry.index, entry.line, valid[0].index)
+                self.emit(entry)
+            return
+        for entry in queue:
+            if isinstance(entry, _Valid):
+                status, game_id = outcomes[entry.index]
+                entry = RecordResult(entry.index, entry.line, status, game_id=game_id)
+                if status == "stored":
+                    self.stored.append(game_id)
+            self.emit(entry)
+        self.report.next_index = queue[-1].index + 1
+        if len(self.stored) >= STATS_BATCH:
+            _announce_stored(self.stored, final=False)
+            self.unsettled = True
+        if self.progress is not None:
+            self.progress(self.report)
+
+    def finish(self) -> ImportReport:
+        self.flush()
+        if self.down is not None:
+            # Announcing would only fail (with a traceback in the log): say what to run instead.
+            if self.stored:
+                logger.warning(
+                    "%d stored games not counted in the statistics yet (database unavailable): "
+                    "run manage.py recompute_stats --missing once it is back", len(self.stored),
+                )
+        elif self.stored or self.unsettled:
+            _announce_stored(self.stored, final=True)
+        if self.progress is not None:
+            self.progress(self.report)
+        return self.report
+
+    def emit(self, result: RecordResult) -> None:
+        self.report.add(result)
+        if self.on_result is not None:
+            self.on_result(result)
 
 
 def _import(
@@ -549,34 +878,55 @@ def _import(
     max_results: int,
     max_problems: int,
     on_result: Callable[[RecordResult], None] | None,
+    progress: Callable[[ImportReport], None] | None,
+    start_at: int,
+    max_records: int | None = None,
 ) -> ImportReport:
     report = ImportReport(max_results=max_results, max_problems=max_problems)
-    ids = _Ids()
-    stored: list[int] = []
-    with durable_at_end():
-        for rt in records:
-            result = _import_one(rt, lines, uploader, ids)
-            report.add(result)
-            if result.status == "stored" and result.game_id is not None:
-                stored.append(result.game_id)
-                if len(stored) >= STATS_BATCH:
-                    _announce_stored(stored)
-            if on_result is not None:
-                on_result(result)
-        _announce_stored(stored)
-    return report
+    report.next_index = max(start_at, 0)
+    importer = _Importer(uploader, report, on_result, progress)
+    for rt in records:
+        bad = lines.take_bad(rt.line) if lines is not None else None
+        if rt.index < start_at:
+            continue  # done by the import this one resumes
+        if max_records is not None and rt.index >= max_records:
+            _too_many(importer, rt, max_records)
+            break  # the rest is not read: a huge file costs no more than its first records
+        if importer.down is not None:
+            # Not validated: the import stopped, and a resumed one will look at it.
+            importer.emit(_unavailable(rt.index, rt.line, report.next_index))
+        else:
+            importer.add(_validate(rt, bad))
+    return importer.finish()
 
 
-STATS_BATCH = 200  # stored games handed to derived-data apps (statistics, ratings) at a time
-
-
-def _announce_stored(game_ids: list[int]) -> None:
-    """Tell derived-data apps about freshly stored games, in batches (far cheaper than one by
-    one). A failing receiver is logged and never fails the upload: `manage.py recompute_stats
-    --missing` counts such games later."""
-    if not game_ids:
+def _too_many(importer: _Importer, rt: fourcolor.RecordText, max_records: int) -> None:
+    """Refuse the record after the first `max_records`, once, for it and all that follow."""
+    message = f"too many records in one upload: at most {max_records} (split the file)"
+    quote = line_of(rt.text, rt.line, rt.line).encode("utf-8", "replace").decode("utf-8")
+    refusal = _refusal(rt.index, rt.line, LimitError(message, line=rt.line, col=1), quote)
+    if importer.down is not None:
+        importer.emit(refusal)  # the database stopped the import first: its reason stands
         return
-    for receiver, response in games_stored_batch.send_robust(sender=Game, game_ids=list(game_ids)):
+    importer.report.stopped = message  # a database failure storing the last batch overrides
+    importer.add(refusal)
+
+
+def _unavailable(index: int, line: int, resume: int) -> RecordResult:
+    message = f"not stored: database unavailable (resume at record {resume + 1})"
+    return RecordResult(index, line, "unavailable", error={
+        "line": line, "col": None, "ply": None, "category": "unavailable", "message": message,
+        "event": None, "text": "", "error": f"{line}: error[unavailable]: {message}",
+    })
+
+
+def _announce_stored(game_ids: list[int], *, final: bool) -> None:
+    """Tell derived-data apps about freshly stored games, in batches (far cheaper than one by
+    one); `final` on the import's last call. A failing receiver is logged and never fails the
+    upload: `manage.py recompute_stats --missing` counts such games later."""
+    for receiver, response in games_stored_batch.send_robust(
+        sender=Game, game_ids=list(game_ids), final=final
+    ):
         if isinstance(response, Exception):
             logger.error(
                 "derived data not updated for %d games by %r (%s); run recompute_stats --missing",
@@ -585,38 +935,8 @@ def _announce_stored(game_ids: list[int]) -> None:
     game_ids.clear()
 
 
-@contextmanager
-def durable_at_end() -> Iterator[None]:
-    """Per-record commits that do not each wait for the disk, made durable together at the end.
-
-    On PostgreSQL every record's transaction commits with synchronous_commit off (atomic and
-    consistent, but not yet flushed: one WAL flush per record would cost more than validating
-    the record). On leaving, one synchronous commit flushes the WAL of all of them, so the
-    report the caller gets describes durable data. Inside a caller's transaction, or on SQLite
-    (WAL with synchronous=NORMAL already), nothing changes."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
-        yield
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SET synchronous_commit TO OFF")
-    try:
-        yield
-    finally:
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("RESET synchronous_commit")
-                # A transaction with an id commits synchronously: waiting for its WAL flush
-                # waits for every earlier commit's too.
-                cursor.execute("SELECT txid_current()")
-        except DatabaseError:
-            # The connection is broken (the reason the import stopped): Django discards it.
-            pass
-
-
-def _import_one(
-    rt: fourcolor.RecordText, lines: _DecodedLines | None, uploader: Uploader, ids: _Ids
-) -> RecordResult:
-    bad = lines.take_bad(rt.line) if lines is not None else None
+def _validate(rt: fourcolor.RecordText, bad: _BadLine | None) -> RecordResult | _Valid:
+    """The engine's verdict on one record: its refusal, or the record ready to be stored."""
     if bad is not None:
         return _refusal(rt.index, rt.line, bad.error, bad.text)
     unencodable = _unencodable(rt.text, rt.line)
@@ -628,8 +948,7 @@ def _import_one(
     error = check.error if check.error is not None else storage_limits(check)
     if error is not None:
         return _refusal(rt.index, rt.line, error, line_of(rt.text, rt.line, error.line))
-    status, game_id = store_game(check, rt.text, uploader, ids=ids)
-    return RecordResult(rt.index, rt.line, status, game_id=game_id)
+    return _Valid.of(check, rt.text, rt.index, rt.line)
 
 
 # ----------------------------------------------------------------------------- revalidation

@@ -1,6 +1,6 @@
 """Signals of the archive, for apps that keep data derived from the stored games.
 
-Both are sent once the game's transaction has committed (`transaction.on_commit`), so a
+The first two are sent once the game's transaction has committed (`transaction.on_commit`), so a
 receiver always sees the game and its seats in the database.
 """
 
@@ -13,6 +13,13 @@ game_stored = Signal()
 # `revalidate --update` rewrote a game's derived data and seats. Keyword arguments: game_id.
 game_rewritten = Signal()
 # A batch of games an import stored (sent every STATS_BATCH stored games and at the end of the
-# import, outside any per-record transaction). Keyword arguments: game_ids (list[int]). The
-# statistics app counts and rates them here; a failing receiver never fails the import.
+# import, outside the import's transactions). Keyword arguments: game_ids (list[int]), final
+# (bool: False for all but the import's last batch, which may be empty; a receiver may leave
+# costly work, such as a rating replay, to the final one). The statistics app counts and rates
+# them here; a failing receiver never fails the import.
 games_stored_batch = Signal()
+# A game is about to be deleted (`records.deletion.delete_game`). Sent *inside* the deleting
+# transaction, before any row goes, so a receiver still reads the game and its seats and its
+# own writes commit or roll back with the deletion. Keyword arguments: game_id (int). A failing
+# receiver fails the deletion: derived data is never left counting a game that is gone.
+game_deleting = Signal()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from records.views import archive, matches, players, replay, upload
+from records.views import account, archive, game_delete, matches, players, replay, upload
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", archive.archive, name="archive"),
@@ -12,7 +12,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/original.fcn", replay.download_original, name="game-original"),
     path("games/<int:pk>/canonical.fcn", replay.download_canonical, name="game-canonical"),
     path("games/<int:pk>/game.json", replay.download_json, name="game-json"),
+    path("games/<int:pk>/delete/", game_delete.game_delete, name="game-delete"),
     path("upload/", upload.upload, name="upload"),
+    path("account/", account.account, name="account"),
     path("players/", players.player_list, name="players"),
     path("players/<int:pk>/", players.player_detail, name="player"),
     path("matches/", matches.match_list, name="matches"),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import IsAuthenticated
@@ -20,17 +19,11 @@ from rest_framework.views import APIView
 from api.exceptions import error_body
 from api.serializers import ErrorDoc, TokenSerializer
 from api.views.base import ApiViewMixin
+from records.tokens import revoke_token, rotate_token
 
 
 def token_json(token: Token) -> dict[str, Any]:
     return {"username": token.user.get_username(), "token": token.key, "created": token.created}
-
-
-def rotate_token(user: Any) -> Token:
-    """A new key for `user`, replacing any previous one (which stops working at once)."""
-    with transaction.atomic():
-        Token.objects.filter(user=user).delete()
-        return Token.objects.create(user=user)
 
 
 NOT_SIGNED_IN = OpenApiResponse(ErrorDoc, "Not signed in.")
@@ -64,10 +57,11 @@ class TokenView(ApiViewMixin, APIView):
 
     @extend_schema(
         summary="Revoke my API token",
+        description="The key stops working at once; 204 also when there was none.",
         request=None,
         responses={204: None, 401: NOT_SIGNED_IN,
                    403: OpenApiResponse(ErrorDoc, "CSRF check failed (session)."), 429: ErrorDoc},
     )
     def delete(self, request: Request) -> Response:
-        Token.objects.filter(user=request.user).delete()
+        revoke_token(request.user)
         return Response(status=204)

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404, StreamingHttpResponse
 from django_filters.rest_framework import DjangoFilterBackend
@@ -38,6 +38,7 @@ from api.serializers import (
 )
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import PAGES, ApiViewMixin, names
+from records.deletion import MAX_REASON, delete_game
 from records.filters import GameFilter
 # The same separator as `manage.py export_games`: both exports are importable as they are.
 from records.management.commands.export_games import fcn_separator
@@ -74,11 +75,30 @@ class PlyQuery(serializers.Serializer[Any]):
     )
 
 
+class DeleteQuery(serializers.Serializer[Any]):
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=MAX_REASON, trim_whitespace=True,
+        help_text="why, for the audit trail",
+    )
+
+
+def export_max_games() -> int:
+    return int(getattr(settings, "API_EXPORT_MAX_GAMES", 10_000))
+
+
 class ExportQuery(serializers.Serializer[Any]):
     max = serializers.IntegerField(
         required=False, min_value=1, max_value=2**31 - 1,
-        help_text="export at most this many games (after the filters and ordering)",
+        help_text="export at most this many games (after the filters and ordering); "
+        "at most API_EXPORT_MAX_GAMES (10,000 by default)",
     )
+
+    def validate_max(self, value: int) -> int:
+        if value > export_max_games():
+            raise serializers.ValidationError(
+                f"At most {export_max_games()} games per export request."
+            )
+        return value
 
 
 @extend_schema(tags=["games"])
@@ -100,6 +120,7 @@ class GameViewSet(
         "list": names(GameFilter, PAGES),
         "export": names(GameFilter, ExportQuery),
         "ply": names(PlyQuery),
+        "destroy": names(DeleteQuery),
     }
 
     def get_queryset(self) -> QuerySet[Game]:
@@ -149,19 +170,30 @@ class GameViewSet(
 
     @extend_schema(
         summary="Delete a game (its uploader or staff)",
+        description=(
+            "Deletes the game and its seats; the statistics and ratings are updated at once. "
+            "An audit entry keeps who deleted it, when, `reason`, and the original text, "
+            "from which staff can restore it."
+        ),
+        parameters=[DeleteQuery],
         responses={
             204: None,
+            400: OpenApiResponse(ErrorDoc, "An invalid `reason`."),
             401: OpenApiResponse(ErrorDoc, "Not signed in."),
-            403: OpenApiResponse(ErrorDoc, "Not the uploader, nor staff."),
+            403: OpenApiResponse(ErrorDoc, "Not the uploader, nor staff (or, with a session, "
+                                           "no CSRF token)."),
             **ERRORS_READ,
         },
     )
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().destroy(request, *args, **kwargs)
-
-    def perform_destroy(self, instance: Game) -> None:
-        with transaction.atomic():
-            instance.delete()
+        game = self.get_object()  # 404, then the uploader-or-staff check (403)
+        query = DeleteQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        try:
+            delete_game(game, by=request.user, reason=query.validated_data.get("reason", ""))
+        except Game.DoesNotExist:
+            raise Http404("No Game matches the given query.") from None  # deleted meanwhile
+        return Response(status=204)
 
     # --------------------------------------------------------------------- the record
 
@@ -284,8 +316,15 @@ class GameViewSet(
         query.is_valid(raise_exception=True)
         games = self.filter_queryset(Game.objects.all())
         limit = query.validated_data.get("max")
-        if limit is not None:
-            games = games[:limit]
+        if limit is None:
+            # Refused rather than cut short: a client must not take a partial archive for all.
+            cap = export_max_games()
+            if games[cap:cap + 1].exists():
+                raise serializers.ValidationError({"max": [
+                    f"The filters select more than {cap} games, the most one export request "
+                    "takes: narrow them (since, until, player, ...) or ask for fewer with max."
+                ]})
+        games = games[:limit or export_max_games()]
         renderer = request.accepted_renderer
         if renderer.format == "fcn":
             body: Iterator[str] = _fcn_lines(games)

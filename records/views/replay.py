@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
+from records.deletion import can_delete
 from records.models import Game
 from records.services import game_export
 from records.views.labels import js_labels
@@ -67,7 +68,8 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     except ReplayUnavailable as exc:
         return render(
             request, "records/replay_unavailable.html",
-            {"game": game, "seat_rows": seat_rows, "error": exc.error},
+            {"game": game, "seat_rows": seat_rows, "error": exc.error,
+             "can_delete": can_delete(request.user, game)},
         )
     ply = _ply_param(request, payload.plies, notices)
     state = payload.states[ply]
@@ -79,6 +81,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     context: dict[str, Any] = {
         "game": game,
         "payload": payload,
+        "can_delete": can_delete(request.user, game),  # the "Delete this game" control
         "payload_script": mark_safe(script),  # built by ReplayPayload.script_tag, escaped
         "labels_json": js_labels(),
         "state": state,

@@ -2,22 +2,35 @@
 
 The engine validates every record (records.services.import_records); the result page lists
 each record with its verdict: a link to the stored game, to the game it duplicates, or the
-refusal's line, column, ply and message with the offending line quoted.
+refusal's line, column, ply and message with the offending line quoted. An upload of
+BACKGROUND_IMPORT_MIN_BYTES or more becomes a background job (jobs/): the answer sends the
+uploader to the job's page, which follows its progress and then lists the same verdicts.
+
+As the API: an upload holds at most UPLOAD_MAX_RECORDS records (the next one is refused, the
+rest not read), and an import the database stopped is a 503 whose page says which records were
+not stored and to upload the file again later.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.db import InterfaceError, OperationalError
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from jobs.models import Job
+from jobs.queue import background_min_bytes, is_large, submit_import
 from records.forms import UploadForm
 from records.models import Game, GameSeat
 from records.services import ImportReport, RecordResult, import_records
+
+# As the API's: after a 503 the uploader may send the file again after this many seconds.
+UNAVAILABLE_RETRY_SECONDS = 30
 
 
 def _marked_line(error: dict[str, Any]) -> dict[str, str] | None:
@@ -35,12 +48,17 @@ def _marked_line(error: dict[str, Any]) -> dict[str, str] | None:
 def _rows(report: ImportReport) -> list[dict[str, Any]]:
     ids = {r.game_id for r in report.results if r.game_id is not None}
     seats = Prefetch("seats", queryset=GameSeat.objects.order_by("seat"))
-    games = {
-        g.pk: g
-        for g in Game.objects.filter(pk__in=ids)
-        .only("pk", "ruleset", "players", "result_tag", "date")
-        .prefetch_related(seats)
-    }
+    try:
+        games = {
+            g.pk: g
+            for g in Game.objects.filter(pk__in=ids)
+            .only("pk", "ruleset", "players", "result_tag", "date")
+            .prefetch_related(seats)
+        }
+    except (OperationalError, InterfaceError):
+        # The database that stopped the import is still down: list the verdicts without the
+        # games' details (each still links to its game) rather than fail the whole page.
+        games = {}
     rows = []
     for result in report.results:
         rows.append(_row(result, games))
@@ -60,7 +78,19 @@ def _row(result: RecordResult, games: dict[int, Game]) -> dict[str, Any]:
 
 
 def _form_page(request: HttpRequest, form: UploadForm, status: int = 200) -> HttpResponse:
-    return render(request, "records/upload.html", {"form": form}, status=status)
+    jobs = (
+        Job.objects.filter(created_by=request.user, kind=Job.Kind.IMPORT)
+        .defer("payload", "report")[:5]
+    )
+    context = {"form": form, "jobs": jobs, "background_min_bytes": background_min_bytes()}
+    return render(request, "records/upload.html", context, status=status)
+
+
+def _size(source: Any) -> int:
+    """The upload's size in bytes (a file's, or the pasted text's in UTF-8)."""
+    if isinstance(source, str):
+        return len(source.encode("utf-8", "surrogatepass"))
+    return int(source.size)
 
 
 @login_required
@@ -74,9 +104,24 @@ def upload(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _form_page(request, form, status=400)
     source = form.cleaned_data["file"] or form.cleaned_data["text"]
-    report = import_records(source, request.user)
-    return render(
+    if is_large(_size(source)):
+        job = submit_import(source, request.user, getattr(source, "name", "") or "")
+        return redirect("job", pk=job.pk)  # 302 after a POST: the browser GETs the job page
+    report = import_records(source, request.user, max_records=settings.UPLOAD_MAX_RECORDS)
+    response = render(
         request,
         "records/upload_result.html",
         {"report": report, "rows": _rows(report), "form": UploadForm()},
+        status=_status(report),
     )
+    if report.unavailable:
+        response["Retry-After"] = str(UNAVAILABLE_RETRY_SECONDS)
+    return response
+
+
+def _status(report: ImportReport) -> int:
+    """As the API: 503 when the database stopped the import, 400 when every record was
+    refused (nothing stored), else 200."""
+    if report.unavailable:
+        return 503
+    return 400 if report.refused == report.total else 200

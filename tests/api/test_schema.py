@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
+from jobs.models import Job
 from records.models import Game, Player
 
 from .conftest import Archive, illegal_text, round_text
@@ -55,7 +56,8 @@ def test_it_documents_every_endpoint() -> None:
         "/api/v1/players/{id}/games/", "/api/v1/players/{id}/stats/",
         "/api/v1/players/{id}/head-to-head/{other}/", "/api/v1/stats/leaderboard/",
         "/api/v1/stats/ratings/", "/api/v1/stats/global/", "/api/v1/uploads/",
-        "/api/v1/auth/token/",
+        "/api/v1/auth/token/", "/api/v1/jobs/", "/api/v1/jobs/{id}/",
+        "/api/v1/jobs/revalidate/",
     }
     assert documented == expected
     assert len(routes) >= len(expected) + len(undocumented)
@@ -156,7 +158,9 @@ def test_it_documents_the_text_formats(api: APIClient, archive: Archive,
         assert checker.schema_for("/api/v1/games/export/", "get", 200, media)
 
 
-def _concrete(path: str, archive: Archive) -> str:
+def _concrete(path: str, archive: Archive, job: int = 0) -> str:
+    if path.startswith("/api/v1/jobs/"):
+        return path.replace("{id}", str(job))
     an = Player.objects.get(name="An").pk
     dũng = Player.objects.get(name="Dũng").pk
     game = archive.match[0]
@@ -171,12 +175,13 @@ def test_it_takes_exactly_the_documented_query_parameters(
 ) -> None:
     client = client_for(user)
     document = openapi_document()
+    job = Job.objects.create(kind=Job.Kind.IMPORT, created_by=user).pk
 
     for path, operations in document["paths"].items():
         operation = operations.get("get")
         if operation is None:
             continue
-        url = _concrete(path, archive)
+        url = _concrete(path, archive, job)
         documented = [p["name"] for p in operation.get("parameters", []) if p["in"] == "query"]
         required = {p["name"]: "classic" for p in operation.get("parameters", [])
                     if p["in"] == "query" and p.get("required")}

@@ -259,20 +259,21 @@ def test_it_leaves_a_date_that_is_not_a_real_day_empty() -> None:
     assert list(Game.objects.values_list("date", flat=True)) == [None, None]
 
 
-def test_it_stores_nothing_of_a_record_whose_storage_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = {"n": 0}
-    original = GameSeat.objects.bulk_create
+def test_it_stores_nothing_of_a_batch_whose_storage_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stored = fourcolor.write_fcn(generate_record("classic", 2, 1, names=["Ann", "Bo"]))
+    import_records(stored)
 
     def failing(objs, *args, **kwargs):  # type: ignore[no-untyped-def]
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise DatabaseError("disk full")
-        return original(objs, *args, **kwargs)
+        raise DatabaseError("disk full")
 
+    # The seats of the batch fail after its games, players and match were inserted: the
+    # batch's transaction takes all of them back.
     monkeypatch.setattr(GameSeat.objects, "bulk_create", failing)
-    first = fourcolor.write_fcn(generate_record("classic", 2, 1, names=["Ann", "Bo"]))
+    first = fourcolor.write_fcn(generate_record("classic", 2, 2, names=["Cy", "Di"]))
     second = match_texts("never-stored", rounds=1)[0].replace("East", "Zed")
-    with pytest.raises(DatabaseError):
+    with pytest.raises(DatabaseError, match="disk full"):
         import_records(fcn_file([first, second]))
     assert Game.objects.count() == 1
     assert not Match.objects.exists()

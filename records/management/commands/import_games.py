@@ -1,9 +1,14 @@
 """`manage.py import_games FILE...`: validate and store every record of FCN files.
 
-Each record is stored in its own transaction; refused records are listed at the end as
+Records are validated, then stored in batches (a record's game and seats always in the same
+transaction); refused records are listed at the end as
 `FILE:LINE:COL: error[CATEGORY]: MESSAGE (ply N: "EVENT")`, duplicates with the stored game.
 An `.ndjson`/`.jsonl` file (as written by `export_games --format ndjson`) is read through its
 objects' `original` texts, so such an export imports back byte for byte.
+
+When the database stays unavailable (after the service's retries) the import stops, lists the
+records not stored and prints the command that resumes it: `--start-at N` skips the first N
+records of the first FILE (those already decided), and the exit status is 1.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from django.contrib.auth import get_user_model
+from django.db import DatabaseError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
@@ -61,24 +67,53 @@ class Command(BaseCommand):
             "--max-problems", type=int, default=1000,
             help="refusals and duplicates listed per file (default 1000); all are counted",
         )
+        parser.add_argument(
+            "--start-at", type=int, default=0, metavar="N",
+            help="skip the first N records of the first FILE (to resume a stopped import)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        uploader = self._uploader(options.get("user"))
         paths = [Path(name) for name in options["files"]]
         for path in paths:
             if not path.is_file():
                 raise CommandError(f"{path}: no such file")
+        start_at = options["start_at"]
+        if start_at < 0:
+            raise CommandError("--start-at: a number of records, 0 or more")
+        try:
+            uploader = self._uploader(options.get("user"))
+        except DatabaseError as exc:
+            raise CommandError(f"database unavailable: {str(exc).strip()}") from None
         totals = ImportReport()
-        for path in paths:
-            report = self._import_file(path, uploader, options["max_problems"])
+        for number, path in enumerate(paths):
+            try:
+                report = self._import_file(
+                    path, uploader, options["max_problems"], start_at if number == 0 else 0
+                )
+            except DatabaseError as exc:  # not a lost connection (that is reported): say so
+                raise CommandError(
+                    f"{path}: database error, the import stopped: {str(exc).strip()}"
+                ) from None
             totals.stored += report.stored
             totals.duplicates += report.duplicates
             totals.refused += report.refused
+            if report.stopped:
+                self._resume_hint(report, paths[number:], options)
         if len(paths) > 1:
             self.stdout.write(
                 f"all files: {totals.stored} stored, {totals.duplicates} duplicates, "
                 f"{totals.refused} refused"
             )
+
+    def _resume_hint(self, report: ImportReport, rest: list[Path], options: Any) -> None:
+        user = f" --user {options['user']}" if options.get("user") else ""
+        files = " ".join(str(path) for path in rest)
+        raise CommandError(
+            f"{rest[0]}: {report.stopped}; {report.unavailable} records from record "
+            f"{report.next_index + 1} on not stored. "
+            f"Resume with: manage.py import_games{user} --start-at {report.next_index} {files}"
+            " (and run manage.py recompute_stats --missing for the statistics)"
+        )
 
     def _uploader(self, username: str | None) -> Any:
         if not username:
@@ -89,18 +124,22 @@ class Command(BaseCommand):
         except model.DoesNotExist:
             raise CommandError(f"no user named {username!r}") from None
 
-    def _import_file(self, path: Path, uploader: Any, max_problems: int) -> ImportReport:
+    def _import_file(
+        self, path: Path, uploader: Any, max_problems: int, start_at: int
+    ) -> ImportReport:
         try:
-            return self._import_open(path, uploader, max_problems)
+            return self._import_open(path, uploader, max_problems, start_at)
         except OSError as exc:  # unreadable file, or a read error halfway
             raise CommandError(f"{path}: {exc.strerror or exc}") from None
 
-    def _import_open(self, path: Path, uploader: Any, max_problems: int) -> ImportReport:
+    def _import_open(
+        self, path: Path, uploader: Any, max_problems: int, start_at: int
+    ) -> ImportReport:
         size = os.path.getsize(path)
         bar = tqdm(
             total=size, unit="B", unit_scale=True, desc=path.name, disable=None, leave=False
         )
-        counts = {"stored": 0, "duplicate": 0, "refused": 0}
+        counts = {"stored": 0, "duplicate": 0, "refused": 0, "unavailable": 0}
 
         def on_result(result: RecordResult) -> None:
             counts[result.status] += 1
@@ -111,13 +150,13 @@ class Command(BaseCommand):
             if path.suffix.lower() in (".ndjson", ".jsonl"):
                 report = import_texts(
                     _ndjson_originals(file, bar), uploader, max_results=0,
-                    max_problems=max_problems, on_result=on_result,
+                    max_problems=max_problems, on_result=on_result, start_at=start_at,
                 )
                 where = f"{path}#"
             else:
                 report = import_records(
                     _Progress(file, bar), uploader, max_results=0, max_problems=max_problems,
-                    on_result=on_result,
+                    on_result=on_result, start_at=start_at,
                 )
                 where = f"{path}"
         self._summary(path, where, report)
@@ -129,6 +168,8 @@ class Command(BaseCommand):
             # (FILE#N:LINE:COL, N counted from 1).
             prefix = f"{where}{problem.index + 1}:" if where != str(path) else f"{path}:"
             line = prefix + problem.message
+            if problem.status == "unavailable":
+                continue  # one line for all of them: see _resume_hint
             if problem.status == "refused":
                 self.stdout.write(self.style.ERROR(line))
             else:
@@ -139,5 +180,7 @@ class Command(BaseCommand):
             f"{path}: {report.stored} stored, {report.duplicates} duplicates, "
             f"{report.refused} refused"
         )
-        style = self.style.WARNING if report.refused else self.style.SUCCESS
+        if report.unavailable:
+            text += f", {report.unavailable} not stored (database unavailable)"
+        style = self.style.WARNING if report.refused or report.unavailable else self.style.SUCCESS
         self.stdout.write(style(text))

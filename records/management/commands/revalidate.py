@@ -4,6 +4,9 @@ After an engine upgrade (or to audit the archive), every game's original text is
 and everything derived from it compared with what is stored: the verdict, every derived column,
 the match and every seat row. Games that differ are reported and marked `stale` with the
 reason; games that agree are stamped with the current engine version.
+
+With `--background` the work is a background job (jobs/): queued for the Celery workers when a
+broker is configured (follow it at /jobs/<id>/ or /api/v1/jobs/<id>/), run here otherwise.
 """
 
 from __future__ import annotations
@@ -32,8 +35,15 @@ class Command(BaseCommand):
         )
         parser.add_argument("--max-details", type=int, default=1000,
                             help="changed games listed (default 1000); all are counted")
+        parser.add_argument(
+            "--background", action="store_true",
+            help="run as a background job (on the Celery workers when CELERY_BROKER_URL is set)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["background"]:
+            self._background(options)
+            return
         games = Game.objects.all()
         if options["stale"]:
             games = games.exclude(engine_version=fourcolor.__version__)
@@ -53,4 +63,22 @@ class Command(BaseCommand):
             f"refused, {report.updated} updated"
         )
         clean = not (report.changed or report.refused)
+        self.stdout.write(self.style.SUCCESS(summary) if clean else self.style.WARNING(summary))
+
+    def _background(self, options: dict[str, Any]) -> None:
+        from jobs.queue import in_process, submit_revalidate
+
+        job = submit_revalidate(None, stale=options["stale"], update=options["update"])
+        if not in_process():
+            self.stdout.write(f"job {job.pk} queued: follow it at /jobs/{job.pk}/ or "
+                              f"/api/v1/jobs/{job.pk}/")
+            return
+        report = job.report or {}
+        summary = (
+            f"job {job.pk} {job.status}: checked {report.get('checked', 0)} games with engine "
+            f"{fourcolor.__version__}: {report.get('unchanged', 0)} unchanged, "
+            f"{report.get('changed', 0)} changed, {report.get('refused', 0)} now refused, "
+            f"{report.get('updated', 0)} updated"
+        )
+        clean = job.status == "done" and not (report.get("changed") or report.get("refused"))
         self.stdout.write(self.style.SUCCESS(summary) if clean else self.style.WARNING(summary))

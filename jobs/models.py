@@ -1,0 +1,109 @@
+"""A background job and everything needed to run, resume and report it.
+
+The uploaded file itself is kept in the row (`payload`), not on a disk: any worker on any
+machine that reaches the database can run or resume the job, and a killed worker loses
+nothing. Progress (`resume_at`, the counters, the partial report) is written after each
+committed batch of records, in its own short transaction, so that a resumed job skips exactly
+the records already handled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Job(models.Model):
+    class Kind(models.TextChoices):
+        IMPORT = "import", _("import")
+        REVALIDATE = "revalidate", _("revalidation")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    FINISHED = (Status.DONE, Status.FAILED)
+
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="jobs", verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Refreshed with every progress report: a running job whose heartbeat is older than
+    # JOB_LEASE_SECONDS is presumed abandoned (its worker died) and may be taken over.
+    heartbeat_at = models.DateTimeField(_("last progress"), null=True, blank=True)
+    attempts = models.PositiveIntegerField(_("runs started"), default=0)
+    # The run holding the job (a random token per run): progress from any other run is refused,
+    # so a worker that was presumed dead and wakes up cannot overwrite its successor's work.
+    runner = models.CharField(max_length=32, blank=True, editable=False)
+
+    # The upload, byte for byte (bytes are decoded as strict UTF-8 by the import, as in a
+    # synchronous upload). Text that came decoded (a form field, JSON) is stored as UTF-8 with
+    # `payload_is_text`, and handed back to the import as text.
+    payload = models.BinaryField(_("upload"), default=b"", editable=False)
+    payload_is_text = models.BooleanField(default=False)
+    payload_name = models.CharField(_("file name"), max_length=255, blank=True)
+    payload_size = models.PositiveBigIntegerField(_("size in bytes"), default=0)
+    # Revalidation: {"stale": bool, "update": bool}.
+    options = models.JSONField(_("options"), default=dict, blank=True)
+
+    total = models.PositiveIntegerField(
+        _("records or games to handle"), null=True, blank=True,
+        help_text=_("known once the job started"),
+    )
+    seen = models.PositiveIntegerField(_("records seen"), default=0)
+    stored = models.PositiveIntegerField(_("stored"), default=0)
+    duplicates = models.PositiveIntegerField(_("duplicates"), default=0)
+    refused = models.PositiveIntegerField(_("refused"), default=0)
+    not_stored = models.PositiveIntegerField(
+        _("not stored"), default=0,
+        help_text=_("valid records left unstored because the job stopped (resume to store)"),
+    )
+    resume_at = models.PositiveIntegerField(
+        _("resume at"), default=0, help_text=_("records (or games) already handled")
+    )
+    # Import: records.services.ImportReport.as_dict() over the whole file (merged across
+    # resumed runs). Revalidation: the RevalidateReport's counts and details.
+    report = models.JSONField(_("report"), default=dict, blank=True)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["created_by", "-created_at"])]
+        verbose_name = _("background job")
+        verbose_name_plural = _("background jobs")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} job {self.pk} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in self.FINISHED
+
+    @property
+    def percent(self) -> int | None:
+        """How far the job is, 0-100; None while its size is unknown."""
+        if self.status == self.Status.DONE:
+            return 100
+        if not self.total:
+            return None
+        return min(100, self.resume_at * 100 // self.total)
+
+    def visible_to(self, user: Any) -> bool:
+        """Only the job's creator and staff see a job (others are told it does not exist)."""
+        if not getattr(user, "is_authenticated", False):
+            return False
+        return bool(user.is_staff) or (
+            self.created_by_id is not None and self.created_by_id == user.pk
+        )

@@ -1,0 +1,282 @@
+"""The Celery tasks that run jobs, and the bookkeeping that makes them safe to kill.
+
+Each task is acknowledged late and rejected (so requeued) when its worker is lost: a job whose
+worker is killed -9 is delivered again (by Redis after the visibility timeout) and resumes at
+`Job.resume_at`. Every record is stored in a committed batch before `resume_at` moves past it,
+so a resumed import never stores a record twice (one stored in the batch the kill interrupted
+is recognised by its content hash) and never stores part of one (a batch is a transaction).
+
+A job is run by one worker at a time: the one holding its lease (`Job.runner`, refreshed with
+every progress report). A second delivery of a job whose lease is fresh (Redis redelivers a
+long job's message after the visibility timeout, its worker still busy with it) waits and
+looks again; one whose lease expired takes the job over, and the old runner, should it wake,
+finds the lease gone and stops.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from celery import Task, shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, transaction
+from django.utils import timezone
+
+import fourcolor
+from jobs.models import Job
+from records.models import Game
+from records.services import ImportReport, RevalidateReport, import_records, revalidate_games
+
+logger = logging.getLogger(__name__)
+
+# Per-record results and problems kept in a job's report (the counts cover every record).
+MAX_RESULTS = 1000
+MAX_PROBLEMS = 100
+# Games revalidated between two progress reports.
+REVALIDATE_CHUNK = 500
+# A lost database: the task is tried again after this many seconds, this many times.
+DB_RETRY_SECONDS = 15
+DB_RETRIES = 20
+
+
+class Busy(Exception):
+    """Another runner holds the job's lease."""
+
+
+class LeaseLost(Exception):
+    """This runner's lease was taken over (it was presumed dead): stop without writing."""
+
+
+def lease_seconds() -> int:
+    return int(getattr(settings, "JOB_LEASE_SECONDS", 120))
+
+
+# ----------------------------------------------------------------------------- lease
+
+
+def claim(job_id: int, token: str, resume_token: str | None = None) -> Job | None:
+    """Take the job's lease for `token`: the job, or None when there is nothing to do (no such
+    job, or finished). Raises Busy when another runner holds a fresh lease."""
+    with transaction.atomic():
+        job = (
+            Job.objects.select_for_update().defer("payload").filter(pk=job_id).first()
+        )
+        if job is None or job.finished:
+            return None
+        now = timezone.now()
+        fresh = (
+            job.status == Job.Status.RUNNING
+            and job.heartbeat_at is not None
+            and (now - job.heartbeat_at).total_seconds() < lease_seconds()
+        )
+        if fresh and job.runner != resume_token:
+            raise Busy
+        job.status = Job.Status.RUNNING
+        job.runner = token
+        job.started_at = job.started_at or now
+        job.heartbeat_at = now
+        job.attempts += 1
+        job.error = ""
+        job.save(update_fields=["status", "runner", "started_at", "heartbeat_at", "attempts",
+                                "error"])
+    return job
+
+
+def _update(job: Job, token: str, **fields: Any) -> None:
+    """Write progress if this runner still holds the lease (one short transaction)."""
+    fields["heartbeat_at"] = timezone.now()
+    if not Job.objects.filter(pk=job.pk, runner=token).update(**fields):
+        raise LeaseLost(f"job {job.pk}: lease taken over by another runner")
+
+
+def _finish(job: Job, token: str, status: str, **fields: Any) -> None:
+    _update(job, token, status=status, finished_at=timezone.now(), **fields)
+
+
+# ----------------------------------------------------------------------------- reports
+
+
+def empty_report() -> dict[str, Any]:
+    return ImportReport(max_results=MAX_RESULTS, max_problems=MAX_PROBLEMS).as_dict()
+
+
+def merge_reports(base: dict[str, Any], run: ImportReport) -> dict[str, Any]:
+    """The whole file's report: `base` (the records before this run's start, as saved) and
+    this run's records up to `run.next_index`. Records the run left unstored (database down)
+    are not kept: a resumed run will handle them."""
+    done = [r.as_dict() for r in run.results if r.index < run.next_index
+            and r.status != "unavailable"]
+    problems = [r.as_dict() for r in run.problems if r.index < run.next_index
+                and r.status != "unavailable"]
+    merged = dict(empty_report())
+    for key in ("stored", "duplicates", "refused"):
+        merged[key] = int(base.get(key, 0)) + int(getattr(run, key))
+    merged["total"] = merged["stored"] + merged["duplicates"] + merged["refused"]
+    merged["results"] = (list(base.get("results", [])) + done)[:MAX_RESULTS]
+    merged["problems"] = (list(base.get("problems", [])) + problems)[:MAX_PROBLEMS]
+    merged["results_omitted"] = merged["total"] - len(merged["results"])
+    merged["problems_omitted"] = (
+        merged["duplicates"] + merged["refused"] - len(merged["problems"])
+    )
+    merged["next_index"] = run.next_index
+    merged["unavailable"] = 0
+    merged["stopped"] = ""
+    return merged
+
+
+def count_records(source: bytes | str) -> int:
+    """How many records a file holds (for the progress bar: splitting is cheap next to
+    validating; bad UTF-8 is replaced here, the import itself refuses it)."""
+    text = source if isinstance(source, str) else source.decode("utf-8", "replace")
+    return sum(1 for _ in fourcolor.iter_records(io.StringIO(text, newline="")))
+
+
+# ----------------------------------------------------------------------------- runs
+
+
+def _payload(job_id: int) -> bytes | str:
+    raw, is_text = Job.objects.values_list("payload", "payload_is_text").get(pk=job_id)
+    data = bytes(raw)  # a memoryview on PostgreSQL
+    return data.decode("utf-8", "surrogatepass") if is_text else data
+
+
+def run_import(job: Job, token: str) -> None:
+    source = _payload(job.pk)
+    if job.total is None:
+        job.total = count_records(source)
+        _update(job, token, total=job.total)
+    base = job.report or empty_report()
+    start = job.resume_at
+
+    def progress(report: ImportReport) -> None:
+        merged = merge_reports(base, report)
+        _update(
+            job, token, report=merged, resume_at=report.next_index, seen=merged["total"],
+            stored=merged["stored"], duplicates=merged["duplicates"],
+            refused=merged["refused"],
+        )
+
+    report = import_records(
+        source, job.created_by, max_results=MAX_RESULTS, max_problems=MAX_PROBLEMS,
+        progress=progress, start_at=start, max_records=settings.UPLOAD_MAX_RECORDS,
+    )
+    # Stopped by the database (records left unavailable): resumable. Stopped by the records
+    # limit: done, the record after the limit refused in the report like any other.
+    if report.unavailable:
+        left = max((job.total or 0) - report.next_index, report.unavailable)
+        _finish(job, token, Job.Status.FAILED, not_stored=left,
+                error=f"{report.stopped}; {left} records not stored: the job can be resumed "
+                      f"from record {report.next_index + 1} (manage.py resume_jobs {job.pk})")
+        return
+    _finish(job, token, Job.Status.DONE, not_stored=0, resume_at=report.next_index)
+
+
+def revalidate_report(report: RevalidateReport) -> dict[str, Any]:
+    return {
+        "checked": report.checked,
+        "unchanged": report.unchanged,
+        "changed": report.changed,
+        "refused": report.refused,
+        "updated": report.updated,
+        "details": [{"game_id": pk, "reason": reason} for pk, reason in report.details],
+        "details_omitted": report.details_omitted,
+    }
+
+
+def run_revalidate(job: Job, token: str) -> None:
+    """Revalidate games in id order, a chunk at a time, reporting after each chunk; a resumed
+    job goes on after the last game of the last reported chunk."""
+    games = Game.objects.all()
+    if job.options.get("stale"):
+        games = games.exclude(engine_version=fourcolor.__version__)
+    if job.total is None:
+        job.total = games.count()
+        _update(job, token, total=job.total)
+    totals = dict(job.report or {})
+    last_id = int(totals.pop("last_id", 0))
+    done = job.resume_at
+    while True:
+        chunk = list(games.filter(pk__gt=last_id).order_by("pk")
+                     .values_list("pk", flat=True)[:REVALIDATE_CHUNK])
+        if not chunk:
+            break
+        report = revalidate_games(Game.objects.filter(pk__in=chunk),
+                                  update=bool(job.options.get("update")),
+                                  chunk_size=REVALIDATE_CHUNK, max_details=MAX_PROBLEMS)
+        part = revalidate_report(report)
+        for key in ("checked", "unchanged", "changed", "refused", "updated", "details_omitted"):
+            totals[key] = int(totals.get(key, 0)) + part[key]
+        details = list(totals.get("details", [])) + part["details"]
+        totals["details"] = details[:MAX_PROBLEMS]
+        totals["details_omitted"] += len(details) - len(totals["details"])
+        last_id, done = chunk[-1], done + len(chunk)
+        _update(job, token, report=totals | {"last_id": last_id}, resume_at=done,
+                seen=totals["checked"], refused=totals["refused"])
+    _finish(job, token, Job.Status.DONE, total=max(job.total or 0, done))
+
+
+RUNNERS: dict[str, Callable[[Job, str], None]] = {
+    Job.Kind.IMPORT: run_import,
+    Job.Kind.REVALIDATE: run_revalidate,
+}
+
+
+def run_job(task: Task, job_id: int, resume_token: str | None = None) -> None:
+    """Claim the job, run it, and record how it ended."""
+    token = uuid.uuid4().hex
+    eager = bool(task.request.is_eager)
+    try:
+        job = claim(job_id, token, resume_token)
+    except Busy:
+        if eager:
+            return  # in-process: whoever holds the lease is running it right now
+        raise task.retry(countdown=lease_seconds()) from None
+    if job is None:
+        return
+    try:
+        RUNNERS[job.kind](job, token)
+    except LeaseLost as exc:
+        logger.warning("%s", exc)
+    except (OperationalError, InterfaceError) as exc:
+        # The database went away outside the import's own retries (writing progress, say).
+        # The lease is kept for the retry (resume_token); in-process there is no retry.
+        # (Celery's Django fixup closes the broken connection after the task.)
+        logger.warning("job %s: database unavailable (%s)", job_id, exc)
+        if eager or task.request.retries >= DB_RETRIES:
+            _fail_quietly(job_id, token, f"database unavailable: {exc}")
+            return
+        raise task.retry(countdown=DB_RETRY_SECONDS, kwargs={"resume_token": token}) from exc
+    except Exception as exc:  # noqa: BLE001 - any other failure ends the job, with its reason
+        logger.exception("job %s failed", job_id)
+        _fail_quietly(job_id, token, f"{type(exc).__name__}: {exc}")
+
+
+def _fail_quietly(job_id: int, token: str, error: str) -> None:
+    try:
+        Job.objects.filter(pk=job_id, runner=token).update(
+            status=Job.Status.FAILED, finished_at=timezone.now(), error=error[:4000]
+        )
+    except (OperationalError, InterfaceError):
+        logger.exception("job %s: could not record its failure", job_id)
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+def run_import_job(self: Task, job_id: int, resume_token: str | None = None) -> None:
+    """Import a Job's upload, from `resume_at` on."""
+    run_job(self, job_id, resume_token)
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+def run_revalidate_job(self: Task, job_id: int, resume_token: str | None = None) -> None:
+    """Revalidate the archive (or its stale games), from `resume_at` on."""
+    run_job(self, job_id, resume_token)
+
+
+TASKS: dict[str, Any] = {
+    Job.Kind.IMPORT: run_import_job,
+    Job.Kind.REVALIDATE: run_revalidate_job,
+}

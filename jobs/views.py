@@ -1,0 +1,35 @@
+"""A job's web page: status, counters and progress bar, refreshed by static/js/job.js from
+the API while the job runs; once it is done, every record's verdict as on the upload result
+page. Only the job's creator and staff see it (anyone else gets the 404 page)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from jobs.models import Job
+from jobs.reports import stored_report
+from records.views.upload import _rows
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    job = Job.objects.defer("payload").select_related("created_by").filter(pk=pk).first()
+    if job is None or not job.visible_to(request.user):
+        raise Http404("No such job.")
+    context: dict[str, object] = {
+        "job": job,
+        "api_url": reverse("api:job-detail", args=[job.pk]),
+    }
+    if job.kind == Job.Kind.IMPORT:
+        report = stored_report(job.report or {})
+        context["report"] = report
+        # Verdicts link to games: listed once the job is over (the page then stops polling).
+        context["rows"] = _rows(report) if job.finished else []
+    else:
+        context["revalidation"] = job.report or {}
+    return render(request, "jobs/job.html", context)

@@ -1,0 +1,117 @@
+"""Deleting a game, with an audit trail from which it can be restored.
+
+Games are immutable records (the original text is never rewritten), so the one change a user
+can make to what they uploaded is to delete it, and only its uploader or staff may
+(`can_delete`: the web page, the API and the admin all ask it). Every deletion goes through
+`delete_game`, which in one transaction:
+
+1. sends `records.signals.game_deleting`, so that apps keeping derived data (statistics,
+   ratings) drop the game under their own lock, taken before the game's rows are touched (the
+   order imports take them in, so the two never deadlock);
+2. writes an `AuditEntry`: who, when, why, and everything needed to undo it, above all the
+   original text, verbatim;
+3. deletes the game and its seats, then the match if no round of it is left and the players
+   left without any seat: nothing derived outlives the records it came from, and re-importing
+   the text creates them again.
+
+A match's credits are computed from its remaining rounds on every request, so they stay
+consistent by construction. `restore_game` re-imports an entry's text (a new upload by the
+original uploader; the same canonical content and content hash, under a new id).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from records.models import AuditAction, AuditEntry, Game, Match, Player
+from records.services import RecordResult, import_texts
+from records.signals import game_deleting
+
+MAX_REASON = 1000
+
+
+def can_delete(user: Any, game: Game) -> bool:
+    """Whether `user` may delete `game`: its uploader (a game without one: nobody) or staff."""
+    if not (user is not None and user.is_authenticated and user.is_active):
+        return False
+    if user.is_staff:
+        return True
+    return game.uploaded_by_id is not None and game.uploaded_by_id == user.pk
+
+
+def _name(user: Any) -> str:
+    return user.get_username() if user is not None else ""
+
+
+def _user(user: Any) -> Any:
+    """A real user, or None (AnonymousUser, a script)."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def delete_game(game: Game | int, by: Any = None, reason: str = "") -> AuditEntry:
+    """Delete a game (an instance or its id) and its seats, leaving an audit entry; returns the
+    entry. Game.DoesNotExist when it is not (or no longer) stored. The caller checks
+    `can_delete` first: this function is also what staff tools call."""
+    pk = game.pk if isinstance(game, Game) else int(game)
+    user = _user(by)
+    with transaction.atomic():
+        # Derived data first: its receivers take their lock before any row of the game.
+        game_deleting.send(sender=Game, game_id=pk)
+        stored = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("match", "uploaded_by")
+            .get(pk=pk)
+        )
+        seats = list(stored.seats.order_by("seat").values_list("name", "player_id"))
+        entry = AuditEntry.objects.create(
+            action=AuditAction.DELETED,
+            by=user,
+            by_name=_name(user),
+            reason=reason.strip()[:MAX_REASON],
+            game_id=stored.pk,
+            content_hash=stored.content_hash,
+            ruleset=stored.ruleset,
+            seats=[name for name, _ in seats],
+            match_tag=stored.match.tag if stored.match is not None else "",
+            uploaded_by=stored.uploaded_by,
+            uploader_name=_name(stored.uploaded_by),
+            uploaded_at=stored.uploaded_at,
+            original_text=stored.original_text,
+        )
+        match_id = stored.match_id
+        stored.delete()  # its seats (and what other apps keep per game) go with it
+        if match_id is not None:
+            Match.objects.filter(pk=match_id, games__isnull=True).delete()
+        Player.objects.filter(pk__in={p for _, p in seats}, seats__isnull=True).delete()
+    return entry
+
+
+def restore_game(entry: AuditEntry, by: Any = None) -> RecordResult:
+    """Undo a deletion: import the entry's original text again, as its uploader's upload.
+
+    "stored" (a new game, with a "restored" entry in the trail), or "duplicate" when the same
+    content is stored already (nothing to restore)."""
+    report = import_texts([entry.original_text], entry.uploaded_by)
+    result = report.results[0]
+    if result.status == "stored" and result.game_id is not None:
+        user = _user(by)
+        AuditEntry.objects.create(
+            action=AuditAction.RESTORED,
+            by=user,
+            by_name=_name(user),
+            reason=f"restored from audit entry {entry.pk} (game {entry.game_id})",
+            game_id=result.game_id,
+            content_hash=Game.objects.values_list("content_hash", flat=True).get(
+                pk=result.game_id
+            ),
+            ruleset=entry.ruleset,
+            seats=entry.seats,
+            match_tag=entry.match_tag,
+            uploaded_by=entry.uploaded_by,
+            uploader_name=entry.uploader_name,
+            uploaded_at=entry.uploaded_at,
+            original_text=entry.original_text,
+        )
+    return result

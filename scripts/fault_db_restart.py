@@ -1,0 +1,314 @@
+"""Fault test: the database restarted during an import loses no record and stores no partial one.
+
+    .venv/bin/python scripts/fault_db_restart.py [--records 3000] [--port 5441]
+
+Runs as root; needs PostgreSQL's server binaries (/usr/lib/postgresql/*/bin) and the `postgres`
+OS user. It never touches the shared server: it creates a throwaway PostgreSQL instance
+(`initdb` into a temporary directory, run as `postgres` through `runuser`, TCP on 127.0.0.1 at
+the first free port of 5441-5444, its unix socket in the temporary directory), then:
+
+1. migrates a database there and writes an FCN file of `--records` generated rounds (the
+   cached var/bench/import_*.fcn of bench/import_archive.py when there is one), with a refused
+   record every 250 and a repeated one every 400;
+2. starts `manage.py import_games FILE` and, while it runs,
+   a. restarts the instance at once (`pg_ctl stop -m fast`, then `start`) once a quarter of
+      the records are stored: the import retries on a new connection and goes on;
+   b. stops the instance once 60% are stored and starts it again only after longer than the
+      import's retries last: the import stops, reports the records not stored and prints
+      the command that resumes it (`--start-at N`);
+3. runs the printed resume command;
+4. runs `recompute_stats --missing` (the statistics of the games the first run stored but could
+   not announce while the database was down), then checks, in the database: every game is
+   stored once (unique content hashes) and whole (seat rows = its players, for every game), the
+   games stored = the file's distinct valid records, the records both runs reported stored =
+   the games stored, every game counted in the statistics, and the first run said what was
+   not stored. Prints the figures; exit status 1 when a check fails.
+
+The instance and its directory are removed at the end, whatever happens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DB = "fourcolor_fault"
+PORTS = range(5441, 5445)
+BAD_EVERY = 250
+REPEAT_EVERY = 400
+# Longer than records.services.DB_RETRY_DELAYS (7.5 s in all) plus the attempts themselves.
+LONG_OUTAGE_S = 12.0
+
+
+def pg_bin(name: str) -> str:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    if not found:
+        raise SystemExit(f"no {name} under /usr/lib/postgresql/*/bin")
+    return found[-1]
+
+
+def as_postgres(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["runuser", "-u", "postgres", "--", *args], check=check,
+                          capture_output=True, text=True)
+
+
+def free_port() -> int:
+    for port in PORTS:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) != 0:
+                return port
+    raise SystemExit(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
+
+
+class Instance:
+    """A throwaway PostgreSQL cluster in `base`."""
+
+    def __init__(self, base: Path, port: int) -> None:
+        self.base, self.port = base, port
+        self.data = base / "data"
+        self.log = base / "server.log"
+
+    def init(self) -> None:
+        os.chown(self.base, *_postgres_ids())
+        as_postgres(pg_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
+                    "-E", "UTF8", "--no-sync")
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=on"
+        as_postgres(pg_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options,
+                    "-w", "start")
+
+    def stop(self) -> None:
+        as_postgres(pg_bin("pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop",
+                    check=False)
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{DB}"
+
+    def query(self, sql: str) -> Any:
+        """One value, or None when the server does not answer."""
+        import psycopg
+
+        try:
+            with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname=DB,
+                                 connect_timeout=2) as conn:
+                row = conn.execute(sql).fetchone()
+                return row[0] if row else None
+        except psycopg.OperationalError:
+            return None
+
+
+def _postgres_ids() -> tuple[int, int]:
+    import pwd
+
+    entry = pwd.getpwnam("postgres")
+    return entry.pw_uid, entry.pw_gid
+
+
+def write_file(path: Path, records: int) -> tuple[int, int, int]:
+    """The test file; returns (records in it, refused ones, repeated ones)."""
+    texts = source_texts(records)
+    bad = _bad_text()
+    out: list[str] = []
+    refused = repeated = 0
+    for i, text in enumerate(texts, start=1):
+        out.append(text)
+        if i % BAD_EVERY == 0:
+            out.append(bad.replace("Bad Record", f"Bad Record {i}"))
+            refused += 1
+        if i % REPEAT_EVERY == 0:
+            out.append(texts[i // 2])
+            repeated += 1
+    path.write_text("\n".join(t if t.endswith("\n") else t + "\n" for t in out),
+                    encoding="utf-8", newline="\n")
+    return len(out), refused, repeated
+
+
+def source_texts(count: int) -> list[str]:
+    cached = sorted((ROOT / "var" / "bench").glob("import_*.fcn"),
+                    key=lambda p: int(p.stem.split("_")[1]))
+    for path in cached:
+        if int(path.stem.split("_")[1]) >= count:
+            import fourcolor
+
+            with path.open(encoding="utf-8", newline="") as f:
+                texts = []
+                for rt in fourcolor.iter_records(f):
+                    texts.append(rt.text)
+                    if len(texts) == count:
+                        return texts
+    from fourcolor import write_fcn
+    from fourcolor.generate import generate_record
+
+    print(f"generating {count} rounds (no cached benchmark file)...", flush=True)
+    return [write_fcn(generate_record(("classic", "bga")[i % 2], 2 + i % 3, 50_000 + i))
+            for i in range(count)]
+
+
+def _bad_text() -> str:
+    """A valid round whose first discard is a card the dealer does not hold."""
+    from fourcolor import write_fcn
+    from fourcolor.cards import CARDS
+    from fourcolor.generate import generate_record
+
+    record = generate_record("classic", 4, 1, tags={"Event": "Bad Record"})
+    first = record.events[0]
+    held = set(record.deal[record.dealer])
+    absent = next(c for c in CARDS if c.rank != "K" and c not in held)
+    lines = write_fcn(record).split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith(first.text()))
+    lines[at] = f"{first.seat}x {absent.token}" + lines[at][len(first.text()):]
+    return "\n".join(lines)
+
+
+def _env(url: str) -> dict[str, str]:
+    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "false"}
+    env.setdefault("SECRET_KEY", "fault-test-not-secret-" + "x" * 40)
+    env.setdefault("ALLOWED_HOSTS", "localhost")
+    return env
+
+
+def manage(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], env=_env(url),
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+def start_import(url: str, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "import_games", *args],
+                            env=_env(url), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT)
+
+
+def wait_for_games(db: Instance, count: int, process: subprocess.Popen[str]) -> int:
+    while process.poll() is None:
+        stored = db.query("SELECT count(*) FROM records_game") or 0
+        if stored >= count:
+            return int(stored)
+        time.sleep(0.2)
+    raise SystemExit("the import ended before the restart: use more --records")
+
+
+def stored_counts(output: str) -> dict[str, int]:
+    m = re.search(r": (\d+) stored, (\d+) duplicates, (\d+) refused"
+                  r"(?:, (\d+) not stored \(database unavailable\))?", output)
+    if m is None:
+        raise SystemExit(f"no summary in the import's output:\n{output}")
+    return {"stored": int(m[1]), "duplicates": int(m[2]), "refused": int(m[3]),
+            "unavailable": int(m[4] or 0)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=3000)
+    parser.add_argument("--port", type=int, default=None, help="default: first free of 5441-4")
+    args = parser.parse_args()
+    if os.geteuid() != 0:
+        raise SystemExit("run as root (the instance runs as the postgres user via runuser)")
+    base = Path(tempfile.mkdtemp(prefix="fourcolor-fault-"))
+    db = Instance(base, args.port or free_port())
+    try:
+        return run(db, base, args.records)
+    finally:
+        db.stop()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def run(db: Instance, base: Path, records: int) -> int:
+    print(f"throwaway PostgreSQL in {base}, 127.0.0.1:{db.port}", flush=True)
+    db.init()
+    db.start()
+    subprocess.run(["psql", "-X", "-q", "-h", "127.0.0.1", "-p", str(db.port), "-U", "postgres",
+                    "-d", "postgres", "-c", f"CREATE DATABASE {DB}"], check=True)
+    migrated = manage(db.url, "migrate", "--verbosity", "0")
+    if migrated.returncode:
+        raise SystemExit(migrated.stderr)
+    path = base / "fault.fcn"
+    total, refused, repeated = write_file(path, records)
+    valid = total - refused - repeated
+    print(f"file: {total} records ({refused} refused, {repeated} repeats, {valid} to store)")
+
+    t0 = time.monotonic()
+    process = start_import(db.url, str(path))
+    output: dict[str, str] = {}
+
+    def read() -> None:
+        output["out"], output["err"] = process.communicate()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    at = wait_for_games(db, valid // 4, process)
+    db.stop()
+    db.start()
+    print(f"a. {time.monotonic() - t0:5.1f} s: restarted at once at {at} games stored", flush=True)
+    at = wait_for_games(db, valid * 6 // 10, process)
+    db.stop()
+    down = time.monotonic()
+    print(f"b. {down - t0:5.1f} s: stopped at {at} games stored", flush=True)
+    time.sleep(LONG_OUTAGE_S)
+    db.start()
+    print(f"   {time.monotonic() - t0:5.1f} s: started again after {time.monotonic() - down:.1f}"
+          " s down", flush=True)
+    reader.join()
+    first_out, first_err = output.get("out", ""), output.get("err", "")
+    first = stored_counts(first_out)
+    hint = re.search(r"Resume with: manage\.py import_games (--start-at (\d+) \S+)", first_err)
+    print(f"first run: exit {process.returncode}, {first}")
+    for line in first_err.strip().splitlines():
+        if "Traceback" in line or line.startswith("CommandError") or "WARNING" in line:
+            print(f"  {line[:300]}")
+    checks: list[tuple[str, bool]] = [
+        ("the first run stopped with exit status 1", process.returncode == 1),
+        ("it reported records not stored", first["unavailable"] > 0),
+        ("it printed the resume command", hint is not None),
+        ("no traceback", "Traceback" not in first_err),
+    ]
+    second: dict[str, int] = {"stored": 0, "duplicates": 0, "refused": 0, "unavailable": 0}
+    if hint is not None:
+        resumed = manage(db.url, "import_games", *hint[1].split())
+        second = stored_counts(resumed.stdout)
+        print(f"resumed from record {int(hint[2]) + 1}: exit {resumed.returncode}, {second}")
+        checks.append(("the resumed run ended normally", resumed.returncode == 0))
+    # What the first run could not count in the statistics while the database was down.
+    missing = manage(db.url, "recompute_stats", "--missing", "--no-progress")
+    checks.append(("recompute_stats --missing ran", missing.returncode == 0))
+    games = db.query("SELECT count(*) FROM records_game")
+    counted = db.query("SELECT count(*) FROM ratings_countedgame")
+    hashes = db.query("SELECT count(DISTINCT content_hash) FROM records_game")
+    partial = db.query(
+        "SELECT count(*) FROM records_game g WHERE g.players <> "
+        "(SELECT count(*) FROM records_gameseat s WHERE s.game_id = g.id)"
+    )
+    print(f"database: {games} games, {hashes} distinct content hashes, {partial} games whose "
+          f"seats are not all stored, {counted} games counted in the statistics")
+    checks += [
+        ("every game stored once", games == hashes),
+        ("no game partially stored", partial == 0),
+        (f"games stored = records to store ({valid})", games == valid),
+        ("records reported stored (both runs) = games stored",
+         first["stored"] + second["stored"] == games),
+        ("every game counted in the statistics", counted == games),
+        ("repeats reported as duplicates", first["duplicates"] + second["duplicates"]
+         == repeated),
+    ]
+    for name, ok in checks:
+        print(f"  {'ok  ' if ok else 'FAIL'} {name}")
+    return 0 if all(ok for _, ok in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

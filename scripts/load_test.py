@@ -1,0 +1,484 @@
+"""Load test: Locust against gunicorn on PostgreSQL over loopback, reads and uploads mixed,
+then a check that every upload the server accepted is stored exactly once (issue #8).
+
+    .venv/bin/python scripts/load_test.py [--database-url URL] [--games 2000] [--seconds 60]
+        [--users 24] [--workers 4] [--port 8160] [--reset] [--json FILE]
+
+Needs the `bench` extras (`pip install -e '.[bench]'`: Locust). The steps:
+
+1. The archive: the database is created and migrated if missing and seeded once with
+   `manage.py seed_demo --games N` (`--reset` drops it first). Static files are collected, as
+   for any production start with DEBUG off.
+2. A user with an API token; a pool of new records (bot-played, tagged with this run's id, so
+   no two runs and no two records share content) generated before the clock starts.
+3. gunicorn with config/gunicorn.conf.py (sync workers, DEBUG off, plain HTTP on loopback, rate
+   limits lifted through API_THROTTLE_*), then Locust in headless library mode for `--seconds`:
+   simulated users that read (the archive and replay pages, the API's game list, game detail,
+   table at a ply, player statistics) and upload (new records; records already accepted again;
+   and pairs of users posting the same new record at the same moment).
+4. The report: requests, errors by status, p50/p99 latency per kind. Then, in the database:
+   every record answered `created` is stored exactly once (by content hash) under the id the
+   answer gave; every `duplicate` answer names that same game; each concurrent pair got
+   exactly one `created`; and the game count is the count before the run plus the accepted
+   records. The exit status is non-zero when any request failed with a 5xx or an unexpected
+   status, or any check fails.
+
+Client and server share the machine's cores (and, on a shared machine, other people's work):
+latencies are for this machine at that moment; the request and error counts and the
+exactly-once checks are the portable part.
+"""
+
+from __future__ import annotations
+
+# Locust patches the standard library for gevent when imported: first, before anything else.
+try:
+    import gevent
+    from locust import FastHttpUser, between, events, task
+    from locust.env import Environment
+except ImportError:  # pragma: no cover - a missing extra, said plainly
+    raise SystemExit("Locust is missing: pip install -e '.[bench]'") from None
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import secrets
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_h6_load"
+UPLOAD_URL = "/api/v1/uploads/"
+LIFTED = "1000000000/hour"
+SECRET_KEY = secrets.token_urlsafe(40)
+
+
+# ----------------------------------------------------------------------------- preparation
+
+
+def production_env(database_url: str) -> dict[str, str]:
+    """The server's environment: DEBUG off, plain HTTP on loopback, rate limits lifted."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DEBUG": "false",
+        "SECRET_KEY": SECRET_KEY,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "HTTPS": "false",  # plain HTTP on loopback: no redirect, no Secure-only cookies
+        "LOG_LEVEL": "WARNING",
+        "API_THROTTLE_ANON": LIFTED,
+        "API_THROTTLE_USER": LIFTED,
+        "API_THROTTLE_UPLOAD": LIFTED,
+        "API_THROTTLE_EXPORT": LIFTED,
+    }
+
+
+def manage(database_url: str, *args: str) -> str:
+    env = production_env(database_url)
+    done = subprocess.run(
+        [PYTHON, str(ROOT / "manage.py"), *args], env=env, cwd=ROOT, check=True,
+        stdout=subprocess.PIPE, text=True,
+    )
+    return done.stdout
+
+
+def prepare_database(database_url: str, games: int, reset: bool) -> None:
+    import psycopg
+
+    parts = urllib.parse.urlsplit(database_url)
+    name = parts.path.lstrip("/")
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if reset:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            conn.execute(f"CREATE DATABASE \"{name}\" ENCODING 'UTF8' TEMPLATE template0")
+    manage(database_url, "migrate", "--noinput")
+    # seed_demo does nothing on a database that already has games (an earlier run's).
+    manage(database_url, "seed_demo", "--games", str(games))
+
+
+def make_token(database_url: str) -> str:
+    code = (
+        "from django.contrib.auth.models import User\n"
+        "from rest_framework.authtoken.models import Token\n"
+        "user, _ = User.objects.get_or_create(username='load-test')\n"
+        "print(Token.objects.get_or_create(user=user)[0].key)\n"
+    )
+    return manage(database_url, "shell", "-c", code).strip().splitlines()[-1]
+
+
+@dataclass
+class Targets:
+    """What the readers ask for: existing games (with their ply counts) and players."""
+
+    games: list[tuple[int, int]]
+    players: list[int]
+
+
+def targets(database_url: str) -> Targets:
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        games = conn.execute("SELECT id, event_count FROM records_game ORDER BY id").fetchall()
+        players = [row[0] for row in conn.execute("SELECT id FROM records_player")]
+    return Targets([(int(i), int(n)) for i, n in games], [int(p) for p in players])
+
+
+def game_count(database_url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        row = conn.execute("SELECT count(*) FROM records_game").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def content_hash(text: str) -> str:
+    """What the archive keys a game by: sha256 of its canonical text (records.services)."""
+    import fourcolor
+
+    canonical = fourcolor.write_fcn(fourcolor.parse_record(text))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def upload_pool(run_id: str, count: int) -> list[tuple[str, str]]:
+    """`count` new records (text, content hash), each unique to this run."""
+    import fourcolor
+    from fourcolor.generate import generate_record
+
+    pool = []
+    for index in range(count):
+        rng = random.Random(f"{run_id}:{index}")
+        players = rng.choice((2, 3, 4))
+        names = tuple(f"Load {run_id[:4]} {rng.randrange(40)}" for _ in range(players))
+        if len(set(names)) < players:
+            names = tuple(f"Load {run_id[:4]} seat{k}" for k in range(players))
+        tags = {"Event": f"load test {run_id}", "Round": str(index + 1)}
+        record = generate_record(rng.choice(("classic", "bga")), players, index, names=names,
+                                 tags=tags, bot="random")
+        text = fourcolor.write_fcn(record)
+        pool.append((text, content_hash(text)))
+    return pool
+
+
+def start_server(database_url: str, port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+    env = production_env(database_url) | {
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_WORKERS": str(workers),
+    }
+    gunicorn = str(Path(PYTHON).with_name("gunicorn"))
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [gunicorn, "-c", str(ROOT / "config" / "gunicorn.conf.py"), "config.wsgi"],
+            env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"gunicorn exited at start: see {log}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                if r.status == 200:
+                    return server
+        except OSError:
+            time.sleep(0.3)
+    server.terminate()
+    raise SystemExit(f"gunicorn did not answer /healthz within 60 s: see {log}")
+
+
+# ----------------------------------------------------------------------------- the load
+
+
+@dataclass
+class Ledger:
+    """What the server answered to every upload, for the checks afterwards."""
+
+    created: dict[str, int] = field(default_factory=dict)  # content hash -> game id
+    created_twice: list[str] = field(default_factory=list)  # hashes answered created again
+    duplicates: list[tuple[str, int]] = field(default_factory=list)  # hash, id it names
+    pairs: list[tuple[str, list[str]]] = field(default_factory=list)  # hash, both statuses
+    unexpected: list[str] = field(default_factory=list)
+    pool_exhausted: int = 0
+
+    def note(self, text_hash: str, status: int, body: dict[str, Any]) -> str:
+        """Record one upload's answer; the record's status (created, duplicate, ...)."""
+        results = body.get("results") or []
+        if status not in (200, 201) or len(results) != 1:
+            self.unexpected.append(f"{status}: {json.dumps(body)[:300]}")
+            return "unexpected"
+        result = results[0]
+        if result["status"] == "created":
+            if text_hash in self.created:
+                self.created_twice.append(text_hash)
+            self.created[text_hash] = int(result["id"])
+        elif result["status"] == "duplicate":
+            self.duplicates.append((text_hash, int(result["id"])))
+        else:
+            self.unexpected.append(f"{status}: {json.dumps(result)[:300]}")
+        return str(result["status"])
+
+
+def run_locust(host: str, token: str, data: Targets, pool: list[tuple[str, str]], users: int,
+               seconds: int, ledger: Ledger) -> tuple[Any, Counter[tuple[str, int]], float]:
+    rng = random.Random(8)
+    fresh = iter(pool)
+    accepted: list[tuple[str, str]] = []  # (text, hash) answered created: sent again later
+    statuses: Counter[tuple[str, int]] = Counter()
+    auth = {"Authorization": f"Token {token}", "Content-Type": "text/x-fcn; charset=utf-8"}
+
+    def next_fresh() -> tuple[str, str] | None:
+        item = next(fresh, None)
+        if item is None:
+            ledger.pool_exhausted += 1
+        return item
+
+    class Visitor(FastHttpUser):
+        wait_time = between(0.05, 0.5)
+
+        def game(self) -> tuple[int, int]:
+            return rng.choice(data.games)
+
+        def get(self, path: str, name: str) -> None:
+            with self.client.get(path, name=name, catch_response=True) as response:
+                if response.status_code != 200:
+                    response.failure(f"status {response.status_code}")
+
+        @task(3)
+        def archive_page(self) -> None:
+            self.get(f"/?page={rng.randint(1, max(1, len(data.games) // 50))}", "web archive")
+
+        @task(3)
+        def replay_page(self) -> None:
+            self.get(f"/games/{self.game()[0]}/", "web replay")
+
+        @task(3)
+        def api_list(self) -> None:
+            page = rng.randint(1, max(1, len(data.games) // 50))
+            self.get(f"/api/v1/games/?page={page}", "api game list")
+
+        @task(3)
+        def api_detail(self) -> None:
+            self.get(f"/api/v1/games/{self.game()[0]}/", "api game detail")
+
+        @task(3)
+        def api_ply(self) -> None:
+            game, plies = self.game()
+            self.get(f"/api/v1/games/{game}/plies/{rng.randint(0, plies)}/", "api ply")
+
+        @task(2)
+        def api_player_stats(self) -> None:
+            self.get(f"/api/v1/players/{rng.choice(data.players)}/stats/", "api player stats")
+
+        def post(self, text: str, text_hash: str, name: str) -> str:
+            with self.client.post(UPLOAD_URL, data=text.encode(), headers=auth, name=name,
+                                  catch_response=True) as response:
+                try:
+                    body = response.json()
+                except ValueError:
+                    body = {"raw": response.text[:200]}
+                outcome = ledger.note(text_hash, response.status_code, body)
+                if outcome == "unexpected":
+                    response.failure(f"status {response.status_code}")
+                return outcome
+
+        @task(3)
+        def upload_new(self) -> None:
+            item = next_fresh()
+            if item is not None and self.post(*item, "api upload (new)") == "created":
+                accepted.append(item)
+
+        @task(1)
+        def upload_again(self) -> None:
+            if accepted:
+                text, text_hash = rng.choice(accepted)
+                self.post(text, text_hash, "api upload (duplicate)")
+
+        @task(1)
+        def upload_pair(self) -> None:
+            """Two requests with one new record at the same moment: one stores it."""
+            item = next_fresh()
+            if item is None:
+                return
+            outcomes = gevent.joinall([
+                gevent.spawn(self.post, *item, "api upload (concurrent pair)") for _ in (1, 2)
+            ])
+            ledger.pairs.append((item[1], [str(g.value) for g in outcomes]))
+            accepted.append(item)
+
+    @events.request.add_listener
+    def count(name: str, response: Any, **kwargs: Any) -> None:
+        statuses[(name, int(getattr(response, "status_code", 0) or 0))] += 1
+
+    # stop_timeout: at the end every user finishes the request it is in, so that no upload
+    # is stored by the server while its answer is lost to the checks.
+    env = Environment(user_classes=[Visitor], host=host, events=events, stop_timeout=120)
+    runner = env.create_local_runner()
+    started = time.monotonic()
+    runner.start(users, spawn_rate=users)
+    gevent.spawn_later(seconds, runner.quit)
+    runner.greenlet.join()
+    return env.stats, statuses, time.monotonic() - started
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def check_database(database_url: str, ledger: Ledger, before: int, run_id: str) -> list[str]:
+    """Every problem found; empty when every accepted upload is stored exactly once."""
+    import psycopg
+
+    problems = []
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT content_hash, id FROM records_game WHERE event = %s",
+            [f"load test {run_id}"],
+        ).fetchall()
+        total = conn.execute("SELECT count(*) FROM records_game").fetchone()
+    stored: dict[str, list[int]] = {}
+    for text_hash, game_id in rows:
+        stored.setdefault(str(text_hash), []).append(int(game_id))
+    for text_hash, game_id in ledger.created.items():
+        if stored.get(text_hash) != [game_id]:
+            problems.append(f"accepted {text_hash[:12]} as game {game_id}; stored: "
+                            f"{stored.get(text_hash)}")
+    extra = set(stored) - set(ledger.created)
+    if extra:
+        problems.append(f"{len(extra)} games of this run stored but never answered created")
+    if ledger.created_twice:
+        problems.append(f"{len(ledger.created_twice)} records answered created twice")
+    for text_hash, game_id in ledger.duplicates:
+        if ledger.created.get(text_hash) != game_id:
+            problems.append(f"duplicate {text_hash[:12]} names game {game_id}, stored as "
+                            f"{ledger.created.get(text_hash)}")
+    bad_pairs = [p for p in ledger.pairs if sorted(p[1]) != ["created", "duplicate"]]
+    if bad_pairs:
+        problems.append(f"{len(bad_pairs)} concurrent pairs without exactly one created: "
+                        f"{bad_pairs[:3]}")
+    assert total is not None
+    if int(total[0]) != before + len(ledger.created):
+        problems.append(f"game count {total[0]} != {before} before + {len(ledger.created)} "
+                        "accepted")
+    if ledger.unexpected:
+        problems.append(f"{len(ledger.unexpected)} unexpected upload answers: "
+                        f"{ledger.unexpected[:3]}")
+    return problems
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def report(stats: Any, statuses: Counter[tuple[str, int]], elapsed: float) -> dict[str, Any]:
+    kinds = {}
+    for (name, _method), entry in sorted(stats.entries.items()):
+        kinds[name] = {
+            "requests": entry.num_requests,
+            "failures": entry.num_failures,
+            "p50_ms": entry.get_response_time_percentile(0.5),
+            "p99_ms": entry.get_response_time_percentile(0.99),
+            "max_ms": round(entry.max_response_time or 0),
+        }
+    by_status: Counter[int] = Counter()
+    for (_name, status), n in statuses.items():
+        by_status[status] += n
+    total = stats.total
+    return {
+        "seconds": round(elapsed, 1),
+        "requests": total.num_requests,
+        "failures": total.num_failures,
+        "requests_per_second": round(total.num_requests / elapsed, 1),
+        "p50_ms": total.get_response_time_percentile(0.5),
+        "p99_ms": total.get_response_time_percentile(0.99),
+        "by_status": dict(sorted(by_status.items())),
+        "kinds": kinds,
+    }
+
+
+def print_report(figures: dict[str, Any], ledger: Ledger, before: int, after: int) -> None:
+    print(f"\n{figures['requests']} requests in {figures['seconds']} s "
+          f"({figures['requests_per_second']}/s), {figures['failures']} failed")
+    print("by status: " + ", ".join(f"{s}: {n}" for s, n in figures["by_status"].items()))
+    print(f"\n{'kind':<30}{'requests':>10}{'failed':>8}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    for name, k in figures["kinds"].items():
+        print(f"{name:<30}{k['requests']:>10}{k['failures']:>8}{k['p50_ms']:>9}"
+              f"{k['p99_ms']:>9}{k['max_ms']:>9}")
+    print(f"{'all':<30}{figures['requests']:>10}{figures['failures']:>8}"
+          f"{figures['p50_ms']:>9}{figures['p99_ms']:>9}")
+    print(f"\nuploads: {len(ledger.created)} accepted as new, {len(ledger.duplicates)} answered "
+          f"duplicate, {len(ledger.pairs)} concurrent pairs; games {before} before, {after} "
+          "after")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", default=DEFAULT_DB)
+    parser.add_argument("--games", type=int, default=2000, help="seed_demo games (first run)")
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--users", type=int, default=24, help="simulated concurrent users")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--port", type=int, default=8160)
+    parser.add_argument("--pool", type=int, default=2500, help="new records generated ahead")
+    parser.add_argument("--reset", action="store_true", help="drop and reseed the database")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+
+    print(f"preparing {args.database_url} ({args.games} seed games)...", flush=True)
+    prepare_database(args.database_url, args.games, args.reset)
+    manage(args.database_url, "collectstatic", "--noinput")
+    token = make_token(args.database_url)
+    data = targets(args.database_url)
+    run_id = secrets.token_hex(4)
+    print(f"generating {args.pool} new records (run {run_id})...", flush=True)
+    pool = upload_pool(run_id, args.pool)
+    before = game_count(args.database_url)
+    log = ROOT / "var" / f"load_test_gunicorn_{args.port}.log"
+    server = start_server(args.database_url, args.port, args.workers, log)
+    print(f"gunicorn on 127.0.0.1:{args.port} ({args.workers} workers), {len(data.games)} games; "
+          f"{args.users} users for {args.seconds} s", flush=True)
+    ledger = Ledger()
+    try:
+        stats, statuses, elapsed = run_locust(
+            f"http://127.0.0.1:{args.port}", token, data, pool, args.users, args.seconds, ledger
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+    figures = report(stats, statuses, elapsed)
+    after = game_count(args.database_url)
+    print_report(figures, ledger, before, after)
+    problems = check_database(args.database_url, ledger, before, run_id)
+    server_errors = sum(n for s, n in figures["by_status"].items() if s >= 500 or s == 0)
+    if server_errors:
+        problems.append(f"{server_errors} requests answered 5xx or not at all")
+    if figures["failures"]:
+        problems.append(f"{figures['failures']} requests failed")
+    if ledger.pool_exhausted:
+        print(f"note: the pool of new records ran out {ledger.pool_exhausted} times "
+              "(raise --pool)")
+    figures.update(
+        games_before=before, games_after=after, accepted=len(ledger.created),
+        duplicates=len(ledger.duplicates), pairs=len(ledger.pairs), problems=problems,
+        users=args.users, workers=args.workers,
+    )
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    if problems:
+        print("\nFAILED:\n  " + "\n  ".join(problems))
+        return 1
+    print("\nexactly once: every accepted upload stored once, no duplicate stored, "
+          f"{after} = {before} + {len(ledger.created)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

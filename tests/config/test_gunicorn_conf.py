@@ -1,0 +1,136 @@
+"""config/gunicorn.conf.py: its values from the environment, and a real gunicorn started with it
+answering on loopback with JSON log lines."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.config.production import BASE_DIR, OURS, production, run
+
+CONF = BASE_DIR / "config" / "gunicorn.conf.py"
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+PORTS = range(8140, 8150)
+_REPORT = f"""
+import json, runpy
+conf = runpy.run_path({str(CONF)!r})
+print(json.dumps({{key: conf[key] for key in (
+    "bind", "workers", "timeout", "max_requests", "max_requests_jitter", "forwarded_allow_ips",
+    "limit_request_line", "accesslog", "loglevel")}}))
+print(conf["logconfig_dict"]["handlers"]["console"]["formatter"])
+"""
+
+
+def _conf(**environ: str) -> tuple[dict[str, object], str]:
+    result = run(["-c", _REPORT], **environ)
+    assert result.returncode == 0, result.stderr
+    values, formatter = result.stdout.splitlines()
+    return json.loads(values), formatter
+
+
+def test_it_has_production_defaults() -> None:
+    values, formatter = _conf(**production())
+
+    assert values == {
+        "bind": ["127.0.0.1:8000"],
+        "workers": 2 * multiprocessing.cpu_count() + 1,
+        "timeout": 60,
+        "max_requests": 2000,
+        "max_requests_jitter": 200,
+        "forwarded_allow_ips": "127.0.0.1,::1",
+        "limit_request_line": 8190,
+        "accesslog": None,
+        "loglevel": "info",
+    }
+    assert formatter == "json"
+
+
+def test_it_reads_the_environment() -> None:
+    values, formatter = _conf(
+        GUNICORN_BIND="0.0.0.0:9000,unix:/run/fc.sock", GUNICORN_WORKERS="3",
+        GUNICORN_TIMEOUT="15", GUNICORN_MAX_REQUESTS="0", GUNICORN_MAX_REQUESTS_JITTER="0",
+        GUNICORN_FORWARDED_ALLOW_IPS="10.0.0.2, 10.0.0.3", GUNICORN_LIMIT_REQUEST_LINE="4094",
+        GUNICORN_ACCESS_LOG="-", LOG_LEVEL="WARNING", LOG_FORMAT="plain",
+    )
+
+    assert values == {
+        "bind": ["0.0.0.0:9000", "unix:/run/fc.sock"],
+        "workers": 3,
+        "timeout": 15,
+        "max_requests": 0,
+        "max_requests_jitter": 0,
+        "forwarded_allow_ips": "10.0.0.2,10.0.0.3",
+        "limit_request_line": 4094,
+        "accesslog": "-",
+        "loglevel": "warning",
+    }
+    assert formatter == "plain"
+
+
+def test_it_refuses_a_worker_count_it_cannot_read() -> None:
+    result = run(["-c", _REPORT], GUNICORN_WORKERS="many")
+
+    assert result.returncode != 0
+    assert "GUNICORN_WORKERS='many' is not an integer" in result.stderr
+
+
+def _free_port() -> int:
+    for port in PORTS:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) != 0:
+                return port
+    pytest.skip(f"no free port in {PORTS}")
+
+
+def _get(url: str) -> tuple[int, dict[str, str], bytes]:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.status, dict(response.headers), response.read()
+
+
+@pytest.mark.slow
+def test_it_serves_the_site_with_gunicorn(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {key: value for key, value in os.environ.items() if key not in OURS}
+    env.update(production(
+        HTTPS="false", ALLOWED_HOSTS="127.0.0.1", DATABASE_URL=f"sqlite:///{tmp_path / 'db'}",
+        GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS="1",
+    ))
+    log = tmp_path / "gunicorn.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [str(GUNICORN), "-c", str(CONF), "config.wsgi"], cwd=BASE_DIR, env=env,
+            stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                status, headers, body = _get(f"http://127.0.0.1:{port}/healthz")
+                break
+            except OSError:
+                assert server.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+    assert status == 200, body
+    assert json.loads(body)["status"] == "ok"
+    assert "Content-Security-Policy" in headers
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    loggers = {line["logger"] for line in lines}
+    assert {"gunicorn.error", "fourcolor.request"} <= loggers, lines
+    (served,) = [line for line in lines if line["logger"] == "fourcolor.request"]
+    assert (served["path"], served["status"]) == ("/healthz", 200)
+    assert served["request_id"] == headers["X-Request-ID"]

@@ -1,0 +1,121 @@
+"""(d) POST /api/v1/uploads/ with a token, each hostile input sent as a raw body, a multipart
+file and (when it is text) a JSON string: the status code docs/api.md gives for the case's
+verdicts (201, 200, 207, 400; 413 over the size limit), or 202 and a background job whose
+report lists the same verdicts. Never a 500, every refusal with its line, column, ply and
+category, and the database holds exactly the stored records."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.test import APIClient
+
+from records.models import Game
+
+from .checks import Verdict, assert_database_holds, assert_no_traceback, assert_verdicts, deadline
+from .corpus import CASES, Case
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/uploads/"
+API_STATUS = {"created": "stored", "duplicate": "duplicate", "refused": "refused"}
+
+Sender = Callable[[APIClient, bytes], Any]
+
+
+def raw_body(client: APIClient, data: bytes) -> Any:
+    return client.post(URL, data=data, content_type="text/x-fcn")
+
+
+def multipart_file(client: APIClient, data: bytes) -> Any:
+    upload = SimpleUploadedFile("hostile.fcn", data, "application/octet-stream")
+    return client.post(URL, {"file": upload}, format="multipart")
+
+
+def json_text(client: APIClient, data: bytes) -> Any:
+    body = json.dumps({"text": data.decode("utf-8")})
+    return client.post(URL, data=body, content_type="application/json")
+
+
+SENDERS: dict[str, Sender] = {"raw": raw_body, "multipart": multipart_file, "json": json_text}
+
+
+def params() -> list[Any]:
+    return [
+        pytest.param(case, how, id=f"{case.name}-{how}",
+                     marks=[pytest.mark.slow] if case.generator else [])
+        for case in CASES
+        for how in SENDERS
+        if how != "json" or case.text_in_json
+    ]
+
+
+def report_of(client: APIClient, response: Any, case: Case) -> tuple[int, dict[str, Any]]:
+    """The status and body with the verdicts: the upload's own, or, for a large upload (202),
+    its job's report once done, with the status the upload would have had."""
+    body = response.json()
+    if response.status_code != 202:
+        return response.status_code, body
+    job = client.get(response["Location"])
+    assert job.status_code == 200
+    detail = job.json()
+    assert detail["status"] == "done", detail
+    assert (detail["stored"], detail["duplicates"], detail["refused"]) == (
+        case.stored, case.duplicates, case.refused)
+    report: dict[str, Any] = detail["import_report"]
+    return case.api_status(), report
+
+
+def verdicts(body: dict[str, Any]) -> list[Verdict]:
+    out = []
+    for result in body["results"]:
+        error = result["error"] or {}
+        out.append(Verdict(API_STATUS[result["status"]], error.get("line"), error.get("col"),
+                           error.get("ply"), error.get("category"), error.get("message") or ""))
+    return out
+
+
+@pytest.mark.parametrize(("case", "how"), params())
+def test_it_answers_every_input_with_its_status_and_verdicts(
+    token_client: APIClient, case: Case, how: str
+) -> None:
+    data = case.data()
+    with deadline(case.seconds):
+        response = SENDERS[how](token_client, data)
+        assert_no_traceback(response.content)
+        assert response.status_code < 500
+        # The input's markup may be quoted in a refusal: inert as JSON that is never sniffed.
+        assert response["Content-Type"].startswith("application/json")
+        assert response["X-Content-Type-Options"] == "nosniff"
+        status, body = report_of(token_client, response, case)
+    if case.over_upload_limit:
+        assert status == 413
+        assert "limit" in body["error"]["message"]
+        assert not Game.objects.exists()
+        return
+    if not case.records:
+        # Nothing to import: a 400 that says so (which field, or that there is no record).
+        assert status == 400, body
+        assert body["error"]["message"]
+        assert not Game.objects.exists()
+        return
+    assert status == case.api_status(), body
+    assert (body["created"], body["duplicates"], body["refused"]) == (
+        case.stored, case.duplicates, case.refused)
+    if status == 400 and response.status_code != 202:
+        assert body["error"]["message"]
+    # Past the first results the API lists only problems: each result carries its index.
+    assert len(body["results"]) == len(case.records) - body["results_omitted"]
+    assert_verdicts(case, verdicts(body), [result["index"] for result in body["results"]])
+    assert_database_holds(case, data)
+
+
+def test_it_refuses_an_upload_without_a_token() -> None:
+    case = next(c for c in CASES if c.name == "html_script_names_and_comments")
+    response = raw_body(APIClient(), case.data())
+    assert response.status_code == 401
+    assert not Game.objects.exists()

@@ -1,0 +1,84 @@
+"""Fixtures for the background-job tests: users, a file of records (valid ones, a repeat and
+an illegal one) and a low threshold so that a few kilobytes already make a background job."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AbstractUser
+from django.core.cache import cache
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.records.conftest import bad_record, fcn_file, good_texts
+
+# Below any test file's size: every upload in these tests is a background job unless a test
+# raises it again.
+THRESHOLD = 2000
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file of records and what importing it must give."""
+
+    text: str
+    valid: list[str]  # the distinct valid records, in file order
+    stored: int
+    duplicates: int
+    refused: int
+    statuses: list[str]  # each record's verdict, in file order
+
+    @property
+    def data(self) -> bytes:
+        return self.text.encode("utf-8")
+
+
+def make_upload(count: int, start: int = 300) -> Upload:
+    """`count` valid records, then a repeat of the first and an illegal one."""
+    valid = good_texts(count, start=start)
+    texts = [*valid, valid[0], bad_record(1).text]
+    statuses = ["stored"] * count + ["duplicate", "refused"]
+    return Upload(fcn_file(texts), valid, count, 1, 1, statuses)
+
+
+@pytest.fixture
+def upload() -> Upload:
+    return make_upload(12)
+
+
+@pytest.fixture(autouse=True)
+def _low_threshold(settings: Any) -> None:
+    settings.BACKGROUND_IMPORT_MIN_BYTES = THRESHOLD
+    cache.clear()  # throttle counters
+
+
+@pytest.fixture
+def user(django_user_model: Any) -> AbstractUser:
+    return django_user_model.objects.create_user("uploader")
+
+
+@pytest.fixture
+def other_user(django_user_model: Any) -> AbstractUser:
+    return django_user_model.objects.create_user("someone-else")
+
+
+@pytest.fixture
+def staff(django_user_model: Any) -> AbstractUser:
+    return django_user_model.objects.create_user("moderator", is_staff=True)
+
+
+@pytest.fixture
+def client_for() -> Callable[[Any], APIClient]:
+    """An API client authenticated with the user's token (None: anonymous)."""
+
+    def make(who: Any) -> APIClient:
+        client = APIClient()
+        if who is not None:
+            token, _ = Token.objects.get_or_create(user=who)
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return make

@@ -1,0 +1,113 @@
+"""UPLOAD_MAX_RECORDS in background imports: a job stores the records before the limit, refuses
+the next one (category `limit`) for all the rest and is done (not failed: there is nothing to
+resume); a resumed job counts the limit from the start of the file, as a first run does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AbstractUser
+from django.test import Client
+from rest_framework.test import APIClient
+
+import records.services
+from jobs import tasks
+from jobs.models import Job
+from jobs.queue import create_import_job
+from records.models import Game
+from tests.records.conftest import first_line_of, good_texts
+from tests.web.dom import parse
+
+from .conftest import make_upload
+
+pytestmark = pytest.mark.django_db
+LIMIT = 10
+MESSAGE = f"too many records in one upload: at most {LIMIT} (split the file)"
+
+
+@pytest.fixture(autouse=True)
+def _limit(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings.UPLOAD_MAX_RECORDS = LIMIT
+    monkeypatch.setattr(records.services, "BATCH_RECORDS", 4)
+    monkeypatch.setattr(records.services, "BATCH_SECONDS", 3600.0)
+
+
+def _assert_limited(job: Job, redone: int = 0) -> None:
+    """14 records (12 valid, a repeat, an illegal one): the first 10 stored, the 11th refused.
+    `redone`: records stored by a killed run whose progress was lost, duplicates of themselves
+    in the run that resumed it."""
+    job.refresh_from_db()
+    assert (job.status, job.error, job.not_stored) == ("done", "", 0)
+    assert (job.stored, job.duplicates, job.refused, job.seen) == (
+        LIMIT - redone, redone, 1, LIMIT + 1)
+    assert job.total == 14  # the records in the file
+    results = job.report["results"]
+    assert [r["index"] for r in results] == list(range(LIMIT + 1))
+    refusal = results[LIMIT]["error"]
+    assert (refusal["category"], refusal["message"], refusal["col"]) == ("limit", MESSAGE, 1)
+    texts = good_texts(12, start=300)  # make_upload's records
+    assert refusal["line"] == first_line_of(texts, LIMIT)
+    assert [p["error"]["category"] for p in job.report["problems"] if p["error"]] == ["limit"]
+    assert Game.objects.count() == LIMIT
+
+
+def test_it_refuses_the_records_over_the_limit_in_an_api_job(
+    client_for: Callable[[Any], APIClient], user: AbstractUser
+) -> None:
+    upload = make_upload(12)
+
+    response = client_for(user).post("/api/v1/uploads/", data=upload.data,
+                                     content_type="text/x-fcn")
+
+    assert response.status_code == 202
+    body = response.json()
+    assert (body["status"], body["refused"]) == ("done", 1)
+    _assert_limited(Job.objects.get())
+
+
+def test_it_shows_the_limit_on_the_web_job_page(user: AbstractUser) -> None:
+    client = Client()
+    client.force_login(user)
+
+    response = client.post("/upload/", {"text": make_upload(12).text}, follow=True)
+
+    assert response.status_code == 200
+    job = Job.objects.get()
+    _assert_limited(job)
+    doc = parse(response.content)
+    refused = doc.find("li", "result", **{"data-status": "refused"})
+    assert refused.find(data_field="message").words() == MESSAGE
+    assert refused.find(data_field="category").words() == "limit"
+
+
+class Killed(BaseException):
+    """Stands for SIGKILL: nothing in the task may catch it."""
+
+
+def test_it_counts_the_limit_from_the_start_of_the_file_when_a_job_resumes(
+    user: AbstractUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    job = create_import_job(make_upload(12).data, user)
+    real = tasks._update
+    calls = {"progress": 0}
+
+    def update(job: Job, token: str, **fields: Any) -> None:
+        if "resume_at" in fields:
+            calls["progress"] += 1
+            if calls["progress"] == 2:  # after the first batch's progress was written
+                raise Killed
+        real(job, token, **fields)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(tasks, "_update", update)
+        with pytest.raises(Killed):
+            tasks.run_import_job.apply(args=[job.pk], throw=True)
+    job.refresh_from_db()
+    assert job.resume_at == 4  # the second batch was committed, its progress never written
+    Job.objects.filter(pk=job.pk).update(heartbeat_at=None, status=Job.Status.QUEUED)
+
+    tasks.run_import_job.apply(args=[job.pk])
+
+    _assert_limited(job, redone=4)

@@ -1,0 +1,49 @@
+"""The job page in Chromium: static/js/job.js follows a running job through the API and, once
+it is done, the page shows every record's verdict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from jobs import tasks
+from jobs.models import Job
+from jobs.queue import create_import_job
+from tests.web.browser.conftest import (  # noqa: F401 - fixtures used by name
+    account,
+    browser,
+    make_page,
+    page,
+    sign_in,
+)
+
+from .conftest import make_upload
+
+pytestmark = pytest.mark.browser
+
+
+def test_it_follows_a_job_until_it_is_done(page: Any, account: Any) -> None:  # noqa: F811
+    upload = make_upload(12)
+    job = create_import_job(upload.data, account, "club.fcn")
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, total=14,
+                                         heartbeat_at=timezone.now(), runner="elsewhere")
+    sign_in(page, "uploader", f"/jobs/{job.pk}/")
+    assert page.locator("#job").get_attribute("data-status") == "running"
+
+    Job.objects.filter(pk=job.pk).update(resume_at=7, stored=7)
+    expect(page.locator("[data-field=handled]")).to_have_text("7")
+    assert page.locator("#job-progress").get_attribute("value") == "50"
+    assert page.locator("[data-count=stored]").text_content() == "7"
+
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.QUEUED, heartbeat_at=None, runner="",
+                                         resume_at=0, stored=0)
+    tasks.run_import_job.apply(args=[job.pk])
+    page.wait_for_selector("ol.results-list li.result")  # the page reloaded, done
+
+    results = page.locator("ol.results-list li.result")
+    assert [results.nth(i).get_attribute("data-status") for i in range(results.count())] == (
+        upload.statuses)
+    assert page.locator("#job").get_attribute("data-status") == "done"

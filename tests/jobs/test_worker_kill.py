@@ -1,0 +1,68 @@
+"""A real Celery worker killed with SIGKILL in the middle of a background import: another
+worker takes the job over and it ends with every valid record stored exactly once.
+
+Runs scripts/fault_worker_kill.py against this test database and Redis database 5. Needs
+PostgreSQL (the workers are other processes: an in-memory SQLite test database is not shared)
+and a Redis server at 127.0.0.1:6379; skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+
+from jobs.models import Job
+from records.models import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+BROKER = "redis://127.0.0.1:6379/5"
+sys.path.insert(0, str(ROOT / "scripts"))
+from fault_worker_kill import database_url  # noqa: E402
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def broker() -> Any:
+    if connection.vendor != "postgresql":
+        pytest.skip("the workers need a database other processes can reach: PostgreSQL")
+    client = redis.Redis.from_url(BROKER, socket_connect_timeout=1)
+    try:
+        client.flushdb()
+    except redis.RedisError as exc:
+        pytest.skip(f"no Redis server for the broker at {BROKER}: {exc}")
+    yield client
+    client.flushdb()
+
+
+def test_it_resumes_an_import_whose_worker_was_killed(broker: Any, tmp_path: Path) -> None:
+    env = dict(os.environ, CELERY_BROKER_URL=BROKER,
+               DATABASE_URL=database_url(settings.DATABASES["default"]))
+    command = [sys.executable, str(ROOT / "scripts" / "fault_worker_kill.py"), "--records",
+               "300", "--kill-after", "1", "--timeout", "40", "--json",
+               "--log", str(tmp_path / "workers.log")]
+
+    run = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=150)
+
+    log = (tmp_path / "workers.log").read_text() if (tmp_path / "workers.log").exists() else ""
+    assert run.returncode in (0, 1), run.stderr + log[-3000:]
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert figures["ok"], (figures, log[-3000:])
+    # Killed mid-import (after a batch, before the end), resumed by the second worker.
+    assert 0 < figures["killed_at_resume_at"] < 302
+    assert (figures["job_status"], figures["job_attempts"]) == ("done", 2)
+    assert figures["accepted"] == 301 and figures["refused_reported"] == 1
+    # Seen from here too: the job and exactly one game per valid record.
+    job = Job.objects.get()
+    assert (job.status, job.resume_at, job.seen, job.not_stored) == ("done", 302, 302, 0)
+    assert Game.objects.count() == Game.objects.values("content_hash").distinct().count() == 300
+    assert [r["index"] for r in job.report["results"]] == list(range(302))
