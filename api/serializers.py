@@ -317,7 +317,9 @@ class ErrorDetailDoc(serializers.Serializer[Any]):
         help_text="invalid parameters or body fields, each with its messages",
     )
     record = RecordErrorDoc(required=False, help_text="for an engine or notation error")
-    retry_after = serializers.IntegerField(required=False, help_text="429: seconds to wait")
+    retry_after = serializers.IntegerField(
+        required=False, help_text="429 and 503: seconds to wait before trying again"
+    )
 
 
 class ErrorDoc(serializers.Serializer[Any]):

@@ -42,6 +42,9 @@ RULESETS = ("classic", "bga")
 TARGET_RANDOM_MEDIAN_US = 25.0
 TARGET_WINNING_MEDIAN_US = 50.0
 TARGET_US_PER_EVENT = 5.0
+# The issue's reference figures, "on these machines": what the targets were set beside.
+REF_MAHJONG_US = 25.0
+REF_CHESS_US_PER_PLY = 29.0
 
 
 @dataclass
@@ -51,6 +54,9 @@ class Row:
     figure: str
     target: str = ""
     status: str = "info"  # PASS, FAIL, ref (reference package) or info (no target)
+    # The figure as a number (µs), for the rows that have a target or are a reference.
+    value: float | None = None
+    limit: float | None = None
 
 
 @dataclass
@@ -182,6 +188,8 @@ def bench_split(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], None]]]
                 _latency(s),
                 f"median ≤ {TARGET_RANDOM_MEDIAN_US:.0f} µs",
                 verdict(s["median"], TARGET_RANDOM_MEDIAN_US),
+                s["median"],
+                TARGET_RANDOM_MEDIAN_US,
             )
         )
         if rows[-1].status == "FAIL":
@@ -206,6 +214,8 @@ def bench_split(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], None]]]
                 _latency(s),
                 f"median ≤ {TARGET_WINNING_MEDIAN_US:.0f} µs",
                 verdict(s["median"], TARGET_WINNING_MEDIAN_US),
+                s["median"],
+                TARGET_WINNING_MEDIAN_US,
             )
         )
         if rows[-1].status == "FAIL":
@@ -275,6 +285,8 @@ def bench_mahjong(sizes: Sizes) -> list[Row]:
             _latency(s),
             "≈ 25 µs (issue 2)",
             "ref",
+            s["median"],
+            REF_MAHJONG_US,
         )
     ]
 
@@ -397,6 +409,8 @@ def bench_validation(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], No
             _per(total_time, total_wall, total_events, "event"),
             f"≤ {TARGET_US_PER_EVENT:.0f} µs/event",
             verdict(per_event, TARGET_US_PER_EVENT),
+            per_event,
+            TARGET_US_PER_EVENT,
         )
     )
     if rows[-1].status == "FAIL":
@@ -458,11 +472,48 @@ def bench_chess(sizes: Sizes) -> list[Row]:
             _per(seconds, wall, plies, "ply"),
             "≈ 29 µs/ply (issue 2)",
             "ref",
+            seconds / plies * 1e6,
+            REF_CHESS_US_PER_PLY,
         )
     ]
 
 
 # --------------------------------------------------------------------------- main
+
+
+def scaled_targets(rows: Sequence[Row]) -> str:
+    """The targets were set beside reference figures measured "on these machines"; on a faster
+    or slower machine the same code runs faster or slower. This table scales each target by
+    how this machine ran the reference measured in the same run (best_split by the mahjong
+    package's divider, parsing + validation by python-chess's PGN reader). It is shown beside
+    the absolute verdicts above, not instead of them."""
+    refs = {r.measure: r for r in rows if r.status == "ref" and r.value is not None}
+    mahjong = next((r for m, r in refs.items() if "mahjong" in m), None)
+    chess = next((r for m, r in refs.items() if "python-chess" in m), None)
+    lines = []
+    for r in rows:
+        if r.value is None or r.limit is None or r.status == "ref":
+            continue
+        ref = mahjong if r.measure.startswith("best_split") else chess
+        if ref is None or ref.value is None or ref.limit is None:
+            continue
+        factor = ref.value / ref.limit
+        scaled = r.limit * factor
+        lines.append(
+            (
+                r.measure,
+                f"{r.value:.2f}",
+                f"{factor:.2f} ({ref.value:.1f} / {ref.limit:.0f} µs)",
+                f"{scaled:.2f}",
+                verdict(r.value, scaled),
+            )
+        )
+    return "targets scaled to this machine by the reference measured in the same run:\n" + table(
+        ("measure", "figure µs", "machine factor (ref here / ref in issue)", "scaled target µs",
+         "result"),
+        lines,
+        right=1,
+    )
 
 
 def profile(label: str, fn: Callable[[], None]) -> str:
@@ -519,6 +570,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{sum(r.status == 'PASS' for r in rows)} targets met, {len(failed)} missed; "
         f"{time.perf_counter() - started:.0f} s"
     )
+    print()
+    print(scaled_targets(rows))
     if slow and not args.no_profile:
         for label, fn in slow.items():
             print()

@@ -6,6 +6,7 @@ Every error is one line on standard error and a non-zero exit status, never a tr
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -34,11 +35,23 @@ class UsageError(Exception):
     """A bad command line or input the command cannot use; printed as one line."""
 
 
+class _StdinText(io.TextIOWrapper):
+    """Standard input read as UTF-8 text; closing it leaves the process's stdin open."""
+
+    def close(self) -> None:
+        self.detach()
+
+
 def _open(path: str) -> TextIO:
+    # utf-8-sig: a byte order mark (as some Windows editors write) is not part of the record;
+    # the archive strips it the same way, so both read the same records.
     if path == "-":
-        return sys.stdin
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a replaced stdin (tests) is already text
+            return sys.stdin
+        return _StdinText(buffer, encoding="utf-8-sig", errors="strict", newline="")
     try:
-        return open(path, encoding="utf-8", errors="strict", newline="")
+        return open(path, encoding="utf-8-sig", errors="strict", newline="")
     except OSError as err:
         raise UsageError(f"{path}: {err.strerror}") from None
 

@@ -22,12 +22,6 @@ LOST_LONG_LINE = pytest.mark.xfail(
     "than MAX_RECORD_CHARS (lines stays empty, so the record is never yielded): a file that is "
     "one 2 MiB line is answered with no record at all, `fourcolor validate` exits 0",
 )
-CLI_BOM = pytest.mark.xfail(
-    strict=True,
-    reason="`fourcolor validate` opens files as utf-8, not utf-8-sig: a valid record after a "
-    "UTF-8 BOM is reported as two records 'missing Ruleset tag' (the archive strips the BOM "
-    "and stores it)",
-)
 
 
 def engine_view(case: Case) -> list[Verdict]:
@@ -80,7 +74,7 @@ def test_it_splits_and_checks_every_record_as_the_manifest_says(case: Case) -> N
             assert got.message
 
 
-@pytest.mark.parametrize("case", params(long_line=LOST_LONG_LINE, bom_utf8=CLI_BOM))
+@pytest.mark.parametrize("case", params(long_line=LOST_LONG_LINE))
 def test_it_validates_every_file_from_the_command_line(
     case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
