@@ -16,6 +16,7 @@ from .game import Finish, Game, Round, pile_size, qualifies_for_redeal, settle, 
 from .match import Match, next_dealer
 from .melds import Meld, classify
 from .notation import (
+    MAX_RECORD_CHARS,
     Event,
     Record,
     RecordText,
@@ -51,8 +52,6 @@ class Check:
 def check_record(text: str, first_line: int = 1, *, oversize: bool = False) -> Check:
     """Read and validate one record's text. Never raises for bad input: the error is in the
     result, with its line (counted in the file from `first_line`), column, ply and category."""
-    from .notation import MAX_RECORD_CHARS
-
     if oversize:
         err: FcnError = LimitError(
             f"the record is longer than {MAX_RECORD_CHARS} characters", line=first_line, col=1

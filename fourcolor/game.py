@@ -8,16 +8,18 @@ raises `IllegalRecordError` with the rule's category and a message; nothing chan
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import add
 from typing import Any, NamedTuple
 
-from .cards import CARDS, COPIES, DECK_SIZE, KINDS, Card, counts_of, format_cards, parse_card
+from .cards import CARDS, COPIES, DECK_SIZE, KINDS, Card, counts_of, format_cards
+from .cards import parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .errors import FcnError, IllegalRecordError
 from .melds import Meld, classify, meld_shape
-from .moves import WinOption, best_win, meld_claims
-from .notation import Event, Record
+from .moves import WinOption, best_win, hidden_points, meld_claims
+from .notation import Event, Record, known_cards
 from .rulesets import Ruleset, get_ruleset
 from .split import best_split_counts
 
@@ -32,6 +34,11 @@ class ClaimRecord(NamedTuple):
     right: ClaimRight
     meld: Meld
     live: Live
+
+
+# Builds a named tuple from a plain tuple without the Python-level `__new__` the class
+# generates (a few hundred nanoseconds per event on the validation path).
+_new_live = tuple.__new__
 
 
 class Illegal(Exception):
@@ -84,6 +91,31 @@ def settle(
     return payments
 
 
+class _Later:
+    """A `Finish` field that also takes a function of no arguments, called when the field is
+    first read (a dataclass field with a descriptor as its default).
+
+    A win's hidden melds need a full split, about three times the cost of its points alone;
+    validating a record needs only the points, so the melds are found when someone asks."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._key = "_" + name
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> tuple[Meld, ...]:
+        if obj is None:
+            return ()  # the field's default, as dataclasses read it
+        value: tuple[Meld, ...] | Callable[[], tuple[Meld, ...]] = obj.__dict__[self._key]
+        if callable(value):
+            value = value()
+            obj.__dict__[self._key] = value
+        return value
+
+    def __set__(
+        self, obj: object, value: tuple[Meld, ...] | Callable[[], tuple[Meld, ...]]
+    ) -> None:
+        obj.__dict__[self._key] = value
+
+
 @dataclass
 class Finish:
     """How a round ended, with the finisher's score and the payments."""
@@ -95,7 +127,7 @@ class Finish:
     exposed_points: int | None = None
     hidden_points: int | None = None
     exposed_melds: tuple[Meld, ...] = ()
-    hidden_melds: tuple[Meld, ...] = ()
+    hidden_melds: _Later = _Later()  # a tuple of melds when read
     declared_split: bool = False
     best_hidden_points: int | None = None  # the maximum, shown beside a declared split
     lucky_card: Card | None = None
@@ -108,6 +140,77 @@ class Finish:
         if self.outcome in ("win", "forced"):
             return f"{self.seat}:{self.points}"
         return {"exhausted": "-", "redeal": "R", "unfinished": "*"}[self.outcome]
+
+
+def _split_hidden(
+    rest: Sequence[int], locked: Sequence[int], ruleset: Ruleset
+) -> tuple[int, tuple[Meld, ...]] | None:
+    """The best split of a finisher's hidden cards (counts) with its points; dealt sets still
+    locked score as hidden triples/quads, unsplit. None when the cards do not split."""
+    rest = list(rest)
+    melds: list[Meld] = []
+    points = 0
+    for i, n in enumerate(locked):
+        if n and rest[i] >= n:
+            kind = "triple" if n == 3 else "quad"
+            value = ruleset.points(kind, CARDS[i].rank)
+            if value is None:
+                continue  # not a meld of the ruleset (bga triple of generals): not locked
+            rest[i] -= n
+            melds.append(Meld(kind, (CARDS[i],) * n))
+            points += value[0]
+    split = best_split_counts(rest, ruleset)
+    if split is None:
+        return None
+    ordered = sorted(melds + list(split.melds), key=lambda m: [c.index for c in m.cards])
+    return split.points + points, tuple(ordered)
+
+
+class _HiddenSplit:
+    """The hidden melds of a win, found when first read (see `_Later`)."""
+
+    __slots__ = ("rest", "locked", "ruleset")
+
+    def __init__(self, rest: Sequence[int], locked: Sequence[int], ruleset: Ruleset) -> None:
+        self.rest = tuple(rest)
+        self.locked = tuple(locked)
+        self.ruleset = ruleset
+
+    def __call__(self) -> tuple[Meld, ...]:
+        split = _split_hidden(self.rest, self.locked, self.ruleset)
+        assert split is not None  # its points were found when the win was checked
+        return split[1]
+
+
+# What a meld takes from the hand: the cards besides the live one, and per kind the copies.
+_MeldPlan = tuple[tuple[Card, ...], tuple[tuple[int, int], ...]]
+# (meld cards, live card) -> its plan. Few melds recur; and finding the live card among the
+# cards with `in`, `remove` and `count` compares Cards with ==, which goes through Python.
+_MELD_PLANS: dict[tuple[tuple[Card, ...], Card], _MeldPlan] = {}
+
+
+def _meld_plan(cards: tuple[Card, ...], live_card: Card) -> _MeldPlan | None:
+    """The plan of a meld made with the live card (kept for next time); None when the live
+    card is not among the cards."""
+    if live_card not in cards:
+        return None
+    from_hand = list(cards)
+    from_hand.remove(live_card)
+    needs: dict[int, int] = {}
+    for card in from_hand:
+        needs[card.index] = needs.get(card.index, 0) + 1
+    plan = (tuple(from_hand), tuple(needs.items()))
+    if len(_MELD_PLANS) < 20_000:
+        _MELD_PLANS[(cards, live_card)] = plan
+    return plan
+
+
+def _pile_cards(tag: str) -> tuple[Card, ...]:
+    """The cards of a Pile tag, in order; `BadCardToken` for a word that names none."""
+    cards = known_cards(tag)  # read by the tag checks just before: kept from then
+    if cards is not None:
+        return cards
+    return tuple(parse_card(t) for t in tag.split())  # raises for the first bad word
 
 
 class Round:
@@ -126,19 +229,23 @@ class Round:
         self.ruleset = ruleset
         self.players = players
         self.dealer = dealer
-        self.hands: list[list[int]] = [[0] * KINDS] + [
-            counts_of(deal.get(s, ())) for s in range(1, players + 1)
-        ]
-        self.dealt: list[list[int]] = [list(h) for h in self.hands]
+        # Copies dealt or drawn, for the 4-copies rule: every dealt card counted once.
+        seen = [0] * KINDS
+        hands: list[list[int]] = [[0] * KINDS]
+        for s in range(1, players + 1):
+            hand = [0] * KINDS
+            for card in deal.get(s, ()):
+                hand[card.index] += 1
+            hands.append(hand)
+            seen = list(map(add, seen, hand))
+        self.hands = hands
+        self.dealt: list[list[int]] = [list(h) for h in hands]
         self.displays: list[list[Meld]] = [[] for _ in range(players + 1)]
         self.discards: list[tuple[int, Card]] = []  # unclaimed discards, oldest first
         self.pile = list(pile) if pile is not None else None
         self.pile_left = pile_size(players)
         self.drawn = 0
-        self.seen = [0] * KINDS  # copies dealt or drawn, for the 4-copies rule
-        for s in range(1, players + 1):
-            for i, n in enumerate(self.hands[s]):
-                self.seen[i] += n
+        self.seen = seen
         self.lucky_tag = lucky
         self.phase = OPENING
         self.live: Live | None = None
@@ -150,12 +257,15 @@ class Round:
         self.locked: list[list[int]] = [[0] * KINDS for _ in range(players + 1)]
         if ruleset.dealt_sets_locked:
             for s in range(1, players + 1):
+                hand = hands[s]
+                if 3 not in hand and 4 not in hand:
+                    continue  # no dealt set (two C-level scans instead of a Python loop)
                 # Only sets that are melds of the ruleset lock (bga: three generals stay free).
                 self.locked[s] = [
                     n
                     if n >= 3 and ruleset.allows("triple" if n == 3 else "quad", CARDS[i].rank)
                     else 0
-                    for i, n in enumerate(self.hands[s])
+                    for i, n in enumerate(hand)
                 ]
         self.claims_log: list[ClaimRecord] = []
 
@@ -171,7 +281,7 @@ class Round:
             record.players,
             record.dealer,
             record.deal,
-            pile=[parse_card(t) for t in pile_tag.split()] if pile_tag is not None else None,
+            pile=_pile_cards(pile_tag) if pile_tag is not None else None,
             lucky=parse_card(lucky_tag) if lucky_tag is not None else None,
         )
 
@@ -240,21 +350,22 @@ class Round:
         """Apply one event, or raise `Illegal` (the state is unchanged then)."""
         if self.phase == ENDED:
             raise Illegal("after-end", "event after the round ended")
-        seat = event.seat
+        seat, verb, cards = event[0], event[1], event[2]
         if not 1 <= seat <= self.players:
             raise Illegal("turn", f"there is no seat {seat} in a {self.players}-player round")
-        verb = event.verb
         if self.calls and verb not in "mwch":
             raise Illegal(
                 "priority",
                 "calls were made on the live card, so a claim must take effect next",
             )
         if verb == "x":
-            self._discard(seat, event.cards[0])
+            self._discard(seat, cards[0])
         elif verb == "d":
-            self._draw(seat, event.cards[0])
-        elif verb in "mw":
-            self._meld(seat, event, win=verb == "w")
+            self._draw(seat, cards[0])
+        elif verb == "m":
+            self._meld(seat, event, False)
+        elif verb == "w":
+            self._meld(seat, event, True)
         elif verb in "ch":
             self._call(seat, event, win=verb == "h")
         elif verb == "r":
@@ -263,14 +374,17 @@ class Round:
 
     def _discard(self, seat: int, card: Card) -> None:
         live = self.live
-        if self.phase == OPENING:
+        phase = self.phase
+        if phase == MUST_DISCARD and seat == self.actor:
+            self._discard_from_hand(seat, card)  # the usual discard, after a meld
+        elif phase == OPENING:
             if seat != self.dealer:
                 raise Illegal(
                     "turn", f"seat {seat} cannot discard now: the dealer (seat {self.dealer}) opens"
                 )
             self._discard_from_hand(seat, card)
             self.opening_discard = card
-        elif self.phase == MUST_DISCARD:
+        elif phase == MUST_DISCARD:
             if seat != self.actor:
                 raise Illegal(
                     "turn", f"seat {seat} cannot discard now (seat {self.actor} must discard)"
@@ -290,57 +404,59 @@ class Round:
         else:
             raise Illegal("turn", f"seat {seat} cannot discard now (a claim or draw is due)")
         self.discards.append((seat, card))
-        self.live = Live(card.index, seat, "discard")
+        self.live = _new_live(Live, (card.index, seat, "discard"))
         self.phase = LIVE
 
     def _discard_from_hand(self, seat: int, card: Card) -> None:
         hand = self.hands[seat]
-        if hand[card.index] == 0:
+        index = card.index
+        if hand[index] == 0:
             raise Illegal("not-in-hand", f"seat {seat} does not hold {card}")
         if card.rank == "K":
             raise Illegal("discard-general", "generals are never discarded")
-        if self.locked[seat][card.index]:
+        if self.locked[seat][index]:
             raise Illegal(
                 "locked", f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)"
             )
-        hand[card.index] -= 1
+        hand[index] -= 1
 
     def _draw(self, seat: int, card: Card) -> None:
         live = self.live
         if self.phase != LIVE or live is None or live.source != "discard":
             raise Illegal("turn", f"seat {seat} cannot draw now")
-        drawer = next_seat(live.owner, self.players)
+        drawer = live.owner % self.players + 1  # next_seat, inlined
         if seat != drawer:
             raise Illegal("turn", f"seat {drawer} draws, not seat {seat}")
         if self.pile_left == 0:
             raise Illegal("empty-pile", f"seat {seat} draws from an empty pile")
-        if self.pile is not None:
-            expected = self.pile[self.drawn]
+        pile = self.pile
+        if pile is not None:
+            expected = pile[self.drawn]
             if expected is not card:
                 raise Illegal("pile-mismatch", f"the pile gives {expected}, not {card}")
-        if self.seen[card.index] >= COPIES:
-            raise Illegal(
-                "too-many-copies", f"{self.seen[card.index] + 1} copies of {card} dealt and drawn"
-            )
-        self.seen[card.index] += 1
+        index = card.index
+        seen = self.seen
+        if seen[index] >= COPIES:
+            raise Illegal("too-many-copies", f"{seen[index] + 1} copies of {card} dealt and drawn")
+        seen[index] += 1
         self.drawn += 1
         self.pile_left -= 1
-        self.live = Live(card.index, seat, "draw")
+        self.live = _new_live(Live, (index, seat, "draw"))
 
-    def _check_meld(self, seat: int, event: Event, *, win: bool) -> tuple[Meld, ClaimRight]:
+    def _check_meld(self, seat: int, event: Event, win: bool) -> tuple[Meld, ClaimRight]:
         live = self.live
-        verb = "win" if win else "meld"
         if self.phase != LIVE or live is None:
+            verb = "win" if win else "meld"
             raise Illegal("turn", f"seat {seat} cannot {verb} now: no live card")
         live_card = CARDS[live.card_index]
-        cards = list(event.cards)
-        if live_card not in cards:
+        cards = event.cards
+        plan = _MELD_PLANS.get((cards, live_card)) or _meld_plan(cards, live_card)
+        if plan is None:
             raise Illegal("not-live", f"the meld does not contain the live card {live_card}")
-        from_hand = list(cards)
-        from_hand.remove(live_card)
+        from_hand, needs = plan
         hand = self.hands[seat]
-        for card in from_hand:
-            if from_hand.count(card) > hand[card.index]:
+        for index, copies in needs:
+            if hand[index] < copies:
                 raise Illegal("not-in-hand", f"seat {seat} does not hold {format_cards(from_hand)}")
         meld = classify(cards, self.ruleset)
         if meld is None:
@@ -353,8 +469,10 @@ class Round:
             )
         except ClaimRefused as refused:
             raise Illegal("claim-right", str(refused)) from None
+        if not self.ruleset.dealt_sets_locked:
+            return meld, right
         locked = self.locked[seat]
-        for card in from_hand if self.ruleset.dealt_sets_locked else ():
+        for card in from_hand:
             if locked[card.index] and not (
                 meld.kind == "quad"
                 and right in (ClaimRight.GAN, ClaimRight.OWN_DRAW, ClaimRight.WIN)
@@ -368,13 +486,13 @@ class Round:
         """A competing call that did not take effect (extension): checked like the claim."""
         if any(claim.seat == seat for claim, _ in self.calls):
             raise Illegal("priority", f"seat {seat} has already called this card")
-        meld, right = self._check_meld(seat, event, win=win)
+        meld, right = self._check_meld(seat, event, win)
         if win:
             self._win_score(seat, meld, event)
         self.calls.append((Claim(seat, right), event))
 
-    def _meld(self, seat: int, event: Event, *, win: bool) -> None:
-        meld, right = self._check_meld(seat, event, win=win)
+    def _meld(self, seat: int, event: Event, win: bool) -> None:
+        meld, right = self._check_meld(seat, event, win)
         live = self.live
         assert live is not None
         if self.calls:
@@ -394,17 +512,24 @@ class Round:
         # Apply the meld.
         hand = self.hands[seat]
         live_card = CARDS[live.card_index]
-        for card in meld.cards:
+        melded = meld.cards
+        for card in melded:
             hand[card.index] -= 1
         hand[live_card.index] += 1  # the live card never was in the hand
-        if self.ruleset.dealt_sets_locked and any(self.locked[seat][c.index] for c in meld.cards):
-            for card in meld.cards:
-                self.locked[seat][card.index] = 0
-        if live.source == "discard" and self.discards and self.discards[-1][1] is live_card:
-            self.discards.pop()  # a claimed discard leaves the discard pile
+        if self.ruleset.dealt_sets_locked:
+            locked = self.locked[seat]
+            for card in melded:
+                if locked[card.index]:
+                    for other in melded:
+                        locked[other.index] = 0
+                    break
+        discards = self.discards
+        if live.source == "discard" and discards and discards[-1][1] is live_card:
+            discards.pop()  # a claimed discard leaves the discard pile
         self.displays[seat].append(meld)
-        self.claims_log.append(ClaimRecord(self.ply + 1, seat, right, meld, live))
-        self.calls = []
+        self.claims_log.append(_new_live(ClaimRecord, (self.ply + 1, seat, right, meld, live)))
+        if self.calls:
+            self.calls = []
         self.live = None
         if finish is not None:
             self._end(finish)
@@ -430,30 +555,8 @@ class Round:
     def _zero(self) -> dict[int, int]:
         return {s: 0 for s in range(1, self.players + 1)}
 
-    def _locked_melds(self, seat: int, rest: list[int]) -> tuple[list[Meld], int]:
-        """Dealt sets still locked in `rest`: they score as hidden triples/quads, unsplit."""
-        melds: list[Meld] = []
-        points = 0
-        for i, n in enumerate(self.locked[seat]):
-            if n and rest[i] >= n:
-                kind = "triple" if n == 3 else "quad"
-                meld = Meld(kind, (CARDS[i],) * n)
-                value = self.ruleset.points(kind, CARDS[i].rank)
-                if value is None:
-                    continue  # not a meld of the ruleset (bga triple of generals): not locked
-                rest[i] -= n
-                melds.append(meld)
-                points += value[0]
-        return melds, points
-
     def _hidden_split(self, seat: int, rest: list[int]) -> tuple[int, tuple[Meld, ...]] | None:
-        rest = list(rest)
-        locked, locked_points = self._locked_melds(seat, rest)
-        split = best_split_counts(rest, self.ruleset)
-        if split is None:
-            return None
-        melds = tuple(sorted(locked + list(split.melds), key=lambda m: [c.index for c in m.cards]))
-        return split.points + locked_points, melds
+        return _split_hidden(rest, self.locked[seat], self.ruleset)
 
     def _win_score(self, seat: int, meld: Meld, event: Event) -> Finish:
         live = self.live
@@ -464,7 +567,9 @@ class Round:
         from_hand.remove(live_card)
         for card in from_hand:
             rest[card.index] -= 1
-        best = self._hidden_split(seat, rest)
+        locked = self.locked[seat]
+        best = hidden_points(rest, self.ruleset, locked)  # the melds only when asked for
+        hidden: tuple[int, tuple[Meld, ...] | _HiddenSplit]
         if event.groups:
             hidden_melds = []
             declared = [0] * KINDS
@@ -495,12 +600,12 @@ class Round:
                     )
                 ):
                     raise Illegal("bad-split", f"the locked dealt set of {CARDS[i]} is split")
-            hidden_points = sum(m.points(self.ruleset, exposed=False) for m in hidden_melds)
-            hidden = (hidden_points, tuple(hidden_melds))
+            declared_points = sum(m.points(self.ruleset, exposed=False) for m in hidden_melds)
+            hidden = (declared_points, tuple(hidden_melds))
         else:
             if best is None:
                 raise Illegal("no-win", f"seat {seat}'s hand does not split into melds")
-            hidden = best
+            hidden = (best, _HiddenSplit(rest, tuple(locked), self.ruleset))
         exposed = tuple(self.displays[seat]) + (meld,)
         exposed_points = sum(m.points(self.ruleset, exposed=True) for m in exposed)
         points = exposed_points + hidden[0]
@@ -521,9 +626,9 @@ class Round:
             exposed_melds=exposed,
             hidden_melds=hidden[1],
             declared_split=bool(event.groups),
-            best_hidden_points=best[0] if best is not None else None,
+            best_hidden_points=best,
         )
-        self._settle(finish)
+        self._settle(finish, rest)
         return finish
 
     def _forced_score(self, seat: int, live: Live) -> Finish:
@@ -542,7 +647,7 @@ class Round:
             hidden_melds=hidden[1],
             best_hidden_points=hidden[0],
         )
-        self._settle(finish)
+        self._settle(finish, self.hands[seat])
         return finish
 
     def _lucky(self) -> Card:
@@ -568,7 +673,8 @@ class Round:
         # The copies rule counts the deal and the draws (§9), not the lucky card.
         return self.lucky_tag
 
-    def _settle(self, finish: Finish) -> None:
+    def _settle(self, finish: Finish, hidden: Sequence[int]) -> None:
+        """Lucky card and payments; `hidden`: the counts of the finisher's hidden cards."""
         rs = self.ruleset
         assert finish.seat is not None and finish.points is not None
         if rs.threshold is not None and finish.points >= rs.threshold and rs.lucky_draw:
@@ -579,9 +685,9 @@ class Round:
                 finish.lucky_error = err
                 lucky = None
             finish.lucky_card = lucky
-            # The finisher's 21 cards are exactly its exposed and hidden melds.
-            finish.lucky_bonus = sum(
-                1 for m in finish.exposed_melds + finish.hidden_melds for c in m.cards if c is lucky
+            # The finisher's 21 cards are exactly its exposed melds and its hidden cards.
+            finish.lucky_bonus = (0 if lucky is None else hidden[lucky.index]) + sum(
+                1 for m in finish.exposed_melds for c in m.cards if c is lucky
             )
         finish.settlement = settle(rs, self.players, finish.seat, finish.points, finish.lucky_bonus)
 
@@ -699,7 +805,29 @@ def _where(record: Record, ply: int, event: Event | None) -> dict[str, Any]:
     return {"line": event.line, "col": event.col, "ply": ply, "event": event.text()}
 
 
+def _deal_is_sound(record: Record, state: Round) -> bool:
+    """Whether `_check_deal` would find nothing, decided with whole-list operations: the
+    sizes first, then the copies (the round has counted the deal already)."""
+    deal = record.deal
+    dealer = state.dealer
+    for seat in range(1, state.players + 1):
+        if len(deal[seat]) != (21 if seat == dealer else 20):
+            return False
+    seen = state.seen
+    if max(seen) > COPIES:
+        return False
+    pile = state.pile
+    if pile is None:
+        return True
+    if len(pile) != pile_size(state.players):
+        return False
+    most: int = max(map(add, seen, counts_of(pile)))
+    return most <= COPIES
+
+
 def _check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) -> None:
+    """The first fault of the deal and the Pile tag, in seat and card order (ply 0)."""
+
     def fail(category: str, message: str, key: str) -> IllegalRecordError:
         line, col = record.position(key)
         return IllegalRecordError(message, category=category, line=line, col=col, ply=0)
@@ -722,9 +850,7 @@ def _check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) -
     if pile is not None:
         size = pile_size(record.players)
         if len(pile) != size:
-            raise fail(
-                "pile-mismatch", f"the Pile tag holds {len(pile)} cards, not {size}", "Pile"
-            )
+            raise fail("pile-mismatch", f"the Pile tag holds {len(pile)} cards, not {size}", "Pile")
         for card in pile:
             counts[card.index] += 1
             if counts[card.index] > COPIES:
@@ -747,10 +873,12 @@ def validate(record: Record, ruleset: Ruleset | None = None) -> Game:
                 f"unknown ruleset {record.ruleset_name!r}", category="tags", line=line, col=col
             ) from None
     state = Round.from_record(record, ruleset)  # reads the Pile tag once, for both
-    _check_deal(record, ruleset, state.pile)
+    if not _deal_is_sound(record, state):
+        _check_deal(record, ruleset, state.pile)  # finds the fault to report
+    push = state.push
     for ply, event in enumerate(record.events, start=1):
         try:
-            state.push(event)
+            push(event)
         except Illegal as err:
             raise IllegalRecordError(
                 err.message, category=err.category, **_where(record, ply, event)

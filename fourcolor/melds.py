@@ -58,14 +58,17 @@ def meld_shape(cards: Sequence[Card]) -> str | None:
 
 
 _CLASSIFIED: dict[tuple[int, tuple[Card, ...]], Meld | None] = {}
+_UNKNOWN = object()
 
 
 def classify(cards: Iterable[Card], ruleset: Ruleset) -> Meld | None:
     """The meld these cards form under `ruleset`, or None when they are not one."""
     given = tuple(cards)
     key = (id(ruleset), given)
-    if key in _CLASSIFIED:  # few groups recur: a cache keeps validation fast
-        return _CLASSIFIED[key]
+    # Few groups recur: a cache keeps validation fast. One lookup (a tuple's hash is not kept).
+    known = _CLASSIFIED.get(key, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known  # type: ignore[return-value]
     ordered = tuple(sort_cards(given))
     kind = meld_shape(ordered)
     meld = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .cards import _BY_TOKEN as _CARDS_BY_TOKEN
@@ -35,6 +36,10 @@ TAG_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 TURN_NUMBER_RE = re.compile(r"^[0-9]+\.+$")
 DEAL_RE = re.compile(r"^\s*([0-9]+)\s*:")
 LINE_WIDTH = 79
+_DIGITS = re.compile(r"[0-9]+")
+# Seat1, Seat2, ...: more than a record can have tags, so the seats always end before these do.
+_SEAT_KEYS = tuple(f"Seat{n}" for n in range(1, MAX_TAGS + 2))
+_CARD_TOKENS = frozenset(_CARDS_BY_TOKEN)
 
 
 class Event(NamedTuple):
@@ -98,16 +103,12 @@ class Record:
 
     @property
     def seats(self) -> tuple[str, ...]:
-        names = []
-        n = 1
-        while f"Seat{n}" in self.tags:
-            names.append(self.tags[f"Seat{n}"])
-            n += 1
-        return tuple(names)
+        # Computed on each call, not cached: `tags` is a plain dict that callers may change.
+        return _seat_names(self.tags)
 
     @property
     def players(self) -> int:
-        return len(self.seats)
+        return len(_seat_names(self.tags))
 
     @property
     def dealer(self) -> int:
@@ -118,6 +119,21 @@ class Record:
 
     def position(self, key: str) -> tuple[int, int]:
         return self.positions.get(key, (self.first_line, 1))
+
+
+def _seat_names(tags: dict[str, str]) -> tuple[str, ...]:
+    """The values of Seat1, Seat2, ... up to the first one missing."""
+    names: list[str] = []
+    for key in _SEAT_KEYS:
+        name = tags.get(key)
+        if name is None:
+            return tuple(names)
+        names.append(name)
+    n = len(names) + 1
+    while f"Seat{n}" in tags:  # more seats than a parsed record can have: a record built by hand
+        names.append(tags[f"Seat{n}"])
+        n += 1
+    return tuple(names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,34 +159,45 @@ def iter_records(stream: Iterable[str]) -> Iterator[RecordText]:
     index = 0
     start = 0
     lines: list[str] = []
+    append = lines.append
     size = 0
     oversize = False
+    # Whether a record has begun: not `bool(lines)`, since a record whose first line alone is
+    # over the limit keeps no line at all and must still be reported (as oversize).
+    started = False
     has_body = False
     blank_before = True
     in_comment = False
-    for number, raw in enumerate(_lines(stream), start=1):
-        stripped = raw.strip()
-        starts_record = raw.startswith("[") and has_body and (blank_before or not in_comment)
-        if starts_record:
+    number = 0
+    for raw in _lines(stream):
+        number += 1
+        blank = not raw or raw.isspace()  # what `not raw.strip()` says, without a copy
+        tag_line = raw.startswith("[")
+        if tag_line and has_body and (blank_before or not in_comment):
             yield RecordText(index, start, _trim(lines), oversize)
             index += 1
             lines, size, oversize, has_body, in_comment = [], 0, False, False, False
-        if not lines and not stripped:
-            blank_before = True
-            continue  # blank lines before a record are separators
-        if not lines:
+            append = lines.append
+            started = False
+        if not started:
+            if blank:
+                blank_before = True
+                continue  # blank lines before a record are separators
+            started = True
             start = number
-        if size + len(raw) <= MAX_RECORD_CHARS:
-            lines.append(raw)
-            size += len(raw)
+        size += len(raw)
+        if size <= MAX_RECORD_CHARS:
+            append(raw)
         else:
             oversize = True
-        if stripped and not raw.startswith("["):
+            size -= len(raw)
+        if not (blank or tag_line):
             has_body = True
-        if has_body:
+        # The per-character scan only runs on lines that could change the state.
+        if has_body and ("}" if in_comment else "{") in raw:
             in_comment = _comment_state(raw, in_comment)
-        blank_before = not stripped
-    if lines:
+        blank_before = blank
+    if started:
         yield RecordText(index, start, _trim(lines), oversize)
 
 
@@ -182,6 +209,14 @@ def _lines(stream: Iterable[str]) -> Iterator[str]:
     stream yields: a text file opened with ``newline=""``, a list of lines, or arbitrary pieces."""
     pending = ""
     for chunk in stream:
+        if (
+            not pending
+            and chunk[-1:] == "\n"
+            and chunk.find("\n") == len(chunk) - 1
+            and "\r" not in chunk
+        ):
+            yield chunk  # already one whole line (a file's or a list's lines): the usual case
+            continue
         pending += chunk
         start = 0
         for m in _LINE_END.finditer(pending):
@@ -239,14 +274,17 @@ def parse_record(text: str, first_line: int = 1, *, lenient: bool = False) -> Re
         nul_line = first_line + text.count("\n", 0, at)
         col = at - (text.rfind("\n", 0, at) + 1) + 1
         raise FcnSyntaxError("NUL byte in the record", line=nul_line, col=col)
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    for offset, line in enumerate(lines):
-        if len(line) > MAX_LINE_CHARS:
-            raise LimitError(
-                f"line longer than {MAX_LINE_CHARS} characters",
-                line=first_line + offset,
-                col=MAX_LINE_CHARS + 1,
-            )
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if max(map(len, lines)) > MAX_LINE_CHARS:
+        for offset, line in enumerate(lines):
+            if len(line) > MAX_LINE_CHARS:
+                raise LimitError(
+                    f"line longer than {MAX_LINE_CHARS} characters",
+                    line=first_line + offset,
+                    col=MAX_LINE_CHARS + 1,
+                )
     record = Record(tags={}, deal={}, first_line=first_line)
     i = _parse_tags(lines, record, first_line)
     deal_error: FcnSyntaxError | None = None
@@ -264,25 +302,33 @@ def parse_record(text: str, first_line: int = 1, *, lenient: bool = False) -> Re
 
 
 def _parse_tags(lines: list[str], record: Record, first_line: int) -> int:
+    tags = record.tags
+    positions = record.positions
+    simple_tag = _SIMPLE_TAG.fullmatch
     i = 0
     while i < len(lines):
         line = lines[i]
-        stripped = line.strip()
-        if not stripped:
-            i += 1
-            continue
-        if not stripped.startswith("["):
-            break
         number = first_line + i
-        name, value = _parse_tag_line(line, number)
-        if name in record.tags:
-            raise FcnSyntaxError(
-                f"duplicated tag {name}", category="tags", line=number, col=line.index("[") + 1
-            )
-        if len(record.tags) >= MAX_TAGS:
+        simple = simple_tag(line)
+        if simple is not None and len(simple.group(2)) <= MAX_TAG_VALUE_CHARS:
+            # The usual tag line, read at once (what `_parse_tag_line` would give).
+            name, value = simple.groups()
+            col = simple.start(1)  # the "[" before the name, 1-based
+        else:
+            stripped = line.strip()
+            if not stripped:
+                i += 1
+                continue
+            if not stripped.startswith("["):
+                break
+            name, value = _parse_tag_line(line, number)
+            col = line.index("[") + 1
+        if name in tags:
+            raise FcnSyntaxError(f"duplicated tag {name}", category="tags", line=number, col=col)
+        if len(tags) >= MAX_TAGS:
             raise LimitError(f"more than {MAX_TAGS} tags", line=number, col=1)
-        record.tags[name] = value
-        record.positions[name] = (number, line.index("[") + 1)
+        tags[name] = value
+        positions[name] = (number, col)
         i += 1
     return i
 
@@ -361,9 +407,15 @@ def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
 
     if "Ruleset" not in tags:
         raise fail("missing Ruleset tag")
-    seat_numbers = sorted(
-        int(m.group(1)) for name in tags if (m := SEAT_TAG_RE.match(name)) is not None
-    )
+    names = _seat_names(tags)
+    if len([name for name in tags if name[:4] == "Seat"]) == len(names):
+        seat_numbers = list(range(1, len(names) + 1))  # Seat1..SeatN and no other Seat tag
+    else:
+        seat_numbers = sorted(
+            int(m.group(1))
+            for name in tags
+            if name.startswith("Seat") and (m := SEAT_TAG_RE.match(name)) is not None
+        )
     if not seat_numbers:
         raise fail("missing Seat1 tag")
     if seat_numbers != list(range(1, len(seat_numbers) + 1)):
@@ -371,13 +423,13 @@ def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
         raise fail(f"missing Seat{missing} tag (seats are numbered 1..N with no gap)")
     if not 2 <= len(seat_numbers) <= 4:
         raise fail(f"{len(seat_numbers)} seats: a round has 2, 3 or 4 players", "Seat1")
-    for n in seat_numbers:
-        if not tags[f"Seat{n}"].strip():
+    for n, seat_name in enumerate(names, start=1):  # the seats are 1..N here
+        if not seat_name.strip():
             raise fail(f"Seat{n} has an empty name", f"Seat{n}")
     dealer = tags.get("Dealer")
     if dealer is None:
         raise fail("missing Dealer tag")
-    if not re.fullmatch(r"[0-9]+", dealer) or not 1 <= int(dealer) <= len(seat_numbers):
+    if not _DIGITS.fullmatch(dealer) or not 1 <= int(dealer) <= len(seat_numbers):
         raise fail(f"bad or missing Dealer {dealer!r}", "Dealer")
     result = tags.get("Result")
     if result is not None:
@@ -392,9 +444,15 @@ def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
         if value is None:
             continue
         words = value.split()
-        for word in words:
-            if card_or_none(word) is None:
-                raise fail(f"{name}: no such card {word!r}", name)
+        # The Pile tag's cards are kept for the round, which reads them next (`known_cards`).
+        if name == "Pile":
+            well_formed = known_cards(value) is not None
+        else:
+            well_formed = _CARD_TOKENS.issuperset(words)
+        if not well_formed:
+            for word in words:
+                if card_or_none(word) is None:
+                    raise fail(f"{name}: no such card {word!r}", name)
         if name == "Lucky" and len(words) != 1:
             raise fail("Lucky names one card", name)
     if not deal_complete:
@@ -420,9 +478,32 @@ def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
         )
 
 
+# The last list of cards read by `known_cards`, with its text: the Pile tag is read by the tag
+# checks and then by the round, one right after the other.
+_KNOWN: tuple[str, tuple[Card, ...]] = ("", ())
+
+
+def known_cards(value: str) -> tuple[Card, ...] | None:
+    """The cards of a list of card words (a Pile tag), or None when a word names no card."""
+    global _KNOWN
+    known = _KNOWN
+    if known[0] is value:
+        return known[1]
+    words = value.split()
+    if not _CARD_TOKENS.issuperset(words):
+        return None
+    cards: tuple[Card, ...] = (
+        itemgetter(*words)(_CARDS_BY_TOKEN)  # one C-level call: a tuple for two items or more
+        if len(words) >= 2
+        else tuple(map(_CARDS_BY_TOKEN.__getitem__, words))
+    )
+    _KNOWN = (value, cards)
+    return cards
+
+
 def _parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> int:
     # Until a deal line is seen, errors about the deal point at the record's last line.
-    last = max((k for k, text in enumerate(lines) if text.strip()), default=0)
+    last = next((k for k in range(len(lines) - 1, -1, -1) if lines[k].strip()), 0)
     record.positions.setdefault("deal", (first_line + min(i, last), 1))
     while i < len(lines):
         line = lines[i]
@@ -443,9 +524,14 @@ def _parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> in
                 line=number,
                 col=m.start(1) + 1,
             )
-        quick = [_CARDS_BY_TOKEN.get(w) for w in line[m.end() :].split()]
-        if None not in quick:
-            record.deal[seat] = tuple(c for c in quick if c is not None)
+        words = line[m.end() :].split()
+        # A set test, not `None in cards`: comparing a Card with == goes through Python.
+        if _CARD_TOKENS.issuperset(words):
+            record.deal[seat] = (
+                itemgetter(*words)(_CARDS_BY_TOKEN)
+                if len(words) >= 2
+                else tuple(map(_CARDS_BY_TOKEN.__getitem__, words))
+            )
             record.positions[f"deal {seat}"] = (number, m.start(1) + 1)
             i += 1
             continue
@@ -531,9 +617,74 @@ _ARITY = {"x": (1, 1), "d": (1, 1), "m": (1, 4), "w": (1, 4), "c": (1, 4), "h": 
 _SPECIAL = re.compile(r"[(){}]")
 
 
+# A line of plain events: each a head and at most four cards, whitespace between words (regex
+# \s is exactly what str.split() splits on). Possessive, so a line that is not one fails in
+# linear time; it then goes to the word-by-word reader.
+_PLAIN_LINE = re.compile(r"\s*+(?:[0-9][xdmwrch](?:\s++[rygw][KAERHCP]){0,4}+(?:\s++|\Z))*+")
+_PLAIN_EVENT = re.compile(r"[0-9][xdmwrch](?:\s++[rygw][KAERHCP]){0,4}+")
+# Event text ("2m rE rE") -> (seat, verb, cards). Few distinct texts recur (a seat, a verb and
+# a meld's cards), so a bounded cache saves splitting and looking up every word of every event.
+_PLAIN_CACHE: dict[str, tuple[int, str, tuple[Card, ...]]] = {}
+_PLAIN_CACHE_SIZE = 20_000
+_new_event = tuple.__new__  # an Event from a plain tuple, without the Python-level __new__
+
+
+def _plain_value(text: str) -> tuple[int, str, tuple[Card, ...]] | None:
+    """Seat, verb and cards of one event text matched by `_PLAIN_EVENT`; None when the verb
+    takes another number of cards."""
+    head, *words = text.split()
+    seat, verb = _HEADS[head]
+    low, high = _ARITY[verb]
+    if not low <= len(words) <= high:
+        return None
+    return seat, verb, tuple(_CARDS_BY_TOKEN[w] for w in words)
+
+
 def _plain_events(lines: list[str], i: int, first_line: int) -> list[Event] | None:
     """The events of a section without comments or groups, read fast (most records are
-    like that); None as soon as anything is unusual, and the full reader takes over."""
+    like that); None as soon as anything is unusual, and the full reader takes over.
+
+    Lines where every event starts and ends on the line (as the writer puts them) are read
+    with regular expressions and a cache; any other line sends the section to the
+    word-by-word reader below. A line of events one space apart (the canonical layout) is
+    read in one pass: its events joined with single spaces give the line back exactly, and
+    each event's column follows from the lengths before it."""
+    events: list[Event] = []
+    append = events.append
+    cache = _PLAIN_CACHE
+    find_all = _PLAIN_EVENT.findall
+    line_ok = _PLAIN_LINE.fullmatch
+    each = _PLAIN_EVENT.finditer
+    for offset in range(i, len(lines)):
+        line = lines[offset]
+        number = first_line + offset
+        found: list[str] = find_all(line)
+        starts: list[int] | None = None  # None: one space apart from column 1
+        if " ".join(found) != line:
+            if line_ok(line) is None:
+                return _plain_events_by_word(lines, i, first_line)
+            starts = [m.start() for m in each(line)]  # the same matches as `found`
+        col = 1
+        for k, text in enumerate(found):
+            if starts is not None:
+                col = starts[k] + 1
+            value = cache.get(text)
+            if value is None:
+                value = _plain_value(text)
+                if value is None:
+                    return None
+                if len(cache) < _PLAIN_CACHE_SIZE:
+                    cache[text] = value
+            seat, verb, cards = value
+            append(_new_event(Event, (seat, verb, cards, (), (), number, col)))
+            col += len(text) + 1
+        if len(events) > MAX_EVENTS:
+            return None
+    return events
+
+
+def _plain_events_by_word(lines: list[str], i: int, first_line: int) -> list[Event] | None:
+    """`_plain_events` for sections with turn numbers or events across lines."""
     events: list[Event] = []
     append = events.append
     heads = _HEADS

@@ -223,6 +223,9 @@ def _split_lines(chunks: Iterable[bytes | str]) -> Iterator[bytes | str]:
             if kept is not None:
                 yield kept + buf[m.start() : m.end()]
                 kept = None
+            elif m.start() - start > cap:
+                # An over-long line within one piece: cut as when it spans pieces.
+                yield buf[start : start + cap] + buf[m.start() : m.end()]
             else:
                 yield buf[start : m.end()]
             start = m.end()

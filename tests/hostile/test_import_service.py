@@ -18,13 +18,6 @@ from .corpus import CASES, Case, params
 
 pytestmark = pytest.mark.django_db
 
-LOST_LONG_LINE = pytest.mark.xfail(
-    strict=True,
-    reason="fourcolor.notation.iter_records drops a record whose first line alone is longer "
-    "than MAX_RECORD_CHARS; import_records caps long lines only across pieces, so a piece "
-    "holding the whole 2 MiB line gives 'no record' instead of a limit refusal",
-)
-
 
 def verdicts(report: ImportReport) -> list[Verdict]:
     out = []
@@ -40,7 +33,7 @@ def assert_counts(case: Case, report: ImportReport) -> None:
         case.stored, case.duplicates, case.refused)
 
 
-@pytest.mark.parametrize("case", params(long_line=LOST_LONG_LINE))
+@pytest.mark.parametrize("case", params())
 def test_it_imports_each_input_as_the_manifest_says(case: Case) -> None:
     with deadline(case.seconds):
         report = import_records(case.chunks())

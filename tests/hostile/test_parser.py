@@ -15,14 +15,6 @@ from fourcolor.__main__ import main
 from .checks import Verdict, deadline
 from .corpus import Case, params
 
-# Known engine faults: the test stays and passes once they are fixed (strict xfail).
-LOST_LONG_LINE = pytest.mark.xfail(
-    strict=True,
-    reason="fourcolor.notation.iter_records drops a record whose first line alone is longer "
-    "than MAX_RECORD_CHARS (lines stays empty, so the record is never yielded): a file that is "
-    "one 2 MiB line is answered with no record at all, `fourcolor validate` exits 0",
-)
-
 
 def engine_view(case: Case) -> list[Verdict]:
     """The manifest in the engine's terms: a duplicate is a valid record, and storage limits
@@ -45,7 +37,7 @@ def decoded(data: bytes) -> str | None:
         return None
 
 
-@pytest.mark.parametrize("case", params(long_line=LOST_LONG_LINE))
+@pytest.mark.parametrize("case", params())
 def test_it_splits_and_checks_every_record_as_the_manifest_says(case: Case) -> None:
     data = case.data()
     with deadline(case.seconds):
@@ -74,7 +66,7 @@ def test_it_splits_and_checks_every_record_as_the_manifest_says(case: Case) -> N
             assert got.message
 
 
-@pytest.mark.parametrize("case", params(long_line=LOST_LONG_LINE))
+@pytest.mark.parametrize("case", params())
 def test_it_validates_every_file_from_the_command_line(
     case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
