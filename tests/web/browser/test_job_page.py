@@ -12,20 +12,13 @@ from playwright.sync_api import expect
 from jobs import tasks
 from jobs.models import Job
 from jobs.queue import create_import_job
-from tests.web.browser.conftest import (  # noqa: F401 - fixtures used by name
-    account,
-    browser,
-    make_page,
-    page,
-    sign_in,
-)
-
-from .conftest import make_upload
+from tests.jobs.conftest import make_upload
+from tests.web.browser.conftest import sign_in
 
 pytestmark = pytest.mark.browser
 
 
-def test_it_follows_a_job_until_it_is_done(page: Any, account: Any) -> None:  # noqa: F811
+def test_it_follows_a_job_until_it_is_done(page: Any, account: Any) -> None:
     upload = make_upload(12)
     job = create_import_job(upload.data, account, "club.fcn")
     Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, total=14,
