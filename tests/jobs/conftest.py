@@ -3,16 +3,14 @@ an illegal one) and a low threshold so that a few kilobytes already make a backg
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import AbstractUser
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
+# The same users and token clients as the API tests.
+from tests.api.conftest import client_for, other_user, staff, user  # noqa: F401
 from tests.records.conftest import bad_record, fcn_file, good_texts
 
 # Below any test file's size: every upload in these tests is a background job unless a test
@@ -55,30 +53,3 @@ def _low_threshold(settings: Any) -> None:
     cache.clear()  # throttle counters
 
 
-@pytest.fixture
-def user(django_user_model: Any) -> AbstractUser:
-    return django_user_model.objects.create_user("uploader")
-
-
-@pytest.fixture
-def other_user(django_user_model: Any) -> AbstractUser:
-    return django_user_model.objects.create_user("someone-else")
-
-
-@pytest.fixture
-def staff(django_user_model: Any) -> AbstractUser:
-    return django_user_model.objects.create_user("moderator", is_staff=True)
-
-
-@pytest.fixture
-def client_for() -> Callable[[Any], APIClient]:
-    """An API client authenticated with the user's token (None: anonymous)."""
-
-    def make(who: Any) -> APIClient:
-        client = APIClient()
-        if who is not None:
-            token, _ = Token.objects.get_or_create(user=who)
-            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-        return client
-
-    return make
