@@ -16,10 +16,10 @@ from drf_spectacular.views import (
     SpectacularRedocView,
     SpectacularSwaggerSplitView,
 )
-from rest_framework.routers import DefaultRouter
+from rest_framework.routers import APIRootView, DefaultRouter
 
 from api.views.auth import TokenView
-from api.views.base import not_found
+from api.views.base import BrowsableApiCspMixin, not_found
 from api.views.games import GameViewSet
 from api.views.jobs import JobViewSet
 from api.views.players import PlayerGamesView, PlayerViewSet
@@ -38,9 +38,15 @@ REDOC_STYLE_HASHES = (
 )
 
 
+class ApiRootView(BrowsableApiCspMixin, APIRootView):
+    """/api/v1/, with the other API views' policy for its browsable HTML page."""
+
+
 class ApiRouter(DefaultRouter):
     """The default router, whose root page (/api/v1/) lists every endpoint, not only the
     viewsets'."""
+
+    APIRootView = ApiRootView
 
     more_links = {
         "uploads": "upload",

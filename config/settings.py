@@ -294,7 +294,8 @@ SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD or not SECURE_HSTS_SECONDS el
 ]
 
 # Only the project's own scripts, styles, fonts and images; no inline script or style, no CDN.
-# data: images: the favicon placeholder and Swagger UI's icons; blob: workers: Redoc's search.
+# data: images: Swagger UI's icons; blob: workers: Redoc's search. The browsable API's HTML
+# pages relax style-src a little more (api.views.base.BROWSABLE_API_CSP); scripts never.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],

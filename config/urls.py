@@ -9,9 +9,24 @@ from __future__ import annotations
 from importlib.util import find_spec
 
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponseRedirect
+from django.templatetags.static import static
 from django.urls import URLPattern, URLResolver, include, path
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from config.views import healthz
+
+FAVICON = "img/favicon.svg"
+
+
+@require_safe
+@cache_control(max_age=24 * 3600, public=True)
+def favicon(request: HttpRequest) -> HttpResponseRedirect:
+    """/favicon.ico, which browsers ask for on pages without `<link rel="icon">` (the admin, the
+    API's pages): a temporary redirect to the static SVG that base.html links, its address
+    looked up per request (hashed after collectstatic, so it changes with each release)."""
+    return HttpResponseRedirect(static(FAVICON))
 
 
 def _module_exists(name: str) -> bool:
@@ -23,6 +38,7 @@ def _module_exists(name: str) -> bool:
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     # login / logout / password views named "login", "logout", ... (templates: registration/).
     path("accounts/", include("django.contrib.auth.urls")),

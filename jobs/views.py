@@ -1,6 +1,7 @@
 """A job's web page: status, counters and progress bar, refreshed by static/js/job.js from
 the API while the job runs; once it is done, every record's verdict as on the upload result
-page. Only the job's creator and staff see it (anyone else gets the 404 page)."""
+page. Only the job's creator and staff see it (anyone else gets the 404 page). The page carries
+every status's translated label for the script, which gets only the status code."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context: dict[str, object] = {
         "job": job,
         "api_url": reverse("api:job-detail", args=[job.pk]),
+        # The API answers the status code (`running`); job.js shows these labels instead, in
+        # the page's language, as the server-drawn page does.
+        "status_labels": {value: str(label) for value, label in Job.Status.choices},
     }
     if job.kind == Job.Kind.IMPORT:
         report = stored_report(job.report or {})

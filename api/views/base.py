@@ -1,16 +1,20 @@
 """What every API view shares: the error handler, JSON errors whatever the negotiated format,
-and the default throttles."""
+the default throttles, and the browsable API's Content-Security-Policy allowance."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.utils.html import escape
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.compat import pygments_css
 from rest_framework.exceptions import ValidationError
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from api.exceptions import error_body, exception_handler
@@ -20,7 +24,43 @@ from api.schema import ApiAutoSchema
 from api.throttling import DEFAULT_THROTTLES
 
 
-class ApiViewMixin:
+def _code_style_hashes() -> list[str]:
+    """The CSP hash of the <style> element of Pygments rules that DRF's browsable API page
+    writes (rest_framework/base.html: `<style>{{ code_style }}</style>`), if it writes one."""
+    css = pygments_css(BrowsableAPIRenderer.code_style)
+    if not css:
+        return []  # no Pygments installed: DRF writes no <style> element
+    digest = hashlib.sha256(str(escape(css)).encode("utf-8")).digest()
+    return [f"'sha256-{base64.b64encode(digest).decode('ascii')}'"]
+
+
+# DRF's browsable API (its HTML pages under /api/v1/, for people with a browser) has style="…"
+# attributes in its templates and one <style> element, which the site's policy refuses: the
+# layout falls apart. Its HTML responses, and only those, get this on top of the site's policy:
+# style attributes (CSP 3's style-src-attr: no selectors, and no loads img-src or font-src would
+# refuse) and that element by its hash. Scripts stay the site's own files; JSON, FCN and the
+# site's own pages keep the strict policy (tests/security/test_csp_header.py).
+BROWSABLE_API_CSP: dict[str, list[str]] = {
+    "style-src": _code_style_hashes(),
+    "style-src-attr": ["'unsafe-inline'"],
+}
+
+
+class BrowsableApiCspMixin:
+    """Relaxes the policy for the browsable API's HTML answers (django-csp's per-response
+    update, as its `csp_update` decorator sets)."""
+
+    def finalize_response(
+        self, request: Any, response: HttpResponseBase, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        response = super().finalize_response(  # type: ignore[misc]
+            request, response, *args, **kwargs)
+        if isinstance(getattr(response, "accepted_renderer", None), BrowsableAPIRenderer):
+            response._csp_update = BROWSABLE_API_CSP  # type: ignore[attr-defined]
+        return response
+
+
+class ApiViewMixin(BrowsableApiCspMixin):
     """Mixed into every API view (before the DRF base class)."""
 
     throttle_classes = DEFAULT_THROTTLES

@@ -7,8 +7,8 @@ BACKGROUND_IMPORT_MIN_BYTES or more becomes a background job (jobs/): the answer
 uploader to the job's page, which follows its progress and then lists the same verdicts.
 
 As the API: an upload holds at most UPLOAD_MAX_RECORDS records (the next one is refused, the
-rest not read), and an import the database stopped is a 503 whose page says which records were
-not stored and to upload the file again later.
+rest not read), and an import the database stopped is a 503 whose page counts the records not
+stored, says which they are, from which record on, and to upload the file again later.
 """
 
 from __future__ import annotations
@@ -77,6 +77,16 @@ def _row(result: RecordResult, games: dict[int, Game]) -> dict[str, Any]:
     }
 
 
+def _resume(report: ImportReport) -> dict[str, int | None] | None:
+    """Where the import the database stopped would go on: the first record not stored (its
+    number and first line), for the summary; None when nothing was left unstored."""
+    if not report.unavailable:
+        return None
+    line = next((r.line for r in (*report.results, *report.problems)
+                 if r.status == "unavailable" and r.index == report.next_index), None)
+    return {"record": report.next_index + 1, "line": line}
+
+
 def _form_page(request: HttpRequest, form: UploadForm, status: int = 200) -> HttpResponse:
     jobs = (
         Job.objects.filter(created_by=request.user, kind=Job.Kind.IMPORT)
@@ -111,7 +121,7 @@ def upload(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "records/upload_result.html",
-        {"report": report, "rows": _rows(report), "form": UploadForm()},
+        {"report": report, "rows": _rows(report), "resume": _resume(report), "form": UploadForm()},
         status=_status(report),
     )
     if report.unavailable:

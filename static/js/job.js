@@ -11,6 +11,16 @@
   var bar = document.getElementById("job-progress");
   var delay = 1000;
   var MAX_DELAY = 10000;
+  // The statuses' labels in the page's language (the API answers only the code).
+  var labels = {};
+  var labelData = document.getElementById("job-status-labels");
+  if (labelData) {
+    try {
+      labels = JSON.parse(labelData.textContent) || {};
+    } catch (e) {
+      labels = {};
+    }
+  }
 
   function setText(selector, value) {
     var node = root.querySelector(selector);
@@ -21,7 +31,8 @@
     root.setAttribute("data-status", job.status);
     var status = root.querySelector("[data-field=status]");
     if (status) {
-      status.textContent = job.status;
+      status.textContent = Object.prototype.hasOwnProperty.call(labels, job.status)
+        ? labels[job.status] : job.status;
       status.className = "status status--" + job.status;
     }
     setText("[data-field=handled]", job.resume_at);

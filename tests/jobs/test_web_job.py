@@ -3,6 +3,7 @@ every record's verdict; only its creator and staff see it."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -82,6 +83,26 @@ def test_it_follows_a_running_job_with_the_external_script(user: AbstractUser) -
     assert b'src="/static/js/job.js"' in page.content
     assert b"<script>" not in page.content  # no inline script (Content-Security-Policy)
     assert not doc.find_all("ol", "results-list")
+
+
+@pytest.mark.parametrize(("lang", "running", "done"), [
+    ("en", "running", "done"), ("vi", "đang chạy", "hoàn tất"), ("zh-hant", "執行中", "已完成"),
+])
+def test_it_gives_the_script_the_status_labels_the_page_shows(
+    user: AbstractUser, lang: str, running: str, done: str
+) -> None:
+    job = Job.objects.create(kind=Job.Kind.IMPORT, created_by=user, status=Job.Status.RUNNING)
+    client = _signed_in(user)
+
+    page = client.get(f"/jobs/{job.pk}/", headers={"accept-language": lang})
+
+    doc = parse(page.content)
+    assert doc.find(data_field="status").words() == running
+    data = doc.find("script", id="job-status-labels")
+    assert data.attrs["type"] == "application/json"  # data, not code: the policy allows it
+    labels = json.loads(data.text())
+    assert set(labels) == set(Job.Status.values)
+    assert (labels["running"], labels["done"]) == (running, done)
 
 
 @pytest.mark.parametrize(("who", "status"), [("owner", 200), ("staff", 200), ("other", 404)])

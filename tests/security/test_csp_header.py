@@ -5,12 +5,15 @@ test visits."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.http import HttpResponse
 from django.test import Client
 
 from tests.web.conftest import Archive
@@ -68,8 +71,8 @@ def test_it_sends_the_policy_with_every_page(
         assert "unsafe-inline" not in response["Content-Security-Policy"]
         assert "unsafe-eval" not in response["Content-Security-Policy"]
         if response["Content-Type"].startswith("text/html") and not page.startswith("/api/v1/"):
-            # The site's own pages; DRF's browsable API (/api/v1/) has style attributes of
-            # its own, which the policy blocks harmlessly (layout only).
+            # The site's own pages; DRF's browsable API (/api/v1/ in a browser) has style
+            # attributes of its own, which its pages' policy allows (the test below).
             assert _inline(response.content.decode()) == [], page
 
 
@@ -83,3 +86,46 @@ def test_it_allows_redoc_styles_by_nonce_on_the_redoc_page_only(client: Client) 
     # The page hands that nonce to Redoc (js/redoc-init.js reads it from its script element).
     assert f'nonce="{nonce.group(1)}"' in redoc.content.decode()
     assert "nonce-" not in swagger
+
+
+def _directives(response: HttpResponse) -> dict[str, str]:
+    parts = (d.strip().split(" ", 1) for d in response["Content-Security-Policy"].split(";"))
+    return {name: (rest[0] if rest else "") for name, *rest in parts}
+
+
+@pytest.mark.django_db
+def test_it_allows_the_browsable_apis_styles_on_its_html_pages_only(
+    client: Client, archive: Archive
+) -> None:
+    html = {"accept": "text/html"}
+    pages = ["/api/v1/", "/api/v1/games/", f"/api/v1/games/{archive.four.pk}/", "/api/v1/uploads/"]
+    for page in pages:
+        response = client.get(page, headers=html)
+        assert response["Content-Type"].startswith("text/html"), page
+        directives = _directives(response)
+        # What DRF's templates need: their style attributes, and their one <style> element
+        # (Pygments' rules), by its hash.
+        assert directives["style-src-attr"] == "'unsafe-inline'", page
+        body = response.content.decode()
+        elements = re.findall(r"<style>(.*?)</style>", body, re.S)
+        if page == "/api/v1/games/":
+            assert elements and re.search(r"<[a-z][^>]*\sstyle=", body)  # what it is for
+        hashes = {"'sha256-{}'".format(base64.b64encode(
+            hashlib.sha256(css.encode()).digest()).decode()) for css in elements}
+        assert directives["style-src"] == " ".join(["'self'", *sorted(hashes)]), page
+        # Nothing else: scripts and the rest as strict as anywhere.
+        assert {f"{k} {v}" for k, v in directives.items()
+                if k not in ("style-src", "style-src-attr")} == POLICY - {"style-src 'self'"}
+        assert "'unsafe-inline'" not in directives["style-src"] + directives["script-src"]
+
+    # The same addresses in JSON, the API's documentation pages and the site's own pages:
+    # the strict policy, no style-src-attr.
+    strict = [*pages, "/api/v1/games/?format=json", "/api/v1/docs/", "/", "/players/",
+              "/accounts/login/"]
+    for page in strict:
+        response = client.get(page)
+        if page.startswith("/api/v1/") and "docs" not in page:
+            assert response["Content-Type"].startswith("application/json"), page
+        directives = _directives(response)
+        assert "style-src-attr" not in directives, page
+        assert directives["style-src"] == "'self'", page

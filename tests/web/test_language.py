@@ -14,8 +14,10 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
-from tests.web.conftest import Archive
+from records.models import Game
+from tests.web.conftest import Archive, illegal_text
 from tests.web.dom import parse
 
 pytestmark = pytest.mark.django_db
@@ -134,3 +136,30 @@ def untranslated(po: Path) -> list[str]:
 def test_it_translates_every_message_of_the_pages(code: str) -> None:
     po = Path(settings.BASE_DIR) / "locale" / code / "LC_MESSAGES" / "django.po"
     assert untranslated(po) == []
+
+
+@pytest.mark.parametrize(("lang", "move", "tag"), [
+    ("en", "event", "event"), ("vi", "nước đi", "sự kiện"), ("zh-hant", "著法", "賽事"),
+])
+def test_it_tells_a_records_event_from_the_event_tag(
+    signed_in: Client, lang: str, move: str, tag: str
+) -> None:
+    """"event" is both a move of the record (a refusal names the one at fault) and the `Event`
+    tag (the game's field): two messages, told apart by their context."""
+    text, _line, _bad = illegal_text()
+    response = signed_in.post(reverse("upload"), {"text": text},
+                              headers={"accept-language": lang})
+
+    message = parse(response.content).find("p", "refusal__message").find("span", "muted")
+    assert message.words().startswith(f"({move} ")
+    with translation.override(lang):
+        assert str(Game._meta.get_field("event").verbose_name) == tag
+
+
+@pytest.mark.parametrize("code", ["zh_Hant", "vi"])
+def test_it_keeps_the_two_events_apart_in_the_catalogues(code: str) -> None:
+    po = Path(settings.BASE_DIR) / "locale" / code / "LC_MESSAGES" / "django.po"
+    events = {entry.get("msgctxt", ""): entry["msgstr"] for entry in po_entries(po)
+              if entry["msgid"] == "event"}
+    assert set(events) == {"", "move in a game record"}
+    assert len(set(events.values())) == 2 and all(events.values())

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from records.models import Game
-from tests.records.conftest import bad_record, fcn_file, good_texts
+from tests.records.conftest import bad_record, fcn_file, first_line_of, good_texts
 from tests.records.db_down import database_down_after
 from tests.web.dom import parse
 
@@ -57,6 +57,39 @@ def test_it_says_which_records_were_not_stored_and_to_upload_again(
     assert Game.objects.count() == 2
 
 
+SUMMARY = {
+    "en": ("not stored: database unavailable",
+           "The import stopped at record 4 (line {line}): it and the records after it were not "
+           "stored."),
+    "vi": ("chưa lưu: cơ sở dữ liệu không truy cập được",
+           "Việc nhập dừng ở ván 4 (dòng {line}): ván này và các ván sau chưa được lưu."),
+    "zh-hant": ("份未儲存：資料庫無法使用",
+                "匯入在牌譜 4（第 {line} 行）停止：該份及其後的牌譜都未儲存。"),
+}
+
+
+@pytest.mark.parametrize("lang", list(SUMMARY))
+def test_it_counts_the_records_not_stored_and_says_where_the_import_stopped(
+    user: User, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    client = Client(headers={"accept-language": lang})
+    client.force_login(user)
+    texts = _texts()
+    with monkeypatch.context() as patch:
+        database_down_after(patch, batches=1)
+        response = client.post(reverse("upload"), {"text": fcn_file(texts)})
+
+    assert response.status_code == 503
+    doc = parse(response.content)
+    counts = {n.attrs["data-count"]: n.words() for n in doc.find_all("strong", data_count=True)}
+    assert counts == {"stored": "2", "duplicate": "0", "refused": "1", "unavailable": "3"}
+    label, hint = SUMMARY[lang]
+    item = doc.find("li", "summary__item--not-stored")
+    assert item.words() == f"3 {label}"
+    # Record 4 is the first not stored (the third was refused): its first line in the file.
+    assert doc.find(data_field="resume").words() == hint.format(line=first_line_of(texts, 3))
+
+
 def test_it_stores_the_rest_when_the_file_is_sent_again(
     user: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -72,6 +105,7 @@ def test_it_stores_the_rest_when_the_file_is_sent_again(
     assert response.status_code == 200
     doc = parse(response.content)
     assert not doc.find_all(data_field="unavailable")
+    assert not doc.find_all(data_field="resume") and not doc.find_all(data_count="unavailable")
     rows = doc.find("ol", "results-list").find_all("li", "result")
     assert [row.attrs["data-status"] for row in rows] == (
         ["duplicate", "duplicate", "refused"] + ["stored"] * 3)

@@ -109,8 +109,8 @@ def test_it_lets_staff_use_the_admin_under_the_policy(
     browser: Any, live_server: Any, seeded: Archive
 ) -> None:
     User.objects.create_superuser("admin", password="a-long-test-password-1")
-    # A bare page: the admin has no favicon link, and Chromium's request for /favicon.ico
-    # (a 404) is a console error the `page` fixture would count.
+    # A bare page: the `page` fixture counts every console error, and the admin's own scripts
+    # and pages are Django's, not ours.
     context = browser.new_context(base_url=live_server.url)
     try:
         page = context.new_page()
@@ -131,3 +131,23 @@ def test_it_lets_staff_use_the_admin_under_the_policy(
         context.close()
 
     assert errors == [] and violations == []
+
+
+def test_it_lays_out_the_browsable_api_under_its_policy(
+    page: Any, seeded: Archive, screenshots: Any
+) -> None:
+    console = _watched(page)
+    for path in ("/api/v1/", "/api/v1/games/", f"/api/v1/games/{seeded.four.pk}/"):
+        response = page.goto(path)
+        assert response.status == 200, path
+        assert response.headers["content-type"].startswith("text/html"), path
+        assert _violations(page, console) == [], path
+    # DRF's style attributes took effect: the Filters button floats right of the others.
+    page.goto("/api/v1/games/")
+    filters = page.locator("button[data-target='#filtersModal']")
+    assert filters.evaluate("node => getComputedStyle(node).cssFloat") == "right"
+    page.screenshot(path=str(screenshots / "api-browsable-games.png"))
+    assert _violations(page, console) == []
+    # The site's own pages keep the strict policy: no allowance for style attributes.
+    response = page.goto("/")
+    assert "style-src-attr" not in response.headers["content-security-policy"]

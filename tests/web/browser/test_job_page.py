@@ -40,3 +40,21 @@ def test_it_follows_a_job_until_it_is_done(page: Any, account: Any) -> None:
     assert [results.nth(i).get_attribute("data-status") for i in range(results.count())] == (
         upload.statuses)
     assert page.locator("#job").get_attribute("data-status") == "done"
+
+
+def test_it_shows_the_translated_status_label_as_the_job_moves_on(
+    make_page: Any, account: Any
+) -> None:
+    page = make_page(locale="vi-VN")
+    job = create_import_job(make_upload(12).data, account, "club.fcn")
+    sign_in(page, "uploader", f"/jobs/{job.pk}/")
+    status = page.locator("[data-field=status]")
+    assert status.text_content() == "đang chờ"  # drawn by the server: queued
+
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, total=14, resume_at=7,
+                                         heartbeat_at=timezone.now(), runner="elsewhere")
+    expect(page.locator("[data-field=handled]")).to_have_text("7")  # the script updated it
+
+    expect(status).to_have_text("đang chạy")  # the label, not the code `running`
+    assert page.locator("#job").get_attribute("data-status") == "running"
+    assert "status--running" in (status.get_attribute("class") or "")
