@@ -20,7 +20,10 @@ starts with the smaller one; the files are cached under var/bench/ and reruns sk
     migrated), `import_records(open(path, 'rb'), uploader=None)`, games/s, with DEBUG off so
     Django keeps no query log;
 (c) memory: for each size a child process imports the file into a fresh database again; its
-    ru_maxrss after setup (Django + migrations) and after the import, and the growth between.
+    peak resident set size (VmHWM of /proc/self/status, where there is one; else ru_maxrss)
+    after setup (Django + migrations) and after the import, and the growth between. Not
+    ru_maxrss alone on Linux: it keeps the largest RSS of the process across exec, so a child
+    started by this (larger) process would report the parent's size and hide its own.
 
 A memory size whose file is missing and would take over 8 minutes to generate at the measured
 rate is replaced by 30,000 rounds (and the output says so).
@@ -275,13 +278,25 @@ def timed_import(path: Path) -> tuple[Any, float]:
     return report, elapsed
 
 
+def peak_rss_kib() -> int:
+    """This process image's peak resident set size in KiB (VmHWM), else ru_maxrss."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def memory_child(server: str, path: Path) -> None:
     """Run in a child process: prints 'rss_setup_kib rss_end_kib games seconds'."""
     recreate_database(server)
     setup_django(server)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    before = peak_rss_kib()
     report, elapsed = timed_import(path)
-    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    after = peak_rss_kib()
     print(f"{before} {after} {report.total} {elapsed:.3f}")
 
 
@@ -392,7 +407,7 @@ def main() -> int:
             ]
         )
         print(
-            f"memory, {games:,} rounds: maxrss {before / 1024:.1f} MiB after setup, "
+            f"memory, {games:,} rounds: peak RSS {before / 1024:.1f} MiB after setup, "
             f"{after / 1024:.1f} MiB after import",
             flush=True,
         )
@@ -402,8 +417,8 @@ def main() -> int:
             [
                 "rounds",
                 "file MB",
-                "maxrss after setup MiB",
-                "maxrss after import MiB",
+                "peak RSS after setup MiB",
+                "peak RSS after import MiB",
                 "growth MiB",
                 "games/s",
             ],

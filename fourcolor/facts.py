@@ -6,11 +6,15 @@ import time and aggregate them in SQL. Definitions are in docs/stats.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .claims import ClaimRight, next_seat
-from .game import LIVE, Game, Round
-from .replay import missed_on_live_card
+from .cards import KINDS, Card, counts_of
+from .claims import ClaimRight, Live, next_seat
+from .game import Game, Round
+from .moves import WinOption
+from .replay import missed_on_live
+from .split import RANK_BLOCK, block_splits
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,73 @@ def skipped_seats(owner: int, source: str, claimant: int, players: int) -> list[
     return out if s == claimant else []
 
 
+# The rank block of each card index (index = colour * 7 + rank): a split never mixes blocks.
+_BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
+
+
+class _Wins:
+    """`Round.best_win` for every seat on every live card of one valid round, without a
+    `Round` kept in step with every event.
+
+    The caller follows the hands itself (`hands`, `ply`: the events applied so far). A hand
+    plus a card splits into melds only when each of its three rank blocks does, and the card
+    changes one block only: while a seat's hand stays the same (it does between the seat's own
+    moves, over several live cards) whether each block splits is worked out once, and a card
+    is refused at once when a block other than its own does not split, or its own block does
+    not split with it. Only a hand that splits with the card (a win, but for the locked sets
+    and the bga threshold) is asked of a `Round`, replayed then up to the same event (few
+    rounds ever get there, and late), whose `best_win` gives the answer."""
+
+    def __init__(self, game: Game, hands: list[list[int]]) -> None:
+        self.game = game
+        self.hands = hands
+        self.ply = 0
+        # Per seat, whether each rank block of its hand splits (None: not worked out yet),
+        # until the hand changes (`forget`).
+        self.known: dict[int, list[bool | None]] = {}
+        self.round: Round | None = None
+        self.pushed = 0
+
+    def _splits(self, hand: Sequence[int], block: int) -> bool:
+        return block_splits(hand, block, self.game.ruleset)
+
+    def forget(self, seat: int) -> None:
+        """The seat's hand changed."""
+        self.known.pop(seat, None)
+
+    def __call__(self, seat: int, card: Card) -> WinOption | None:
+        hand = self.hands[seat]
+        known = self.known.get(seat)
+        if known is None:
+            known = self.known[seat] = [None, None, None]
+        own = _BLOCK_OF[card.index]
+        for block in (2, 0, 1):  # the soldiers' look-up is the cheapest: first
+            if block == own:
+                continue
+            ok = known[block]
+            if ok is None:
+                ok = known[block] = self._splits(hand, block)
+            if not ok:
+                return None
+        with_card = list(hand)
+        with_card[card.index] += 1
+        if not self._splits(with_card, own):
+            return None
+        return self._round().best_win(seat, card)
+
+    def _round(self) -> Round:
+        """The round after the first `ply` events (replayed as far as needed, once)."""
+        rnd = self.round
+        if rnd is None:
+            rnd = self.round = Round.from_record(self.game.record, self.game.ruleset)
+        events = self.game.record.events
+        while self.pushed < self.ply:
+            rnd.push(events[self.pushed])
+            self.pushed += 1
+        assert rnd.hands == self.hands, "the hands followed by seat_facts went astray"
+        return rnd
+
+
 def seat_facts(game: Game) -> list[SeatFacts]:
     record = game.record
     rs = game.ruleset
@@ -65,24 +136,48 @@ def seat_facts(game: Game) -> list[SeatFacts]:
     missed = dict.fromkeys(range(1, players + 1), 0)
     win_turn: int | None = None
     dealt_in_seat: int | None = None
-    state = Round.from_record(record, rs)
+    # The hands as the events change them (the record is valid: no rule is checked again),
+    # and the live card: what a discard or a draw makes live, a meld or win takes; calls leave
+    # it live. As `Round.push` does: a discard comes from the hand, except the drawer's
+    # discard of the card it drew (never in the hand); a meld takes its cards from the hand
+    # but the live one.
+    hands = [[0] * KINDS] + [counts_of(record.deal.get(s, ())) for s in range(1, players + 1)]
+    wins = _Wins(game, hands)
+    live: Live | None = None
     events = record.events
+    after_call = False  # the event before was a call (c or h): the live card was judged then
     for ply, event in enumerate(events):
-        live = state.live
-        if state.phase == LIVE and live is not None:
-            if not (ply > 0 and events[ply - 1].verb in "ch"):
-                for s, _card, _points in missed_on_live_card(state, events, ply):
+        seat, verb = event.seat, event.verb
+        if live is not None:
+            if not after_call:
+                wins.ply = ply
+                for s, _card, _points in missed_on_live(live, players, events, ply, wins):
                     missed[s] += 1
-            if event.verb in "mw" and not (event.seat == live.owner and live.source == "draw"):
-                turns[event.seat] += 1
-            if event.verb == "w" and event.seat != live.owner:
+            if verb in "mw" and not (seat == live.owner and live.source == "draw"):
+                turns[seat] += 1
+            if verb == "w" and seat != live.owner:
                 dealt_in_seat = live.owner
-        if event.verb == "d":
-            draws[event.seat] += 1
-            turns[event.seat] += 1
-        state.push(event)
-        if event.verb == "w":
-            win_turn = turns[event.seat]
+        if verb == "x":
+            index = event.cards[0].index
+            if live is None or live.source != "draw":
+                hands[seat][index] -= 1
+                wins.forget(seat)
+            live = Live(index, seat, "discard")
+        elif verb == "d":
+            draws[seat] += 1
+            turns[seat] += 1
+            live = Live(event.cards[0].index, seat, "draw")
+        elif verb in "mw":
+            assert live is not None  # a valid record melds only on a live card
+            hand = hands[seat]
+            for card in event.cards:
+                hand[card.index] -= 1
+            hand[live.card_index] += 1
+            wins.forget(seat)
+            live = None
+            if verb == "w":
+                win_turn = turns[seat]
+        after_call = verb in "ch"
     by_right: dict[int, dict[ClaimRight, int]] = {s: {} for s in range(1, players + 1)}
     steals = dict.fromkeys(range(1, players + 1), 0)
     lost = dict.fromkeys(range(1, players + 1), 0)

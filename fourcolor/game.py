@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import add
 from typing import Any, NamedTuple
 
-from .cards import CARDS, COPIES, DECK_SIZE, KINDS, Card, counts_of, format_cards
+from .cards import CARDS, COPIES, DECK_SIZE, KINDS, Card, format_cards
 from .cards import parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .errors import FcnError, IllegalRecordError
 from .melds import Meld, classify, meld_shape
 from .moves import WinOption, best_win, hidden_points, meld_claims
 from .notation import Event, Record, known_cards
-from .rulesets import Ruleset, get_ruleset
+from .rulesets import RULESETS, Ruleset, get_ruleset
 from .split import best_split_counts
 
 OPENING, LIVE, MUST_DISCARD, ENDED = "opening", "live", "must-discard", "ended"
@@ -39,6 +38,12 @@ class ClaimRecord(NamedTuple):
 # Builds a named tuple from a plain tuple without the Python-level `__new__` the class
 # generates (a few hundred nanoseconds per event on the validation path).
 _new_live = tuple.__new__
+# Every live card a discard or a draw can make, built once: [seat][card index], for the seats
+# a record can name (one digit). A live card is an immutable value, and even `tuple.__new__`
+# costs more than two list look-ups on every discard and draw.
+_DISCARD_LIVES = [[Live(i, seat, "discard") for i in range(KINDS)] for seat in range(10)]
+_DRAW_LIVES = [[Live(i, seat, "draw") for i in range(KINDS)] for seat in range(10)]
+# (A round built by hand may have more seats: its live cards are made as they come.)
 
 
 class Illegal(Exception):
@@ -182,16 +187,31 @@ class _HiddenSplit:
         return split[1]
 
 
-# What a meld takes from the hand: the cards besides the live one, and per kind the copies.
-_MeldPlan = tuple[tuple[Card, ...], tuple[tuple[int, int], ...]]
-# (meld cards, live card) -> its plan. Few melds recur; and finding the live card among the
-# cards with `in`, `remove` and `count` compares Cards with ==, which goes through Python.
-_MELD_PLANS: dict[tuple[tuple[Card, ...], Card], _MeldPlan] = {}
+# What a meld takes from the hand (the cards besides the live one, and per kind the copies),
+# and the meld the cards make under the round's ruleset (None: no meld).
+_MeldPlan = tuple[tuple[Card, ...], tuple[tuple[int, int], ...], Meld | None]
+# (meld cards, live card) -> its plan, per ruleset. Few melds recur; and finding the live card
+# among the cards with `in`, `remove` and `count` compares Cards with ==, which goes through
+# Python. The shipped rulesets keep theirs for the process (by name: only the shipped objects
+# themselves use them); any other ruleset's round keeps its own.
+_PLANS: dict[str, dict[tuple[tuple[Card, ...], Card], _MeldPlan]] = {}
+_PLANS_SIZE = 20_000
 
 
-def _meld_plan(cards: tuple[Card, ...], live_card: Card) -> _MeldPlan | None:
-    """The plan of a meld made with the live card (kept for next time); None when the live
-    card is not among the cards."""
+def _plans_for(ruleset: Ruleset) -> dict[tuple[tuple[Card, ...], Card], _MeldPlan]:
+    if ruleset is RULESETS.get(ruleset.name):
+        return _PLANS.setdefault(ruleset.name, {})
+    return {}
+
+
+def _meld_plan(
+    cards: tuple[Card, ...],
+    live_card: Card,
+    ruleset: Ruleset,
+    plans: dict[tuple[tuple[Card, ...], Card], _MeldPlan],
+) -> _MeldPlan | None:
+    """The plan of a meld made with the live card (kept in `plans` for next time); None when
+    the live card is not among the cards."""
     if live_card not in cards:
         return None
     from_hand = list(cards)
@@ -199,9 +219,9 @@ def _meld_plan(cards: tuple[Card, ...], live_card: Card) -> _MeldPlan | None:
     needs: dict[int, int] = {}
     for card in from_hand:
         needs[card.index] = needs.get(card.index, 0) + 1
-    plan = (tuple(from_hand), tuple(needs.items()))
-    if len(_MELD_PLANS) < 20_000:
-        _MELD_PLANS[(cards, live_card)] = plan
+    plan = (tuple(from_hand), tuple(needs.items()), classify(cards, ruleset))
+    if len(plans) < _PLANS_SIZE:
+        plans[(cards, live_card)] = plan
     return plan
 
 
@@ -234,10 +254,13 @@ class Round:
         hands: list[list[int]] = [[0] * KINDS]
         for s in range(1, players + 1):
             hand = [0] * KINDS
+            # One pass for both counts: adding whole lists with map(operator.add) costs more
+            # per seat than the extra increment costs per card.
             for card in deal.get(s, ()):
-                hand[card.index] += 1
+                index = card.index
+                hand[index] += 1
+                seen[index] += 1
             hands.append(hand)
-            seen = list(map(add, seen, hand))
         self.hands = hands
         self.dealt: list[list[int]] = [list(h) for h in hands]
         self.displays: list[list[Meld]] = [[] for _ in range(players + 1)]
@@ -268,6 +291,7 @@ class Round:
                     for i, n in enumerate(hand)
                 ]
         self.claims_log: list[ClaimRecord] = []
+        self._plans = _plans_for(ruleset)
 
     # ------------------------------------------------------------------ construction
 
@@ -305,15 +329,31 @@ class Round:
         return self.phase == ENDED
 
     def hand_cards(self, seat: int) -> list[Card]:
-        return [CARDS[i] for i, n in enumerate(self.hands[seat]) for _ in range(n)]
+        cards: list[Card] = []
+        for i, n in enumerate(self.hands[seat]):
+            if n:
+                cards += (CARDS[i],) * n
+        return cards
 
     def exposed_points(self, seat: int) -> int:
-        return sum(m.points(self.ruleset, exposed=True) for m in self.displays[seat])
+        ruleset = self.ruleset
+        points = 0
+        for meld in self.displays[seat]:
+            points += meld.points(ruleset, exposed=True)
+        return points
 
     def best_win(self, seat: int, card: Card) -> WinOption | None:
         """The best win `seat` could make with `card` now (ignoring who may claim it)."""
-        locked = self.locked[seat] if self.ruleset.dealt_sets_locked else None
-        return best_win(self.hands[seat], card, self.ruleset, self.exposed_points(seat), locked)
+        from .moves import can_complete
+
+        hand = self.hands[seat]
+        ruleset = self.ruleset
+        # Most hands do not split with the card: a split check (table look-ups) refuses them
+        # before the display's points and every meld with the card are looked at.
+        if not can_complete(hand, card, ruleset):
+            return None
+        locked = self.locked[seat] if ruleset.dealt_sets_locked else None
+        return best_win(hand, card, ruleset, self.exposed_points(seat), locked)
 
     def meld_claims(self, seat: int) -> list[tuple[Meld, ClaimRight]]:
         """The plain melds `seat` may claim on the live card now, with their rights."""
@@ -326,7 +366,9 @@ class Round:
         """Whether the seat holds a card it may discard: not a general, not a locked set."""
         hand = self.hands[seat]
         if not self.ruleset.dealt_sets_locked:
-            return sum(hand) > hand[0] + hand[7] + hand[14] + hand[21]  # generals sit at i % 7 == 0
+            # Any kind held between the generals (at i % 7 == 0): a hand after a meld nearly
+            # always holds one in its first colour, so this stops early (sum(hand) reads all).
+            return any(hand[1:7]) or any(hand[8:14]) or any(hand[15:21]) or any(hand[22:])
         locked = self.locked[seat]
         return any(n and i % 7 != 0 and not locked[i] for i, n in enumerate(hand))
 
@@ -376,7 +418,14 @@ class Round:
         live = self.live
         phase = self.phase
         if phase == MUST_DISCARD and seat == self.actor:
-            self._discard_from_hand(seat, card)  # the usual discard, after a meld
+            # The usual discard, after a meld. Its card is held, no general and not locked
+            # (the checks of `_discard_from_hand`, inline: this runs for every other event).
+            hand = self.hands[seat]
+            index = card.index
+            if hand[index] and card.rank != "K" and not self.locked[seat][index]:
+                hand[index] -= 1
+            else:
+                self._discard_from_hand(seat, card)  # raises for the first rule broken
         elif phase == OPENING:
             if seat != self.dealer:
                 raise Illegal(
@@ -404,7 +453,10 @@ class Round:
         else:
             raise Illegal("turn", f"seat {seat} cannot discard now (a claim or draw is due)")
         self.discards.append((seat, card))
-        self.live = _new_live(Live, (card.index, seat, "discard"))
+        index = card.index
+        self.live = (
+            _DISCARD_LIVES[seat][index] if seat < 10 else Live(index, seat, "discard")
+        )
         self.phase = LIVE
 
     def _discard_from_hand(self, seat: int, card: Card) -> None:
@@ -441,24 +493,29 @@ class Round:
         seen[index] += 1
         self.drawn += 1
         self.pile_left -= 1
-        self.live = _new_live(Live, (index, seat, "draw"))
+        self.live = _DRAW_LIVES[seat][index] if seat < 10 else Live(index, seat, "draw")
 
-    def _check_meld(self, seat: int, event: Event, win: bool) -> tuple[Meld, ClaimRight]:
+    def _check_meld(
+        self, seat: int, event: Event, win: bool
+    ) -> tuple[Meld, ClaimRight, tuple[tuple[int, int], ...]]:
+        """The meld, the right it is claimed under and what it takes from the hand (kind,
+        copies), or `Illegal` for the first rule it breaks."""
         live = self.live
         if self.phase != LIVE or live is None:
             verb = "win" if win else "meld"
             raise Illegal("turn", f"seat {seat} cannot {verb} now: no live card")
         live_card = CARDS[live.card_index]
         cards = event.cards
-        plan = _MELD_PLANS.get((cards, live_card)) or _meld_plan(cards, live_card)
+        plan = self._plans.get((cards, live_card)) or _meld_plan(
+            cards, live_card, self.ruleset, self._plans
+        )
         if plan is None:
             raise Illegal("not-live", f"the meld does not contain the live card {live_card}")
-        from_hand, needs = plan
+        from_hand, needs, meld = plan
         hand = self.hands[seat]
         for index, copies in needs:
             if hand[index] < copies:
                 raise Illegal("not-in-hand", f"seat {seat} does not hold {format_cards(from_hand)}")
-        meld = classify(cards, self.ruleset)
         if meld is None:
             shape = meld_shape(sorted(cards, key=lambda c: c.index))
             why = f"a {shape} of {live_card.rank}" if shape else format_cards(cards)
@@ -470,7 +527,7 @@ class Round:
         except ClaimRefused as refused:
             raise Illegal("claim-right", str(refused)) from None
         if not self.ruleset.dealt_sets_locked:
-            return meld, right
+            return meld, right, needs
         locked = self.locked[seat]
         for card in from_hand:
             if locked[card.index] and not (
@@ -480,19 +537,19 @@ class Round:
                 raise Illegal(
                     "locked", f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)"
                 )
-        return meld, right
+        return meld, right, needs
 
     def _call(self, seat: int, event: Event, *, win: bool) -> None:
         """A competing call that did not take effect (extension): checked like the claim."""
         if any(claim.seat == seat for claim, _ in self.calls):
             raise Illegal("priority", f"seat {seat} has already called this card")
-        meld, right = self._check_meld(seat, event, win)
+        meld, right, needs = self._check_meld(seat, event, win)
         if win:
-            self._win_score(seat, meld, event)
+            self._win_score(seat, meld, event, needs)
         self.calls.append((Claim(seat, right), event))
 
     def _meld(self, seat: int, event: Event, win: bool) -> None:
-        meld, right = self._check_meld(seat, event, win)
+        meld, right, needs = self._check_meld(seat, event, win)
         live = self.live
         assert live is not None
         if self.calls:
@@ -508,14 +565,13 @@ class Round:
                     f"seat {chosen.seat}'s {chosen.right.label} takes priority over seat "
                     f"{seat}'s {right.label}",
                 )
-        finish = self._win_score(seat, meld, event) if win else None
-        # Apply the meld.
+        finish = self._win_score(seat, meld, event, needs) if win else None
+        # Apply the meld: the hand gives the cards besides the live one.
         hand = self.hands[seat]
+        for index, copies in needs:
+            hand[index] -= copies
         live_card = CARDS[live.card_index]
         melded = meld.cards
-        for card in melded:
-            hand[card.index] -= 1
-        hand[live_card.index] += 1  # the live card never was in the hand
         if self.ruleset.dealt_sets_locked:
             locked = self.locked[seat]
             for card in melded:
@@ -558,15 +614,16 @@ class Round:
     def _hidden_split(self, seat: int, rest: list[int]) -> tuple[int, tuple[Meld, ...]] | None:
         return _split_hidden(rest, self.locked[seat], self.ruleset)
 
-    def _win_score(self, seat: int, meld: Meld, event: Event) -> Finish:
+    def _win_score(
+        self, seat: int, meld: Meld, event: Event, needs: tuple[tuple[int, int], ...]
+    ) -> Finish:
+        """The finish of a win with `meld`, which takes `needs` (kind, copies) from the hand
+        besides the live card (see `_check_meld`)."""
         live = self.live
         assert live is not None
         rest = list(self.hands[seat])
-        live_card = CARDS[live.card_index]
-        from_hand = list(meld.cards)
-        from_hand.remove(live_card)
-        for card in from_hand:
-            rest[card.index] -= 1
+        for index, copies in needs:
+            rest[index] -= copies
         locked = self.locked[seat]
         best = hidden_points(rest, self.ruleset, locked)  # the melds only when asked for
         hidden: tuple[int, tuple[Meld, ...] | _HiddenSplit]
@@ -607,7 +664,11 @@ class Round:
                 raise Illegal("no-win", f"seat {seat}'s hand does not split into melds")
             hidden = (best, _HiddenSplit(rest, tuple(locked), self.ruleset))
         exposed = tuple(self.displays[seat]) + (meld,)
-        exposed_points = sum(m.points(self.ruleset, exposed=True) for m in exposed)
+        exposed_points = 0
+        rs = self.ruleset
+        for m in exposed:  # `m.points(...)` without its call: a win adds up every meld shown
+            value = rs.points(m.kind, m.cards[0].rank)
+            exposed_points += value[1] if value is not None else m.points(rs, exposed=True)
         points = exposed_points + hidden[0]
         threshold = self.ruleset.threshold
         if threshold is not None and points < threshold:
@@ -821,8 +882,10 @@ def _deal_is_sound(record: Record, state: Round) -> bool:
         return True
     if len(pile) != pile_size(state.players):
         return False
-    most: int = max(map(add, seen, counts_of(pile)))
-    return most <= COPIES
+    counts = list(seen)
+    for card in pile:
+        counts[card.index] += 1
+    return max(counts) <= COPIES
 
 
 def _check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) -> None:

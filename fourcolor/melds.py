@@ -25,7 +25,7 @@ class Meld:
         return self.cards[0].rank
 
     def points(self, ruleset: Ruleset, *, exposed: bool) -> int:
-        value = ruleset.points(self.kind, self.rank)
+        value = ruleset.points(self.kind, self.cards[0].rank)  # self.rank, without a call
         if value is None:  # a Meld is only built for kinds the ruleset has
             raise ValueError(f"{self.kind} of {self.rank} is not a meld of {ruleset.name}")
         return value[1] if exposed else value[0]

@@ -209,12 +209,8 @@ def _lines(stream: Iterable[str]) -> Iterator[str]:
     stream yields: a text file opened with ``newline=""``, a list of lines, or arbitrary pieces."""
     pending = ""
     for chunk in stream:
-        if (
-            not pending
-            and chunk[-1:] == "\n"
-            and chunk.find("\n") == len(chunk) - 1
-            and "\r" not in chunk
-        ):
+        # Its first newline is its last character (so it ends with one, when not empty).
+        if not pending and chunk and chunk.find("\n") == len(chunk) - 1 and "\r" not in chunk:
             yield chunk  # already one whole line (a file's or a list's lines): the usual case
             continue
         pending += chunk
@@ -310,11 +306,11 @@ def _parse_tags(lines: list[str], record: Record, first_line: int) -> int:
         line = lines[i]
         number = first_line + i
         simple = simple_tag(line)
-        if simple is not None and len(simple.group(2)) <= MAX_TAG_VALUE_CHARS:
+        if simple is not None:
             # The usual tag line, read at once (what `_parse_tag_line` would give).
             name, value = simple.groups()
             col = simple.start(1)  # the "[" before the name, 1-based
-        else:
+        if simple is None or len(value) > MAX_TAG_VALUE_CHARS:
             stripped = line.strip()
             if not stripped:
                 i += 1
@@ -443,13 +439,11 @@ def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
         value = tags.get(name)
         if value is None:
             continue
-        words = value.split()
         # The Pile tag's cards are kept for the round, which reads them next (`known_cards`).
-        if name == "Pile":
-            well_formed = known_cards(value) is not None
-        else:
-            well_formed = _CARD_TOKENS.issuperset(words)
-        if not well_formed:
+        if name == "Pile" and known_cards(value) is not None:
+            continue  # well-formed: the usual case, with no second split of its 70-odd words
+        words = value.split()
+        if not _CARD_TOKENS.issuperset(words):
             for word in words:
                 if card_or_none(word) is None:
                     raise fail(f"{name}: no such card {word!r}", name)
@@ -490,63 +484,77 @@ def known_cards(value: str) -> tuple[Card, ...] | None:
     if known[0] is value:
         return known[1]
     words = value.split()
-    if not _CARD_TOKENS.issuperset(words):
+    try:
+        cards: tuple[Card, ...] = (
+            itemgetter(*words)(_CARDS_BY_TOKEN)  # one C-level call: a tuple for two items or more
+            if len(words) >= 2
+            else tuple(map(_CARDS_BY_TOKEN.__getitem__, words))
+        )
+    except KeyError:  # a word that names no card
         return None
-    cards: tuple[Card, ...] = (
-        itemgetter(*words)(_CARDS_BY_TOKEN)  # one C-level call: a tuple for two items or more
-        if len(words) >= 2
-        else tuple(map(_CARDS_BY_TOKEN.__getitem__, words))
-    )
     _KNOWN = (value, cards)
     return cards
 
 
 def _parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> int:
-    # Until a deal line is seen, errors about the deal point at the record's last line.
-    last = next((k for k in range(len(lines) - 1, -1, -1) if lines[k].strip()), 0)
-    record.positions.setdefault("deal", (first_line + min(i, last), 1))
+    positions = record.positions
+    deal = record.deal
+    start = i
     while i < len(lines):
         line = lines[i]
-        if not line.strip():
-            i += 1
-            continue
         m = DEAL_RE.match(line)
         if not m:
+            if not line.strip():
+                i += 1
+                continue
             break
         number = first_line + i
-        if "deal" not in record.positions or not record.deal:
-            record.positions["deal"] = (number, 1)
+        if not deal:
+            positions["deal"] = (number, 1)
         seat = int(m.group(1))
-        if seat in record.deal:
+        if seat in deal:
             raise FcnSyntaxError(
                 f"bad or repeated deal line for seat {seat}",
                 category="deal",
                 line=number,
                 col=m.start(1) + 1,
             )
+        key = _DEAL_KEYS[seat] if seat < len(_DEAL_KEYS) else f"deal {seat}"
         words = line[m.end() :].split()
-        # A set test, not `None in cards`: comparing a Card with == goes through Python.
-        if _CARD_TOKENS.issuperset(words):
-            record.deal[seat] = (
+        try:
+            # The usual line, read at once: one C-level call looks up every word (a tuple for
+            # two words or more); a word that names no card raises KeyError.
+            deal[seat] = (
                 itemgetter(*words)(_CARDS_BY_TOKEN)
                 if len(words) >= 2
                 else tuple(map(_CARDS_BY_TOKEN.__getitem__, words))
             )
-            record.positions[f"deal {seat}"] = (number, m.start(1) + 1)
-            i += 1
-            continue
-        cards: list[Card] = []
-        for word, col in _words(line, m.end()):
-            card = card_or_none(word)
-            if card is None:
-                raise FcnSyntaxError(
-                    f"no such card {word!r} in the deal", category="deal", line=number, col=col
-                )
-            cards.append(card)
-        record.deal[seat] = tuple(cards)
-        record.positions[f"deal {seat}"] = (number, m.start(1) + 1)
+        except KeyError:
+            deal[seat] = _deal_cards(line, m.end(), number)  # raises for the first bad word
+        positions[key] = (number, m.start(1) + 1)
         i += 1
+    if not deal:
+        # No deal line: errors about the deal point at the record's last line (or where the
+        # deal was due, when that comes first).
+        last = next((k for k in range(len(lines) - 1, -1, -1) if lines[k].strip()), 0)
+        positions.setdefault("deal", (first_line + min(start, last), 1))
     return i
+
+
+_DEAL_KEYS = tuple(f"deal {seat}" for seat in range(10))
+
+
+def _deal_cards(line: str, start: int, number: int) -> tuple[Card, ...]:
+    """The cards of a deal line from column `start` on, or the error for its first bad word."""
+    cards: list[Card] = []
+    for word, col in _words(line, start):
+        card = card_or_none(word)
+        if card is None:
+            raise FcnSyntaxError(
+                f"no such card {word!r} in the deal", category="deal", line=number, col=col
+            )
+        cards.append(card)
+    return tuple(cards)
 
 
 def _words(line: str, start: int) -> Iterator[tuple[str, int]]:
@@ -622,22 +630,24 @@ _SPECIAL = re.compile(r"[(){}]")
 # linear time; it then goes to the word-by-word reader.
 _PLAIN_LINE = re.compile(r"\s*+(?:[0-9][xdmwrch](?:\s++[rygw][KAERHCP]){0,4}+(?:\s++|\Z))*+")
 _PLAIN_EVENT = re.compile(r"[0-9][xdmwrch](?:\s++[rygw][KAERHCP]){0,4}+")
-# Event text ("2m rE rE") -> (seat, verb, cards). Few distinct texts recur (a seat, a verb and
-# a meld's cards), so a bounded cache saves splitting and looking up every word of every event.
-_PLAIN_CACHE: dict[str, tuple[int, str, tuple[Card, ...]]] = {}
+# Event text ("2m rE rE") -> the start of its Event: seat, verb, cards and no groups nor
+# comments. Few distinct texts recur (a seat, a verb and a meld's cards), so a bounded cache
+# saves splitting and looking up every word of every event.
+_Plain = tuple[int, str, tuple[Card, ...], tuple[()], tuple[()]]
+_PLAIN_CACHE: dict[str, _Plain] = {}
 _PLAIN_CACHE_SIZE = 20_000
 _new_event = tuple.__new__  # an Event from a plain tuple, without the Python-level __new__
 
 
-def _plain_value(text: str) -> tuple[int, str, tuple[Card, ...]] | None:
-    """Seat, verb and cards of one event text matched by `_PLAIN_EVENT`; None when the verb
-    takes another number of cards."""
+def _plain_value(text: str) -> _Plain | None:
+    """Seat, verb and cards of one event text matched by `_PLAIN_EVENT` (and no groups nor
+    comments); None when the verb takes another number of cards."""
     head, *words = text.split()
     seat, verb = _HEADS[head]
     low, high = _ARITY[verb]
     if not low <= len(words) <= high:
         return None
-    return seat, verb, tuple(_CARDS_BY_TOKEN[w] for w in words)
+    return seat, verb, tuple(_CARDS_BY_TOKEN[w] for w in words), (), ()
 
 
 def _plain_events(lines: list[str], i: int, first_line: int) -> list[Event] | None:
@@ -647,40 +657,55 @@ def _plain_events(lines: list[str], i: int, first_line: int) -> list[Event] | No
     Lines where every event starts and ends on the line (as the writer puts them) are read
     with regular expressions and a cache; any other line sends the section to the
     word-by-word reader below. A line of events one space apart (the canonical layout) is
-    read in one pass: its events joined with single spaces give the line back exactly, and
-    each event's column follows from the lengths before it."""
+    split at each space before a seat digit, and is canonical when every piece is a known
+    event text (only whole plain events are kept in the cache); each event's column then
+    follows from the lengths before it."""
     events: list[Event] = []
     append = events.append
-    cache = _PLAIN_CACHE
-    find_all = _PLAIN_EVENT.findall
-    line_ok = _PLAIN_LINE.fullmatch
-    each = _PLAIN_EVENT.finditer
+    cache_get = _PLAIN_CACHE.get
+    split = _EVENT_GAP.split
     for offset in range(i, len(lines)):
         line = lines[offset]
-        number = first_line + offset
-        found: list[str] = find_all(line)
+        found: list[str] = split(line)
+        values = list(map(cache_get, found))
         starts: list[int] | None = None  # None: one space apart from column 1
-        if " ".join(found) != line:
-            if line_ok(line) is None:
-                return _plain_events_by_word(lines, i, first_line)
-            starts = [m.start() for m in each(line)]  # the same matches as `found`
+        if not all(values):
+            found = _PLAIN_EVENT.findall(line)
+            if " ".join(found) != line:
+                if _PLAIN_LINE.fullmatch(line) is None:
+                    return _plain_events_by_word(lines, i, first_line)
+                starts = [m.start() for m in _PLAIN_EVENT.finditer(line)]  # same matches
+            values = list(map(cache_get, found))
+            if not all(values) and not _fill_plain(found, values):
+                return None
+        number = first_line + offset
         col = 1
         for k, text in enumerate(found):
             if starts is not None:
                 col = starts[k] + 1
-            value = cache.get(text)
-            if value is None:
-                value = _plain_value(text)
-                if value is None:
-                    return None
-                if len(cache) < _PLAIN_CACHE_SIZE:
-                    cache[text] = value
-            seat, verb, cards = value
-            append(_new_event(Event, (seat, verb, cards, (), (), number, col)))
+            append(_new_event(Event, values[k] + (number, col)))  # type: ignore[operator]
             col += len(text) + 1
         if len(events) > MAX_EVENTS:
             return None
     return events
+
+
+# Where a canonical line of events splits into events: a space before a seat digit.
+_EVENT_GAP = re.compile(r" (?=[0-9])")
+
+
+def _fill_plain(found: list[str], values: list[_Plain | None]) -> bool:
+    """Fill the values the cache did not have (and keep them); False when an event takes
+    another number of cards than its verb does."""
+    for k, text in enumerate(found):
+        if values[k] is None:
+            value = _plain_value(text)
+            if value is None:
+                return False
+            if len(_PLAIN_CACHE) < _PLAIN_CACHE_SIZE:
+                _PLAIN_CACHE[text] = value
+            values[k] = value
+    return True
 
 
 def _plain_events_by_word(lines: list[str], i: int, first_line: int) -> list[Event] | None:

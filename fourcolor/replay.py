@@ -10,14 +10,15 @@ did not take it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARDS, COPIES, Card
-from .claims import ClaimRight, claim_order
+from .claims import ClaimRight, Live
 from .game import ENDED, LIVE, Game, Round, validate
 from .melds import Meld
+from .moves import WinOption
 from .notation import Event, Record
 from .rulesets import Ruleset
 
@@ -251,27 +252,41 @@ def missed_on_live_card(
     """Seats that could have won on the live card of `rnd` (the round after `ply` events) and
     did not: (seat, card, points). The claim that took effect is the first event after any
     listed calls; a seat whose win was outranked by it, or that called a win, missed nothing."""
-    live = rnd.live
-    if live is None:
+    if rnd.live is None:
         return []
+    return missed_on_live(rnd.live, rnd.players, events, ply, rnd.best_win)
+
+
+def missed_on_live(
+    live: Live,
+    players: int,
+    events: Sequence[Event],
+    ply: int,
+    best_win: Callable[[int, Card], WinOption | None],
+) -> list[tuple[int, Card, int]]:
+    """`missed_on_live_card` given the live card, the number of players and the seats' best
+    win on a card now (`Round.best_win`, or an equivalent: `fourcolor.facts` asks about every
+    live card of a round without keeping a `Round` at each)."""
     card = CARDS[live.card_index]
     nxt = ply
-    called = set()
-    while nxt < len(events) and events[nxt].verb in "ch":
+    called: set[int] = set()
+    n_events = len(events)
+    while nxt < n_events and events[nxt].verb in "ch":
         if events[nxt].verb == "h":
             called.add(events[nxt].seat)
         nxt += 1
-    winner = events[nxt].seat if nxt < len(events) and events[nxt].verb == "w" else None
-    order = claim_order(live, rnd.players)
+    winner = events[nxt].seat if nxt < n_events and events[nxt].verb == "w" else None
+    # Claim order (the tie-break, `claim_order`): from the drawer for a draw, from the seat
+    # after the discarder for a discard. The winner and the seats after it in that order had
+    # no chance against its win: only the first `chances` seats of the order are asked.
+    start = live.owner if live.source == "draw" else live.owner % players + 1
+    chances = players if winner is None else (winner - start) % players
+    skip = live.owner if live.source == "discard" else None
     out = []
-    for s in range(1, rnd.players + 1):
-        if s == live.owner and live.source == "discard":
+    for s in range(1, players + 1):
+        if s == skip or (s - start) % players >= chances or s in called:
             continue
-        if s == winner or s in called:
-            continue
-        if winner is not None and order.index(winner) < order.index(s):
-            continue  # the earlier seat's win had priority
-        win = rnd.best_win(s, card)
+        win = best_win(s, card)
         if win is not None:
             out.append((s, card, win.points))
     return out

@@ -33,6 +33,7 @@ MELD_LABELS = {
     "four_colour": "four-colour",
 }
 ANY_RANK = "*"
+_UNKNOWN = object()  # not yet in a ruleset's cache
 
 Points = tuple[int, int]  # (hidden, exposed)
 # kind -> rank (or "*") -> (hidden, exposed), or None where the rank is excluded.
@@ -81,8 +82,9 @@ class Ruleset:
         meld's first card's and does not matter.
         """
         key = (kind, rank)
-        if key in self._cache:
-            return self._cache[key]
+        value = self._cache.get(key, _UNKNOWN)
+        if value is not _UNKNOWN:  # one look-up: scoring asks for every meld of a win
+            return value  # type: ignore[return-value]
         value = self._lookup(kind, rank)
         self._cache[key] = value
         return value

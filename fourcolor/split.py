@@ -107,26 +107,30 @@ def _best_block(
     """Best points of a three-rank block (K A E with commands, R H C with fields) and how many
     of the block's combined melds each colour takes; None when the block does not split."""
     r0, r1, r2 = ranks
-    keys = [0, 0, 0]
-    ranges: list[range] = []
-    for c in range(4):
-        base = c * NRANKS
-        a, b, d = counts[base + r0], counts[base + r1], counts[base + r2]
-        keys[0] += a * _POW[c]
-        keys[1] += b * _POW[c]
-        keys[2] += d * _POW[c]
-        ranges.append(range(min(a, b, d) + 1) if bonus is not None else range(1))
+    # Each rank's four colour counts (colour c at c * 7) and its state key in the rank tables.
+    a0, a1, a2, a3 = counts[r0], counts[r0 + 7], counts[r0 + 14], counts[r0 + 21]
+    b0, b1, b2, b3 = counts[r1], counts[r1 + 7], counts[r1 + 14], counts[r1 + 21]
+    d0, d1, d2, d3 = counts[r2], counts[r2 + 7], counts[r2 + 14], counts[r2 + 21]
+    k0 = a0 + 5 * a1 + 25 * a2 + 125 * a3
+    k1 = b0 + 5 * b1 + 25 * b2 + 125 * b3
+    k2 = d0 + 5 * d1 + 25 * d2 + 125 * d3
     p0, p1, p2 = tables.points[r0], tables.points[r1], tables.points[r2]
-    if all(len(rg) == 1 for rg in ranges):
-        x, y, z = p0[keys[0]], p1[keys[1]], p2[keys[2]]
+    if bonus is None or not (
+        (a0 and b0 and d0) or (a1 and b1 and d1) or (a2 and b2 and d2) or (a3 and b3 and d3)
+    ):
+        # No colour holds all three ranks (the usual case; tested inline, as min() and slices
+        # cost more): no combined meld, and the three ranks split independently.
+        x, y, z = p0[k0], p1[k1], p2[k2]
         if x < 0 or y < 0 or z < 0:
             return None
-        return x + y + z, (0, 0, 0, 0)
+        return x + y + z, _NONE
     best = -1
-    best_take: tuple[int, ...] = (0, 0, 0, 0)
-    for take in product(*ranges):
+    best_take: tuple[int, ...] = _NONE
+    # How many combined melds each colour could make: the fewest of its three ranks.
+    most = map(min, (a0, a1, a2, a3), (b0, b1, b2, b3), (d0, d1, d2, d3))
+    for take in product(*[range(n + 1) for n in most]):
         delta = take[0] + 5 * take[1] + 25 * take[2] + 125 * take[3]
-        x, y, z = p0[keys[0] - delta], p1[keys[1] - delta], p2[keys[2] - delta]
+        x, y, z = p0[k0 - delta], p1[k1 - delta], p2[k2 - delta]
         if x < 0 or y < 0 or z < 0:
             continue
         total = x + y + z + (bonus or 0) * sum(take)
@@ -135,6 +139,7 @@ def _best_block(
     return None if best < 0 else (best, best_take)
 
 
+_NONE = (0, 0, 0, 0)  # no combined meld in any colour
 _KAE = (0, 1, 2)
 _RHC = (3, 4, 5)
 _P = 6
@@ -154,6 +159,24 @@ def best_points(counts: Sequence[int], ruleset: Ruleset) -> int | None:
     if rhc is None:
         return None
     return soldiers + kae[0] + rhc[0]
+
+
+# The rank block of each of the seven ranks: 0 for K A E (commands), 1 for R H C (fields),
+# 2 for P (soldiers). A meld never mixes blocks.
+RANK_BLOCK = (0, 0, 0, 1, 1, 1, 2)
+
+
+def block_splits(counts: Sequence[int], block: int, ruleset: Ruleset) -> bool:
+    """Whether the counted cards of one rank block (`RANK_BLOCK`) split into melds. A hand
+    splits when each of its three blocks does, so a caller asking about many hands that differ
+    in one block (`fourcolor.facts`: a hand plus each live card) can work the others out once."""
+    tables = _tables(ruleset)
+    if block == 2:
+        key = counts[_P] + 5 * counts[_P + 7] + 25 * counts[_P + 14] + 125 * counts[_P + 21]
+        return tables.points[_P][key] >= 0
+    if block == 0:
+        return _best_block(counts, tables, _KAE, tables.command) is not None
+    return _best_block(counts, tables, _RHC, tables.field) is not None
 
 
 def best_split_counts(counts: Sequence[int], ruleset: Ruleset) -> Split | None:
@@ -192,4 +215,4 @@ def best_split(cards: Iterable[Card], ruleset: Ruleset) -> Split | None:
     return best_split_counts(counts_of(cards), ruleset)
 
 
-__all__ = ["Split", "best_points", "best_split", "best_split_counts"]
+__all__ = ["RANK_BLOCK", "Split", "best_points", "best_split", "best_split_counts", "block_splits"]

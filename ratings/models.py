@@ -15,7 +15,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from records.models import Game, Player
+from records.models import CopyQuerySet, Game, Player
 
 ANY_RULESET = ""
 ANY_PLAYERS = 0
@@ -63,6 +63,8 @@ class CountedGame(models.Model):
     order_key = models.CharField(_("play order key"), max_length=160)
     rated = models.BooleanField(_("rated"), default=False)
 
+    objects = CopyQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("counted game")
         indexes = [
@@ -73,7 +75,9 @@ class CountedGame(models.Model):
 class PlayerTotals(models.Model):
     """A player's counters over every counted round of one (ruleset, players) group."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: the unique (player, ruleset, players) index serves lookups by player,
+    # and every index here is updated by each import's upserts.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     ruleset = models.CharField(_("ruleset"), max_length=32, blank=True)
     players = models.PositiveSmallIntegerField(_("players"))
     rounds = models.PositiveIntegerField(default=0)
@@ -144,7 +148,8 @@ class PairTotals(models.Model):
     """Two players' shared rounds in one (ruleset, players) group, from `player`'s side (each
     pair is stored both ways)."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: the unique index starts with it (see PlayerTotals.player).
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     ruleset = models.CharField(_("ruleset"), max_length=32, blank=True)
     players = models.PositiveSmallIntegerField(_("players"))
@@ -173,8 +178,14 @@ class RatingEvent(models.Model):
     """One player's rating change from one rated round (history, and the rollback point when
     an older game arrives after newer ones)."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_events")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_events")
+    # No indexes of their own: `ratingevent_history` starts with the player and the unique
+    # (game, player) index with the game; an import writes a row per rated seat.
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_events", db_index=False
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="rating_events", db_index=False
+    )
     ruleset = models.CharField(_("ruleset"), max_length=32)
     order_key = models.CharField(_("play order key"), max_length=160)
     number = models.PositiveIntegerField(_("rated round number"))
@@ -186,6 +197,8 @@ class RatingEvent(models.Model):
     sigma = models.FloatField()
     ordinal = models.FloatField(help_text=_("mu - 3 sigma after the round"))
     delta = models.FloatField(help_text=_("change of the ordinal"))
+
+    objects = CopyQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("rating event")

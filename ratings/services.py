@@ -113,7 +113,7 @@ def _entries(game_ids: Sequence[int]) -> list[CountedGame]:
 # ----------------------------------------------------------------------------- entry points
 
 
-def _lock() -> DerivedState:
+def lock_derived() -> DerivedState:
     """Serialise writers of the derived tables (a row lock on PostgreSQL; SQLite's writers are
     serialised by the IMMEDIATE transactions the settings ask for)."""
     state, _ = DerivedState.objects.select_for_update().get_or_create(pk=1)
@@ -142,7 +142,7 @@ def on_games_stored(
     if not wanted and not rate:
         return report
     with transaction.atomic():
-        state = _lock()
+        state = lock_derived()
         start: dict[str, str] = {}
         for chunk in _chunks(wanted, BATCH):
             fresh = list(
@@ -170,7 +170,7 @@ def on_games_stored(
                     pending[ruleset] = key
                     report.deferred[ruleset] = key
                     continue
-                replayed = _rate_from(ruleset, key, progress)
+                replayed = rate_from(ruleset, key, progress)
                 report.rulesets[ruleset] = replayed
                 report.rated += replayed
         if report.games or pending != state.pending:
@@ -201,9 +201,9 @@ def rate_pending(*, progress: Progress = _no_progress) -> StatsReport:
     """Replay the ratings that imports left for a scheduled pass."""
     report = StatsReport()
     with transaction.atomic():
-        state = _lock()
+        state = lock_derived()
         for ruleset, key in sorted(state.pending.items()):
-            replayed = _rate_from(ruleset, key, progress)
+            replayed = rate_from(ruleset, key, progress)
             report.rulesets[ruleset] = replayed
             report.rated += replayed
         state.pending = {}
@@ -222,7 +222,7 @@ def recompute_stats(*, progress: Progress = _no_progress) -> StatsReport:
     """Rebuild every derived table from the stored games: play order, totals, ratings."""
     report = StatsReport()
     with transaction.atomic():
-        state = _lock()
+        state = lock_derived()
         for model in (RatingEvent, PlayerRating, CountedGame):
             model.objects.all().delete()
         last = 0
@@ -239,7 +239,7 @@ def recompute_stats(*, progress: Progress = _no_progress) -> StatsReport:
         report.player_rows, report.pair_rows = totals.rebuild_totals()
         progress("totals", 0)
         for ruleset in _rulesets():
-            replayed = _rate_from(ruleset, None, progress)
+            replayed = rate_from(ruleset, None, progress)
             report.rulesets[ruleset] = replayed
             report.rated += replayed
         state.games = report.games
@@ -255,9 +255,9 @@ def recompute_ratings(
     """Rate every counted round again from the start (one ruleset, or all)."""
     report = StatsReport()
     with transaction.atomic():
-        state = _lock()
+        state = lock_derived()
         for name in [ruleset] if ruleset else _rulesets():
-            replayed = _rate_from(name, None, progress)
+            replayed = rate_from(name, None, progress)
             report.rulesets[name] = replayed
             report.rated += replayed
             state.pending.pop(name, None)
@@ -284,7 +284,7 @@ def dense_ranks(deltas: Sequence[int]) -> list[int]:
     return [order.index(d) + 1 for d in deltas]
 
 
-def _rate_from(ruleset: str, start_key: str | None, progress: Progress) -> int:
+def rate_from(ruleset: str, start_key: str | None, progress: Progress) -> int:
     """Roll the ratings of `ruleset` back to just before `start_key` (None: to the start) and
     rate every counted round from there on in play order; returns the rounds rated."""
     state: dict[int, tuple[float, float, int]] = {}  # player -> (mu, sigma, rated rounds)
@@ -437,10 +437,12 @@ __all__ = [
     "MODEL",
     "StatsReport",
     "dense_ranks",
+    "lock_derived",
     "on_games_stored",
     "on_missing_games",
     "pending_ratings",
     "play_order_key",
+    "rate_from",
     "rate_pending",
     "rating_history",
     "recompute_ratings",

@@ -14,7 +14,7 @@ group only when none of the player's counted rounds of that group already belong
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection
@@ -72,17 +72,45 @@ def rebuild_totals() -> tuple[int, int]:
     of player and pair rows written."""
     PlayerTotals.objects.all().delete()
     PairTotals.objects.all().delete()
+    return _rebuild(None)
+
+
+def rebuild_totals_for(player_ids: Iterable[int]) -> tuple[int, int]:
+    """Replace the stored totals of these players, and the pair totals among them, by the
+    aggregates over their counted rounds (what deleting a game needs: no other row involved
+    its round; `matches` and `best_win_points` are not plain sums, so they are aggregated
+    again, never subtracted). Returns the numbers of player and pair rows written."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return 0, 0
+    PlayerTotals.objects.filter(player_id__in=ids).delete()
+    PairTotals.objects.filter(player_id__in=ids, opponent_id__in=ids).delete()
+    return _rebuild(ids)
+
+
+def _rebuild(player_ids: Sequence[int] | None) -> tuple[int, int]:
+    """Write the totals of `player_ids` (None: everyone) from the counted games, grouping their
+    seats at each roll-up level in SQL; the caller deleted the rows being replaced."""
     counted = _counted_condition("g")
+    seat_conditions, seat_params = [counted], []
+    pair_conditions, pair_params = [counted], []
+    if player_ids is not None:
+        mine, seat_params = _in_condition("s.player_id", player_ids)
+        a_in, a_params = _in_condition("a.player_id", player_ids)
+        b_in, b_params = _in_condition("b.player_id", player_ids)
+        seat_conditions.append(mine)
+        pair_conditions += [a_in, b_in]
+        pair_params = a_params + b_params
     rows: dict[tuple[int, str, int], dict[str, Any]] = {}
     for group_by, _, _ in _LEVEL_SQL:
         columns = ["s.player_id", *group_by]
-        sql = stats.seat_counters_sql(columns, [counted])
-        for row in stats.fetch(sql, ()):
+        sql = stats.seat_counters_sql(columns, seat_conditions)
+        for row in stats.fetch(sql, seat_params):
             rs, n = _group_of(row, group_by)
             counters = stats.counters_row(row[1 + len(group_by):])
             counters.update({f"melds_{kind}": 0 for kind in MELD_KINDS})
             rows[(row[0], rs, n)] = counters
-        for row in stats.fetch(stats.meld_counts_sql(columns, [counted]), ()):
+        for row in stats.fetch(stats.meld_counts_sql(columns, seat_conditions), seat_params):
             rs, n = _group_of(row, group_by)
             kind, count = row[-2], row[-1]
             rows[(row[0], rs, n)][f"melds_{kind}"] = int(count)
@@ -95,12 +123,12 @@ def rebuild_totals() -> tuple[int, int]:
         # INSERT ... SELECT: pair rows can outnumber the seats; they never pass through Python.
         query = stats.pair_counters_sql(
             ["a.player_id", "b.player_id", *group_by],
-            [counted],
+            pair_conditions,
             select=["a.player_id", "b.player_id", ruleset_sql, players_sql],
         )
         columns = "player_id, opponent_id, ruleset, players, " + ", ".join(PAIR_FIELDS)
         with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {table} ({columns}) {query}")
+            cursor.execute(f"INSERT INTO {table} ({columns}) {query}", pair_params)
             pairs += max(cursor.rowcount, 0)
     return len(rows), pairs
 
@@ -243,7 +271,12 @@ def _upsert(
     """INSERT ... ON CONFLICT DO UPDATE (PostgreSQL and SQLite alike), many rows a statement.
 
     Replaces reading the stored rows and writing them back through the ORM, whose per-value
-    work cost more than the aggregation itself."""
+    work cost more than the aggregation itself. On PostgreSQL the rows are copied into a
+    temporary table first (COPY) and upserted from there in one statement: a VALUES list of
+    thousands of rows costs the driver more to prepare than the database to run."""
+    if connection.vendor == "postgresql":
+        _upsert_copied(table, columns, unique, updates, rows)
+        return
     per_row = "(" + ", ".join(["%s"] * len(columns)) + ")"
     # As many rows a statement as the backend takes parameters (each statement's long
     # ON CONFLICT clause costs a parse): SQLite 999 by Django's count, PostgreSQL 65,535.
@@ -258,27 +291,74 @@ def _upsert(
                            [value for row in chunk for value in row])
 
 
+def _upsert_copied(
+    table: str,
+    columns: list[str],
+    unique: list[str],
+    updates: list[str],
+    rows: list[tuple[Any, ...]],
+) -> None:
+    """`_upsert` on PostgreSQL: COPY into a temporary table, then INSERT … SELECT … ON CONFLICT
+    DO UPDATE (in the caller's transaction; the temporary table is dropped after)."""
+    temp = "ratings_upsert_rows"
+    names = ", ".join(columns)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {temp}")
+        cursor.execute(f"CREATE TEMPORARY TABLE {temp} AS SELECT {names} FROM {table} WITH NO DATA")
+        with connection.wrap_database_errors, cursor.cursor.copy(
+            f"COPY {temp} ({names}) FROM STDIN"
+        ) as copy:
+            for row in rows:
+                copy.write_row(row)
+        cursor.execute(
+            f"INSERT INTO {table} ({names}) SELECT {names} FROM {temp} "
+            f"ORDER BY {', '.join(unique)} "
+            f"ON CONFLICT ({', '.join(unique)}) DO UPDATE SET {', '.join(updates)}"
+        )
+        cursor.execute(f"DROP TABLE {temp}")
+
+
 def _add_pairs(game_ids: Sequence[int]) -> None:
-    in_batch, params = _in_condition("a.game_id", game_ids)
-    exact = ["a.player_id", "b.player_id", "g.ruleset", "g.players"]
-    batch: dict[tuple[int, int, str, int], list[int]] = {}
-    for player_id, opponent_id, rs, n, *counts in stats.fetch(
-        stats.pair_counters_sql(exact, [in_batch]), params
-    ):
-        for group in levels(rs, int(n)):
-            sums = batch.setdefault((player_id, opponent_id, *group), [0] * len(PAIR_FIELDS))
-            for i, value in enumerate(counts):
-                sums[i] += stats.as_int(value)
-    if not batch:
-        return
+    """Add the batch's pair counters at every roll-up level, in SQL: one INSERT … SELECT …
+    GROUP BY … ON CONFLICT DO UPDATE per level (the pair rows never pass through Python; a
+    batch of a few thousand rounds among many players makes tens of thousands of them).
+    The batch's games are not counted yet, so its COUNT(DISTINCT game) adds to the stored one."""
+    in_batch, params = _batch_condition("a.game_id", game_ids)
     table = connection.ops.quote_name(PairTotals._meta.db_table)
-    _upsert(
-        table,
-        ["player_id", "opponent_id", "ruleset", "players", *PAIR_FIELDS],
-        ["player_id", "opponent_id", "ruleset", "players"],
-        [f"{name} = {table}.{name} + excluded.{name}" for name in PAIR_FIELDS],
-        [(*key, *sums) for key, sums in sorted(batch.items())],
+    columns = "player_id, opponent_id, ruleset, players, " + ", ".join(PAIR_FIELDS)
+    upsert = (
+        "ON CONFLICT (player_id, opponent_id, ruleset, players) DO UPDATE SET "
+        + ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in PAIR_FIELDS)
     )
+    pair = ["a.player_id", "b.player_id"]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # Every level from one pass over the batch's seat pairs (a rolled-up column is
+            # NULL in its grouping set: "any"; games always have a ruleset and a size).
+            sets = ", ".join(f"({', '.join(pair + list(g))})" for g, _, _ in _LEVEL_SQL)
+            query = stats.pair_counters_sql(
+                [f"GROUPING SETS ({sets})"],
+                [in_batch],
+                select=[*pair, f"COALESCE(g.ruleset, '{ANY_RULESET}')",
+                        f"COALESCE(g.players, {ANY_PLAYERS})"],
+            )
+            cursor.execute(f"INSERT INTO {table} ({columns}) {query} {upsert}", params)
+            return
+        for group_by, ruleset_sql, players_sql in _LEVEL_SQL:
+            query = stats.pair_counters_sql(
+                [*pair, *group_by], [in_batch], select=[*pair, ruleset_sql, players_sql]
+            )
+            cursor.execute(f"INSERT INTO {table} ({columns}) {query} {upsert}", params)
+
+
+def _batch_condition(column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
+    """`column` among `ids`: one array parameter on PostgreSQL (a statement with thousands of
+    placeholders costs the driver more to prepare than the database to run), a list of
+    placeholders elsewhere."""
+    if connection.vendor == "postgresql":
+        return f"{column} = ANY(%s)", [list(ids)]
+    in_ids, params = _in_condition(column, ids)
+    return in_ids, list(params)
 
 
 def snapshot() -> dict[str, Any]:

@@ -151,7 +151,8 @@ def derive_seat_fields(check: fourcolor.Check) -> list[dict[str, Any]]:
     rows = []
     for facts in seat_facts(check.game):
         # Shallow (dataclasses.asdict deep-copies, at a cost per import): the values are plain.
-        row = {name: getattr(facts, name) for name in SEAT_FACT_FIELDS}
+        # A SeatFacts' attributes are its fields, in order: a copy of them is the row.
+        row = dict(vars(facts))
         row["win_melds"] = list(facts.win_melds)  # JSON has lists, not tuples
         rows.append(row)
     return rows

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from fourcolor.cards import CARDS, Card, parse_card
 from fourcolor.melds import classify
 from fourcolor.rulesets import get_ruleset
-from fourcolor.split import best_points, best_split
+from fourcolor.split import RANK_BLOCK, best_points, best_split, block_splits
 from tests.engine.helpers import cards, counts
 
 # cards, classic best, bga best (None: the cards do not split)
@@ -253,3 +253,26 @@ def test_it_scores_every_classic_winning_hand_odd(data: st.DataObject) -> None:
     assert split.points >= composed_hidden
     assert (exposed_points + split.points) % 2 == 1
     assert _is_partition([c for m in split.melds for c in m.cards], hidden_cards)
+
+
+# 21 of the 112 cards: four copies of each of the 28 kinds.
+deals = st.lists(st.integers(0, 111), min_size=21, max_size=21, unique=True).map(
+    lambda picks: [CARDS[p // 4] for p in picks]
+)
+
+
+@given(hand=st.one_of(deals, meld_hands), ruleset=st.sampled_from(["classic", "bga"]))
+def test_it_splits_a_hand_exactly_when_each_rank_block_splits(
+    hand: list[Card] | list[str], ruleset: str
+) -> None:
+    rs = get_ruleset(ruleset)
+    cards_ = [c if isinstance(c, Card) else parse_card(c) for c in hand]
+    hand_counts = [0] * len(CARDS)
+    for c in cards_:
+        hand_counts[c.index] += 1
+    blocks = [block_splits(hand_counts, b, rs) for b in sorted(set(RANK_BLOCK))]
+    assert all(blocks) == (best_points(hand_counts, rs) is not None)
+    # A block's verdict depends on its own cards only.
+    for b, verdict in enumerate(blocks):
+        others_removed = [n if RANK_BLOCK[i % 7] == b else 0 for i, n in enumerate(hand_counts)]
+        assert block_splits(others_removed, b, rs) == verdict

@@ -1,0 +1,126 @@
+"""`fourcolor.facts.seat_facts` follows the hands itself and refuses most wins by rank block
+before asking a `Round`: it must give exactly what replaying the round with a `Round` at every
+event and asking `Round.best_win` of every seat on every live card gives (the definition, as
+the review's `Replay.missed_wins` applies it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import fourcolor
+from fourcolor.claims import ClaimRight
+from fourcolor.facts import SeatFacts, seat_facts, skipped_seats
+from fourcolor.game import LIVE, Game, Round
+from fourcolor.generate import generate_record
+from fourcolor.replay import Replay, missed_on_live_card
+from tests.engine.helpers import WAITS, all_rights_game, play
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
+
+
+def reference_facts(game: Game) -> list[SeatFacts]:
+    """seat_facts as first written: a `Round` pushed through every event."""
+    record, rs, finish = game.record, game.ruleset, game.finish
+    players = record.players
+    draws = dict.fromkeys(range(1, players + 1), 0)
+    turns = dict.fromkeys(range(1, players + 1), 0)
+    turns[record.dealer] = 1
+    missed = dict.fromkeys(range(1, players + 1), 0)
+    win_turn = None
+    dealt_in_seat = None
+    state = Round.from_record(record, rs)
+    events = record.events
+    for ply, event in enumerate(events):
+        live = state.live
+        if state.phase == LIVE and live is not None:
+            if not (ply > 0 and events[ply - 1].verb in "ch"):
+                for s, _card, _points in missed_on_live_card(state, events, ply):
+                    missed[s] += 1
+            if event.verb in "mw" and not (event.seat == live.owner and live.source == "draw"):
+                turns[event.seat] += 1
+            if event.verb == "w" and event.seat != live.owner:
+                dealt_in_seat = live.owner
+        if event.verb == "d":
+            draws[event.seat] += 1
+            turns[event.seat] += 1
+        state.push(event)
+        if event.verb == "w":
+            win_turn = turns[event.seat]
+    by_right: dict[int, dict[ClaimRight, int]] = {s: {} for s in range(1, players + 1)}
+    steals = dict.fromkeys(range(1, players + 1), 0)
+    lost = dict.fromkeys(range(1, players + 1), 0)
+    for claim in game.claims:
+        counts = by_right[claim.seat]
+        counts[claim.right] = counts.get(claim.right, 0) + 1
+        if claim.right in (ClaimRight.PONG, ClaimRight.GAN, ClaimRight.WIN):
+            skipped = skipped_seats(claim.live.owner, claim.live.source, claim.seat, players)
+            if skipped:
+                steals[claim.seat] += 1
+                for s in skipped:
+                    lost[s] += 1
+    below = (
+        finish.outcome == "forced" and rs.threshold is not None
+        and (finish.points or 0) < rs.threshold
+    )
+    win_melds = tuple(m.kind for m in finish.exposed_melds + finish.hidden_melds)
+    out = []
+    for s in range(1, players + 1):
+        is_finisher = finish.seat == s and finish.outcome in ("win", "forced")
+        rights = by_right[s]
+        out.append(SeatFacts(
+            seat=s, name=record.seats[s - 1], is_dealer=s == record.dealer,
+            finisher=is_finisher, won=is_finisher and finish.outcome == "win",
+            forced=is_finisher and finish.outcome == "forced",
+            won_on=finish.on if is_finisher and finish.outcome == "win" else None,
+            dealt_in=dealt_in_seat == s, points=finish.points if is_finisher else None,
+            delta=finish.settlement.get(s, 0), below_threshold=is_finisher and below,
+            pongs=rights.get(ClaimRight.PONG, 0), gans=rights.get(ClaimRight.GAN, 0),
+            chis=rights.get(ClaimRight.CHI, 0), own_draw_melds=rights.get(ClaimRight.OWN_DRAW, 0),
+            steals=steals[s], turns_lost=lost[s], draws=draws[s],
+            win_turn=win_turn if is_finisher and finish.outcome == "win" else None,
+            redeal_declared=finish.outcome == "redeal" and finish.seat == s,
+            missed_wins=missed[s], win_melds=win_melds if is_finisher else (),
+        ))
+    return out
+
+
+def _games() -> list[Game]:
+    games = []
+    for ruleset in ("classic", "bga"):
+        for players in (2, 3, 4):
+            for seed in range(40):
+                bot = "random" if seed % 3 == 0 else "greedy"
+                record = generate_record(
+                    ruleset, players, seed, dealer=1 + seed % players, bot=bot
+                )
+                games.append(fourcolor.validate(record))
+    # Hand-made rounds with calls, missed wins and wins on draws (tests/engine/helpers).
+    games.append(all_rights_game())
+    games.append(play(WAITS, "1x wC 4h wC wR wH 2w wC wR wH", players=4))
+    with (CORPUS / "valid.fcn").open(encoding="utf-8", newline="") as f:
+        for rt in fourcolor.iter_records(f):
+            check = fourcolor.check_record(rt.text, rt.line)
+            if check.game is not None:
+                games.append(check.game)
+    return games
+
+
+GAMES = _games()
+
+
+def test_the_sample_has_missed_wins_and_calls() -> None:
+    assert sum(f.missed_wins for g in GAMES for f in seat_facts(g)) >= 4
+    assert any(e.verb in "ch" for g in GAMES for e in g.record.events)
+
+
+@pytest.mark.parametrize("index", range(len(GAMES)))
+def test_seat_facts_equal_the_reference(index: int) -> None:
+    game = GAMES[index]
+    facts = seat_facts(game)
+    assert facts == reference_facts(game)
+    by_seat = {s: 0 for s in range(1, game.record.players + 1)}
+    for missed in Replay(game.record, game).missed_wins():
+        by_seat[missed.seat] += 1
+    assert {f.seat: f.missed_wins for f in facts} == by_seat
