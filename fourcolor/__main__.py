@@ -9,11 +9,12 @@ import argparse
 import io
 import json
 import sys
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from . import __version__
-from .cards import parse_card
+from .cards import COPIES, parse_card
 from .errors import FcnError
 from .game import validate
 from .generate import BOTS, generate_record
@@ -136,6 +137,11 @@ def score_hand(
             raise UsageError(f"exposed group ({' '.join(group)}) is not a meld of {ruleset.name}")
         exposed_points += meld.points(ruleset, exposed=True)
         exposed_melds.append([c.token for c in meld.cards])
+    held = Counter(c.token for c in hand) + Counter(t for m in exposed_melds for t in m)
+    too_many = sorted(t for t, n in held.items() if n > COPIES)
+    if too_many:
+        kinds = ", ".join(too_many)
+        raise UsageError(f"more than {COPIES} copies of {kinds}: the deck has {COPIES}")
     split = best_split(hand, ruleset)
     if split is None:
         return {"points": None}

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .cards import CARDS, Card
+from .cards import CARDS, COPIES, Card
 from .claims import ClaimRefused, ClaimRight, Live, claim_right
 from .melds import Meld, classify
 from .rulesets import Ruleset
@@ -58,7 +58,10 @@ def rest_after(hand: Sequence[int], meld: Meld, card: Card) -> list[int]:
 
 def can_complete(hand: Sequence[int], card: Card, ruleset: Ruleset) -> bool:
     """Whether hand + card splits into melds: necessary and sufficient for a win with the card
-    (before the bga threshold), since a win may use any meld of the ruleset."""
+    (before the bga threshold), since a win may use any meld of the ruleset. A seat holding
+    every copy of the card cannot be given a fifth (the review asks about every kind)."""
+    if hand[card.index] >= COPIES:
+        return False
     counts = list(hand)
     counts[card.index] += 1
     return best_points(counts, ruleset) is not None

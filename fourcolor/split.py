@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import CARDS, RANKS, Card, counts_of
+from .cards import CARDS, COPIES, RANKS, Card, counts_of
 from .melds import Meld
 from .rulesets import Ruleset
 
@@ -147,7 +147,8 @@ _P = 6
 
 def best_points(counts: Sequence[int], ruleset: Ruleset) -> int | None:
     """The best hidden points of splitting the counted cards, or None: `best_split` without
-    building the melds (the hot path of validation and review)."""
+    building the melds (the hot path of validation and review). The counts must be real: at
+    most four copies of a kind (not checked here; `best_split` and `can_complete` check)."""
     tables = _tables(ruleset)
     soldiers = tables.points[_P][counts[6] + 5 * counts[13] + 25 * counts[20] + 125 * counts[27]]
     if soldiers < 0:
@@ -180,7 +181,11 @@ def block_splits(counts: Sequence[int], block: int, ruleset: Ruleset) -> bool:
 
 
 def best_split_counts(counts: Sequence[int], ruleset: Ruleset) -> Split | None:
-    """`best_split` on a 28-long count list."""
+    """`best_split` on a 28-long count list. ValueError when a kind is counted more than four
+    times: no hand holds a fifth copy (and the rank tables stop at four)."""
+    if max(counts) > COPIES:
+        extra = CARDS[max(range(len(counts)), key=counts.__getitem__)]
+        raise ValueError(f"{counts[extra.index]} copies of {extra.token}: the deck has {COPIES}")
     tables = _tables(ruleset)
     blocks = (
         (_KAE, _best_block(counts, tables, _KAE, tables.command), "command"),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .cli import Runner
 
 
@@ -54,6 +56,22 @@ def test_it_refuses_a_card_that_does_not_exist(run: Runner) -> None:
     assert (result.status, result.err) == (2, "fourcolor: error: no such card 'zz'\n")
 
 
+@pytest.mark.parametrize(
+    "args,kinds",
+    [
+        (["wR"] * 5, "wR"),  # white: its rank-table key would run past the table
+        (["rR"] * 5, "rR"),  # red: its key would read another colour's count
+        (["--exposed", "gP gP gP", "gP", "gP", "rK", "rK", "rK", "rK", "rK"], "gP, rK"),
+    ],
+)
+def test_it_refuses_more_copies_of_a_card_than_the_deck_has(
+    run: Runner, args: list[str], kinds: str
+) -> None:
+    result = run("score", "--ruleset", "classic", *args)
+    assert (result.status, result.out) == (2, "")
+    assert result.err == f"fourcolor: error: more than 4 copies of {kinds}: the deck has 4\n"
+
+
 def test_it_needs_a_ruleset(run: Runner) -> None:
     result = run("score", "rK")
     assert (result.status, result.err) == (
@@ -73,6 +91,7 @@ def test_it_scores_json_lines_in_batch_and_reports_bad_lines_in_place(run: Runne
         {"ruleset": "classic", "cards": "rK"},
         {"ruleset": "classic", "cards": ["rK"], "exposed": ["rK"]},
         {"ruleset": "classic", "cards": ["rK", "rA"]},
+        {"ruleset": "classic", "cards": ["wP"] * 5},
     ]
     stdin = "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines)
     result = run("score", "--batch", stdin=stdin + "\n")
@@ -92,6 +111,7 @@ def test_it_scores_json_lines_in_batch_and_reports_bad_lines_in_place(run: Runne
         {"error": "line 7: 'cards' must be a list of card tokens"},
         {"error": "line 8: 'exposed' must be a list of card lists"},
         {"points": None},
+        {"error": "line 10: more than 4 copies of wP: the deck has 4"},
     ]
 
 

@@ -204,3 +204,18 @@ def test_it_shows_the_end_of_an_exhausted_round_at_its_last_ply() -> None:
     state = replay.state(replay.plies)
     assert state["finish"]["outcome"] == "exhausted"
     assert state["turn"] is None
+
+
+@pytest.mark.parametrize("colour", "rygw")
+def test_it_never_waits_on_a_card_whose_every_copy_the_seat_holds(colour: str) -> None:
+    # Seat 2 holds all four copies of R in one colour (a white quad once made the review fail:
+    # a fifth copy ran past the rank tables). It waits on the other cards, never on that one.
+    others = [c for c in "rygw" if c != colour]
+    triples = [f"{c}{r}" for c, ranks in ((others[0], "RHC"), (others[1], "RH")) for r in ranks]
+    hand = " ".join([f"{colour}R"] * 4 + [t for t in triples for _ in range(3)] + [f"{others[1]}C"])
+    game = play({1: "rP", 2: hand}, "1x rP", result="*")
+    replay = Replay(game.record, game)
+    waits = [w.card.token for w in replay.waits(1)[2]]
+    assert waits and f"{colour}R" not in waits
+    assert all(r["waits"]["2"] == [] or r["waits"]["2"][0]["card"] != f"{colour}R"
+               for r in replay.review())

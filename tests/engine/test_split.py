@@ -276,3 +276,9 @@ def test_it_splits_a_hand_exactly_when_each_rank_block_splits(
     for b, verdict in enumerate(blocks):
         others_removed = [n if RANK_BLOCK[i % 7] == b else 0 for i, n in enumerate(hand_counts)]
         assert block_splits(others_removed, b, rs) == verdict
+
+
+@pytest.mark.parametrize("tokens", ["wR wR wR wR wR", "rP rP rP rP rP yP", "gK gK gK gK gK"])
+def test_it_refuses_a_fifth_copy_of_a_card(tokens: str) -> None:
+    with pytest.raises(ValueError, match="5 copies of .*: the deck has 4"):
+        best_split(cards(tokens), get_ruleset("classic"))
