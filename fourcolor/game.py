@@ -17,7 +17,7 @@ from .cards import parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .errors import FcnError, IllegalRecordError
 from .melds import Meld, classify, meld_shape
-from .moves import WinOption, best_win, hidden_points, meld_claims
+from .moves import WinOption, best_win, can_complete, hidden_points, meld_claims
 from .notation import Event, Record, known_cards
 from .rulesets import RULESETS, Ruleset, get_ruleset
 from .split import best_split_counts
@@ -344,8 +344,6 @@ class Round:
 
     def best_win(self, seat: int, card: Card) -> WinOption | None:
         """The best win `seat` could make with `card` now (ignoring who may claim it)."""
-        from .moves import can_complete
-
         hand = self.hands[seat]
         ruleset = self.ruleset
         # Most hands do not split with the card: a split check (table look-ups) refuses them
