@@ -271,4 +271,7 @@
   });
 
   drawControls(current);
+  // Stepping works from here on: tests (and anyone scripting the page) wait for this mark
+  // rather than for the load event alone.
+  root.setAttribute("data-script", "ready");
 })();

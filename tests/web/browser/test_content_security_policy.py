@@ -60,6 +60,7 @@ def test_it_replays_a_game_under_the_policy(page: Any, seeded: Archive) -> None:
     console = _watched(page)
     url = f"/games/{seeded.long.pk}/"
     page.goto(url)
+    page.wait_for_selector("#replay[data-script=ready]", state="attached")  # the script ran
     for _ in range(3):
         page.keyboard.press("ArrowRight")
 

@@ -63,12 +63,23 @@ def shown(page: Any) -> dict[str, Any]:
     return table
 
 
+def open_replay(page: Any, url: str | None = None) -> None:
+    """Go to a replay page (or reload the current one) and wait until its script has taken
+    over the controls: a key pressed before that does nothing (CI once pressed End too early
+    after a reload)."""
+    if url is None:
+        page.reload()
+    else:
+        page.goto(url)
+    page.wait_for_selector("#replay[data-script=ready]", state="attached")
+
+
 def test_it_steps_with_the_keyboard_and_shows_what_the_engine_says(
     page: Any, seeded: Archive
 ) -> None:
     replay = replay_of(seeded.long)
     url = f"/games/{seeded.long.pk}/"
-    page.goto(url)
+    open_replay(page, url)
     assert shown(page) == expected(replay.state(0))
     for _ in range(30):
         page.keyboard.press("ArrowRight")
@@ -78,7 +89,7 @@ def test_it_steps_with_the_keyboard_and_shows_what_the_engine_says(
     assert page.url.endswith(f"{url}?ply=31")
     assert shown(page) == expected(replay.state(31))
     # The permalink, drawn by the server alone, shows the same table.
-    page.reload()
+    open_replay(page)
     assert shown(page) == expected(replay.state(31))
     page.keyboard.press("End")
     assert page.url.endswith("?ply=133")
@@ -96,10 +107,11 @@ def test_it_shows_one_seats_view_with_the_other_hands_hidden(
     page: Any, seeded: Archive
 ) -> None:
     replay = replay_of(seeded.four)
-    page.goto(f"/games/{seeded.four.pk}/?ply=12")
+    open_replay(page, f"/games/{seeded.four.pk}/?ply=12")
     with page.expect_navigation():
         page.select_option("#seat-select", "2")
     assert page.url.endswith("?seat=2&ply=12")
+    page.wait_for_selector("#replay[data-script=ready]", state="attached")
     for ply in (12, 13, 14):
         state = replay.state(ply, seat=2)
         table = page.evaluate(READ_TABLE)
@@ -125,7 +137,7 @@ def test_it_jumps_from_the_move_list_the_buttons_and_the_slider(
     page: Any, seeded: Archive
 ) -> None:
     replay = replay_of(seeded.four)
-    page.goto(f"/games/{seeded.four.pk}/")
+    open_replay(page, f"/games/{seeded.four.pk}/")
     page.click('.move-list a[data-ply="20"]')
     assert shown(page) == expected(replay.state(20)) and page.url.endswith("?ply=20")
     page.click('a[data-step="next"]')
@@ -141,7 +153,7 @@ def test_it_jumps_from_the_move_list_the_buttons_and_the_slider(
 
 
 def test_it_shows_unusual_names_exactly_as_written(page: Any, seeded: Archive) -> None:
-    page.goto(f"/games/{seeded.long.pk}/?ply=5")
+    open_replay(page, f"/games/{seeded.long.pk}/?ply=5")
     names = [seat["name"] for seat in page.evaluate(READ_TABLE)["seats"]]
     assert names == list(LONG)
     page.keyboard.press("ArrowRight")
