@@ -64,7 +64,8 @@ def test_it_replays_a_game_under_the_policy(page: Any, seeded: Archive) -> None:
     for _ in range(3):
         page.keyboard.press("ArrowRight")
 
-    assert page.url.endswith(f"{url}?ply=3")
+    # The page's own address (page.url may lag behind the script's history.replaceState).
+    assert page.evaluate("() => location.href").endswith(f"{url}?ply=3")
     assert page.locator(".move-list a[aria-current='step']").get_attribute("data-ply") == "3"
     assert _violations(page, console) == []
 
