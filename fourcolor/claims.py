@@ -92,7 +92,7 @@ def claim_right(
         return _PONG if kind == "triple" else _GAN
     if (
         source == "discard"
-        and claimant == owner % players + 1  # next_seat(owner, players)
+        and claimant == next_seat(owner, players)
         and kind in ruleset.chi_melds
         and live_rank != "K"
     ):

@@ -6,7 +6,6 @@ import time and aggregate them in SQL. Definitions are in docs/stats.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import KINDS, Card, counts_of
@@ -85,9 +84,6 @@ class _Wins:
         self.round: Round | None = None
         self.pushed = 0
 
-    def _splits(self, hand: Sequence[int], block: int) -> bool:
-        return block_splits(hand, block, self.game.ruleset)
-
     def forget(self, seat: int) -> None:
         """The seat's hand changed."""
         self.known.pop(seat, None)
@@ -103,12 +99,12 @@ class _Wins:
                 continue
             ok = known[block]
             if ok is None:
-                ok = known[block] = self._splits(hand, block)
+                ok = known[block] = block_splits(hand, block, self.game.ruleset)
             if not ok:
                 return None
         with_card = list(hand)
         with_card[card.index] += 1
-        if not self._splits(with_card, own):
+        if not block_splits(with_card, own, self.game.ruleset):
             return None
         return self._round().best_win(seat, card)
 

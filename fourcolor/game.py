@@ -17,7 +17,7 @@ from .cards import parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .errors import FcnError, IllegalRecordError
 from .melds import Meld, classify, meld_shape
-from .moves import WinOption, best_win, can_complete, hidden_points, meld_claims
+from .moves import WinOption, best_completing_win, can_complete, hidden_points, meld_claims
 from .notation import Event, Record, known_cards
 from .rulesets import RULESETS, Ruleset, get_ruleset
 from .split import best_split_counts
@@ -37,7 +37,7 @@ class ClaimRecord(NamedTuple):
 
 # Builds a named tuple from a plain tuple without the Python-level `__new__` the class
 # generates (a few hundred nanoseconds per event on the validation path).
-_new_live = tuple.__new__
+_new_named_tuple = tuple.__new__
 # Every live card a discard or a draw can make, built once: [seat][card index], for the seats
 # a record can name (one digit). A live card is an immutable value, and even `tuple.__new__`
 # costs more than two list look-ups on every discard and draw.
@@ -351,7 +351,7 @@ class Round:
         if not can_complete(hand, card, ruleset):
             return None
         locked = self.locked[seat] if ruleset.dealt_sets_locked else None
-        return best_win(hand, card, ruleset, self.exposed_points(seat), locked)
+        return best_completing_win(hand, card, ruleset, self.exposed_points(seat), locked)
 
     def meld_claims(self, seat: int) -> list[tuple[Meld, ClaimRight]]:
         """The plain melds `seat` may claim on the live card now, with their rights."""
@@ -581,7 +581,8 @@ class Round:
         if live.source == "discard" and discards and discards[-1][1] is live_card:
             discards.pop()  # a claimed discard leaves the discard pile
         self.displays[seat].append(meld)
-        self.claims_log.append(_new_live(ClaimRecord, (self.ply + 1, seat, right, meld, live)))
+        logged = _new_named_tuple(ClaimRecord, (self.ply + 1, seat, right, meld, live))
+        self.claims_log.append(logged)
         if self.calls:
             self.calls = []
         self.live = None
@@ -662,11 +663,7 @@ class Round:
                 raise Illegal("no-win", f"seat {seat}'s hand does not split into melds")
             hidden = (best, _HiddenSplit(rest, tuple(locked), self.ruleset))
         exposed = tuple(self.displays[seat]) + (meld,)
-        exposed_points = 0
-        rs = self.ruleset
-        for m in exposed:  # `m.points(...)` without its call: a win adds up every meld shown
-            value = rs.points(m.kind, m.cards[0].rank)
-            exposed_points += value[1] if value is not None else m.points(rs, exposed=True)
+        exposed_points = self.exposed_points(seat) + meld.points(self.ruleset, exposed=True)
         points = exposed_points + hidden[0]
         threshold = self.ruleset.threshold
         if threshold is not None and points < threshold:
@@ -694,7 +691,7 @@ class Round:
         hidden = self._hidden_split(seat, self.hands[seat])
         assert hidden is not None  # an empty or all-generals hand always splits
         exposed = tuple(self.displays[seat])
-        exposed_points = sum(m.points(self.ruleset, exposed=True) for m in exposed)
+        exposed_points = self.exposed_points(seat)
         finish = Finish(
             "forced",
             seat=seat,

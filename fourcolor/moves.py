@@ -104,6 +104,18 @@ def best_win(
     when the best falls under a bga threshold). `locked`: the seat's locked dealt sets."""
     if not can_complete(hand, card, ruleset):
         return None
+    return best_completing_win(hand, card, ruleset, display_points, locked)
+
+
+def best_completing_win(
+    hand: Sequence[int],
+    card: Card,
+    ruleset: Ruleset,
+    display_points: int,
+    locked: Sequence[int] | None = None,
+) -> WinOption | None:
+    """`best_win` for a hand already known to split with the card (`can_complete`): for a
+    caller that checks that first, before working out the display's points."""
     best: WinOption | None = None
     for meld in melds_with(card, hand, ruleset):
         if not locked_ok(meld, card, locked):

@@ -274,16 +274,17 @@ def _upsert(
     work cost more than the aggregation itself. On PostgreSQL the rows are copied into a
     temporary table first (COPY) and upserted from there in one statement: a VALUES list of
     thousands of rows costs the driver more to prepare than the database to run."""
+    on_conflict = f"ON CONFLICT ({', '.join(unique)}) DO UPDATE SET {', '.join(updates)}"
     if connection.vendor == "postgresql":
-        _upsert_copied(table, columns, unique, updates, rows)
+        _upsert_copied(table, columns, unique, on_conflict, rows)
         return
     per_row = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    # As many rows a statement as the backend takes parameters (each statement's long
-    # ON CONFLICT clause costs a parse): SQLite 999 by Django's count, PostgreSQL 65,535.
-    limit = connection.features.max_query_params or 65_535
+    # As many rows a statement as SQLite takes parameters (999 by Django's count; each
+    # statement's long ON CONFLICT clause costs a parse).
+    limit = connection.features.max_query_params or 999
     size = max(1, limit // len(columns))
     head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-    tail = f" ON CONFLICT ({', '.join(unique)}) DO UPDATE SET {', '.join(updates)}"
+    tail = " " + on_conflict
     with connection.cursor() as cursor:
         for start in range(0, len(rows), size):
             chunk = rows[start : start + size]
@@ -295,7 +296,7 @@ def _upsert_copied(
     table: str,
     columns: list[str],
     unique: list[str],
-    updates: list[str],
+    on_conflict: str,
     rows: list[tuple[Any, ...]],
 ) -> None:
     """`_upsert` on PostgreSQL: COPY into a temporary table, then INSERT … SELECT … ON CONFLICT
@@ -312,8 +313,7 @@ def _upsert_copied(
                 copy.write_row(row)
         cursor.execute(
             f"INSERT INTO {table} ({names}) SELECT {names} FROM {temp} "
-            f"ORDER BY {', '.join(unique)} "
-            f"ON CONFLICT ({', '.join(unique)}) DO UPDATE SET {', '.join(updates)}"
+            f"ORDER BY {', '.join(unique)} {on_conflict}"
         )
         cursor.execute(f"DROP TABLE {temp}")
 
