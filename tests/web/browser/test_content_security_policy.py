@@ -7,6 +7,8 @@ the `securitypolicyviolation` event, recorded by a script the browser itself inj
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -34,6 +36,20 @@ def _watched(page: Any) -> list[str]:
 
 def _violations(page: Any, console: list[str]) -> list[str]:
     return [*console, *page.evaluate("window.__violations")]
+
+
+@contextmanager
+def _bare_page(browser: Any, live_server: Any) -> Iterator[tuple[Any, list[str], list[str]]]:
+    """A page outside the `page` fixture (which fails a test on any console error, where a
+    third-party page logs its own), watched for violations: (page, page errors, console)."""
+    context = browser.new_context(base_url=live_server.url)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        yield page, errors, _watched(page)
+    finally:
+        context.close()
 
 
 def test_it_loads_the_sites_pages_without_a_violation(page: Any, seeded: Archive) -> None:
@@ -86,12 +102,7 @@ REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
 
 
 def test_it_shows_redoc_under_the_policy(browser: Any, live_server: Any, seeded: Archive) -> None:
-    context = browser.new_context(base_url=live_server.url)
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        console = _watched(page)
+    with _bare_page(browser, live_server) as (page, errors, console):
         page.goto("/api/v1/redoc/")
         page.wait_for_selector(".menu-content", timeout=30_000)
         page.get_by_text("/api/v1/games/", exact=False).first.wait_for(state="attached")
@@ -100,8 +111,6 @@ def test_it_shows_redoc_under_the_policy(browser: Any, live_server: Any, seeded:
         page.wait_for_selector("[data-role='search:results'] li, .search-results li",
                                timeout=30_000, state="attached")
         violations = _violations(page, console)
-    finally:
-        context.close()
 
     assert errors == []
     assert all(REDOC_LOGO in line for line in violations), violations
@@ -113,12 +122,7 @@ def test_it_lets_staff_use_the_admin_under_the_policy(
     User.objects.create_superuser("admin", password="a-long-test-password-1")
     # A bare page: the `page` fixture counts every console error, and the admin's own scripts
     # and pages are Django's, not ours.
-    context = browser.new_context(base_url=live_server.url)
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        console = _watched(page)
+    with _bare_page(browser, live_server) as (page, errors, console):
         page.goto("/admin/login/")
         page.fill("#id_username", "admin")
         page.fill("#id_password", "a-long-test-password-1")
@@ -129,8 +133,6 @@ def test_it_lets_staff_use_the_admin_under_the_policy(
         page.goto(f"/admin/records/game/{seeded.four.pk}/change/")
         assert page.locator("#game_form").count() == 1
         violations = _violations(page, console)
-    finally:
-        context.close()
 
     assert errors == [] and violations == []
 
