@@ -423,12 +423,14 @@ class PlayerDetailSerializer(PlayerSerializer):
         {"type": "object", "properties": {
             "games": {"type": "string", "format": "uri"},
             "stats": {"type": "string", "format": "uri"},
-        }, "required": ["games", "stats"]}
+            "ratings": {"type": "string", "format": "uri"},
+        }, "required": ["games", "stats", "ratings"]}
     )
     def get_links(self, player: Player) -> dict[str, str]:
         return {
             "games": absolute(self.context, "player-games", player.pk),
             "stats": absolute(self.context, "player-stats", player.pk),
+            "ratings": absolute(self.context, "player-ratings", player.pk),
         }
 
 
@@ -483,6 +485,40 @@ class RatingDoc(serializers.Serializer[Any]):
     sigma = serializers.FloatField()
     ordinal = serializers.FloatField()
     rounds = serializers.IntegerField()
+
+
+class RatingPointDoc(serializers.Serializer[Any]):
+    """The player's rating after one rated round (ratings.history.RatingPoint)."""
+
+    game = serializers.IntegerField(source="game_id", help_text="the rated round's game id")
+    url = serializers.SerializerMethodField()
+    date = serializers.DateField(help_text="the round's play date (its upload's day if undated)")
+    number = serializers.IntegerField(help_text="the player's rated rounds so far, this included")
+    seat = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="1 for the seat paid the most; ties share a rank")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField(help_text="mu - 3 sigma after the round: the rating shown")
+    delta = serializers.FloatField(help_text="the change of the ordinal in this round")
+
+    def get_url(self, point: Any) -> str:
+        return absolute(self.context, "game-detail", point.game_id)
+
+
+class RulesetHistoryDoc(serializers.Serializer[Any]):
+    ruleset = serializers.CharField()
+    pending = serializers.BooleanField(
+        help_text="true while a deferred replay of the ruleset's ratings is due: the newest "
+        "rounds are not in the history (nor in the current rating) yet"
+    )
+    history = RatingPointDoc(many=True, source="points", help_text="oldest first")
+
+
+class PlayerRatingsDoc(serializers.Serializer[Any]):
+    """A player's rating history (ratings.history.rating_histories)."""
+
+    player = PlayerRefSerializer()
+    rulesets = RulesetHistoryDoc(many=True, help_text="one per ruleset the player is rated in")
 
 
 class PlayerStatsDoc(serializers.Serializer[Any]):

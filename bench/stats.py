@@ -199,7 +199,7 @@ Call = Callable[[Any], Any]
 def scenarios(
     sample: list[int], pairs: list[tuple[int, int]], since: datetime.date
 ) -> dict[str, tuple[Call, list[Any]]]:
-    from ratings.services import rating_history
+    from ratings.history import rating_history
     from records import stats
 
     return {

@@ -410,24 +410,6 @@ def _save_ratings(
         PlayerRating.objects.filter(ruleset=ruleset, player_id__in=gone).delete()
 
 
-def rating_history(
-    player_id: int, ruleset: str | None = None, *, limit: int | None = None
-) -> list[dict[str, Any]]:
-    """A player's rating after each rated round, in play order (the newest `limit` ones)."""
-    events = RatingEvent.objects.filter(player_id=player_id)
-    if ruleset:
-        events = events.filter(ruleset=ruleset)
-    rows = events.order_by("-order_key").values(
-        "game_id", "ruleset", "order_key", "number", "seat", "rank", "mu", "sigma", "ordinal",
-        "delta",
-    )
-    listed = list(rows[:limit] if limit else rows)
-    listed.reverse()
-    for row in listed:
-        row["date"] = row.pop("order_key")[:10]
-    return listed
-
-
 def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -444,7 +426,6 @@ __all__ = [
     "play_order_key",
     "rate_from",
     "rate_pending",
-    "rating_history",
     "recompute_ratings",
     "recompute_stats",
 ]

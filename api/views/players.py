@@ -25,12 +25,15 @@ from api.serializers import (
     GameSerializer,
     HeadToHeadDoc,
     PlayerDetailSerializer,
+    PlayerRatingsDoc,
     PlayerSerializer,
     PlayerStatsDoc,
 )
 from api.views.stats import BAD_FILTER, StatsQuery, call, parse
 from api.views.base import PAGES, ApiViewMixin, names
 from api.views.games import games_queryset
+import fourcolor
+from ratings.history import rating_histories
 from records.filters import GameFilter
 from records import stats
 from records.models import MAX_PLAYER_NAME, Game, GameSeat, Player, player_key
@@ -61,6 +64,12 @@ class PlayerQuery(serializers.Serializer[Any]):
     )
 
 
+class RatingHistoryQuery(serializers.Serializer[Any]):
+    ruleset = serializers.ChoiceField(
+        required=False, choices=sorted(fourcolor.RULESETS), help_text="only this ruleset"
+    )
+
+
 @extend_schema(tags=["players"])
 class PlayerViewSet(
     ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
@@ -73,6 +82,7 @@ class PlayerViewSet(
         "list": names(PlayerQuery, PAGES),
         "stats": names(PlayerStatsQuery),
         "head_to_head": names(StatsQuery),
+        "ratings": names(RatingHistoryQuery),
     }
 
     def get_queryset(self) -> QuerySet[Player]:
@@ -145,6 +155,29 @@ class PlayerViewSet(
         opponent = get_object_or_404(Player, pk=other)
         params = parse(StatsQuery, request)
         return Response(call(stats.head_to_head, player, opponent, **params))
+
+
+    @extend_schema(
+        summary="A player's rating history",
+        description=(
+            "Per ruleset the player is rated in: their rating after each rated round, in play "
+            "order (docs/stats.md, Rating). The last point of each ruleset is the current "
+            "rating that `/players/{id}/stats/` shows."
+        ),
+        parameters=[RatingHistoryQuery],
+        responses={200: PlayerRatingsDoc, 400: OpenApiResponse(ErrorDoc, "An invalid ruleset."),
+                   **ERRORS_READ},
+    )
+    @action(detail=True, methods=["get"], url_path="ratings", url_name="ratings",
+            pagination_class=None)
+    def ratings(self, request: Request, pk: str) -> Response:
+        player = self.get_object()
+        params = parse(RatingHistoryQuery, request)
+        histories = rating_histories(player.pk, params.get("ruleset"))
+        doc = PlayerRatingsDoc(
+            {"player": player, "rulesets": histories}, context=self.get_serializer_context()
+        )
+        return Response(doc.data)
 
 
 @extend_schema(

@@ -77,6 +77,7 @@ def test_it_shows_a_player_with_links(api: APIClient, archive: Archive) -> None:
     assert body["links"] == {
         "games": f"http://testserver/api/v1/players/{an.pk}/games/",
         "stats": f"http://testserver/api/v1/players/{an.pk}/stats/",
+        "ratings": f"http://testserver/api/v1/players/{an.pk}/ratings/",
     }
 
 

@@ -1,4 +1,4 @@
-"""ratings.services: Plackett–Luce ratings over rounds in play order, their history, and the
+"""ratings.services: Plackett–Luce ratings over rounds in play order and the
 rollback when an older game arrives after newer ones."""
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from ratings.services import (
     pending_ratings,
     play_order_key,
     rate_pending,
-    rating_history,
     recompute_stats,
 )
 from records.models import Game
@@ -73,26 +72,6 @@ def test_it_ranks_by_the_settlement(club: dict[str, int]) -> None:
     assert ranks == {"Ann": 1, "Chi": 1, "Bao": 2}  # Bao's forced finish paid the others
     assert dense_ranks([-7, -7, 21, -7]) == [2, 2, 1, 2]
     assert dense_ranks([11, -22, 11]) == [1, 2, 1]
-
-
-def test_it_keeps_each_players_history_in_play_order(club: dict[str, int]) -> None:
-    history = rating_history(player("Ann").pk)
-    assert [(h["ruleset"], h["game_id"]) for h in history] == [
-        ("classic", club["A"]), ("bga", club["B1"]), ("bga", club["B2"]), ("bga", club["B3"]),
-        ("classic", club["C"]),
-    ]
-    assert [h["date"] for h in history] == [
-        "2026-11-27", "2026-11-28", "2026-11-28", "2026-11-28", "2026-11-29"
-    ]
-    classic = rating_history(player("Ann").pk, "classic")
-    assert [h["number"] for h in classic] == [1, 2]
-    final = PlayerRating.objects.get(player=player("Ann"), ruleset="classic")
-    assert classic[-1]["ordinal"] == final.ordinal
-    # The deltas add up to the change from the starting ordinal (25 - 3 * 25/3 = 0).
-    assert sum(h["delta"] for h in classic) == pytest.approx(final.ordinal, abs=1e-9)
-    assert [h["game_id"] for h in rating_history(player("Ann").pk, limit=2)] == [
-        club["B3"], club["C"]
-    ]
 
 
 def test_it_rerates_from_an_older_game_that_arrives_after_newer_ones(empty: None) -> None:

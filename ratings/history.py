@@ -1,0 +1,89 @@
+"""A player's rating over time: their rating after each rated round, per ruleset, in play order.
+
+Read from the `RatingEvent` rows `ratings.services` writes (one per rated seat, replayed in
+play order whatever order the games arrived in), so the last point of a ruleset's history is
+the player's current `PlayerRating`. The API (`/api/v1/players/{id}/ratings/`) and the player
+page's chart both read it from here.
+
+`pending` says that an import left the ruleset's replay to `manage.py recompute_stats
+--pending` (see `ratings.services`): until that pass the history stops before the newest
+rounds, as the current rating does.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ratings.models import PlayerRating, RatingEvent
+from ratings.services import pending_ratings
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """The player's rating in one ruleset after one rated round."""
+
+    game_id: int
+    ruleset: str
+    date: datetime.date  # the round's play date (its Date tag, else its upload's UTC day)
+    number: int  # the player's rated rounds in this ruleset so far, this one included
+    seat: int
+    rank: int  # 1 for the seat paid the most (ties share a rank)
+    mu: float
+    sigma: float
+    ordinal: float  # mu - 3 sigma: the number the site shows
+    delta: float  # change of the ordinal in this round
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class RulesetHistory:
+    """Every rated round of one player in one ruleset, oldest first."""
+
+    ruleset: str
+    points: tuple[RatingPoint, ...]
+    pending: bool  # a deferred replay may still move the newest points
+
+
+FIELDS = ("game_id", "ruleset", "order_key", "number", "seat", "rank", "mu", "sigma",
+          "ordinal", "delta")
+
+
+def rating_history(
+    player_id: int, ruleset: str | None = None, *, limit: int | None = None
+) -> list[RatingPoint]:
+    """The player's rating after each rated round, in play order (every ruleset interleaved
+    when `ruleset` is None); with `limit`, the newest `limit` points only."""
+    events = RatingEvent.objects.filter(player_id=player_id)
+    if ruleset:
+        events = events.filter(ruleset=ruleset)
+    rows = events.order_by("-order_key").values_list(*FIELDS)
+    listed = [_point(row) for row in (rows[:limit] if limit else rows)]
+    listed.reverse()
+    return listed
+
+
+def rating_histories(player_id: int, ruleset: str | None = None) -> list[RulesetHistory]:
+    """One history per ruleset the player is rated in (by name), or only `ruleset`'s."""
+    rated = PlayerRating.objects.filter(player_id=player_id)
+    if ruleset:
+        rated = rated.filter(ruleset=ruleset)
+    names = sorted(rated.values_list("ruleset", flat=True))
+    pending = pending_ratings()
+    by_ruleset: dict[str, list[RatingPoint]] = {name: [] for name in names}
+    for point in rating_history(player_id, ruleset):
+        if point.ruleset in by_ruleset:
+            by_ruleset[point.ruleset].append(point)
+    return [
+        RulesetHistory(name, tuple(by_ruleset[name]), pending=name in pending) for name in names
+    ]
+
+
+def _point(row: tuple[Any, ...]) -> RatingPoint:
+    game_id, ruleset, order_key, number, seat, rank, mu, sigma, ordinal, delta = row
+    # The play order key starts with the play day (ratings.services.play_order_key).
+    day = datetime.date.fromisoformat(order_key[:10])
+    return RatingPoint(game_id, ruleset, day, number, seat, rank, mu, sigma, ordinal, delta)
