@@ -444,7 +444,7 @@ class TokenSerializer(serializers.Serializer[Any]):
 
 
 # ----------------------------------------------------------------------------- statistics
-# The shapes of records.stats' answers (docs/stats.md defines every figure).
+# The shapes of ratings.stats' answers (docs/stats.md defines every figure).
 
 
 class StatsFiltersDoc(serializers.Serializer[Any]):
@@ -522,7 +522,7 @@ class PlayerRatingsDoc(serializers.Serializer[Any]):
 
 
 class PlayerStatsDoc(serializers.Serializer[Any]):
-    """A player's statistics (records.stats.player_stats; docs/stats.md)."""
+    """A player's statistics (ratings.stats.player_stats; docs/stats.md)."""
 
     player = PlayerRefSerializer()
     filters = StatsFiltersDoc()

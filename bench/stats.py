@@ -199,8 +199,8 @@ Call = Callable[[Any], Any]
 def scenarios(
     sample: list[int], pairs: list[tuple[int, int]], since: datetime.date
 ) -> dict[str, tuple[Call, list[Any]]]:
+    from ratings import stats
     from ratings.history import rating_history
-    from records import stats
 
     return {
         "player page (all rounds)": (lambda p: stats.player_stats(p), sample),

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "ratings",
     "api",
     "jobs",
+    "web",
 ]
 
 MIDDLEWARE = [

@@ -48,7 +48,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
 
 if _module_exists("api.urls"):
     urlpatterns.append(path("api/", include("api.urls")))
-if _module_exists("jobs.urls"):
-    urlpatterns.append(path("jobs/", include("jobs.urls")))
-if _module_exists("records.urls"):
-    urlpatterns.append(path("", include("records.urls")))
+if _module_exists("web.urls"):
+    urlpatterns.append(path("", include("web.urls")))

@@ -1,6 +1,6 @@
 """The stored totals (PlayerTotals, PairTotals): rebuilt in SQL, or updated for new games.
 
-Both paths use the aggregates of `records.stats` (one definition of every counter):
+Both paths use the aggregates of `ratings.stats` (one definition of every counter):
 
 - `rebuild_totals` groups every counted game's seats at each roll-up level in SQL;
 - `add_games` aggregates a batch of new games the same way, rolls the batch up in Python and
@@ -28,7 +28,7 @@ from ratings.models import (
     PairTotals,
     PlayerTotals,
 )
-from records import stats
+from ratings import stats
 from records.models import GameSeat
 
 BATCH_SIZE = 2000

@@ -1,1 +1,2 @@
-"""The archive: players, games, matches, the import service and the web pages."""
+"""The archive: players, games, matches, the import service and its commands (no HTML: the
+pages are the web app)."""

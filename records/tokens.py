@@ -1,6 +1,6 @@
 """API tokens (DRF's authtoken): one per user, rotated or revoked by its owner.
 
-The account page (`records.views.account`), the API (`api.views.auth`) and `manage.py
+The account page (`web.views.account`), the API (`api.views.auth`) and `manage.py
 issue_token` all change tokens through these two functions; staff revoke anyone's token in the
 admin (DRF's token admin).
 """

@@ -1,6 +1,6 @@
 """Players: list and search, detail, recent games, statistics and head-to-head.
 
-Statistics come from `records.stats` (the same definitions as the web pages, docs/stats.md);
+Statistics come from `ratings.stats` (the same definitions as the web pages, docs/stats.md);
 these views only read parameters and shape the answer.
 """
 
@@ -35,7 +35,7 @@ from api.views.games import games_queryset
 import fourcolor
 from ratings.history import rating_histories
 from records.filters import GameFilter
-from records import stats
+from ratings import stats
 from records.models import MAX_PLAYER_NAME, Game, GameSeat, Player, player_key
 
 PLAYER_ORDERING = {

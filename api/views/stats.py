@@ -1,4 +1,4 @@
-"""Statistics: thin views over `records.stats` (the same definitions as the web pages).
+"""Statistics: thin views over `ratings.stats` (the same definitions as the web pages).
 
 Parameters are checked here (a bad one is a 400 naming it); the figures come from the stats
 module unchanged. A player's own statistics and head-to-head are actions of the players
@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 import fourcolor
 from api.serializers import ErrorDoc, GlobalStatsDoc, LeaderboardDoc
 from api.views.base import ApiViewMixin, names
-from records import stats
+from ratings import stats
 
 BOARD_METRICS = [metric for metric in stats.LEADERBOARD_METRICS if metric != "rating"]
 BAD_FILTER = OpenApiResponse(ErrorDoc, "An invalid parameter (e.g. `since` after `until`).")

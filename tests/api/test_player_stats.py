@@ -1,5 +1,5 @@
 """GET /api/v1/players/{id}/stats/ and /players/{id}/head-to-head/{other}/: the figures of
-records.stats (docs/stats.md), with their filters."""
+ratings.stats (docs/stats.md), with their filters."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from records import stats
+from ratings import stats
 from records.models import Player
 
 from .conftest import Archive

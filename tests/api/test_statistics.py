@@ -1,5 +1,5 @@
 """GET /api/v1/stats/leaderboard/, /stats/ratings/ and /stats/global/: the archive-wide
-figures of records.stats."""
+figures of ratings.stats."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from records import stats
+from ratings import stats
 from records.models import Game
 
 from .conftest import Archive

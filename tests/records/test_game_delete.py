@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from ratings import totals
 from ratings.models import CountedGame, DerivedState, PlayerRating, RatingEvent
 from ratings.services import on_games_stored, pending_ratings, rate_pending, recompute_stats
-from records import stats
+from ratings import stats
 from records.deletion import can_delete, delete_game, restore_game
 from records.models import AuditAction, AuditEntry, Game, GameSeat, Match, Player
 from records.services import import_records, match_credits

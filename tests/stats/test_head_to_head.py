@@ -1,10 +1,10 @@
-"""records.stats.head_to_head on the club archive, worked out by hand."""
+"""ratings.stats.head_to_head on the club archive, worked out by hand."""
 
 from __future__ import annotations
 
 import pytest
 
-from records.stats import head_to_head
+from ratings.stats import head_to_head
 from tests.stats.conftest import player
 
 pytestmark = pytest.mark.django_db

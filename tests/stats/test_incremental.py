@@ -16,7 +16,7 @@ from fourcolor.generate import generate_match, generate_record
 from ratings import totals
 from ratings.models import CountedGame, PlayerRating, RatingEvent
 from ratings.services import on_games_stored, recompute_stats
-from records import stats
+from ratings import stats
 from records.models import Player
 from records.services import import_records
 from tests.stats.conftest import PLAY_ORDER, clear_archive, club_texts

@@ -1,4 +1,4 @@
-"""records.stats.player_stats on the club archive (tests/stats/conftest.py), every figure
+"""ratings.stats.player_stats on the club archive (tests/stats/conftest.py), every figure
 worked out by hand from the per-seat tables there."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from records.models import Player
-from records.stats import player_stats
+from ratings.stats import player_stats
 from tests.stats.conftest import player
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from records.views import archive as archive_views
+from web.views import archive as archive_views
 from records.models import Game
 from tests.web.conftest import Archive, build_archive
 

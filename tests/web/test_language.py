@@ -109,8 +109,7 @@ def test_it_ships_compiled_catalogues_that_match_the_sources(code: str) -> None:
     assert stale == [], "run `manage.py compilemessages` and keep the .mo files"
 
 
-WEB_SOURCES = ("templates/", "records/views/", "records/templatetags/", "records/forms.py",
-               "records/filters.py")
+WEB_SOURCES = ("templates/", "web/", "records/filters.py")
 
 
 def untranslated(po: Path) -> list[str]:

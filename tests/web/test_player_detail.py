@@ -1,4 +1,4 @@
-"""A player's page: headline statistics (records.stats), charts, opponents, games."""
+"""A player's page: headline statistics (ratings.stats), charts, opponents, games."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from fourcolor.cards import parse_card
-from records.views.labels import CLAIMS, MELD_NAMES, PHASES, SOURCES, VERBS, card_name
+from web.views.labels import CLAIMS, MELD_NAMES, PHASES, SOURCES, VERBS, card_name
 
 register = template.Library()
 

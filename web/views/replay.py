@@ -19,8 +19,8 @@ from django.views.decorators.http import require_safe
 from records.deletion import can_delete
 from records.models import Game
 from records.services import game_export
-from records.views.labels import js_labels
-from records.views.replay_data import ReplayUnavailable, cached_payload
+from web.views.labels import js_labels
+from web.views.replay_data import ReplayUnavailable, cached_payload
 
 
 def _seat_param(request: HttpRequest, players: int, notices: list[str]) -> int | None:

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 
 from jobs.models import Job
 from jobs.queue import background_min_bytes, is_large, submit_import
-from records.forms import UploadForm
+from web.forms import UploadForm
 from records.models import Game, GameSeat
 from records.services import ImportReport, RecordResult, import_records
 

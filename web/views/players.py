@@ -1,6 +1,6 @@
 """Players: a searchable list, and each player's page (games, statistics, charts, opponents).
 
-The figures come from `records.stats.player_stats` (the definitions of docs/stats.md, shared
+The figures come from `ratings.stats.player_stats` (the definitions of docs/stats.md, shared
 with the API): SQL aggregates over the per-seat facts written at import, so no game is replayed
 to draw this page. The page narrows to a ruleset, a table size and a date range like the API.
 """
@@ -16,11 +16,11 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from records import stats
+from ratings import stats
 from records.filters import GameFilter
-from records.forms import PlayerFilterForm
+from web.forms import PlayerFilterForm
 from records.models import GameSeat, Player, player_key
-from records.views.archive import games_for_listing, paginate
+from web.views.archive import games_for_listing, paginate
 
 PLAYERS_PAGE = 50
 GAMES_PAGE = 20

@@ -1,10 +1,10 @@
-"""URLs of the archive's web pages."""
+"""URLs of the web pages (mounted at the root by config.urls)."""
 
 from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from records.views import account, archive, game_delete, matches, players, replay, upload
+from web.views import account, archive, game_delete, job, matches, players, replay, upload
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", archive.archive, name="archive"),
@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/game.json", replay.download_json, name="game-json"),
     path("games/<int:pk>/delete/", game_delete.game_delete, name="game-delete"),
     path("upload/", upload.upload, name="upload"),
+    path("jobs/<int:pk>/", job.job_detail, name="job"),
     path("account/", account.account, name="account"),
     path("players/", players.player_list, name="players"),
     path("players/<int:pk>/", players.player_detail, name="player"),

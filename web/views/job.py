@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from jobs.models import Job
 from jobs.reports import stored_report
-from records.views.upload import _rows
+from web.views.upload import _rows
 
 
 @login_required

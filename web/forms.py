@@ -62,7 +62,7 @@ class UploadForm(forms.Form):
 
 
 class PlayerFilterForm(forms.Form):
-    """The groups a player's page can narrow to (the same filters as records.stats)."""
+    """The groups a player's page can narrow to (the same filters as ratings.stats)."""
 
     ruleset = forms.ChoiceField(label=_("Ruleset"), required=False)
     players = forms.ChoiceField(
@@ -94,7 +94,7 @@ class PlayerFilterForm(forms.Form):
         return data
 
     def filters(self) -> dict[str, Any]:
-        """The valid filters as keyword arguments of records.stats (empty when none)."""
+        """The valid filters as keyword arguments of ratings.stats (empty when none)."""
         if not self.is_valid():
             return {}
         return {name: value for name, value in self.cleaned_data.items() if value}
