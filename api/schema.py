@@ -44,6 +44,8 @@ GAME_FILTER_PARAMETERS = [
            "the finisher's points at least this (games without points are left out)"),
     _query("since", {"type": "string", "format": "date"}, "played on or after (YYYY-MM-DD)"),
     _query("until", {"type": "string", "format": "date"}, "played on or before (YYYY-MM-DD)"),
+    _query("uploaded_by", {"type": "string", "maxLength": 150, "pattern": "^[^\\x00]*$"},
+           "the username of the user who uploaded them (exact)"),
 ]
 
 class ApiAutoSchema(AutoSchema):

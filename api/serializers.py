@@ -5,6 +5,7 @@ serializers named `*Doc` describe it for the OpenAPI schema only."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
@@ -424,13 +425,17 @@ class PlayerDetailSerializer(PlayerSerializer):
             "games": {"type": "string", "format": "uri"},
             "stats": {"type": "string", "format": "uri"},
             "ratings": {"type": "string", "format": "uri"},
-        }, "required": ["games", "stats", "ratings"]}
+            "export": {"type": "string", "format": "uri"},
+        }, "required": ["games", "stats", "ratings", "export"]}
     )
     def get_links(self, player: Player) -> dict[str, str]:
         return {
             "games": absolute(self.context, "player-games", player.pk),
             "stats": absolute(self.context, "player-stats", player.pk),
             "ratings": absolute(self.context, "player-ratings", player.pk),
+            # By name, as Lichess exports by user: the archive's `player` filter.
+            "export": absolute(self.context, "game-export") + "?" + urlencode(
+                {"player": player.name}),
         }
 
 
@@ -438,9 +443,19 @@ class PlayerDetailSerializer(PlayerSerializer):
 
 
 class TokenSerializer(serializers.Serializer[Any]):
+    """A token as shown after its creation: never the key itself."""
+
     username = serializers.CharField()
-    token = serializers.CharField(help_text='send as "Authorization: Token <token>"')
+    last_four = serializers.CharField(help_text="the key's last four characters")
     created = serializers.DateTimeField()
+
+
+class NewTokenSerializer(TokenSerializer):
+    """A token just created: the only answer that shows its key."""
+
+    token = serializers.CharField(
+        help_text='the key, shown only this once: send as "Authorization: Token <token>"'
+    )
 
 
 # ----------------------------------------------------------------------------- statistics

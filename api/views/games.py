@@ -39,7 +39,7 @@ from api.serializers import (
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import PAGES, ApiViewMixin, names
 from records.deletion import MAX_REASON, delete_game
-from records.filters import GameFilter
+from api.filters import ApiGameFilter as GameFilter
 # The same separator as `manage.py export_games`: both exports are importable as they are.
 from records.management.commands.export_games import fcn_separator
 from records.models import Game, GameSeat

@@ -34,7 +34,7 @@ from api.views.base import PAGES, ApiViewMixin, names
 from api.views.games import games_queryset
 import fourcolor
 from ratings.history import rating_histories
-from records.filters import GameFilter
+from api.filters import ApiGameFilter as GameFilter
 from ratings import stats
 from records.models import MAX_PLAYER_NAME, Game, GameSeat, Player, player_key
 
@@ -55,6 +55,10 @@ class PlayerStatsQuery(StatsQuery):
 
 
 class PlayerQuery(serializers.Serializer[Any]):
+    name = serializers.CharField(
+        required=False, allow_blank=True, max_length=MAX_PLAYER_NAME,
+        help_text="the whole name (case, accents' composition and blanks ignored)",
+    )
     search = serializers.CharField(
         required=False, allow_blank=True, max_length=MAX_PLAYER_NAME,
         help_text="part of the name (case, accents' composition and blanks ignored)",
@@ -99,6 +103,9 @@ class PlayerViewSet(
             PlayerQuery,
             OpenApiParameter("search", NAME, OpenApiParameter.QUERY,
                              description="part of the name (case and blanks ignored)"),
+            OpenApiParameter("name", NAME, OpenApiParameter.QUERY,
+                             description="the whole name (case and blanks ignored): at most "
+                             "one player"),
         ],
         responses={
             200: PlayerSerializer(many=True),
@@ -114,6 +121,9 @@ class PlayerViewSet(
         search = player_key(query.validated_data.get("search", ""))
         if search:
             players = players.filter(name_key__contains=search)
+        name = player_key(query.validated_data.get("name", ""))
+        if name:
+            players = players.filter(name_key=name)
         ordering = PLAYER_ORDERING[query.validated_data.get("ordering", "name")]
         page = self.paginate_queryset(players.order_by(*ordering))
         serializer = PlayerSerializer(page, many=True, context=self.get_serializer_context())

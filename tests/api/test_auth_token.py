@@ -28,9 +28,10 @@ def test_it_creates_a_token_that_then_authenticates(session: APIClient, user: An
     body = created.json()
     assert body["username"] == "uploader"
     assert body["token"] == Token.objects.get(user=user).key
+    assert body["last_four"] == body["token"][-4:]
     scripted = APIClient()
     scripted.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
-    assert scripted.get(URL).json()["token"] == body["token"]
+    assert scripted.get(URL).json()["last_four"] == body["token"][-4:]
 
 
 @pytest.mark.django_db
@@ -41,7 +42,10 @@ def test_it_shows_the_current_token_or_says_there_is_none(session: APIClient) ->
 
     assert missing.status_code == 404
     assert missing.json()["error"]["code"] == "not_found"
-    assert shown.status_code == 200 and len(shown.json()["token"]) == 40
+    assert shown.status_code == 200
+    # After its creation, never the key: its last four characters only.
+    assert shown.json().keys() == {"username", "last_four", "created"}
+    assert len(shown.json()["last_four"]) == 4
 
 
 @pytest.mark.django_db
@@ -68,7 +72,7 @@ def test_it_revokes_a_token(client_for: Any, user: Any) -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("method", ["get", "post", "delete"])
-def test_it_needs_a_signed_in_user(api: APIClient, method: str) -> None:
+def test_it_needs_a_signed_in_user_or_a_password(api: APIClient, method: str) -> None:
     response = getattr(api, method)(URL)
 
     assert response.status_code == 401
@@ -79,11 +83,12 @@ def test_it_needs_a_signed_in_user(api: APIClient, method: str) -> None:
 def test_it_only_ever_shows_ones_own_token(
     client_for: Any, user: Any, other_user: Any, staff: Any
 ) -> None:
-    mine = client_for(user).get(URL).json()["token"]
+    mine = Token.objects.get_or_create(user=user)[0].key
 
     for someone in (other_user, staff):
         theirs = client_for(someone).get(URL).json()
-        assert theirs["token"] != mine and theirs["username"] == someone.username
+        assert theirs["username"] == someone.username
+        assert theirs["last_four"] == Token.objects.get(user=someone).key[-4:] != mine[-4:]
 
 
 @pytest.mark.django_db

@@ -69,6 +69,8 @@ def test_it_exports_the_original_texts_as_one_importable_file(
         ({"since": "2026-02-01"}, lambda g: g.date is not None and g.date.month == 2),
         ({"until": "2026-01-31"}, lambda g: g.date is not None and g.date.month == 1),
         ({"player": "dũng"}, lambda g: "Dũng" in g.tags.values()),
+        ({"uploaded_by": "someone-else"},
+         lambda g: g.uploaded_by is not None and g.uploaded_by.username == "someone-else"),
         ({"ruleset": "classic", "players": "3"},
          lambda g: g.ruleset == "classic" and g.players == 3),
     ],

@@ -38,6 +38,12 @@ FILTERS: list[tuple[dict[str, str], Callable[[Game], bool]]] = [
     ({"until": "2026-01-31"}, lambda g: g.date is not None and g.date.isoformat() <= "2026-01-31"),
     ({"min_points": "10"}, lambda g: g.points is not None and g.points >= 10),
     ({"ruleset": "classic", "players": "4"}, lambda g: g.ruleset == "classic" and g.players == 4),
+    ({"uploaded_by": "uploader"}, lambda g: g.uploaded_by_id is not None
+     and g.uploaded_by.username == "uploader"),
+    ({"uploaded_by": "someone-else", "players": "4"}, lambda g: g.uploaded_by_id is not None
+     and g.uploaded_by.username == "someone-else" and g.players == 4),
+    ({"uploaded_by": "Uploader"}, lambda g: False),  # usernames are matched exactly
+    ({"uploaded_by": "nobody"}, lambda g: False),
 ]
 
 

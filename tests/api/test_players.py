@@ -48,6 +48,21 @@ def test_it_searches_by_part_of_the_name_like_the_archive_matches_names(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "found"),
+    [("Bình", ["Bình"]), ("bình", ["Bình"]), ("bi\u0300nh", ["Bình"]), (" An ", ["An"]),
+     ("Bìn", []), ("A", []), ("zzz", [])],
+)
+def test_it_finds_a_player_by_the_whole_name(
+    api: APIClient, archive: Archive, name: str, found: list[str]
+) -> None:
+    response = api.get(URL, {"name": name})
+
+    assert response.status_code == 200, response.content
+    assert [p["name"] for p in response.json()["results"]] == found
+
+
+@pytest.mark.django_db
 def test_it_orders_by_rounds_played(api: APIClient, archive: Archive) -> None:
     body = api.get(URL, {"ordering": "-rounds", "page_size": 100}).json()
 
@@ -78,6 +93,7 @@ def test_it_shows_a_player_with_links(api: APIClient, archive: Archive) -> None:
         "games": f"http://testserver/api/v1/players/{an.pk}/games/",
         "stats": f"http://testserver/api/v1/players/{an.pk}/stats/",
         "ratings": f"http://testserver/api/v1/players/{an.pk}/ratings/",
+        "export": "http://testserver/api/v1/games/export/?player=An",
     }
 
 

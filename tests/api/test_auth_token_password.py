@@ -1,0 +1,156 @@
+"""POST /api/v1/auth/token/ with a username and password: a token for a script, no browser."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth import user_logged_in, user_login_failed
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+URL = "/api/v1/auth/token/"
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(autouse=True)
+def _fast_hashing(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def ana(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("ana", password=PASSWORD)
+
+
+def post(client: APIClient, body: dict[str, str], encoding: str) -> Any:
+    if encoding == "json":
+        return client.post(URL, json.dumps(body), content_type="application/json")
+    return client.post(URL, body, format=encoding)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("encoding", ["json", "multipart"])
+def test_it_exchanges_a_password_for_a_token(ana: Any, encoding: str) -> None:
+    response = post(APIClient(), {"username": "ana", "password": PASSWORD}, encoding)
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["token"] == Token.objects.get(user=ana).key
+    assert body["username"] == "ana" and body["last_four"] == body["token"][-4:]
+    scripted = APIClient()
+    scripted.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
+    assert scripted.get(URL).json() == {k: v for k, v in body.items() if k != "token"}
+
+
+@pytest.mark.django_db
+def test_it_exchanges_a_form_encoded_password(ana: Any) -> None:
+    response = APIClient().post(
+        URL, f"username=ana&password={PASSWORD.replace(' ', '+')}",
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert response.status_code == 201, response.content
+
+
+@pytest.mark.django_db
+def test_a_new_password_token_replaces_the_old_one(ana: Any) -> None:
+    first = post(APIClient(), {"username": "ana", "password": PASSWORD}, "json").json()["token"]
+    second = post(APIClient(), {"username": "ana", "password": PASSWORD}, "json").json()["token"]
+
+    assert first != second
+    old = APIClient()
+    old.credentials(HTTP_AUTHORIZATION=f"Token {first}")
+    assert old.get(URL).status_code == 401
+
+
+REFUSED = [
+    ({"username": "ana", "password": "wrong"}, 401, "invalid_credentials"),
+    ({"username": "nobody", "password": PASSWORD}, 401, "invalid_credentials"),
+    ({"username": "ANA", "password": PASSWORD}, 401, "invalid_credentials"),
+    ({"username": "ana"}, 400, "invalid"),
+    ({"password": PASSWORD}, 400, "invalid"),
+    ({"username": "ana", "password": ""}, 400, "invalid"),
+    ({"username": "ana", "password": "x" * 4097}, 400, "invalid"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("body", "status", "code"), REFUSED,
+                         ids=[f"{s}-{sorted(b)}" for b, s, _ in REFUSED])
+def test_it_refuses_bad_credentials_without_a_token(
+    ana: Any, body: dict[str, str], status: int, code: str
+) -> None:
+    response = post(APIClient(), body, "json")
+
+    assert response.status_code == status
+    assert response.json()["error"]["code"] == code
+    assert not Token.objects.exists()
+    if status == 401:
+        assert response["WWW-Authenticate"] == "Token"
+
+
+@pytest.mark.django_db
+def test_it_refuses_an_inactive_user(ana: Any) -> None:
+    ana.is_active = False
+    ana.save()
+
+    response = post(APIClient(), {"username": "ana", "password": PASSWORD}, "json")
+
+    assert response.status_code == 401
+    assert not Token.objects.exists()
+
+
+@pytest.mark.django_db
+def test_it_checks_the_password_through_authenticate_with_the_request(ana: Any) -> None:
+    # What django-axes counts: the failed attempt's signal carries the request.
+    failed: list[Any] = []
+
+    def record(sender: Any, credentials: Any, request: Any = None, **kwargs: Any) -> None:
+        failed.append((credentials.get("username"), request))
+
+    user_login_failed.connect(record)
+    try:
+        post(APIClient(), {"username": "ana", "password": "wrong"}, "json")
+    finally:
+        user_login_failed.disconnect(record)
+
+    assert len(failed) == 1
+    assert failed[0][0] == "ana" and failed[0][1] is not None
+    assert failed[0][1].path == URL
+
+
+@pytest.mark.django_db
+def test_it_does_not_start_a_session(ana: Any) -> None:
+    signed_in: list[Any] = []
+
+    def record(sender: Any, **kwargs: Any) -> None:
+        signed_in.append(kwargs)
+
+    user_logged_in.connect(record)
+    client = APIClient()
+    try:
+        response = post(client, {"username": "ana", "password": PASSWORD}, "json")
+    finally:
+        user_logged_in.disconnect(record)
+
+    assert response.status_code == 201
+    assert signed_in == [] and "sessionid" not in client.cookies
+
+
+@pytest.mark.django_db
+def test_it_answers_a_lockout_with_429(ana: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # django-axes' backend raises PermissionDenied for a locked-out account or address.
+    from django.core.exceptions import PermissionDenied
+
+    def locked(*args: Any, **kwargs: Any) -> None:
+        raise PermissionDenied("locked out")
+
+    monkeypatch.setattr("api.views.auth.authenticate", locked)
+
+    response = post(APIClient(), {"username": "ana", "password": PASSWORD}, "json")
+
+    assert response.status_code == 429
+    assert response.json()["error"]["code"] == "locked_out"
+    assert not Token.objects.exists()
