@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from . import __version__
 from .cards import COPIES, parse_card
 from .errors import FcnError
-from .game import validate
+from .game import Illegal, Round, validate
 from .generate import BOTS, generate_record
 from .melds import classify
 from .notation import (
@@ -197,6 +197,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
         get_ruleset(args.ruleset)
     except RulesetError as err:
         raise UsageError(str(err)) from None
+    bots: str | list[str] = args.bot
+    if args.bots is not None:
+        bots = [b.strip() for b in args.bots.split(",")]
+        unknown = [b for b in bots if b not in BOTS]
+        if unknown:
+            raise UsageError(f"--bots: unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
+        if len(bots) != args.players:
+            raise UsageError(
+                f"--bots names {len(bots)} bots for {args.players} seats: give one per seat"
+            )
     out = sys.stdout
     for k in range(args.count):
         dealer = (args.seed + k) % args.players + 1
@@ -205,7 +215,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             args.players,
             args.seed + k,
             dealer=dealer,
-            bot=args.bot,
+            bot=bots,
             tags={"Event": "fourcolor self-play", "Round": str(k + 1)},
         )
         if k:
@@ -313,6 +323,40 @@ def cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- legal
+
+
+def legal_after(record: Record, ply: int | None) -> tuple[int, list[str]]:
+    """The ply and the legal next events after `ply` events of `record` (default: all)."""
+    try:
+        state = Round.from_record(record)
+    except (ValueError, KeyError) as err:
+        raise UsageError(f"the record cannot be replayed: {err}") from None
+    events = record.events
+    if ply is None:
+        ply = len(events)
+    if not 0 <= ply <= len(events):
+        raise UsageError(f"--ply must be between 0 and {len(events)}, not {ply}")
+    for n, event in enumerate(events[:ply], start=1):
+        try:
+            state.push(event)
+        except Illegal as err:
+            raise UsageError(
+                f"ply {n} ({event.text()}) is not legal: {err.message} [{err.category}]"
+            ) from None
+    return ply, [event.text() for event in state.legal_events()]
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    ply, events = legal_after(_load(args.file, args.index), args.ply)
+    if args.json:
+        print(json.dumps({"ply": ply, "events": events}, ensure_ascii=False))
+    else:
+        for event in events:
+            print(event)
+    return 0
+
+
 # ---------------------------------------------------------------------- main
 
 
@@ -340,7 +384,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, choices=(2, 3, 4), required=True)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--count", type=int, default=1)
-    p.add_argument("--bot", choices=BOTS, default="greedy")
+    p.add_argument("--bot", choices=BOTS, default="greedy", help="the bot of every seat")
+    p.add_argument(
+        "--bots", metavar="KIND,KIND,...", help="one bot per seat, e.g. greedy,random,greedy"
+    )
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("replay", help="the state at a ply, as JSON")
@@ -361,6 +408,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--index", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_review)
+
+    p = sub.add_parser("legal", help="the legal next events after a ply")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--index", type=int, default=0)
+    p.add_argument("--ply", type=int, help="after this many events (default: all of them)")
+    p.add_argument("--json", action="store_true", help='one object {"ply": N, "events": [...]}')
+    p.set_defaults(func=cmd_legal)
     return parser
 
 

@@ -17,12 +17,22 @@ from .cards import parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .errors import FcnError, IllegalRecordError
 from .melds import Meld, classify, meld_shape
-from .moves import WinOption, best_completing_win, can_complete, hidden_points, meld_claims
+from .moves import (
+    WinOption,
+    best_completing_win,
+    can_complete,
+    hidden_points,
+    locked_ok,
+    meld_claims,
+    melds_with,
+    rest_after,
+)
 from .notation import Event, Record, known_cards
 from .rulesets import RULESETS, Ruleset, get_ruleset
 from .split import best_split_counts
 
 OPENING, LIVE, MUST_DISCARD, ENDED = "opening", "live", "must-discard", "ended"
+WIN = ClaimRight.WIN
 
 
 class ClaimRecord(NamedTuple):
@@ -44,6 +54,10 @@ _new_named_tuple = tuple.__new__
 _DISCARD_LIVES = [[Live(i, seat, "discard") for i in range(KINDS)] for seat in range(10)]
 _DRAW_LIVES = [[Live(i, seat, "draw") for i in range(KINDS)] for seat in range(10)]
 # (A round built by hand may have more seats: its live cards are made as they come.)
+# The same for the events `legal_events` lists: a discard, a draw, a redeal per seat and card.
+_DISCARD_EVENTS = [[Event(seat, "x", (card,)) for card in CARDS] for seat in range(10)]
+_DRAW_EVENTS = [[Event(seat, "d", (card,)) for card in CARDS] for seat in range(10)]
+_REDEAL_EVENTS = [Event(seat, "r") for seat in range(10)]
 
 
 class Illegal(Exception):
@@ -369,6 +383,106 @@ class Round:
             return any(hand[1:7]) or any(hand[8:14]) or any(hand[15:21]) or any(hand[22:])
         locked = self.locked[seat]
         return any(n and i % 7 != 0 and not locked[i] for i, n in enumerate(hand))
+
+    # ------------------------------------------------------------------ legal events
+
+    def legal_events(self) -> list[Event]:
+        """Every event `push` would accept next, for any seat, in canonical form: the
+        redeals and the dealer's discards before the first discard; a discard of each kind
+        the seat to discard may let go; on a live card the draw (or the drawer's discard of
+        its draw), then seat by seat its wins (once per distinct winning meld, the rest of the
+        hand declared as its best split) and its plain melds (each distinct meld once).
+
+        Competing calls (``c``, ``h``, an extension for what did not take effect) are not
+        moves and are not listed; after listed calls, only the claims that outrank them."""
+        phase = self.phase
+        if phase == MUST_DISCARD:
+            return self._discard_events(self.actor)
+        if phase == OPENING:
+            out = []
+            if self.ruleset.redeal:
+                for seat in range(1, self.players + 1):
+                    if qualifies_for_redeal(self.dealt[seat], self.ruleset):
+                        out.append(_REDEAL_EVENTS[seat] if seat < 10 else Event(seat, "r"))
+            return out + self._discard_events(self.dealer)
+        live = self.live
+        if phase != LIVE or live is None:
+            return []
+        out = [] if self.calls else self._moves_on(live)
+        for seat in range(1, self.players + 1):
+            out += self._claim_events(seat, live)
+        return out
+
+    def _discard_events(self, seat: int) -> list[Event]:
+        """A discard of each kind `seat` holds and may let go (no general, no locked set)."""
+        hand = self.hands[seat]
+        locked = self.locked[seat]
+        events = _DISCARD_EVENTS[seat] if seat < 10 else [Event(seat, "x", (c,)) for c in CARDS]
+        return [events[i] for i, n in enumerate(hand) if n and i % 7 and not locked[i]]
+
+    def _moves_on(self, live: Live) -> list[Event]:
+        """What follows a live card nobody claims: the draw after a discard (the Pile tag's
+        next card, or without one any kind not yet dealt or drawn four times), or the drawer's
+        discard of its draw (never a general)."""
+        if live.source == "draw":
+            card = CARDS[live.card_index]
+            if card.rank == "K":
+                return []
+            seat = live.owner
+            return [_DISCARD_EVENTS[seat][card.index] if seat < 10 else Event(seat, "x", (card,))]
+        if self.pile_left == 0:
+            return []
+        seat = live.owner % self.players + 1
+        events = _DRAW_EVENTS[seat] if seat < 10 else [Event(seat, "d", (c,)) for c in CARDS]
+        seen = self.seen
+        if self.pile is not None:
+            index = self.pile[self.drawn].index
+            return [events[index]] if seen[index] < COPIES else []
+        return [events[i] for i in range(KINDS) if seen[i] < COPIES]
+
+    def _claim_events(self, seat: int, live: Live) -> list[Event]:
+        """`seat`'s wins and plain melds on the live card (none on its own discard)."""
+        if seat == live.owner and live.source == "discard":
+            return []
+        calls = self.calls
+        if calls and any(claim.seat == seat for claim, _ in calls):
+            return []
+        card = CARDS[live.card_index]
+        out = self._win_events(seat, card)
+        for meld, right in self.meld_claims(seat):
+            if calls and not self._outranks_calls(seat, right, live):
+                continue
+            out.append(Event(seat, "m", meld.cards))
+        if calls and out and out[0].verb == "w" and not self._outranks_calls(seat, WIN, live):
+            out = [e for e in out if e.verb != "w"]
+        return out
+
+    def _outranks_calls(self, seat: int, right: ClaimRight, live: Live) -> bool:
+        claims = [claim for claim, _ in self.calls] + [Claim(seat, right)]
+        return resolve_claims(claims, live, self.players).seat == seat
+
+    def _win_events(self, seat: int, card: Card) -> list[Event]:
+        """One win per distinct meld of `card` that completes the seat's hand (and reaches a
+        bga threshold), the rest of the hand declared as its best split."""
+        hand = self.hands[seat]
+        ruleset = self.ruleset
+        if not can_complete(hand, card, ruleset):
+            return []
+        locked = self.locked[seat] if ruleset.dealt_sets_locked else None
+        exposed = self.exposed_points(seat)
+        threshold = ruleset.threshold
+        out = []
+        for meld in melds_with(card, hand, ruleset):
+            if not locked_ok(meld, card, locked):
+                continue
+            split = _split_hidden(rest_after(hand, meld, card), self.locked[seat], ruleset)
+            if split is None:
+                continue
+            points = exposed + meld.points(ruleset, exposed=True) + split[0]
+            if threshold is not None and points < threshold:
+                continue
+            out.append(Event(seat, "w", meld.cards, tuple(m.cards for m in split[1])))
+        return out
 
     def expected(self) -> str:
         """What the round waits for, in words (for replays and messages)."""

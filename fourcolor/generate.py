@@ -2,7 +2,8 @@
 
 Two bots: ``random`` picks uniformly among legal choices (claims it may decline, melds, discards);
 ``greedy`` values points: it always wins when it can (taking the best-scoring win), claims the
-meld worth most, and discards the card that helps its hand least. Every event goes through
+meld worth most, and discards the card that helps its hand least. The bots choose among the
+events `Round.legal_events()` lists (nothing else lists moves), and every event goes through
 `Round.push`, so a generated record is legal by construction (and the tests check it again).
 """
 
@@ -14,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import CARDS, Card, full_deck
-from .claims import Claim, ClaimRight, next_seat, resolve_claims
-from .game import LIVE, MUST_DISCARD, OPENING, Round, qualifies_for_redeal, validate
+from .claims import Claim, ClaimRight, claim_right, resolve_claims
+from .game import LIVE, MUST_DISCARD, OPENING, Round, validate
 from .match import is_below_threshold, next_dealer
-from .melds import Meld
+from .melds import Meld, classify
 from .notation import Event, Record
 from .rulesets import Ruleset, get_ruleset
 
@@ -30,7 +31,8 @@ class _Option:
     seat: int
     right: ClaimRight
     meld: Meld
-    points: int = 0  # for wins
+    points: int  # for wins
+    event: Event  # the listed event
 
 
 class Bot(ABC):
@@ -131,15 +133,9 @@ class _Table:
         self.bots = {s: bots[s - 1] for s in range(1, players + 1)}
         self.events: list[Event] = []
 
-    def push(self, seat: int, verb: str, cards: Sequence[Card] = ()) -> None:
-        event = Event(seat, verb, tuple(cards))
+    def push(self, event: Event) -> None:
         self.round.push(event)
         self.events.append(event)
-
-    def legal_discards(self, seat: int) -> list[Card]:
-        hand = self.round.hands[seat]
-        locked = self.round.locked[seat]
-        return [CARDS[i] for i, n in enumerate(hand) if n and i % 7 != 0 and not locked[i]]
 
     def play(self) -> None:
         r = self.round
@@ -148,58 +144,68 @@ class _Table:
             guard += 1
             if guard > 2000:  # a bug, not a game: never loop forever
                 raise RuntimeError("self-play did not finish")
+            events = r.legal_events()  # the only source of moves
             if r.phase == OPENING:
-                self.opening()
+                self.opening(events)
             elif r.phase == MUST_DISCARD:
-                self.discard(r.actor)
-            elif r.phase == LIVE:
-                if not self.claims():
-                    if r.ended:
-                        break
-                    live = r.live
-                    assert live is not None
-                    if live.source == "discard":
-                        if r.pile_left == 0:
-                            return  # exhausted: nobody claimed the last discard
-                        drawer = next_seat(live.owner, self.players)
-                        self.push(drawer, "d", [self.pile[r.drawn]])
-                    else:
-                        self.push(live.owner, "x", [CARDS[live.card_index]])
-
-    def opening(self) -> None:
-        r = self.round
-        if self.rs.redeal:
-            for k in range(self.players):
-                seat = (r.dealer - 1 + k) % self.players + 1
-                if qualifies_for_redeal(r.hands[seat], self.rs) and self.bots[seat].redeal():
-                    self.push(seat, "r")
+                self.discard(r.actor, events)
+            elif r.phase == LIVE and not self.claims(events):
+                # Nobody claimed: the draw after a discard, or the drawer's discard of its draw;
+                # neither after the last discard of an empty pile: the round is exhausted.
+                follow = [e for e in events if e.verb in "dx"]
+                if not follow:
                     return
-        self.discard(r.dealer)
+                self.push(follow[0])
 
-    def discard(self, seat: int) -> None:
-        legal = self.legal_discards(seat)
-        card = self.bots[seat].choose_discard(self.round.hands[seat], legal, self.rs)
-        self.push(seat, "x", [card])
+    def opening(self, events: list[Event]) -> None:
+        r = self.round
+        redeals = {e.seat: e for e in events if e.verb == "r"}
+        for k in range(self.players):
+            seat = (r.dealer - 1 + k) % self.players + 1
+            if seat in redeals and self.bots[seat].redeal():
+                self.push(redeals[seat])
+                return
+        self.discard(r.dealer, [e for e in events if e.verb == "x"])
 
-    def claims(self) -> bool:
-        """Collect the calls on the live card, resolve them, apply the winner. False when no
-        one claims (and, for a draw, the drawer did not meld it)."""
+    def discard(self, seat: int, events: list[Event]) -> None:
+        by_card = {e.cards[0]: e for e in events if e.seat == seat and e.verb == "x"}
+        card = self.bots[seat].choose_discard(self.round.hands[seat], list(by_card), self.rs)
+        self.push(by_card[card])
+
+    def claims(self, events: list[Event]) -> bool:
+        """Each seat's call on the live card among its listed wins and melds; the call that
+        takes effect is pushed. False when no one claims (and, for a draw, the drawer did not
+        meld it)."""
         r = self.round
         live = r.live
         assert live is not None
         card = CARDS[live.card_index]
+        by_seat: dict[int, list[Event]] = {}
+        for e in events:
+            if e.verb in "mw":
+                by_seat.setdefault(e.seat, []).append(e)
         calls: list[_Option] = []
         for seat in range(1, self.players + 1):
-            if seat == live.owner and live.source == "discard":
-                continue
-            hand = r.hands[seat]
-            win = r.best_win(seat, card)
-            if win is not None:
-                option = _Option(seat, ClaimRight.WIN, win.meld, win.points)
-                if self.bots[seat].take_win(option):
-                    calls.append(option)
+            own = by_seat.get(seat, [])
+            wins = [
+                _Option(seat, ClaimRight.WIN, _meld(e, self.rs), _win_points(r, e), e)
+                for e in own
+                if e.verb == "w"
+            ]
+            if wins:
+                best = max(wins, key=lambda o: o.points)  # the first of the best
+                if self.bots[seat].take_win(best):
+                    calls.append(best)
                     continue
-            options = [_Option(seat, right, meld) for meld, right in r.meld_claims(seat)]
+            options = []
+            for e in own:
+                if e.verb == "m":
+                    meld = _meld(e, self.rs)
+                    right = claim_right(
+                        self.rs, self.players, live, seat, meld.kind, card.rank, win=False
+                    )
+                    options.append(_Option(seat, right, meld, 0, e))
+            hand = r.hands[seat]
             pick_meld = self.bots[seat].choose_meld(options, hand, self.rs)
             if (
                 pick_meld is None
@@ -216,11 +222,22 @@ class _Table:
         by_claim = {(o.seat, o.right): o for o in calls}
         pick = resolve_claims([Claim(o.seat, o.right) for o in calls], live, self.players)
         chosen = by_claim[(pick.seat, pick.right)]
-        if chosen.right == ClaimRight.WIN:
-            self.push(chosen.seat, "w", chosen.meld.cards)
-        else:
-            self.push(chosen.seat, "m", chosen.meld.cards)
+        # A generated win declares no split: the engine scores the best one (as listed).
+        self.push(chosen.event._replace(groups=()))
         return True
+
+
+def _meld(event: Event, rs: Ruleset) -> Meld:
+    meld = classify(event.cards, rs)
+    assert meld is not None  # a listed event's cards are a meld
+    return meld
+
+
+def _win_points(r: Round, event: Event) -> int:
+    """The points of a listed win: the display, its meld exposed, its declared split hidden."""
+    rs = r.ruleset
+    points = r.exposed_points(event.seat) + _meld(event, rs).points(rs, exposed=True)
+    return points + sum(_meld(Event(0, "m", g), rs).points(rs, exposed=False) for g in event.groups)
 
 
 def generate_record(

@@ -70,9 +70,17 @@ def can_complete(hand: Sequence[int], card: Card, ruleset: Ruleset) -> bool:
 def locked_ok(meld: Meld, card: Card, locked: Sequence[int] | None) -> bool:
     """Whether a meld respects `dealt_sets_locked`: a locked card only goes into a quad of its
     own kind (the locked triple plus the live fourth copy)."""
-    if locked is None:
+    if locked is None or meld.kind == "quad":
         return True
-    return all(not locked[c.index] or meld.kind == "quad" for c in meld.cards if c is not card)
+    # The live card itself is never locked: skip one copy of it, not every copy (a locked
+    # triple of the live card's kind may not make a plain triple with it).
+    skipped = False
+    for c in meld.cards:
+        if c is card and not skipped:
+            skipped = True
+        elif locked[c.index]:
+            return False
+    return True
 
 
 def hidden_points(

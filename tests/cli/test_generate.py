@@ -62,3 +62,38 @@ def test_it_generates_nothing_for_count_zero(run: Runner) -> None:
         "generate", "--ruleset", "classic", "--players", "2", "--seed", "1", "--count", "0"
     )
     assert (result.status, result.out) == (0, "")
+
+
+def test_it_seats_one_bot_kind_per_seat_with_bots(run: Runner) -> None:
+    from fourcolor.generate import generate_record
+
+    args = ("generate", "--ruleset", "classic", "--players", "4", "--seed", "3")
+    result = run(*args, "--bots", "greedy,random,greedy,random")
+    assert result.status == 0
+    [record] = records(result.out)
+    # Seed 3 deals from seat 4 (seed + k) % players + 1; the mixed table plays that round.
+    mixed = generate_record(
+        "classic",
+        4,
+        3,
+        dealer=4,
+        bot=["greedy", "random", "greedy", "random"],
+        tags={"Event": "fourcolor self-play", "Round": "1"},
+    )
+    assert record.text == fourcolor.write_fcn(mixed)
+    # Not the same round as an all-greedy or all-random table.
+    assert record.text != records(run(*args).out)[0].text
+    assert record.text != records(run(*args, "--bot", "random").out)[0].text
+
+
+@pytest.mark.parametrize(
+    "bots,message",
+    [
+        ("greedy,random", "--bots names 2 bots for 4 seats: give one per seat"),
+        ("greedy,random,greedy,smart", "--bots: unknown bot 'smart' (known: random, greedy)"),
+    ],
+)
+def test_it_refuses_bots_that_do_not_fit_the_table(run: Runner, bots: str, message: str) -> None:
+    result = run("generate", "--ruleset", "bga", "--players", "4", "--seed", "1", "--bots", bots)
+    assert (result.status, result.out) == (2, "")
+    assert result.err == f"fourcolor: error: {message}\n"
