@@ -247,12 +247,17 @@ def run_job(task: Task, job_id: int, resume_token: str | None = None) -> None:
         # (Celery's Django fixup closes the broken connection after the task.)
         logger.warning("job %s: database unavailable (%s)", job_id, exc)
         if eager or task.request.retries >= DB_RETRIES:
-            _fail_quietly(job_id, token, f"database unavailable: {exc}")
+            _fail_quietly(job_id, token, "database unavailable")
             return
         raise task.retry(countdown=DB_RETRY_SECONDS, kwargs={"resume_token": token}) from exc
-    except Exception as exc:  # noqa: BLE001 - any other failure ends the job, with its reason
+    except Exception:  # noqa: BLE001 - any other failure ends the job (its reason in the log)
         logger.exception("job %s failed", job_id)
-        _fail_quietly(job_id, token, f"{type(exc).__name__}: {exc}")
+        # The exception's text is for the log: it may quote SQL, paths or the upload's bytes.
+        _fail_quietly(job_id, token, UNEXPECTED_ERROR.format(job=job_id))
+
+
+UNEXPECTED_ERROR = ("The job stopped on an unexpected error (logged as job {job}); what was "
+                    "stored stays stored. Ask the site's staff to resume it.")
 
 
 def _fail_quietly(job_id: int, token: str, error: str) -> None:

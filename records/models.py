@@ -11,7 +11,6 @@ import datetime
 import hashlib
 import json
 import operator
-import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -19,21 +18,15 @@ from django.db import connections, models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+# The identity of a player name (NFC, casefolded, blanks collapsed) is the engine's: it also
+# refuses a record that seats one player twice.
+from fourcolor.notation import player_key as player_key
+
 # A player's name is shown everywhere and its key is indexed (PostgreSQL's btree entries are
 # limited to ~2.7 kB): longer seat names are refused at import with a clear message.
 MAX_PLAYER_NAME = 100
 # casefold() may expand a character up to three (ß -> ss, ŉ -> ʼn, ...).
 MAX_PLAYER_KEY = 3 * MAX_PLAYER_NAME
-
-
-def player_key(name: str) -> str:
-    """The case-insensitive identity of a player name: NFC, casefolded, blanks collapsed.
-
-    "Bình", "BÌNH" and "bi\u0300nh" (decomposed) are one player; casefold handles ß/ss and
-    Greek final sigma, which lower() does not.
-    """
-    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
-    return " ".join(folded.split())
 
 
 def match_key(tag: str) -> str:

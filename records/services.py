@@ -322,6 +322,19 @@ def _unencodable(text: str, first_line: int) -> FcnError | None:
     return None
 
 
+# Control characters as the visible symbols of Unicode's Control Pictures block (NUL -> ␀,
+# ESC -> ␛, DEL -> ␡; C1 controls, which have none, -> U+FFFD), one for one so that a column
+# still points at the same character. Tabs are kept.
+_SHOWN_CONTROLS = {code: 0x2400 + code for code in range(0x20) if code != 0x09} | {
+    0x7F: 0x2421} | dict.fromkeys(range(0x80, 0xA0), 0xFFFD)
+
+
+def shown(text: str) -> str:
+    """`text` as a report may keep and show it: no control character. (PostgreSQL's text and
+    jsonb cannot hold U+0000, and a terminal would act on an escape sequence.)"""
+    return text.translate(_SHOWN_CONTROLS)
+
+
 def line_of(text: str, first_line: int, line: int) -> str:
     """Line `line` of the file, from a record's text that starts at `first_line` (cut)."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -377,6 +390,9 @@ class ImportReport:
     # pass it as `start_at` to resume. After a complete import, the number of records read.
     next_index: int = 0
     stopped: str = ""  # why the import stopped before the end ("" when it did not)
+    # The database's own words when it stopped the import: for the log and the operator's
+    # command line only (they may name hosts and ports), never in `as_dict()` nor on a page.
+    cause: str = ""
 
     @property
     def total(self) -> int:
@@ -418,9 +434,10 @@ class ImportReport:
 
 
 def _refusal(index: int, first_line: int, error: FcnError, text: str) -> RecordResult:
-    detail = error.as_dict()
-    detail["text"] = text
-    detail["error"] = str(error)
+    detail = {key: shown(value) if isinstance(value, str) else value
+              for key, value in error.as_dict().items()}
+    detail["text"] = shown(text)
+    detail["error"] = shown(str(error))
     return RecordResult(index, first_line, "refused", error=detail)
 
 
@@ -832,8 +849,10 @@ class _Importer:
         outcomes = _store_retrying(valid, self.user, self.ids) if valid else {}
         if isinstance(outcomes, DatabaseError):
             self.down = outcomes
-            reason = " ".join(str(outcomes).split())  # psycopg's messages span lines
-            self.report.stopped = f"database unavailable: {reason}"[:QUOTE_CHARS]
+            self.report.stopped = "database unavailable"
+            # psycopg's messages span lines.
+            self.report.cause = " ".join(str(outcomes).split())[:QUOTE_CHARS]
+            logger.warning("import stopped, database unavailable: %s", self.report.cause)
             self.report.next_index = valid[0].index
             for entry in queue:
                 if isinstance(entry, _Valid):

@@ -281,7 +281,7 @@ def run(db: Instance, base: Path, records: int) -> int:
     if hint is not None:
         resumed = manage(db.url, "import_games", *hint[1].split())
         second = stored_counts(resumed.stdout)
-        print(f"resumed from record {int(hint[2]) + 1}: exit {resumed.returncode}, {second}")
+        print(f"resumed from record {int(hint[2])}: exit {resumed.returncode}, {second}")
         checks.append(("the resumed run ended normally", resumed.returncode == 0))
     # What the first run could not count in the statistics while the database was down.
     missing = manage(db.url, "recompute_stats", "--missing", "--no-progress")

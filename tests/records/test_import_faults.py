@@ -7,6 +7,7 @@ The real thing (a PostgreSQL server restarted mid-import) is scripts/fault_db_re
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,11 @@ def test_it_stops_reports_what_was_not_stored_and_resumes(
         _fail(patch, "_insert", lambda n: n >= 2)
         report = import_records(fcn_file(texts), progress=lambda r: seen.append(r.next_index))
     assert fast == [0.5, 1.0]
-    assert report.stopped.startswith("database unavailable: server closed the connection")
+    # What users see says what happened, not the database's own words (they may name hosts
+    # and ports); those are in `cause`, for the log and the operator's command line.
+    assert report.stopped == "database unavailable"
+    assert report.cause.startswith("server closed the connection")
+    assert "server closed" not in str(report.as_dict())
     assert (report.stored, report.refused, report.unavailable) == (3, 1, 5)
     assert report.next_index == 3 and seen == [3, 3]
     statuses = [r.status for r in report.results]
@@ -137,9 +142,22 @@ def test_it_tells_how_to_resume_the_import_games_command(
         out.getvalue()
     )
     message = str(stopped.value)
-    assert "4 records from record 4 on not stored" in message
-    assert f"Resume with: manage.py import_games --start-at 3 {path}" in message
+    # One number, the first record not stored, for the words and the command alike: following
+    # either resumes at the right record (an outage once printed "record 4" beside
+    # "--start-at 3", and whoever followed the words skipped a record).
+    assert "4 records from record 4 on were not stored" in message
+    assert f"Resume with: manage.py import_games --start-at 4 {path}" in message
+    assert set(re.findall(r"\d+", message.replace(str(path), ""))) == {"4"}
+    assert "server closed the connection" in message  # the operator sees the database's words
     out = io.StringIO()
-    call_command("import_games", "--start-at", "3", str(path), stdout=out, stderr=io.StringIO())
+    call_command("import_games", "--start-at", "4", str(path), stdout=out, stderr=io.StringIO())
     assert f"{path}: 4 stored, 0 duplicates, 0 refused" in out.getvalue()
     assert Game.objects.count() == 7
+
+
+@pytest.mark.parametrize("value", ["0", "-1"])
+def test_it_refuses_a_start_before_the_first_record(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "club.fcn"
+    path.write_text(fcn_file(good_texts(1, start=1250)), encoding="utf-8")
+    with pytest.raises(CommandError, match="--start-at: the number of a record, 1 or more"):
+        call_command("import_games", "--start-at", value, str(path), stdout=io.StringIO())

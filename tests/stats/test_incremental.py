@@ -19,7 +19,12 @@ from ratings.services import on_games_stored, recompute_stats
 from ratings import stats
 from records.models import Player
 from records.services import import_records
-from tests.stats.conftest import PLAY_ORDER, clear_archive, club_texts
+from tests.stats.conftest import (
+    PLAY_ORDER,
+    clear_archive,
+    club_texts,
+    one_player_may_hold_two_seats,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +58,8 @@ def import_in(order: list[int], cuts: list[int]) -> None:
     texts = archive()
     bounds = sorted({c % (len(order) + 1) for c in cuts} | {0, len(order)})
     for start, end in zip(bounds, bounds[1:], strict=False):
-        report = import_records("\n".join(texts[i] for i in order[start:end]))
+        with one_player_may_hold_two_seats():
+            report = import_records("\n".join(texts[i] for i in order[start:end]))
         assert report.refused == 0, report.as_dict()
         on_games_stored([r.game_id for r in report.results if r.status == "stored"])
 

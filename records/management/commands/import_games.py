@@ -7,8 +7,8 @@ An `.ndjson`/`.jsonl` file (as written by `export_games --format ndjson`) is rea
 objects' `original` texts, so such an export imports back byte for byte.
 
 When the database stays unavailable (after the service's retries) the import stops, lists the
-records not stored and prints the command that resumes it: `--start-at N` skips the first N
-records of the first FILE (those already decided), and the exit status is 1.
+records not stored and prints the command that resumes it: `--start-at N` starts the first
+FILE at its record N (counted from 1: the first record not stored), and the exit status is 1.
 """
 
 from __future__ import annotations
@@ -68,8 +68,9 @@ class Command(BaseCommand):
             help="refusals and duplicates listed per file (default 1000); all are counted",
         )
         parser.add_argument(
-            "--start-at", type=int, default=0, metavar="N",
-            help="skip the first N records of the first FILE (to resume a stopped import)",
+            "--start-at", type=int, default=1, metavar="N",
+            help="start the first FILE at its record N, counted from 1 (to resume a stopped "
+                 "import: the number it printed)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -78,8 +79,8 @@ class Command(BaseCommand):
             if not path.is_file():
                 raise CommandError(f"{path}: no such file")
         start_at = options["start_at"]
-        if start_at < 0:
-            raise CommandError("--start-at: a number of records, 0 or more")
+        if start_at < 1:
+            raise CommandError("--start-at: the number of a record, 1 or more")
         try:
             uploader = self._uploader(options.get("user"))
         except DatabaseError as exc:
@@ -88,7 +89,7 @@ class Command(BaseCommand):
         for number, path in enumerate(paths):
             try:
                 report = self._import_file(
-                    path, uploader, options["max_problems"], start_at if number == 0 else 0
+                    path, uploader, options["max_problems"], start_at - 1 if number == 0 else 0
                 )
             except DatabaseError as exc:  # not a lost connection (that is reported): say so
                 raise CommandError(
@@ -108,10 +109,14 @@ class Command(BaseCommand):
     def _resume_hint(self, report: ImportReport, rest: list[Path], options: Any) -> None:
         user = f" --user {options['user']}" if options.get("user") else ""
         files = " ".join(str(path) for path in rest)
+        # One number, in the words and in the command: the first record not stored, counted
+        # from 1 as everywhere else (`next_index` counts from 0).
+        first = report.next_index + 1
+        cause = f" ({report.cause})" if report.cause else ""
         raise CommandError(
-            f"{rest[0]}: {report.stopped}; {report.unavailable} records from record "
-            f"{report.next_index + 1} on not stored. "
-            f"Resume with: manage.py import_games{user} --start-at {report.next_index} {files}"
+            f"{rest[0]}: {report.stopped}{cause}; {report.unavailable} records from record "
+            f"{first} on were not stored. "
+            f"Resume with: manage.py import_games{user} --start-at {first} {files}"
             " (and run manage.py recompute_stats --missing for the statistics)"
         )
 
