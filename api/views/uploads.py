@@ -34,14 +34,14 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import exceptions, serializers
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.exceptions import PayloadTooLarge, error_body
-from api.parsers import FcnTextParser, OctetStreamParser
+from api.parsers import FcnTextParser, JsonParser, OctetStreamParser
 from api.serializers import (
     ErrorDetailDoc,
     ErrorDoc,
@@ -131,7 +131,7 @@ class UploadView(ApiViewMixin, APIView):
     """Upload FCN records (signed-in users)."""
 
     permission_classes = [IsAuthenticated]
-    parser_classes = [FcnTextParser, OctetStreamParser, MultiPartParser, FormParser, JSONParser]
+    parser_classes = [FcnTextParser, OctetStreamParser, MultiPartParser, FormParser, JsonParser]
     throttle_classes = SCOPED_THROTTLES
     throttle_scope = "upload"
 
