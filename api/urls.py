@@ -36,6 +36,10 @@ REDOC_STYLE_HASHES = (
     "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
     "'sha256-QMIg+bpjm3JdElJ388KYke01izlUW0UoNOeKjpMxdgc='",
 )
+# Redoc's side menu ends with "API docs by Redocly" and Redocly's logo, an <img> whose address
+# its bundle hard-codes (no option turns it off). This page's policy allows that one image
+# (a source with a full path matches only that file), nothing else from there.
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
 
 
 class ApiRootView(BrowsableApiCspMixin, APIRootView):
@@ -91,8 +95,9 @@ v1: list[URLPattern | URLResolver] = [
         # Our template: drf-spectacular's loads Google Fonts from their CDN and has inline
         # script and style. Redoc writes its styles into <style> elements at run time: this
         # page's policy accepts those that carry the response's nonce, and the two Redoc's
-        # bundle writes as it loads, before it can know the nonce, by their hashes.
-        csp_update({"style-src": [NONCE, *REDOC_STYLE_HASHES]})(
+        # bundle writes as it loads, before it can know the nonce, by their hashes; and
+        # Redocly's logo (above).
+        csp_update({"style-src": [NONCE, *REDOC_STYLE_HASHES], "img-src": [REDOC_LOGO]})(
             SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html")
         ),
         name="redoc",

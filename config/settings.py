@@ -46,6 +46,19 @@ if not DEBUG and not ALLOWED_HOSTS:
     )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+# Cross-origin use of the API (django-cors-headers; the rules are in api/cors.py): anonymous
+# reads from anywhere (`*`), never credentials; the whole API with a token only from
+# API_CORS_TRUSTED_ORIGINS (e.g. https://app.example.org).
+CORS_URLS_REGEX = r"(?!)"  # matches nothing: api.cors decides per request
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_ALLOW_HEADERS = ("accept", "accept-language", "content-language", "if-none-match",
+                      "if-modified-since")
+CORS_EXPOSE_HEADERS = ("etag", "last-modified", "link", "retry-after", "content-disposition",
+                       "ratelimit", "ratelimit-policy")
+API_CORS_TRUSTED_ORIGINS = env_list("API_CORS_TRUSTED_ORIGINS", [])
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -59,6 +72,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
+    "corsheaders",
     "records",
     "ratings",
     "api",
@@ -70,6 +84,8 @@ MIDDLEWARE = [
     # First: one log line (with its duration and request id) for every request, static included.
     "config.middleware.RequestLogMiddleware",
     "config.middleware.QueryStringLimitMiddleware",
+    # Before anything that answers by itself (preflights, redirects): api/cors.py.
+    "api.cors.ApiCorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     # Static files straight from the WSGI app: no separate web server or CDN needed.

@@ -60,8 +60,10 @@ class BrowsableApiCspMixin:
         return response
 
 
+# Mixed into every API view (before the DRF base class). A comment, not a docstring: the
+# schema takes an operation's description from its view's docstring, which a view without
+# one would inherit from here (each operation has its own; tests/api/test_schema.py).
 class ApiViewMixin(BrowsableApiCspMixin):
-    """Mixed into every API view (before the DRF base class)."""
 
     throttle_classes = DEFAULT_THROTTLES
     schema = ApiAutoSchema()

@@ -141,6 +141,11 @@ class GameViewSet(
 
     @extend_schema(
         summary="List games",
+        description=(
+            "The archive, filtered and sorted as the web archive does (same parameter names), "
+            "a page at a time. Each game is the summary the game page heads with: seats, "
+            "outcome, points, result."
+        ),
         parameters=GAME_FILTER_PARAMETERS,
         responses={200: GameSerializer(many=True), **ERRORS_LIST},
     )
@@ -149,6 +154,11 @@ class GameViewSet(
 
     @extend_schema(
         summary="A game: tags, seats, outcome, settlement, events",
+        description=(
+            "Everything stored and derived for one game: its tags, each seat's facts, the "
+            "finish and settlement, the deal and events (the record's JSON twin), and links to "
+            "the record's texts, its plies and its review."
+        ),
         responses={200: GameDetailSerializer, **ERRORS_READ},
     )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -240,6 +250,11 @@ class GameViewSet(
 
     @extend_schema(
         summary="The table at a ply",
+        description=(
+            "The table after ply `ply` (0: the deal): hands, displays, the live card, the pile, "
+            "discards, whose turn, and what each seat may claim; `?seat=N` hides the other "
+            "hands as seat N saw them."
+        ),
         parameters=[
             PlyQuery,
             OpenApiParameter(
@@ -272,6 +287,10 @@ class GameViewSet(
 
     @extend_schema(
         summary="The engine's review: waits, missed wins, comments",
+        description=(
+            "Per ply, the cards each seat was waiting on and any win a seat could have claimed "
+            "but did not, with the record's comments; and every missed win of the round."
+        ),
         responses={
             200: ReviewDoc,
             422: OpenApiResponse(ErrorDoc, "The current engine cannot replay the stored text."),

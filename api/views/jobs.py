@@ -151,7 +151,10 @@ class JobViewSet(
     def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
         return JobSerializer if self.action == "list" else JobDetailSerializer
 
-    @extend_schema(summary="Your background jobs", responses={200: JobSerializer(many=True),
+    @extend_schema(summary="Your background jobs",
+                   description="The jobs you started (uploads, revalidations), newest first, "
+                   "with their status and progress; staff see everyone's.",
+                   responses={200: JobSerializer(many=True),
                                                               404: ErrorDoc, **ERRORS})
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().list(request, *args, **kwargs)

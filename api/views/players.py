@@ -99,6 +99,11 @@ class PlayerViewSet(
 
     @extend_schema(
         summary="List or search players",
+        description=(
+            "Every player of the archive with their number of rounds; `search` finds part of a "
+            "name, `name` the one player of that name (both ignore case, accents' composition "
+            "and blanks)."
+        ),
         parameters=[
             PlayerQuery,
             OpenApiParameter("search", NAME, OpenApiParameter.QUERY,
@@ -129,12 +134,22 @@ class PlayerViewSet(
         serializer = PlayerSerializer(page, many=True, context=self.get_serializer_context())
         return self.get_paginated_response(serializer.data)
 
-    @extend_schema(summary="A player", responses={200: PlayerDetailSerializer, **ERRORS_READ})
+    @extend_schema(
+        summary="A player",
+        description="Their name, rounds played, and links to their games, statistics, rating "
+        "history and export.",
+        responses={200: PlayerDetailSerializer, **ERRORS_READ},
+    )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(
         summary="A player's statistics",
+        description=(
+            "Every figure of docs/stats.md for one player (the player page's), within the "
+            "filters: wins and how, deal-ins, settlement, claims, dealer rounds, meld mix, "
+            "missed wins, frequent opponents and current ratings."
+        ),
         parameters=[PlayerStatsQuery],
         responses={200: PlayerStatsDoc, 400: BAD_FILTER, **ERRORS_READ},
     )
@@ -147,6 +162,10 @@ class PlayerViewSet(
 
     @extend_schema(
         summary="Head-to-head between two players",
+        description=(
+            "The rounds both played within the filters, the wins of each, the rounds neither "
+            "won, and the net points between them (what `other` paid `id`, net)."
+        ),
         parameters=[
             StatsQuery,
             OpenApiParameter("other", OpenApiTypes.INT, OpenApiParameter.PATH,
@@ -193,6 +212,10 @@ class PlayerViewSet(
 @extend_schema(
     tags=["players"],
     summary="A player's games, newest first (the archive's filters apply)",
+    description=(
+        "The games where the player held a seat, with the game list's filters, ordering and "
+        "pages."
+    ),
     parameters=[
         OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH),
         *GAME_FILTER_PARAMETERS,

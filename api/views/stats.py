@@ -76,6 +76,10 @@ class LeaderboardView(ApiViewMixin, APIView):
 
     @extend_schema(
         summary="Leaderboard by a statistic",
+        description=(
+            "The best players by `metric` within the filters, among those with at least "
+            "`min_rounds` rounds (rates where lower is better are sorted lowest first)."
+        ),
         parameters=[LeaderboardQuery],
         responses={200: LeaderboardDoc, 400: BAD_FILTER},
     )
@@ -90,6 +94,10 @@ class RatingsView(ApiViewMixin, APIView):
 
     @extend_schema(
         summary="Leaderboard by skill rating (one ruleset)",
+        description=(
+            "The players of one ruleset by their rating's ordinal (mu - 3 sigma), among those "
+            "with at least `min_rounds` rated rounds."
+        ),
         parameters=[RatingsQuery],
         responses={200: LeaderboardDoc, 400: BAD_FILTER},
     )

@@ -34,3 +34,25 @@ def test_it_serves_the_api_documentation_from_its_own_static_files(
         assert asset.startswith("/static/"), f"{asset} is not served by the project"
         assert finders.find(asset.removeprefix("/static/")), f"{asset} is missing"
     assert not re.search(r"""(?:src|href)=["']https?://""", html)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/", "/players/", "/upload/"])
+def test_every_page_footer_links_the_api_documentation(client: Client, path: str) -> None:
+    html = client.get(path, follow=True).content.decode()
+
+    footer = html[html.index('<footer class="site-footer">'):]
+    assert 'href="/api/v1/redoc/"' in footer[: footer.index("</footer>")]
+
+
+@pytest.mark.django_db
+def test_the_redoc_page_allows_redocly_s_logo_and_nothing_else_from_there(
+    client: Client,
+) -> None:
+    policy = client.get("/api/v1/redoc/")["Content-Security-Policy"]
+
+    img_src = next(d for d in policy.split(";") if d.strip().startswith("img-src")).split()
+    assert "https://cdn.redoc.ly/redoc/logo-mini.svg" in img_src
+    assert not any(source.rstrip("/") == "https://cdn.redoc.ly" for source in img_src)
+    site = client.get("/")["Content-Security-Policy"]
+    assert "cdn.redoc.ly" not in site

@@ -194,3 +194,20 @@ def test_it_takes_exactly_the_documented_query_parameters(
         response = client.get(url, {**required, "palyer": "An"})
         assert response.status_code == 400, path
         assert response.json()["error"]["fields"] == {"palyer": ["Unknown parameter."]}
+
+
+def test_it_gives_every_operation_its_own_summary_and_description() -> None:
+    operations = [
+        (f"{method.upper()} {path}", operation)
+        for path, item in openapi_document()["paths"].items()
+        for method, operation in item.items()
+    ]
+
+    for name, operation in operations:
+        assert operation.get("summary"), name
+        assert operation.get("description"), name
+        assert "Mixed into" not in operation["description"], name
+    descriptions = [operation["description"] for _, operation in operations]
+    assert len(set(descriptions)) == len(descriptions)
+    summaries = [operation["summary"] for _, operation in operations]
+    assert len(set(summaries)) == len(summaries)

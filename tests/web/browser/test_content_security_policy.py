@@ -95,9 +95,9 @@ def test_it_shows_swagger_ui_under_the_policy(page: Any, seeded: Archive) -> Non
     assert _violations(page, console) == []
 
 
-# Redoc's side menu shows Redocly's logo from their CDN, whatever the options: the policy
-# refuses it (the image hides itself on error). That refusal is the policy at work, and the only
-# one expected; the `page` fixture would count its console line as an error, hence a bare page.
+# Redoc's side menu shows Redocly's logo from their CDN, whatever the options: the page's
+# policy allows that one image (the browser here has no network: the load fails, which is no
+# policy violation). A bare page: the `page` fixture counts that failed load as an error.
 REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
 
 
@@ -113,7 +113,7 @@ def test_it_shows_redoc_under_the_policy(browser: Any, live_server: Any, seeded:
         violations = _violations(page, console)
 
     assert errors == []
-    assert all(REDOC_LOGO in line for line in violations), violations
+    assert violations == []
 
 
 def test_it_lets_staff_use_the_admin_under_the_policy(
