@@ -9,6 +9,7 @@ ALLOWED_HOSTS instead of falling back to something unsafe.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -45,6 +46,11 @@ if not DEBUG and not ALLOWED_HOSTS:
         "ALLOWED_HOSTS must be set (comma-separated host names) when DEBUG is off."
     )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Proxies in front of the application that append the client's address to X-Forwarded-For.
+# 0 (the default): the header is ignored and the connection's address counts, so a client
+# cannot pick the address its rate limits and sign-in lockout are counted under
+# (config/proxies.py; docs/deploy.md).
+NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0, maximum=10)
 
 # Cross-origin use of the API (django-cors-headers; the rules are in api/cors.py): anonymous
 # reads from anywhere (`*`), never credentials; the whole API with a token only from
@@ -73,6 +79,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "csp",
     "corsheaders",
+    "axes",
     "records",
     "ratings",
     "api",
@@ -98,6 +105,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: it answers a locked-out sign-in attempt (config/signin.py) whatever the view did.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -165,6 +174,25 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# --- Sign-in lockout (django-axes; config/signin.py) ---
+# After SIGN_IN_FAILURE_LIMIT failed sign-ins for one account, or from one address, within the
+# cool-off, every attempt for it (or from there) is a 429 until SIGN_IN_LOCKOUT_MINUTES have
+# passed since the last one: at /accounts/login/, /admin/login/ and POST /api/v1/auth/token/.
+# Attempts live in the database (shared by every worker); `manage.py axes_reset` lifts locks.
+AUTHENTICATION_BACKENDS = [
+    # Refuses a locked-out attempt before the password is checked; needs the request.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_LOCKOUT_MINUTES", 15, minimum=1))
+# Either one over the limit locks: the account (whatever the address) or the address
+# (whatever the account), so neither many addresses nor many account names buy more guesses.
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "config.proxies.client_address"
+AXES_USERNAME_CALLABLE = "config.signin.username_of"
+AXES_LOCKOUT_CALLABLE = "config.signin.locked_out"
+AXES_HTTP_RESPONSE_CODE = 429
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
