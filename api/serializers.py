@@ -102,6 +102,25 @@ class SeatStateDoc(serializers.Serializer[Any]):
     )
 
 
+class ClaimDoc(serializers.Serializer[Any]):
+    """A claim that took effect (fourcolor.replay.Replay.claim)."""
+
+    # Plain strings, as `won_on`: spectacular would give choice sets named "kind" and "taken"
+    # colliding enum names.
+    kind = serializers.CharField(
+        help_text="win, pong, gan or chi (a meld on one's own draw is a chi, as players say it)"
+    )
+    seat = serializers.IntegerField(help_text="the claimant")
+    owner = serializers.IntegerField(help_text="the seat that discarded or drew the card")
+    taken = serializers.CharField(
+        help_text="whose card: self_draw (the claimant's own draw), draw (another seat's draw) "
+        "or discard"
+    )
+    skipped = serializers.ListField(
+        child=serializers.IntegerField(), help_text="seats whose turn the claim took"
+    )
+
+
 class PlyStateDoc(serializers.Serializer[Any]):
     """The table at one ply (fourcolor.replay.Replay.state)."""
 
@@ -109,6 +128,14 @@ class PlyStateDoc(serializers.Serializer[Any]):
     ply = serializers.IntegerField()
     plies = serializers.IntegerField()
     event = serializers.CharField(allow_null=True, help_text="the event that led here")
+    claim = ClaimDoc(
+        allow_null=True, help_text="the claim the event made (melds and wins), else null"
+    )
+    says = serializers.CharField(
+        allow_null=True,
+        help_text="the event in words, as the replay page says it: \"Jonas pongs Noor’s "
+        "discard\" (in the request's language; null at ply 0)",
+    )
     comments = serializers.ListField(child=serializers.CharField())
     phase = serializers.CharField()
     expected = serializers.CharField()
@@ -190,7 +217,9 @@ class SeatFactsSerializer(SeatSerializer):
     # The same values as the game's `on`; a plain string so that the schema does not give one
     # choice set two enum names (spectacular would warn without an ENUM_NAME_OVERRIDES entry).
     won_on = serializers.CharField(
-        allow_null=True, help_text="draw or discard when this seat won, else null"
+        allow_null=True,
+        help_text="whose card this seat won on: self_draw (its own draw), draw (another "
+        "seat's draw) or discard; null when it did not win",
     )
 
     class Meta(SeatSerializer.Meta):
@@ -545,9 +574,15 @@ class PlayerStatsDoc(serializers.Serializer[Any]):
     matches = serializers.IntegerField()
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField(allow_null=True)
-    wins_on_draw = serializers.IntegerField()
+    wins_on_self_draw = serializers.IntegerField(help_text="wins on the player's own draw")
+    wins_on_draw = serializers.IntegerField(help_text="wins on another seat's draw")
     wins_on_discard = serializers.IntegerField()
-    draw_win_share = serializers.FloatField(allow_null=True)
+    self_draw_win_share = serializers.FloatField(
+        allow_null=True, help_text="wins_on_self_draw / wins"
+    )
+    draw_win_share = serializers.FloatField(
+        allow_null=True, help_text="(wins_on_self_draw + wins_on_draw) / wins: wins on any draw"
+    )
     deal_ins = serializers.IntegerField()
     deal_in_rate = serializers.FloatField(allow_null=True)
     forced_finishes = serializers.IntegerField()

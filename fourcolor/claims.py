@@ -109,6 +109,43 @@ def _where(own: bool, source: str) -> str:
     return "a discard" if source == "discard" else "another seat\u2019s draw"
 
 
+# Whose card a claim takes, named for what happened at the table: the claimant's own draw,
+# another seat's draw, or a discard (always another seat's: nobody claims its own discard).
+SELF_DRAW, DRAW, DISCARD = "self_draw", "draw", "discard"
+TAKEN_FROM: tuple[str, ...] = (SELF_DRAW, DRAW, DISCARD)
+# The claim as players say it: a meld on one's own draw is a chi, like the next seat's meld
+# on a discard (both have the lowest priority).
+CLAIM_KINDS = {
+    ClaimRight.WIN: "win",
+    ClaimRight.PONG: "pong",
+    ClaimRight.GAN: "gan",
+    ClaimRight.CHI: "chi",
+    ClaimRight.OWN_DRAW: "chi",
+}
+
+
+def taken_from(live: Live, claimant: int) -> str:
+    """`self_draw`, `draw` or `discard`: whose card `claimant` takes when it claims `live`."""
+    if live.source == "discard":
+        return DISCARD
+    return SELF_DRAW if live.owner == claimant else DRAW
+
+
+def skipped_seats(owner: int, source: str, claimant: int, players: int) -> list[int]:
+    """Seats that lose their turn when `claimant` takes the live card: those between the seat
+    that would have moved next (after the discarder; after the drawer for a draw) and the
+    claimant, in turn order."""
+    if claimant == owner:
+        return []  # the drawer melding or winning on its own draw skips nobody
+    start = next_seat(owner, players)
+    out = []
+    s = start
+    while s != claimant and s != owner:
+        out.append(s)
+        s = next_seat(s, players)
+    return out if s == claimant else []
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     seat: int

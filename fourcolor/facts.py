@@ -9,8 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import KINDS, Card, counts_of
-from .claims import ClaimRight, Live, next_seat
-from .game import Game, Round
+from .claims import (
+    DISCARD,
+    DRAW,
+    SELF_DRAW,
+    TAKEN_FROM,
+    ClaimRight,
+    Live,
+    skipped_seats,
+    taken_from,
+)
+from .game import ClaimRecord, Game, Round
 from .moves import WinOption
 from .replay import missed_on_live
 from .split import RANK_BLOCK, block_splits
@@ -24,7 +33,7 @@ class SeatFacts:
     finisher: bool
     won: bool
     forced: bool
-    won_on: str | None
+    won_on: str | None  # one of TAKEN_FROM when the seat won
     dealt_in: bool
     points: int | None
     delta: int
@@ -42,19 +51,13 @@ class SeatFacts:
     win_melds: tuple[str, ...]
 
 
-def skipped_seats(owner: int, source: str, claimant: int, players: int) -> list[int]:
-    """Seats that lose their turn when `claimant` takes the live card: those between the seat
-    that would have moved next (after the discarder; after the drawer for a draw) and the
-    claimant, in turn order."""
-    if claimant == owner:
-        return []  # the drawer melding or winning on its own draw skips nobody
-    start = next_seat(owner, players)
-    out = []
-    s = start
-    while s != claimant and s != owner:
-        out.append(s)
-        s = next_seat(s, players)
-    return out if s == claimant else []
+def finish_taken_from(game: Game) -> str | None:
+    """Whose card ended the round, for a win or a forced finish (the card the finisher's last
+    meld took): `self_draw`, `draw` or `discard`; None for any other outcome."""
+    if game.finish.outcome not in ("win", "forced") or not game.claims:
+        return None
+    last: ClaimRecord = game.claims[-1]
+    return taken_from(last.live, last.seat)
 
 
 # The rank block of each card index (index = colour * 7 + rank): a split never mixes blocks.
@@ -192,6 +195,7 @@ def seat_facts(game: Game) -> list[SeatFacts]:
         and (finish.points or 0) < rs.threshold
     )
     win_melds = tuple(m.kind for m in finish.exposed_melds + finish.hidden_melds)
+    won_on = finish_taken_from(game) if finish.outcome == "win" else None
     out = []
     for s in range(1, players + 1):
         is_finisher = finish.seat == s and finish.outcome in ("win", "forced")
@@ -204,7 +208,7 @@ def seat_facts(game: Game) -> list[SeatFacts]:
                 finisher=is_finisher,
                 won=is_finisher and finish.outcome == "win",
                 forced=is_finisher and finish.outcome == "forced",
-                won_on=finish.on if is_finisher and finish.outcome == "win" else None,
+                won_on=won_on if is_finisher else None,
                 dealt_in=dealt_in_seat == s,
                 points=finish.points if is_finisher else None,
                 delta=finish.settlement.get(s, 0),
@@ -225,4 +229,14 @@ def seat_facts(game: Game) -> list[SeatFacts]:
     return out
 
 
-__all__ = ["SeatFacts", "seat_facts", "skipped_seats"]
+__all__ = [
+    "DISCARD",
+    "DRAW",
+    "SELF_DRAW",
+    "TAKEN_FROM",
+    "SeatFacts",
+    "finish_taken_from",
+    "seat_facts",
+    "skipped_seats",
+    "taken_from",
+]

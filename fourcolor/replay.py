@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARDS, COPIES, Card
-from .claims import ClaimRight, Live
-from .game import ENDED, LIVE, Game, Round, validate
+from .claims import CLAIM_KINDS, ClaimRight, Live, skipped_seats, taken_from
+from .game import ENDED, LIVE, ClaimRecord, Game, Round, validate
 from .melds import Meld
 from .moves import WinOption
 from .notation import Event, Record
@@ -77,6 +77,8 @@ class Replay:
             last.phase = ENDED
             last.live = None
         self._review: list[dict[int, list[Wait]]] | None = None
+        # The claim that took effect at each ply (melds and wins), by ply.
+        self.claims: dict[int, ClaimRecord] = {claim.ply: claim for claim in self.game.claims}
 
     @property
     def plies(self) -> int:
@@ -118,6 +120,7 @@ class Replay:
             "ply": ply,
             "plies": self.plies,
             "event": event.text() if event else None,
+            "claim": self.claim(ply),
             "comments": list(event.comments) if event else list(self.record.comments),
             "phase": rnd.phase,
             "expected": rnd.expected(),
@@ -135,6 +138,23 @@ class Replay:
         if ply == self.plies:
             data["finish"] = finish_json(self.game)
         return data
+
+    def claim(self, ply: int) -> dict[str, Any] | None:
+        """The claim the event at `ply` made, in the words players use: `kind` (win, pong,
+        gan, chi: a meld on one's own draw is a chi), the claimant `seat`, the card's `owner`,
+        `taken` (self_draw, draw or discard: whose card it was) and the `skipped` seats, whose
+        turn the claim took. None for any other event (discards, draws, calls, redeals)."""
+        claim = self.claims.get(ply)
+        if claim is None:
+            return None
+        live = claim.live
+        return {
+            "kind": CLAIM_KINDS[claim.right],
+            "seat": claim.seat,
+            "owner": live.owner,
+            "taken": taken_from(live, claim.seat),
+            "skipped": skipped_seats(live.owner, live.source, claim.seat, self.record.players),
+        }
 
     @staticmethod
     def _turn(rnd: Round) -> int | None:

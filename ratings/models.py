@@ -25,7 +25,8 @@ MELD_KINDS: tuple[str, ...] = (
 )
 # The additive counters of PlayerTotals (docs/stats.md gives each one's SQL).
 SUM_COUNTERS: tuple[str, ...] = (
-    "rounds", "wins", "wins_on_draw", "wins_on_discard", "deal_ins", "forced",
+    "rounds", "wins", "wins_on_self_draw", "wins_on_draw", "wins_on_discard", "deal_ins",
+    "forced",
     "below_threshold", "below_threshold_paid", "win_points", "net", "exhausted", "pongs",
     "gans", "chis", "own_draw_melds", "steals", "turns_lost", "draws", "win_turns",
     "dealer_rounds", "dealer_wins", "redeals_declared", "missed_wins",
@@ -83,6 +84,7 @@ class PlayerTotals(models.Model):
     rounds = models.PositiveIntegerField(default=0)
     matches = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
+    wins_on_self_draw = models.PositiveIntegerField(default=0)
     wins_on_draw = models.PositiveIntegerField(default=0)
     wins_on_discard = models.PositiveIntegerField(default=0)
     deal_ins = models.PositiveIntegerField(default=0)

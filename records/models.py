@@ -131,7 +131,11 @@ class Outcome(models.TextChoices):
 
 
 class WinSource(models.TextChoices):
-    DRAW = "draw", _("own draw")
+    """Whose card ended the round (`fourcolor.facts.TAKEN_FROM`): the finisher's own draw,
+    another seat's draw, or a discard."""
+
+    SELF_DRAW = "self_draw", _("own draw")
+    DRAW = "draw", _("another player’s draw")
     DISCARD = "discard", _("discard")
 
 
@@ -185,7 +189,7 @@ class Game(models.Model):
         help_text=_("the winner, the forced finisher, or the seat that declared the redeal"),
     )
     on = models.CharField(
-        _("won on"), max_length=8, choices=WinSource.choices, null=True, blank=True
+        _("won on"), max_length=16, choices=WinSource.choices, null=True, blank=True
     )
     points = models.IntegerField(_("points"), null=True, blank=True)
     exposed_points = models.IntegerField(_("exposed points"), null=True, blank=True)
@@ -294,7 +298,7 @@ class GameSeat(models.Model):
     won = models.BooleanField(_("won"), default=False)
     forced = models.BooleanField(_("forced finish"), default=False)
     won_on = models.CharField(
-        _("won on"), max_length=8, choices=WinSource.choices, null=True, blank=True
+        _("won on"), max_length=16, choices=WinSource.choices, null=True, blank=True
     )
     dealt_in = models.BooleanField(_("dealt in"), default=False)
     points = models.IntegerField(_("points"), null=True, blank=True)

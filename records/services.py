@@ -48,7 +48,7 @@ from django.utils import timezone
 
 import fourcolor
 from fourcolor.errors import FcnError, LimitError
-from fourcolor.facts import SeatFacts, seat_facts
+from fourcolor.facts import SeatFacts, finish_taken_from, seat_facts
 from fourcolor.notation import MAX_LINE_CHARS, MAX_RECORD_CHARS
 
 from records.models import (
@@ -119,7 +119,8 @@ def derive_game_fields(check: fourcolor.Check) -> dict[str, Any]:
         "dealer": record.dealer,
         "outcome": game.outcome,
         "finisher": game.seat,
-        "on": game.on,
+        # Whose card ended the round (self_draw, draw, discard), not only where it came from.
+        "on": finish_taken_from(game),
         "points": game.points,
         "exposed_points": game.exposed_points,
         "hidden_points": game.hidden_points,

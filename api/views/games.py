@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import fourcolor
-from fourcolor.replay import finish_json
+from fourcolor.replay import Replay, finish_json
 
 from api.pagination import ApiPagination
 from api.permissions import IsUploaderOrStaffOrReadOnly
@@ -44,6 +44,7 @@ from api.filters import ApiGameFilter as GameFilter
 from records.management.commands.export_games import fcn_separator
 from records.models import Game, GameSeat
 from records.services import game_export
+from records.wording import event_words
 
 EXPORT_CHUNK = 500
 MAX_SEAT = 4
@@ -282,8 +283,9 @@ class GameViewSet(
         seat = query.validated_data.get("seat")
         if seat is not None and seat > game.players:
             raise Http404(f"This game has seats 1 to {game.players}.")
-        state = load_replay(game).state(number, seat)
-        return Response({"game": game.pk, **state})
+        replay = load_replay(game)
+        state = replay.state(number, seat)
+        return Response({"game": game.pk, **state, "says": _says(replay, number)})
 
     @extend_schema(
         summary="The engine's review: waits, missed wins, comments",
@@ -378,3 +380,12 @@ def _fcn_lines(games: QuerySet[Game]) -> Iterator[str]:
 def _ndjson_lines(games: QuerySet[Game]) -> Iterator[str]:
     for game in games.iterator(chunk_size=EXPORT_CHUNK):
         yield json.dumps(game_export(game), ensure_ascii=False) + "\n"
+
+
+def _says(replay: Replay, ply: int) -> str | None:
+    """The event at `ply` in words, as the replay page says it (records.wording)."""
+    if ply == 0:
+        return None
+    event = replay.record.events[ply - 1]
+    names = dict(enumerate(replay.record.seats, start=1))
+    return event_words(event.verb, event.seat, replay.claim(ply), names)

@@ -92,17 +92,38 @@
     ]);
   }
 
+  // A translated template ("%(name)s pongs %(owner)s’s discard") as nodes: each slot a
+  // span holding the name as text, never as markup.
+  function sentence(template, slots) {
+    return template.split(/(%\(\w+\)s)/).map(function (part) {
+      var slot = /^%\((\w+)\)s$/.exec(part);
+      if (!slot) return part;
+      return slots[slot[1]] || "";
+    });
+  }
+
+  // The same words as the server's event_line (records.wording): claims say pong, gan, chi
+  // or win, whose card and which seats they skipped.
   function eventLine(event, small) {
     if (!event) return el("div", { className: "event", text: L.deal });
-    var parts = [
-      el("span", { className: "event__who", text: names[event.seat] || "" }),
-      " ",
-      el("span", { className: "event__verb", text: L.verbs[event.verb] || event.verb }),
-      " ",
-    ];
+    var W = L.words;
+    var claim = event.claim;
+    var template = (claim && W.claims[claim.kind + ":" + claim.taken]) || W.verbs[event.verb] || "%(name)s";
+    var says = el("span", { className: "event__says" }, sentence(template, {
+      name: el("span", { className: "event__who", text: names[event.seat] || "" }),
+      owner: el("span", { className: "event__owner", text: claim ? names[claim.owner] || "" : "" }),
+    }));
+    var parts = [says, " "];
     if (event.cards.length) parts.push(cardList(event.cards, small));
     event.groups.forEach(function (group) { parts.push(cardList(group, small)); });
-    return el("div", { className: "event", "data-event": event.text }, parts);
+    if (claim && claim.skipped.length) {
+      var who = claim.skipped.map(function (s) { return names[s] || ""; }).join(W.separator);
+      parts.push(" ");
+      parts.push(el("span", { className: "event__skipped", text: "(" + fmt(W.skipped, { names: who }) + ")" }));
+    }
+    var attrs = { className: "event", "data-event": event.text };
+    if (claim) attrs["data-claim"] = claim.kind;
+    return el("div", attrs, parts);
   }
 
   // ---------------------------------------------------------------- drawing one ply

@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from fourcolor.facts import SeatFacts, seat_facts, skipped_seats
+from fourcolor.claims import Live
+from fourcolor.facts import SeatFacts, finish_taken_from, seat_facts, skipped_seats, taken_from
 from fourcolor.game import pile_size, validate
 from fourcolor.generate import generate_record
 from tests.engine.helpers import (
@@ -84,6 +85,7 @@ def test_it_counts_a_win_on_another_seats_draw() -> None:
         19,
         1,
     )
+    assert finish_taken_from(game) == "draw"
     assert by_seat(facts, "steals") == {1: 0, 2: 0, 3: 0, 4: 1}  # seat 3 is skipped
     assert by_seat(facts, "turns_lost") == {1: 0, 2: 0, 3: 1, 4: 0}
     assert by_seat(facts, "draws") == {1: 0, 2: 1, 3: 0, 4: 0}
@@ -93,12 +95,15 @@ def test_it_counts_a_win_on_another_seats_draw() -> None:
 def test_it_counts_a_win_on_the_winners_own_draw() -> None:
     game = play({1: "rA", 2: WIN_HAND}, "1x rA 2d rC 2w rC rR rH", reserve="rC")
     facts = seat_facts(game)
+    # `self_draw`, not `draw`: the winner drew the card itself (issue 15: most "own draw"
+    # wins of the demo archive were on another seat's draw).
     assert (facts[1].won, facts[1].won_on, facts[1].win_turn, facts[1].draws) == (
         True,
-        "draw",
+        "self_draw",
         1,
         1,
     )
+    assert finish_taken_from(game) == "self_draw"
     assert by_seat(facts, "dealt_in") == {1: False, 2: False}
     assert by_seat(facts, "own_draw_melds") == {1: 0, 2: 0}  # a win is not an own-draw meld
 
@@ -172,3 +177,26 @@ def test_it_counts_every_draw_of_an_exhausted_round() -> None:
 def test_it_counts_no_missed_win_for_a_winner_whose_claim_followed_calls() -> None:
     game = play(WAITS, "1x wC 4h wC wR wH 2w wC wR wH", players=4)
     assert by_seat(seat_facts(game), "missed_wins") == {1: 0, 2: 0, 3: 0, 4: 0}
+
+
+@pytest.mark.parametrize(
+    "owner,source,claimant,want",
+    [
+        (2, "draw", 2, "self_draw"),
+        (2, "draw", 4, "draw"),
+        (1, "discard", 2, "discard"),
+        (3, "discard", 1, "discard"),
+    ],
+)
+def test_it_names_whose_card_a_claim_takes(
+    owner: int, source: str, claimant: int, want: str
+) -> None:
+    assert taken_from(Live(0, owner, source), claimant) == want
+
+
+def test_it_says_whose_card_ended_a_forced_finish_and_only_a_win_sets_won_on() -> None:
+    game = play({1: "rC", 2: FORCED_HAND}, FORCED_EVENTS, ruleset="bga", reserve=FORCED_RESERVE)
+    # The forced finish comes with "2m yE yE" on seat 1's discarded yE.
+    assert finish_taken_from(game) == "discard"
+    assert [f.won_on for f in seat_facts(game)] == [None, None]
+

@@ -100,9 +100,9 @@ FACTS: dict[str, list[tuple[Any, ...]]] = {
     "B3": [
         ("Ann", False, False, False, None, False, None, -4, False, 1, 0, 3, 2, 0, 0, 6, None,
          False, 0, ()),
-        ("Bao", False, True, False, "draw", False, 13, 8, False, 1, 0, 2, 1, 0, 1, 6, 9, False, 0,
-         ("command", "triple", "field", "command", "triple", "lone", "lone", "lone", "lone",
-          "lone", "lone")),
+        ("Bao", False, True, False, "self_draw", False, 13, 8, False, 1, 0, 2, 1, 0, 1, 6, 9,
+         False, 0, ("command", "triple", "field", "command", "triple", "lone", "lone", "lone",
+                    "lone", "lone", "lone")),
         ("Chi", True, False, False, None, False, None, -4, False, 1, 0, 1, 4, 1, 0, 7, None,
          False, 0, ()),
     ],

@@ -37,8 +37,10 @@ CHI = {
     "matches": 1,  # club-1
     "wins": 3,  # A, A2, B2
     "win_rate": 3 / 7,
-    "wins_on_draw": 2,
+    "wins_on_self_draw": 0,
+    "wins_on_draw": 2,  # A and A2: on Ann's draw
     "wins_on_discard": 1,
+    "self_draw_win_share": 0 / 3,
     "draw_win_share": 2 / 3,
     "deal_ins": 0,
     "deal_in_rate": 0 / 7,
@@ -80,8 +82,10 @@ BAO = {
     "matches": 1,
     "wins": 1,
     "win_rate": 1 / 7,
-    "wins_on_draw": 1,
+    "wins_on_self_draw": 1,  # B3: on his own draw
+    "wins_on_draw": 0,
     "wins_on_discard": 0,
+    "self_draw_win_share": 1 / 1,
     "draw_win_share": 1 / 1,
     "deal_ins": 0,
     "deal_in_rate": 0 / 7,
@@ -122,8 +126,10 @@ ANN = {
     "matches": 1,
     "wins": 0,
     "win_rate": 0 / 7,
+    "wins_on_self_draw": 0,
     "wins_on_draw": 0,
     "wins_on_discard": 0,
+    "self_draw_win_share": None,
     "draw_win_share": None,
     "deal_ins": 4,  # A, A2 (seat 1), B2, C
     "deal_in_rate": 4 / 7,
@@ -163,8 +169,10 @@ DUNG = {
     "matches": 0,
     "wins": 1,
     "win_rate": 1 / 4,
+    "wins_on_self_draw": 0,
     "wins_on_draw": 0,
     "wins_on_discard": 1,
+    "self_draw_win_share": 0 / 1,
     "draw_win_share": 0 / 1,
     "deal_ins": 0,
     "deal_in_rate": 0 / 4,

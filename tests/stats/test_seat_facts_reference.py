@@ -65,6 +65,12 @@ def reference_facts(game: Game) -> list[SeatFacts]:
         and (finish.points or 0) < rs.threshold
     )
     win_melds = tuple(m.kind for m in finish.exposed_melds + finish.hidden_melds)
+    # Whose card the win took: the live card of the last claim (the win itself).
+    last = game.claims[-1] if game.claims else None
+    winning_card = None
+    if last is not None:
+        winning_card = "discard" if last.live.source == "discard" else (
+            "self_draw" if last.live.owner == last.seat else "draw")
     out = []
     for s in range(1, players + 1):
         is_finisher = finish.seat == s and finish.outcome in ("win", "forced")
@@ -73,7 +79,7 @@ def reference_facts(game: Game) -> list[SeatFacts]:
             seat=s, name=record.seats[s - 1], is_dealer=s == record.dealer,
             finisher=is_finisher, won=is_finisher and finish.outcome == "win",
             forced=is_finisher and finish.outcome == "forced",
-            won_on=finish.on if is_finisher and finish.outcome == "win" else None,
+            won_on=winning_card if is_finisher and finish.outcome == "win" else None,
             dealt_in=dealt_in_seat == s, points=finish.points if is_finisher else None,
             delta=finish.settlement.get(s, 0), below_threshold=is_finisher and below,
             pongs=rights.get(ClaimRight.PONG, 0), gans=rights.get(ClaimRight.GAN, 0),

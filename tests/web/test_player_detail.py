@@ -36,8 +36,19 @@ def test_it_shows_the_headline_figures_of_the_players_rounds(
     assert stat(doc, "rounds") == str(len(seats)) == "6"
     assert stat(doc, "wins") == str(len(wins))
     assert stat(doc, "win_rate") == f"{100 * len(wins) / len(seats):.1f}%"
-    assert stat(doc, "wins_on_draw") == str(sum(1 for s in wins if s.won_on == "draw"))
-    assert stat(doc, "wins_on_discard") == str(sum(1 for s in wins if s.won_on == "discard"))
+    by_source = {
+        source: str(sum(1 for s in wins if s.won_on == source))
+        for source in ("self_draw", "draw", "discard")
+    }
+    assert sum(map(int, by_source.values())) == len(wins)
+    assert stat(doc, "wins_on_self_draw") == by_source["self_draw"]
+    assert stat(doc, "wins_on_draw") == by_source["draw"]
+    assert stat(doc, "wins_on_discard") == by_source["discard"]
+    headline = doc.find("dl", "stats")
+    labels = {dd.attrs["data-stat"]: dt.text() for dt, dd in zip(
+        headline.find_all("dt"), headline.find_all("dd"), strict=True)}
+    assert (labels["wins_on_self_draw"], labels["wins_on_draw"], labels["wins_on_discard"]) == (
+        "Wins on own draw", "Wins on another’s draw", "Wins on a discard")
     assert stat(doc, "deal_ins").startswith(str(sum(1 for s in seats if s.dealt_in)))
     best = max(s.points for s in wins if s.points is not None)
     assert stat(doc, "best_win_points") == str(best)
@@ -62,7 +73,7 @@ def test_it_draws_the_running_net_and_the_outcomes_as_svg(
     assert desc == (f"6 rounds, from {running[0]} to {running[-1]}; lowest {min(running)}, "
                     f"highest {max(running)}.")
     bars = [t.text() for t in doc.find_all("text", "chart__value")]
-    assert len(bars) == 6
+    assert len(bars) == 7  # own draw, another's draw, discard, forced, dealt in, other, none
     assert sum(int(b.split()[0]) for b in bars) == 6  # every round in exactly one bar
     assert "<script" not in html.split("<main", 1)[1].split("</main>", 1)[0]
 

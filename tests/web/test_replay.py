@@ -166,9 +166,12 @@ def test_it_shows_the_end_only_at_the_last_ply(client: Client, archive: Archive)
     end = page(client, archive.four, ply=41).find("section", id="end")
     assert "hidden" not in end.attrs
     winner = game.record.seats[game.seat - 1]
+    last = game.claims[-1].live
+    owner = game.record.seats[last.owner - 1]
+    whose = ("their own draw" if last.owner == game.seat else f"{owner}’s draw") if (
+        last.source == "draw") else f"{owner}’s discard"
     assert end.find("p", "end__outcome").words() == (
-        f"{winner} wins on {'their own draw' if game.on == 'draw' else 'a discard'} "
-        f"with {game.points} points."
+        f"{winner} wins on {whose} with {game.points} points."
     )
     rows = end.find("table", "melds").find("tbody").find_all("tr")
     assert [r.cards() for r in rows] == [[c.token for c in m.cards] for m, _ in game.winning_melds]

@@ -12,13 +12,14 @@ from typing import Any
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from fourcolor.cards import parse_card
-from web.views.labels import CLAIMS, MELD_NAMES, PHASES, SOURCES, VERBS, card_name
+from records.wording import event_template, skipped_words
+from web.views.labels import CLAIMS, MELD_NAMES, PHASES, SOURCES, card_name
 
 register = template.Library()
 
@@ -164,18 +165,36 @@ def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
     return mapping.get(key, mapping.get(str(key)))
 
 
+def _sentence(template: str, values: Mapping[str, SafeString]) -> SafeString:
+    """A translated template with %(name)s-style slots filled by markup: the template's own
+    text is escaped, the values are already safe."""
+    escaped = str(conditional_escape(template))
+    return mark_safe(escaped % values)  # noqa: S308 (both sides escaped)
+
+
 @register.simple_tag
 def event_line(event: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
                small: bool = True) -> SafeString:
-    """'West discards 馬' with the cards drawn; the deal for ply 0."""
+    """'Jonas pongs Noor’s discard 車 (skipping Ann)' with the cards drawn; the deal for ply 0.
+    The words are records.wording's, as in replay.js and the API."""
     if event is None:
         return format_html('<div class="event">{}</div>', _("Deal"))
+    claim = event.get("claim")
+    names = {int(seat["seat"]): str(seat["name"]) for seat in seats or ()}
+    owner = names.get(claim["owner"], "") if claim else ""
+    says = _sentence(event_template(event["verb"], claim), {
+        "name": format_html('<span class="event__who">{}</span>', names.get(event["seat"], "")),
+        "owner": format_html('<span class="event__owner">{}</span>', owner),
+    })
     groups = format_html_join("", "{}", ((cards(g, small=small),) for g in event["groups"]))
+    skipped = skipped_words(claim, names)
     return format_html(
-        '<div class="event" data-event="{}"><span class="event__who">{}</span> '
-        '<span class="event__verb">{}</span> {}{}</div>',
-        event["text"], seat_name(seats, event["seat"]), VERBS.get(event["verb"], event["verb"]),
+        '<div class="event" data-event="{}"{}><span class="event__says">{}</span> {}{}{}</div>',
+        event["text"],
+        format_html(' data-claim="{}"', claim["kind"]) if claim else "",
+        says,
         cards(event["cards"], small=small) if event["cards"] else "", groups,
+        format_html(' <span class="event__skipped">({})</span>', skipped) if skipped else "",
     )
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import pgettext_lazy
 
 from fourcolor.cards import CARDS, parse_card
+from records.wording import js_templates
 
 COLOUR_NAMES = {
     "r": pgettext_lazy("card colour", "red"),
@@ -37,16 +38,6 @@ MELD_NAMES = {
     "quad": gettext_lazy("quad"),
     "three_colour": gettext_lazy("three-colour"),
     "four_colour": gettext_lazy("four-colour"),
-}
-# What a seat did: "<name> discards <cards>".
-VERBS = {
-    "x": gettext_lazy("discards"),
-    "d": gettext_lazy("draws"),
-    "m": gettext_lazy("melds"),
-    "w": gettext_lazy("wins with"),
-    "r": gettext_lazy("declares a redeal"),
-    "c": gettext_lazy("calls"),
-    "h": gettext_lazy("calls a win with"),
 }
 PHASES = {
     "opening": gettext_lazy("the dealer's first discard"),
@@ -88,9 +79,9 @@ def js_labels() -> dict[str, object]:
     return {
         "cards": {card.token: [card.glyph, card_name(card.token)] for card in CARDS},
         "melds": {kind: str(name) for kind, name in MELD_NAMES.items()},
-        "verbs": {verb: str(name) for verb, name in VERBS.items()},
         "phases": {phase: str(name) for phase, name in PHASES.items()},
         "claims": {claim: str(name) for claim, name in CLAIMS.items()},
+        "words": js_templates(),
         "sources": {source: str(name) for source, name in SOURCES.items()},
         "deal": _("Deal"),
         "cardsHidden": _("%(count)s hidden cards"),

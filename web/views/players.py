@@ -63,7 +63,8 @@ def outcome_bars(figures: dict[str, Any], no_winner: int) -> list[tuple[str, int
     finished_by_me = figures["wins"] + figures["forced_finishes"]
     others = figures["rounds"] - finished_by_me - figures["deal_ins"] - no_winner
     return [
-        (_("won on own draw"), figures["wins_on_draw"], "draw"),
+        (_("won on own draw"), figures["wins_on_self_draw"], "self-draw"),
+        (_("won on another’s draw"), figures["wins_on_draw"], "draw"),
         (_("won on a discard"), figures["wins_on_discard"], "discard"),
         (_("forced finish"), figures["forced_finishes"], "forced"),
         (_("dealt in"), figures["deal_ins"], "dealin"),

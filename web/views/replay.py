@@ -122,12 +122,17 @@ def finish_sentence(finish: dict[str, Any] | None, seats: list[dict[str, Any]]) 
     name = names.get(finish["seat"], "")
     points = finish["points"]
     outcome = finish["outcome"]
-    if outcome == "win" and finish["on"] == "draw":
+    owner = names.get(finish.get("owner"), "")
+    taken = finish.get("taken")
+    if outcome == "win" and taken == "self_draw":
         return _("%(name)s wins on their own draw with %(points)s points.") % {
             "name": name, "points": points}
+    if outcome == "win" and taken == "draw":
+        return _("%(name)s wins on %(owner)s’s draw with %(points)s points.") % {
+            "name": name, "owner": owner, "points": points}
     if outcome == "win":
-        return _("%(name)s wins on a discard with %(points)s points.") % {
-            "name": name, "points": points}
+        return _("%(name)s wins on %(owner)s’s discard with %(points)s points.") % {
+            "name": name, "owner": owner, "points": points}
     if outcome == "forced":
         return _("%(name)s makes a forced finish with %(points)s points.") % {
             "name": name, "points": points}

@@ -46,6 +46,8 @@ def _event(replay: Replay, ply: int) -> dict[str, Any] | None:
     return {
         "seat": event.seat,
         "verb": event.verb,
+        # kind, owner, taken (whose card), skipped: the claim in words (records.wording)
+        "claim": replay.claim(ply),
         "cards": [card.token for card in canonical.cards],
         "groups": [[card.token for card in group] for group in canonical.groups],
         "text": event.text(),
@@ -152,6 +154,11 @@ def replay_payload(replay: Replay, seat: int | None) -> ReplayPayload:
     ]
     game = replay.game
     finish = finish_json(game) if game.outcome != "unfinished" else None
+    if finish is not None:
+        # Whose card ended the round (the finishing claim's), for the result's sentence.
+        last = replay.claim(replay.plies) if game.outcome in ("win", "forced") else None
+        finish["taken"] = last["taken"] if last else None
+        finish["owner"] = last["owner"] if last else None
     return ReplayPayload(replay.plies, seat, seats, states, finish, missed)
 
 
@@ -160,8 +167,13 @@ def replay_payload(replay: Replay, seat: int | None) -> ReplayPayload:
 CACHE_SECONDS = 24 * 3600
 
 
+# Bumped whenever the payload's shape changes, so that no page reads an older one.
+PAYLOAD_VERSION = 2
+
+
 def cache_key(game: Game, view: int | None) -> str:
-    return f"fourcolor:replay:{fourcolor.__version__}:{game.content_hash}:{view or 0}"
+    return (f"fourcolor:replay:{fourcolor.__version__}:{PAYLOAD_VERSION}:{game.content_hash}:"
+            f"{view or 0}")
 
 
 def cached_payload(game: Game, view: int | None) -> tuple[ReplayPayload, str]:

@@ -167,3 +167,21 @@ def test_it_shows_unusual_names_exactly_as_written(page: Any, seeded: Archive) -
     event = page.locator('[data-field="event"] .event__who').text_content()
     assert event in LONG
     assert page.evaluate("() => document.querySelectorAll('main script:not([type])').length") == 0
+
+
+def test_it_says_each_event_in_the_same_words_as_the_server(page: Any, seeded: Archive) -> None:
+    """replay.js draws the ply header from the same templates as the server's event line:
+    stepping with the keyboard shows, at every ply, exactly what a page loaded at that ply
+    shows (claims in words, whose card, the seats a claim skipped)."""
+    game = seeded.four
+    plies = replay_of(game).plies
+    server = {}
+    for ply in range(plies + 1):
+        page.goto(f"/games/{game.pk}/?ply={ply}")
+        server[ply] = page.locator('[data-field="event"]').inner_html()
+    assert sum("data-claim" in html for html in server.values()) >= 5
+    open_replay(page, f"/games/{game.pk}/?ply=0")
+    for ply in range(1, plies + 1):
+        page.keyboard.press("ArrowRight")
+        drawn = page.locator('[data-field="event"]').inner_html()
+        assert drawn == server[ply], ply
