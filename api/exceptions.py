@@ -31,6 +31,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from config.unavailable import RETRY_AFTER_SECONDS, is_unavailable
+from config.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
 from fourcolor.errors import FcnError
 
 logger = logging.getLogger(__name__)
@@ -94,6 +96,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         exc = exceptions.ParseError(str(exc))
     elif isinstance(exc, SuspiciousOperation):
         exc = exceptions.ParseError("The request could not be read.")
+    if is_unavailable(exc):
+        # Raised anywhere in the view: the token lookup, a throttle's counter, the queries.
+        logger.warning("database unavailable, answered 503: %s", " ".join(str(exc).split()))
+        set_rollback()
+        return Response(
+            error_body(503, "unavailable", UNAVAILABLE_MESSAGE, retry_after=RETRY_AFTER_SECONDS),
+            status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS),
+                                 "Cache-Control": "no-store"},
+        )
     if not isinstance(exc, exceptions.APIException):
         view = context.get("view")
         logger.exception("Unexpected error in %s", type(view).__name__ if view else "the API")

@@ -91,6 +91,8 @@ MIDDLEWARE = [
     # First: one log line (with its duration and request id) for every request, static included.
     "config.middleware.RequestLogMiddleware",
     "config.middleware.QueryStringLimitMiddleware",
+    # A view's "database unreachable" error becomes a 503 (config/unavailable.py).
+    "config.unavailable.DatabaseUnavailableMiddleware",
     # Before anything that answers by itself (preflights, redirects): api/cors.py.
     "api.cors.ApiCorsMiddleware",
     "django.middleware.security.SecurityMiddleware",

@@ -18,6 +18,8 @@ from django.views.decorators.http import require_safe
 from config.views import healthz
 
 FAVICON = "img/favicon.svg"
+# A 503 when the error is the database's absence (config/unavailable.py).
+handler500 = "config.unavailable.server_error"
 
 
 @require_safe

@@ -9,6 +9,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from config.unavailable import RETRY_AFTER_SECONDS
+
 logger = logging.getLogger(__name__)
 
 
@@ -28,8 +30,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
             raise DatabaseError(f"SELECT 1 returned {row!r}")
     except DatabaseError as exc:
         logger.exception("Health check: database unavailable")
-        return JsonResponse(
+        response = JsonResponse(
             {"status": "error", "database": {"ok": False, "error": type(exc).__name__}},
             status=503,
         )
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     return JsonResponse({"status": "ok", "database": {"ok": True, "vendor": connection.vendor}})
