@@ -1,22 +1,53 @@
-"""Page-number pagination for every list of the API.
+"""Pagination of the API's lists: page numbers for people, cursors for programs.
 
-Pages rather than cursors: the archive's lists are sorted by user-chosen keys (the same
-`ordering` as the web archive), which a cursor cannot follow, and a page number is what a
-shared URL of the web archive carries too. The id is always the last sort key (see
-`records.filters.GameOrderingFilter`), so pages never repeat or skip a game.
+- `?page=N` (from 1, or `last`) and `?page_size=M` (1..200; default API_PAGE_SIZE): what a
+  shared URL of the web archive carries too. A page past the end is an empty page (200, with
+  `count` and a `previous` link to the last page), on every list; `?page=abc` is a 400.
+- `?cursor=` (game lists only, `CursorPagination`): pages that do not drift when games are
+  added or deleted. An empty `cursor` starts at the top; `next` / `previous` (and the `Link`
+  header) carry the cursor of the neighbouring page. The cursor is the sort key of the page's
+  last (or first) game in the list's own `ordering` (any of the archive's orders: the id is
+  always the last key, `records.filters.GameOrderingFilter`), so a page begins exactly after
+  the previous one ended, whatever was added meanwhile. Cursor pages have no `count`.
+
+Every paged answer also has a `Link` header (RFC 8288) with its `next` and `prev` pages.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import datetime
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.paginator import Page
+from django.db.models import F, Model, OrderBy, Q, QuerySet
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 
 MAX_PAGE_SIZE = 200
+MAX_CURSOR = 1000  # characters: a cursor holds a few sort keys
+
+
+class PastTheEnd(Page):  # type: ignore[type-arg]
+    """An empty page after the last one: its previous page is the last page."""
+
+    def previous_page_number(self) -> int:
+        return max(1, self.paginator.num_pages)
+
+
+def link_header(links: Sequence[tuple[str | None, str]]) -> str:
+    return ", ".join(f'<{url}>; rel="{rel}"' for url, rel in links if url)
 
 
 class ApiPagination(PageNumberPagination):
-    """`?page=N` (from 1) and `?page_size=M` (1..200; default API_PAGE_SIZE)."""
+    """`?page=N` (from 1, or `last`) and `?page_size=M` (see the module doc)."""
 
     page_size_query_param = "page_size"
     max_page_size = MAX_PAGE_SIZE
@@ -33,6 +64,36 @@ class ApiPagination(PageNumberPagination):
             )
         return int(raw)
 
+    def get_page_number(self, request: Request, paginator: Any) -> int:
+        raw = request.query_params.get(self.page_query_param, "")
+        if raw == "":
+            return 1
+        if raw in self.last_page_strings:
+            return int(paginator.num_pages)
+        if not (raw.isascii() and raw.isdecimal()) or not 1 <= int(raw) <= 2**31 - 1:
+            raise ValidationError({self.page_query_param: ["A whole number from 1, or last."]})
+        return int(raw)
+
+    def paginate_queryset(
+        self, queryset: Any, request: Request, view: Any = None
+    ) -> list[Any] | None:
+        self.request = request
+        page_size = self.get_page_size(request)
+        paginator = self.django_paginator_class(queryset, page_size)
+        number = self.get_page_number(request, paginator)
+        if number > max(1, paginator.num_pages):
+            self.page = PastTheEnd([], number, paginator)
+        else:
+            self.page = paginator.page(number)
+        self.display_page_controls = paginator.num_pages > 1 and self.template is not None
+        return list(self.page)
+
+    def get_paginated_response(self, data: Any) -> Response:
+        response = super().get_paginated_response(data)
+        next_url, previous = response.data["next"], response.data["previous"]
+        response["Link"] = link_header([(next_url, "next"), (previous, "prev")])
+        return response
+
     def get_schema_operation_parameters(self, view: object) -> list[dict[str, object]]:
         # DRF documents both as plain integers; say their bounds so that clients (and
         # schemathesis) know that page 0 or a page size of 10,000 is not a valid request.
@@ -43,4 +104,195 @@ class ApiPagination(PageNumberPagination):
             schema["minimum"] = 1
             if parameter["name"] == self.page_size_query_param:
                 schema["maximum"] = self.max_page_size
+            else:
+                schema["maximum"] = 2**31 - 1
+                parameter["description"] = (
+                    "page number, from 1 (past the last page: an empty page)"
+                )
         return parameters
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "required": ["count", "next", "previous", "results"],
+            "properties": {
+                "count": {"type": "integer", "minimum": 0},
+                "next": {"type": "string", "nullable": True, "format": "uri"},
+                "previous": {"type": "string", "nullable": True, "format": "uri"},
+                "results": schema,
+            },
+        }
+
+
+# ----------------------------------------------------------------------------- cursors
+
+
+def sort_keys(queryset: QuerySet[Any]) -> list[tuple[str, bool]]:
+    """(field, descending) of the queryset's ordering: OrderBy(F(...)) expressions, missing
+    values last (as records.filters.GameOrderingFilter orders), ending with the primary key."""
+    keys = []
+    for expression in queryset.query.order_by:
+        if not isinstance(expression, OrderBy) or not isinstance(expression.expression, F):
+            raise TypeError(f"cursor pagination cannot follow the ordering {expression!r}")
+        keys.append((expression.expression.name, expression.descending))
+    if not keys or keys[-1][0] not in ("pk", "id"):
+        raise TypeError("cursor pagination needs the primary key as the last sort key")
+    return keys
+
+
+def _field(model: type[Model], name: str) -> Any:
+    return model._meta.pk if name in ("pk", "id") else model._meta.get_field(name)
+
+
+def key_of(obj: Model, keys: list[tuple[str, bool]]) -> list[Any]:
+    values = []
+    for name, _ in keys:
+        value = getattr(obj, name)
+        if isinstance(value, (datetime.date, datetime.datetime)):
+            value = value.isoformat()
+        values.append(value)
+    return values
+
+
+def encode_cursor(keys: list[tuple[str, bool]], values: list[Any], before: bool) -> str:
+    payload = {"o": [("-" if desc else "") + name for name, desc in keys], "k": values,
+               "b": before}
+    raw = json.dumps(payload, separators=(",", ":")).encode("utf-8")
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def decode_cursor(
+    text: str, keys: list[tuple[str, bool]], model: type[Model]
+) -> tuple[list[Any], bool]:
+    """The sort key and direction (True: the page before it) a cursor holds; a 400 for a
+    cursor that is not one of ours or was made for another ordering."""
+    invalid = ValidationError({"cursor": [
+        "Not a cursor of this list: follow the next/previous links (with the same ordering)."
+    ]})
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        payload = json.loads(raw.decode("utf-8"))
+        order = [("-" if desc else "") + name for name, desc in keys]
+        if (not isinstance(payload, dict) or payload.get("o") != order
+                or not isinstance(payload.get("k"), list) or len(payload["k"]) != len(keys)
+                or not isinstance(payload.get("b"), bool)):
+            raise invalid
+        values = [
+            None if value is None else _field(model, name).to_python(value)
+            for (name, _), value in zip(keys, payload["k"], strict=True)
+        ]
+    except (ValueError, TypeError, binascii.Error, DjangoValidationError) as exc:
+        raise invalid from exc
+    if values[-1] is None:
+        raise invalid
+    return values, payload["b"]
+
+
+def _equal(name: str, value: Any) -> Q:
+    return Q(**{f"{name}__isnull": True}) if value is None else Q(**{name: value})
+
+
+def _beyond(name: str, value: Any, descending: bool, before: bool) -> Q | None:
+    """Rows strictly after (or before) `value` in this key's order, missing values last."""
+    if before:
+        if value is None:
+            return Q(**{f"{name}__isnull": False})
+        return Q(**{f"{name}__gt" if descending else f"{name}__lt": value})
+    if value is None:
+        return None  # nothing comes after the missing values
+    return Q(**{f"{name}__lt" if descending else f"{name}__gt": value}) | Q(
+        **{f"{name}__isnull": True}
+    )
+
+
+def beyond(keys: list[tuple[str, bool]], values: list[Any], before: bool) -> Q:
+    """Rows strictly after (before) the sort key `values`, in the lexicographic order."""
+    condition = Q(pk__in=[])
+    prefix = Q()
+    for (name, descending), value in zip(keys, values, strict=True):
+        step = _beyond(name, value, descending, before)
+        if step is not None:
+            condition |= prefix & step
+        prefix &= _equal(name, value)
+    return condition
+
+
+def reversed_order(queryset: QuerySet[Any]) -> QuerySet[Any]:
+    flipped = []
+    for expression in queryset.query.order_by:
+        field = expression.expression
+        flipped.append(field.asc(nulls_first=True) if expression.descending
+                       else field.desc(nulls_first=True))
+    return queryset.order_by(*flipped)
+
+
+class CursorPagination(ApiPagination):
+    """Page numbers, or cursors when `?cursor=` is given (see the module doc)."""
+
+    cursor_query_param = "cursor"
+
+    def paginate_queryset(
+        self, queryset: Any, request: Request, view: Any = None
+    ) -> list[Any] | None:
+        if self.cursor_query_param not in request.query_params:
+            self.cursor_mode = False
+            return super().paginate_queryset(queryset, request, view)
+        self.cursor_mode = True
+        self.request = request
+        size = self.get_page_size(request) or 1
+        keys = sort_keys(queryset)
+        text = request.query_params[self.cursor_query_param]
+        if len(text) > MAX_CURSOR:
+            raise ValidationError({"cursor": [f"At most {MAX_CURSOR} characters."]})
+        start = not text
+        before = False
+        if not start:
+            values, before = decode_cursor(text, keys, queryset.model)
+            queryset = queryset.filter(beyond(keys, values, before))
+        if before:
+            rows = list(reversed_order(queryset)[: size + 1])
+            more = len(rows) > size
+            rows = rows[:size][::-1]
+        else:
+            rows = list(queryset[: size + 1])
+            more = len(rows) > size
+            rows = rows[:size]
+        url = request.build_absolute_uri()
+        self.cursor_next = self.cursor_previous = None
+        if rows and (more or before):
+            cursor = encode_cursor(keys, key_of(rows[-1], keys), before=False)
+            self.cursor_next = replace_query_param(url, self.cursor_query_param, cursor)
+        if rows and ((more and before) or (not before and not start)):
+            cursor = encode_cursor(keys, key_of(rows[0], keys), before=True)
+            self.cursor_previous = replace_query_param(url, self.cursor_query_param, cursor)
+        return rows
+
+    def get_paginated_response(self, data: Any) -> Response:
+        if not getattr(self, "cursor_mode", False):
+            return super().get_paginated_response(data)
+        response = Response(
+            {"next": self.cursor_next, "previous": self.cursor_previous, "results": data}
+        )
+        response["Link"] = link_header(
+            [(self.cursor_next, "next"), (self.cursor_previous, "prev")]
+        )
+        return response
+
+    def get_schema_operation_parameters(self, view: object) -> list[dict[str, object]]:
+        parameters = super().get_schema_operation_parameters(view)
+        parameters.append({
+            "name": self.cursor_query_param,
+            "required": False,
+            "in": "query",
+            "description": "cursor pagination: empty for the first page, then the cursor of a "
+            "`next`/`previous` link (pages that do not drift; no `count`)",
+            "schema": {"type": "string", "maxLength": MAX_CURSOR},
+        })
+        return parameters
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        paged = super().get_paginated_response_schema(schema)
+        paged["required"] = ["next", "previous", "results"]
+        paged["properties"]["count"]["description"] = "page numbers only (not with a cursor)"
+        return paged
+

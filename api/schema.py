@@ -28,6 +28,16 @@ COMMON_ERRORS = {
 }
 
 
+# Sent with every 200 to GET but the streamed export, and with its 304 (api.caching).
+CACHE_HEADERS = {
+    "ETag": {"schema": {"type": "string"}, "description": "a strong validator of this answer"},
+    "Cache-Control": {"schema": {"type": "string"},
+                      "description": "public, max-age=60 for a game's own reads; public, "
+                      "no-cache for lists and statistics; private, no-cache for one's own "
+                      "jobs; no-store for one's token"},
+}
+
+
 def _query(name: str, schema: dict[str, Any], description: str) -> OpenApiParameter:
     return OpenApiParameter(name, schema, OpenApiParameter.QUERY, description=description)
 
@@ -66,6 +76,16 @@ class ApiAutoSchema(AutoSchema):
             operation["responses"].setdefault(
                 code, {"content": {"application/json": {"schema": ref}}, "description": description}
             )
+        if self.method == "GET" and getattr(self.view, "action", None) != "export":
+            ok = operation["responses"].get("200")
+            if ok is not None:
+                ok.setdefault("headers", {}).update(CACHE_HEADERS)
+            operation["responses"]["304"] = {
+                "description": "Not modified: the `ETag` sent in `If-None-Match` (or the "
+                "date in `If-Modified-Since`, where the answer has a `Last-Modified`) is "
+                "still current. No body.",
+                "headers": CACHE_HEADERS,
+            }
         return operation
 
     def _is_list_view(self, serializer: Any = None) -> bool:

@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.caching import NO_STORE
 from api.exceptions import error_body
 from api.serializers import ErrorDoc, NewTokenSerializer, TokenSerializer
 from api.views.base import ApiViewMixin
@@ -74,6 +75,7 @@ NOT_SIGNED_IN = OpenApiResponse(ErrorDoc, "Not signed in.")
 @extend_schema(tags=["auth"])
 class TokenView(ApiViewMixin, APIView):
     permission_classes = [SignedInOrPasswordPost]
+    cache_control = NO_STORE  # the answer names the account (and, once, holds the key)
 
     @extend_schema(
         summary="My API token (its last four characters)",

@@ -13,10 +13,11 @@ from django.utils.html import escape
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.compat import pygments_css
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import MethodNotAllowed, ValidationError
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
+from api.caching import LIST_CACHE_CONTROL, etag_from_body
 from api.exceptions import error_body, exception_handler
 from api.negotiation import FormatFirstNegotiation
 from api.renderers import TextRenderer
@@ -67,6 +68,8 @@ class ApiViewMixin(BrowsableApiCspMixin):
 
     throttle_classes = DEFAULT_THROTTLES
     schema = ApiAutoSchema()
+    # For a 200 to GET without validators of its own (api.caching): lists and statistics.
+    cache_control = LIST_CACHE_CONTROL
     content_negotiation_class = FormatFirstNegotiation
     # Token first: a request without credentials to a write is answered 401 with
     # `WWW-Authenticate: Token` (DRF takes the header from the first class; the session
@@ -79,15 +82,31 @@ class ApiViewMixin(BrowsableApiCspMixin):
     allowed_query: dict[str, frozenset[str]] = {}
 
     def initial(self, request: Any, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)
         method = request.method.lower()
-        if getattr(self, method, None) is None:
-            return  # not an operation of this endpoint: DRF answers 405 next
+        if method not in self.http_method_names or getattr(self, method, None) is None:
+            # Not an operation of this endpoint: 405 for everyone, before authentication
+            # (DRF would answer an anonymous PUT 401, as if signing in could help); in the
+            # format asked for (the browsable API's page for a browser).
+            self.format_kwarg = self.get_format_suffix(**kwargs)  # type: ignore[attr-defined]
+            negotiated = self.perform_content_negotiation(request)  # type: ignore[attr-defined]
+            request.accepted_renderer, request.accepted_media_type = negotiated
+            raise MethodNotAllowed(request.method)
+        super().initial(request, *args, **kwargs)
         key = getattr(self, "action", None) or method
         allowed = self.allowed_query.get("get" if key == "head" else key, frozenset())
         unknown = sorted(set(request.query_params) - allowed - {"format"})
         if unknown:
             raise ValidationError({name: ["Unknown parameter."] for name in unknown})
+
+    def finalize_response(
+        self, request: Any, response: HttpResponseBase, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if request.method in ("GET", "HEAD") and isinstance(response, Response):
+            response.add_post_render_callback(
+                lambda rendered: etag_from_body(request, rendered, self.cache_control)
+            )
+        return response
 
     def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response]:
         # Set here as well as (ideally) in REST_FRAMEWORK: the API answers in its own error
@@ -120,6 +139,7 @@ def names(*sources: Any) -> frozenset[str]:
 
 
 PAGES = ("page", "page_size")
+CURSOR_PAGES = (*PAGES, "cursor")  # lists paged by api.pagination.CursorPagination
 
 
 # No CSRF check: it changes nothing, and a DELETE with a session cookie to a wrong address

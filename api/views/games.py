@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Prefetch, QuerySet
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404, HttpResponseBase, StreamingHttpResponse
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -23,7 +23,15 @@ from rest_framework.response import Response
 import fourcolor
 from fourcolor.replay import Replay, finish_json
 
-from api.pagination import ApiPagination
+from api.caching import (
+    GAME_CACHE_CONTROL,
+    game_etag,
+    game_last_modified,
+    is_fresh,
+    not_modified,
+    validators,
+)
+from api.pagination import CursorPagination
 from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
 from api.replays import load_replay
@@ -37,7 +45,7 @@ from api.serializers import (
     ReviewDoc,
 )
 from api.throttling import SCOPED_THROTTLES
-from api.views.base import PAGES, ApiViewMixin, names
+from api.views.base import CURSOR_PAGES, ApiViewMixin, names
 from records.deletion import MAX_REASON, delete_game
 from api.filters import ApiGameFilter as GameFilter
 # The same separator as `manage.py export_games`: both exports are importable as they are.
@@ -56,8 +64,9 @@ ERRORS_LIST = {
     404: OpenApiResponse(ErrorDoc, "No such page."),
     429: ErrorDoc,
 }
-# What the replay and the texts need of a game: not its seats, tags or uploader.
-REPLAY_FIELDS = ("pk", "canonical_text", "content_hash", "event_count", "players")
+# What the replay and the texts need of a game (not its seats or tags), and its validators.
+REPLAY_FIELDS = ("pk", "canonical_text", "content_hash", "event_count", "players",
+                 "engine_version", "validated_at", "uploaded_at", "stale", "uploaded_by_id")
 
 
 def games_queryset(detail: bool = False) -> QuerySet[Game]:
@@ -114,18 +123,36 @@ class GameViewSet(
     permission_classes = [IsAuthenticatedOrReadOnly, IsUploaderOrStaffOrReadOnly]
     filter_backends = [DjangoFilterBackend]
     filterset_class = GameFilter
-    pagination_class = ApiPagination
+    pagination_class = CursorPagination
     # Other paths fall through to api.urls' catch-all: a JSON 404 too.
     lookup_value_regex = r"\d+"
     allowed_query = {
-        "list": names(GameFilter, PAGES),
+        "list": names(GameFilter, CURSOR_PAGES),
         "export": names(GameFilter, ExportQuery),
         "ply": names(PlyQuery),
         "destroy": names(DeleteQuery),
     }
 
+    game_validators: tuple[str, float | None] | None = None
+
+    def unchanged(self, game: Game) -> Response | None:
+        """304 when the client already has this answer (api.caching: checked from the game's
+        validators, before any replay or serialisation); the validators are sent either way."""
+        etag, modified = game_etag(self.request, game, self.action), game_last_modified(game)
+        self.game_validators = (etag, modified)
+        if is_fresh(self.request, etag, modified):
+            return not_modified(etag, modified, GAME_CACHE_CONTROL)
+        return None
+
+    def finalize_response(
+        self, request: Request, response: HttpResponseBase, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        if self.game_validators is not None and response.status_code == 200:
+            validators(response, *self.game_validators, GAME_CACHE_CONTROL)
+        return super().finalize_response(request, response, *args, **kwargs)
+
     def get_queryset(self) -> QuerySet[Game]:
-        if self.action in ("ply", "review"):
+        if self.action in ("ply", "plies", "review"):
             return Game.objects.only(*REPLAY_FIELDS)
         if self.action in ("record", "destroy"):
             return Game.objects.all()
@@ -164,6 +191,8 @@ class GameViewSet(
     )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()
+        if (fresh := self.unchanged(game)) is not None:
+            return fresh
         check = fourcolor.check_record(game.canonical_text)
         # A game the current engine refuses (stale) still shows what was stored.
         record_json = (
@@ -236,6 +265,8 @@ class GameViewSet(
     )
     def record(self, request: Request, pk: str) -> Response:
         game = self.get_object()
+        if (fresh := self.unchanged(game)) is not None:
+            return fresh
         fmt = request.accepted_renderer.format
         if fmt == "fcn":
             return self._text(game.original_text, f"game-{game.pk}.fcn")
@@ -274,9 +305,11 @@ class GameViewSet(
     @action(detail=True, methods=["get"], url_path=r"plies/(?P<ply>\d+)", url_name="ply",
             filter_backends=[], pagination_class=None)
     def ply(self, request: Request, pk: str, ply: str) -> Response:
-        game = self.get_object()
         query = PlyQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
+        game = self.get_object()
+        if (fresh := self.unchanged(game)) is not None:
+            return fresh
         number = _whole_number(ply)
         if number is None or number > game.event_count:
             raise Http404(f"This game has plies 0 to {game.event_count}.")
@@ -303,6 +336,8 @@ class GameViewSet(
             filter_backends=[], pagination_class=None)
     def review(self, request: Request, pk: str) -> Response:
         game = self.get_object()
+        if (fresh := self.unchanged(game)) is not None:
+            return fresh
         plies = load_replay(game).review()
         missed = [m | {"ply": p["ply"]} for p in plies for m in p["missed_wins"]]
         return Response({"game": game.pk, "plies": plies, "missed_wins": missed})

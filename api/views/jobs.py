@@ -19,6 +19,7 @@ from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.caching import PRIVATE_CACHE_CONTROL
 from api.pagination import ApiPagination
 from api.serializers import ErrorDoc, UploaderField, UploadReportDoc, absolute
 from api.views.base import PAGES, ApiViewMixin, names
@@ -135,6 +136,7 @@ class JobViewSet(
     pagination_class = ApiPagination
     lookup_value_regex = r"\d+"
     allowed_query = {"list": names(PAGES)}
+    cache_control = PRIVATE_CACHE_CONTROL  # one's own jobs
 
     def get_queryset(self) -> QuerySet[Job]:
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular: no request user

@@ -18,7 +18,7 @@ from rest_framework.generics import get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.pagination import ApiPagination
+from api.pagination import ApiPagination, CursorPagination
 from api.schema import GAME_FILTER_PARAMETERS, NAME
 from api.serializers import (
     ErrorDoc,
@@ -30,7 +30,7 @@ from api.serializers import (
     PlayerStatsDoc,
 )
 from api.views.stats import BAD_FILTER, StatsQuery, call, parse
-from api.views.base import PAGES, ApiViewMixin, names
+from api.views.base import CURSOR_PAGES, PAGES, ApiViewMixin, names
 from api.views.games import games_queryset
 import fourcolor
 from ratings.history import rating_histories
@@ -229,11 +229,11 @@ class PlayerViewSet(
 )
 class PlayerGamesView(ApiViewMixin, generics.ListAPIView):
     queryset = Game.objects.none()  # for the schema; get_queryset picks the player's games
-    allowed_query = {"get": names(GameFilter, PAGES)}
+    allowed_query = {"get": names(GameFilter, CURSOR_PAGES)}
     serializer_class = GameSerializer
     filter_backends = [DjangoFilterBackend]
     filterset_class = GameFilter
-    pagination_class = ApiPagination
+    pagination_class = CursorPagination
 
     def get_queryset(self) -> QuerySet[Game]:
         player = get_object_or_404(Player, pk=self.kwargs["id"])

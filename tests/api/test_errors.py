@@ -131,10 +131,10 @@ def test_it_lists_the_endpoints_at_the_root(api: APIClient) -> None:
         "schema": f"{base}schema/", "docs": f"{base}docs/", "redoc": f"{base}redoc/",
         "jobs": f"{base}jobs/",
     }
-    # Each answers: reads with 200, the token, uploads and jobs with 401 (anonymous), and the
-    # ratings ask for their ruleset.
+    # Each answers: reads with 200, the token and jobs with 401 (anonymous), uploads with 405
+    # (POST only, whoever asks), and the ratings ask for their ruleset.
     statuses = {name: api.get(link).status_code for name, link in body.items()}
-    assert statuses == dict.fromkeys(body, 200) | {"token": 401, "uploads": 401, "jobs": 401,
+    assert statuses == dict.fromkeys(body, 200) | {"token": 401, "uploads": 405, "jobs": 401,
                                                    "ratings": 400}
 
 

@@ -1,0 +1,116 @@
+"""HTTP caching of the API's reads: strong ETags, Last-Modified, Cache-Control, and 304s.
+
+Two kinds of validator, both strong (the same bytes, the same ETag):
+
+- **A game's own reads** (its detail, record, plies, review: what never changes once stored,
+  until a revalidation): the ETag is computed *before* any work, from what the answer is made
+  of: the game's content hash, the engine version it was validated with, the running engine's
+  version, when it was last validated, whether it is stale, its uploader, and the request's
+  address and negotiated format (the body holds absolute links and depends on `?seat=` etc.).
+  A matching `If-None-Match` (or, without one, an `If-Modified-Since` not older than the last
+  validation) is answered 304 without replaying anything (`not_modified`).
+- **Everything else that answers 200 to GET** (lists, statistics, players, jobs): the ETag is
+  the hash of the body, set after rendering (`etag_from_body`): the client saves the transfer,
+  the server still computes the answer.
+
+Cache-Control says how long a cache may reuse an answer without asking: a game's reads a
+minute (`GAME_CACHE_CONTROL`: a revalidation or a deletion shows within a minute), lists and
+statistics never without revalidating (`LIST_CACHE_CONTROL`), one's own token and jobs are
+private. Streamed exports carry no ETag (their body is not known in advance).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponseBase
+from django.utils.cache import patch_vary_headers
+from django.utils.http import http_date, parse_etags, parse_http_date_safe
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+import fourcolor
+
+GAME_CACHE_CONTROL = "public, max-age=60"
+LIST_CACHE_CONTROL = "public, no-cache"
+PRIVATE_CACHE_CONTROL = "private, no-cache"
+NO_STORE = "no-store"
+
+
+def strong_etag(parts: Iterable[object]) -> str:
+    digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode("utf-8"))
+    return f'"{digest.hexdigest()[:40]}"'
+
+
+def game_etag(request: Request, game: Any, kind: str) -> str:
+    """The ETag of one of a game's reads (see the module doc); `game` needs its content_hash,
+    engine_version, validated_at, stale and uploaded_by_id."""
+    return strong_etag((
+        kind, game.pk, game.content_hash, game.engine_version, fourcolor.__version__,
+        game.validated_at.isoformat() if game.validated_at else "", game.stale,
+        game.uploaded_by_id, request.build_absolute_uri(),
+        getattr(request, "accepted_media_type", ""),
+    ))
+
+
+def _matches(header: str, etag: str) -> bool:
+    # Weak comparison (RFC 9110, 13.1.2: If-None-Match always compares weakly).
+    tags = parse_etags(header)
+    return "*" in tags or etag.removeprefix("W/") in {t.removeprefix("W/") for t in tags}
+
+
+def is_fresh(request: HttpRequest, etag: str, last_modified: float | None) -> bool:
+    """Whether the client's copy is current: If-None-Match when sent, else If-Modified-Since."""
+    if request.method not in ("GET", "HEAD"):
+        return False
+    none_match = request.headers.get("If-None-Match")
+    if none_match is not None:
+        return _matches(none_match, etag)
+    since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
+    return since is not None and last_modified is not None and int(last_modified) <= since
+
+
+def validators(response: HttpResponseBase, etag: str, last_modified: float | None,
+               cache_control: str) -> HttpResponseBase:
+    response["ETag"] = etag
+    if last_modified is not None:
+        response["Last-Modified"] = http_date(last_modified)
+    response["Cache-Control"] = cache_control
+    return response
+
+
+def not_modified(etag: str, last_modified: float | None, cache_control: str) -> Response:
+    """304: no body, the validators and Cache-Control again (RFC 9110, 15.4.5)."""
+    response = Response(status=304)
+    validators(response, etag, last_modified, cache_control)
+    patch_vary_headers(response, ("Accept",))
+    return response
+
+
+def game_last_modified(game: Any) -> float | None:
+    moment = game.validated_at or getattr(game, "uploaded_at", None)
+    return moment.timestamp() if moment is not None else None
+
+
+def etag_from_body(request: HttpRequest, response: HttpResponseBase,
+                   cache_control: str) -> HttpResponseBase:
+    """After rendering: an ETag from the body's bytes, and 304 when the client has them."""
+    if response.status_code != 200 or response.streaming or response.has_header("ETag"):
+        return response
+    etag = strong_etag((hashlib.sha256(response.content).hexdigest(),))
+    if not response.has_header("Cache-Control"):
+        response["Cache-Control"] = cache_control
+    response["ETag"] = etag
+    if is_fresh(request, etag, None):
+        fresh = Response(status=304)
+        for header in ("ETag", "Cache-Control", "Vary", "Content-Location"):
+            if response.has_header(header):
+                fresh[header] = response[header]
+        fresh.accepted_renderer = response.accepted_renderer  # type: ignore[attr-defined]
+        fresh.accepted_media_type = response.accepted_media_type  # type: ignore[attr-defined]
+        fresh.renderer_context = response.renderer_context  # type: ignore[attr-defined]
+        fresh.render()
+        return fresh
+    return response
