@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from . import __version__
+from .analysis import DEFAULT_SAMPLES
 from .cards import COPIES, parse_card
 from .errors import FcnError
 from .game import Illegal, Round, validate
@@ -357,6 +358,49 @@ def cmd_legal(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- analyse
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from .analysis import analyse  # the reviewer, only for this command
+
+    if args.samples < 1 or args.samples > 100_000:
+        raise UsageError("--samples must be between 1 and 100000")
+    found = False
+    for i, line, text, oversize in _records(args.file):
+        if args.index is not None and i != args.index:
+            continue
+        found = True
+        if oversize:
+            raise UsageError(f"{args.file}: record {i} is too large")
+        record = _parse(text, line)
+        try:
+            result = analyse(record, samples=args.samples, seed=args.seed, index=i)
+        except FcnError as err:
+            raise UsageError(f"record {i} is not a legal round: {err}") from None
+        if args.json:
+            print(json.dumps(result.to_dict(), ensure_ascii=False), flush=True)
+            continue
+        names = record.seats
+        print(f"record {i}: {args.samples} samples, seed {args.seed}")
+        for seat, summary in sorted(result.seats.items()):
+            print(
+                f"  seat {seat} ({names[seat - 1]}): {summary.decisions} decisions, "
+                f"accuracy {summary.accuracy:.0%}, mean loss {summary.mean_loss:.2f}"
+            )
+        for d in result.decisions:
+            mark = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}.get(d.verdict, "")
+            options = ", ".join(f"{o.event} {o.ev:+.2f}" for o in d.options[:4])
+            more = f", … {len(d.options) - 4} more" if len(d.options) > 4 else ""
+            print(
+                f"  ply {d.ply:>3} seat {d.seat}: {d.played}{mark} (loss {d.loss:.2f}, "
+                f"{d.verdict}; best {d.best}) [{options}{more}]"
+            )
+    if not found:
+        raise UsageError(f"{args.file}: there is no record {args.index}")
+    return 0
+
+
 # ---------------------------------------------------------------------- main
 
 
@@ -408,6 +452,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--index", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_review)
+
+    p = sub.add_parser("analyse", help="every decision rated by simulation")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--index", type=int, help="only this record (default: every record)")
+    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="deals per decision")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="one JSON object per record and line")
+    p.set_defaults(func=cmd_analyse)
 
     p = sub.add_parser("legal", help="the legal next events after a ply")
     p.add_argument("file", metavar="FILE")

@@ -449,6 +449,15 @@ class Round:
             return []
         card = CARDS[live.card_index]
         out = self._win_events(seat, card)
+        if (
+            seat != live.owner
+            and (live.source == "draw" or seat != live.owner % self.players + 1)
+            and self.hands[seat][live.card_index] < 2
+        ):
+            # Not the drawer, not the seat after the discarder: only a pong or a gan, which
+            # needs a hidden pair or triple of the card (what `claim_right` says, without
+            # building every meld of the card first).
+            return out
         for meld, right in self.meld_claims(seat):
             if calls and not self._outranks_calls(seat, right, live):
                 continue
@@ -566,9 +575,7 @@ class Round:
             raise Illegal("turn", f"seat {seat} cannot discard now (a claim or draw is due)")
         self.discards.append((seat, card))
         index = card.index
-        self.live = (
-            _DISCARD_LIVES[seat][index] if seat < 10 else Live(index, seat, "discard")
-        )
+        self.live = _DISCARD_LIVES[seat][index] if seat < 10 else Live(index, seat, "discard")
         self.phase = LIVE
 
     def _discard_from_hand(self, seat: int, card: Card) -> None:

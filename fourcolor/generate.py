@@ -70,15 +70,20 @@ class RandomBot(Bot):
 
 
 def _partners(card: Card, hand: list[int], rs: Ruleset) -> float:
-    """How much a card works with the rest of the hand (higher: keep it)."""
+    """How much a card works with the rest of the hand (higher: keep it): 2 per other copy,
+    1 per command or field partner held, 0.7 per other colour of its rank held where colour
+    groups of the rank are melds."""
     i = card.index
     colour, rank = divmod(i, 7)
     score = 2.0 * (hand[i] - 1)
-    for block in ((0, 1, 2), (3, 4, 5)):
-        if rank in block:
-            score += sum(1.0 for r in block if r != rank and hand[colour * 7 + r])
+    if rank < 6:
+        first = colour * 7 + (0 if rank < 3 else 3)
+        score += float((hand[first] > 0) + (hand[first + 1] > 0) + (hand[first + 2] > 0) - 1)
     if rs.allows("three_colour", card.rank):
-        score += 0.7 * sum(1 for c in range(4) if c != colour and hand[c * 7 + rank])
+        same = (
+            (hand[rank] > 0) + (hand[rank + 7] > 0) + (hand[rank + 14] > 0) + (hand[rank + 21] > 0)
+        )
+        score += 0.7 * (same - 1)
     return score
 
 
@@ -102,7 +107,8 @@ class GreedyBot(Bot):
         return min(legal, key=lambda c: (_partners(c, hand, rs), self.rng.random()))
 
 
-def _bot(kind: str, rng: random.Random) -> Bot:
+def make_bot(kind: str, rng: random.Random) -> Bot:
+    """A bot of `kind` (one of `BOTS`) drawing its random choices from `rng`."""
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":
@@ -111,33 +117,22 @@ def _bot(kind: str, rng: random.Random) -> Bot:
 
 
 class _Table:
-    """Plays one round with full knowledge of the pile, emitting events."""
+    """Plays a round to its end from any state, one bot per seat, emitting events (the round
+    knows its pile: the bots only ever see their own choices)."""
 
-    def __init__(
-        self, rs: Ruleset, players: int, dealer: int, rng: random.Random, bots: Sequence[Bot]
-    ) -> None:
-        self.rs = rs
-        self.players = players
-        self.rng = rng
-        deck = full_deck()
-        rng.shuffle(deck)
-        deal: dict[int, list[Card]] = {}
-        pos = 0
-        for s in range(1, players + 1):
-            n = 21 if s == dealer else 20
-            deal[s] = deck[pos : pos + n]
-            pos += n
-        self.deal = deal
-        self.pile = deck[pos:]
-        self.round = Round(rs, players, dealer, deal, pile=self.pile)
-        self.bots = {s: bots[s - 1] for s in range(1, players + 1)}
+    def __init__(self, state: Round, bots: Sequence[Bot]) -> None:
+        self.round = state
+        self.rs = state.ruleset
+        self.players = state.players
+        self.bots = {s: bots[s - 1] for s in range(1, state.players + 1)}
         self.events: list[Event] = []
 
     def push(self, event: Event) -> None:
         self.round.push(event)
         self.events.append(event)
 
-    def play(self) -> None:
+    def play(self, declining: int | None = None) -> None:
+        """Play to the end; `declining`: a seat that lets the current live card go."""
         r = self.round
         guard = 0
         while not r.ended:
@@ -145,6 +140,13 @@ class _Table:
             if guard > 2000:  # a bug, not a game: never loop forever
                 raise RuntimeError("self-play did not finish")
             events = r.legal_events()  # the only source of moves
+            if declining is not None:
+                if r.phase == LIVE:
+                    # (A drawer declining its drawn general still has to meld it.)
+                    events = [
+                        e for e in events if e.seat != declining or e.verb not in "mw"
+                    ] or events
+                declining = None
             if r.phase == OPENING:
                 self.opening(events)
             elif r.phase == MUST_DISCARD:
@@ -186,7 +188,9 @@ class _Table:
                 by_seat.setdefault(e.seat, []).append(e)
         calls: list[_Option] = []
         for seat in range(1, self.players + 1):
-            own = by_seat.get(seat, [])
+            own = by_seat.get(seat)
+            if own is None:
+                continue  # nothing to claim: no bot is asked (none draws a random number)
             wins = [
                 _Option(seat, ClaimRight.WIN, _meld(e, self.rs), _win_points(r, e), e)
                 for e in own
@@ -227,6 +231,30 @@ class _Table:
         return True
 
 
+def _deal(
+    rs: Ruleset, players: int, dealer: int, rng: random.Random
+) -> tuple[dict[int, list[Card]], list[Card]]:
+    """A shuffled deal (the dealer's 21 cards, 20 for the others) and the pile."""
+    deck = full_deck()
+    rng.shuffle(deck)
+    deal: dict[int, list[Card]] = {}
+    pos = 0
+    for s in range(1, players + 1):
+        n = 21 if s == dealer else 20
+        deal[s] = deck[pos : pos + n]
+        pos += n
+    return deal, deck[pos:]
+
+
+def play_out(state: Round, bots: Sequence[Bot], *, declining: int | None = None) -> list[Event]:
+    """Play `state` to the end of its round with `bots[s - 1]` at seat s; the events played.
+    The round's pile must be known (a Pile): draws take its next card. `declining`: a seat that
+    lets the live card go (it makes no claim on it; the others decide as their bots do)."""
+    table = _Table(state, bots)
+    table.play(declining)
+    return table.events
+
+
 def _meld(event: Event, rs: Ruleset) -> Meld:
     meld = classify(event.cards, rs)
     assert meld is not None  # a listed event's cards are a meld
@@ -258,8 +286,9 @@ def generate_record(
         raise ValueError(f"dealer must be a seat from 1 to {players}")
     rng = random.Random(f"fourcolor:{rs.name}:{players}:{seed}:{dealer}")
     kinds = [bot] * players if isinstance(bot, str) else list(bot)
-    bots = [_bot(k, rng) for k in kinds]
-    table = _Table(rs, players, dealer, rng, bots)
+    bots = [make_bot(k, rng) for k in kinds]
+    deal, pile = _deal(rs, players, dealer, rng)
+    table = _Table(Round(rs, players, dealer, deal, pile=pile), bots)
     table.play()
     finish = table.round.end_of_record()
     names = list(names or DEFAULT_NAMES[:players])
@@ -270,9 +299,9 @@ def generate_record(
         all_tags[f"Seat{s}"] = names[s - 1]
     all_tags["Dealer"] = str(dealer)
     all_tags["Result"] = finish.result_tag
-    all_tags["Pile"] = " ".join(c.token for c in table.pile)
-    deal = {s: tuple(sorted(cards, key=lambda c: c.index)) for s, cards in table.deal.items()}
-    return Record(tags=all_tags, deal=deal, events=table.events)
+    all_tags["Pile"] = " ".join(c.token for c in pile)
+    dealt = {s: tuple(sorted(cards, key=lambda c: c.index)) for s, cards in deal.items()}
+    return Record(tags=all_tags, deal=dealt, events=table.events)
 
 
 def generate_match(
@@ -311,4 +340,14 @@ def generate_match(
     return records
 
 
-__all__ = ["BOTS", "generate_match", "generate_record", "next_dealer"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "generate_match",
+    "generate_record",
+    "make_bot",
+    "next_dealer",
+    "play_out",
+]

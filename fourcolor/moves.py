@@ -2,41 +2,65 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 from .cards import CARDS, COPIES, Card
 from .claims import ClaimRefused, ClaimRight, Live, claim_right
 from .melds import Meld, classify
-from .rulesets import Ruleset
+from .rulesets import RULESETS, Ruleset
 from .split import best_points
 
 NRANKS = 7
 
 
-def melds_with(card: Card, hand: Sequence[int], ruleset: Ruleset) -> Iterator[Meld]:
-    """Every meld of `ruleset` made of `card` plus cards from `hand` (counts)."""
+def melds_with(card: Card, hand: Sequence[int], ruleset: Ruleset) -> tuple[Meld, ...]:
+    """Every meld of `ruleset` made of `card` plus cards from `hand` (counts), in a fixed order:
+    lone general, identical cards by size, command or field, colour groups."""
     i = card.index
     colour, rank = divmod(i, NRANKS)
+    # Which melds exist depends on few facts about the hand: the copies of the card held (up
+    # to 3), which other colours of its rank are held, whether its command or field partners
+    # are. Those make the key of a cache (for the shipped rulesets, as `classify` keeps).
+    colours = 0
+    for c in range(4):
+        if c != colour and hand[c * NRANKS + rank]:
+            colours |= 1 << c
+    partners = False
+    if rank < 6:
+        first = colour * NRANKS + (0 if rank < 3 else 3)
+        partners = all(hand[first + r] for r in range(3) if first + r != i)
+    key = (ruleset.name, i, min(hand[i], 3), colours, partners)
+    cache = _MELDS_WITH if ruleset is RULESETS.get(ruleset.name) else None
+    if cache is not None:
+        known = cache.get(key)
+        if known is not None:
+            return known
     candidates: list[list[Card]] = []
     if card.rank == "K":
         candidates.append([card])
     for extra in range(1, min(hand[i], 3) + 1):
         candidates.append([card] * (extra + 1))
-    for block in ((0, 1, 2), (3, 4, 5)):
-        if rank in block:
-            others = [colour * NRANKS + r for r in block if r != rank]
-            if all(hand[o] for o in others):
-                candidates.append([card, *(CARDS[o] for o in others)])
-    other_colours = [c for c in range(4) if c != colour and hand[c * NRANKS + rank]]
+    if partners:
+        first = colour * NRANKS + (0 if rank < 3 else 3)
+        candidates.append([card, *(CARDS[first + r] for r in range(3) if first + r != i)])
+    other_colours = [c for c in range(4) if colours >> c & 1]
     for size in (2, 3):
         for chosen in combinations(other_colours, size):
             candidates.append([card, *(CARDS[c * NRANKS + rank] for c in chosen)])
+    melds = []
     for cards in candidates:
         meld = classify(cards, ruleset)
         if meld is not None:
-            yield meld
+            melds.append(meld)
+    found = tuple(melds)
+    if cache is not None:
+        cache[key] = found  # at most 28 * 4 * 8 * 2 keys per ruleset
+    return found
+
+
+_MELDS_WITH: dict[tuple[str, int, int, int, bool], tuple[Meld, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)

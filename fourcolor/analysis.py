@@ -1,0 +1,455 @@
+"""The reviewer: every decision of a round rated by simulation (issue 13 §2, docs/analysis.md).
+
+For one seat of a valid record, at every point where the seat chose between two or more options
+(claim a live card or let it go, which meld, meld its own draw or discard it, which card to
+discard, win now or not), each option's expected settlement for the seat is estimated by Monte
+Carlo over what the seat could not see: the unseen cards are dealt at random among the other
+hands and the pile, consistently with everything public so far (displays, discards, the live
+card, hand sizes, copies), the option is applied, and the round is played out by the playout
+policy (the greedy bot at every seat, through `Round.legal_events()` and `Round.push`). The
+seat's settlement is averaged over the deals. Every option of one decision is played on the
+same deals with the same random choices (common random numbers), so that the differences
+between options carry little of the deals' noise.
+
+The option played, the best option, every option's value, the loss (best - played, in points)
+and a verdict from the thresholds in `THRESHOLDS` are reported per decision; per seat, the
+number of decisions, the accuracy (share of `good` decisions) and the mean loss. The result
+depends only on the record, the seats, the sample count and the seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CARDS, COPIES, KINDS, Card
+from .claims import Claim, ClaimRight, claim_right, resolve_claims
+from .game import ENDED, LIVE, MUST_DISCARD, OPENING, Round, validate
+from .generate import GreedyBot, play_out
+from .melds import classify
+from .notation import Event, Record
+
+VERDICTS = ("good", "inaccuracy", "mistake", "blunder")
+DEFAULT_SAMPLES = 48
+PASS = "pass"
+# A decision's loss, divided by the number of other seats (what each of them would pay or be
+# paid: a classic win of P points is P from each), at or above these is an inaccuracy, a
+# mistake, a blunder. See docs/analysis.md for how they were chosen.
+THRESHOLDS = (0.5, 1.5, 4.0)
+# Options valued on every deal besides the one played, when a decision has more (`_rate`).
+KEEP = 3
+# Standard errors by which an option's mean gain over another must exceed zero to count as
+# better (`_rate`): below it, sampling cannot tell the two apart.
+Z = 2.0
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    event: str  # canonical FCN event ("2x rK", "3m rK rK rK", ...) or "pass"
+    ev: float  # the seat's expected settlement in points after choosing it
+
+
+@dataclass(frozen=True)
+class Decision:
+    ply: int  # ply of the event that followed the decision
+    seat: int
+    played: str  # an OptionValue.event
+    best: str  # an OptionValue.event
+    options: tuple[OptionValue, ...]  # best first
+    loss: float  # best ev - played ev, >= 0
+    verdict: str  # one of VERDICTS
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "seat": self.seat,
+            "played": self.played,
+            "best": self.best,
+            "options": [{"event": o.event, "ev": o.ev} for o in self.options],
+            "loss": self.loss,
+            "verdict": self.verdict,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Decision:
+        return cls(
+            ply=int(data["ply"]),
+            seat=int(data["seat"]),
+            played=str(data["played"]),
+            best=str(data["best"]),
+            options=tuple(OptionValue(str(o["event"]), float(o["ev"])) for o in data["options"]),
+            loss=float(data["loss"]),
+            verdict=str(data["verdict"]),
+        )
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    decisions: int
+    accuracy: float  # share of decisions rated "good" (1.0 for a seat with no decision)
+    mean_loss: float
+
+
+@dataclass(frozen=True)
+class Analysis:
+    index: int
+    seats: Mapping[int, SeatSummary]
+    decisions: tuple[Decision, ...]  # in ply order
+    samples: int
+    seed: int
+    engine: str  # fourcolor.__version__
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON line of `fourcolor analyse --json`."""
+        return {
+            "index": self.index,
+            "seats": {
+                str(s): {
+                    "decisions": v.decisions,
+                    "accuracy": v.accuracy,
+                    "mean_loss": v.mean_loss,
+                }
+                for s, v in sorted(self.seats.items())
+            },
+            "decisions": [d.to_dict() for d in self.decisions],
+            "samples": self.samples,
+            "seed": self.seed,
+            "engine": self.engine,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Analysis:
+        return cls(
+            index=int(data["index"]),
+            seats={
+                int(s): SeatSummary(
+                    int(v["decisions"]), float(v["accuracy"]), float(v["mean_loss"])
+                )
+                for s, v in data["seats"].items()
+            },
+            decisions=tuple(Decision.from_dict(d) for d in data["decisions"]),
+            samples=int(data["samples"]),
+            seed=int(data["seed"]),
+            engine=str(data["engine"]),
+        )
+
+
+def verdict(loss: float, players: int) -> str:
+    """The verdict of a loss in points at a table of `players` (see `THRESHOLDS`)."""
+    per_seat = loss / max(players - 1, 1)
+    rated = VERDICTS[0]
+    for name, threshold in zip(VERDICTS[1:], THRESHOLDS, strict=True):
+        if per_seat >= threshold - 1e-9:
+            rated = name
+    return rated
+
+
+# ---------------------------------------------------------------------- decisions
+
+
+@dataclass(frozen=True)
+class _Option:
+    """One option of a decision: the seat's own event, or (`event` None) letting the live card
+    go, after which the other seats decide on it as the playout policy does."""
+
+    label: str
+    event: Event | None = None
+
+
+@dataclass(frozen=True)
+class _Point:
+    """A decision to rate: the round before it (`before` events applied), the seat, its
+    options and the one it played; `ply` is the ply of the event that followed it."""
+
+    before: int
+    ply: int
+    seat: int
+    options: tuple[_Option, ...]
+    played: str
+
+
+def _key(event: Event) -> tuple[int, str, tuple[Card, ...]]:
+    return event.seat, event.verb, tuple(sorted(event.cards, key=lambda c: c.index))
+
+
+def _right(state: Round, event: Event) -> ClaimRight:
+    """The right of a listed or recorded claim (a meld or a win) on the live card."""
+    live = state.live
+    assert live is not None
+    if event.verb == "w":
+        return ClaimRight.WIN
+    meld = classify(event.cards, state.ruleset)
+    assert meld is not None
+    card = CARDS[live.card_index]
+    return claim_right(
+        state.ruleset, state.players, live, event.seat, meld.kind, card.rank, win=False
+    )
+
+
+def _outranks(state: Round, mine: Event, theirs: Event) -> bool:
+    """Whether `mine` would have taken effect against `theirs`, a claim on the same card."""
+    live = state.live
+    assert live is not None
+    claims = [Claim(theirs.seat, _right(state, theirs)), Claim(mine.seat, _right(state, mine))]
+    return resolve_claims(claims, live, state.players).seat == mine.seat
+
+
+def _decision_points(record: Record, rounds: Sequence[Round], seats: set[int]) -> list[_Point]:
+    """Every decision of `seats` in the record, in ply order (seat order within a ply)."""
+    events = record.events
+    points: list[_Point] = []
+    for before, state in enumerate(rounds[:-1]):
+        if before > 0 and events[before - 1].verb in "ch":
+            continue  # the same live card was judged before the calls
+        if state.phase in (OPENING, MUST_DISCARD):
+            event = events[before]
+            if event.verb != "x" or event.seat not in seats:
+                continue  # a redeal is not rated (docs/analysis.md)
+            listed = [e for e in state.legal_events() if e.verb == "x" and e.seat == event.seat]
+            if len(listed) >= 2:
+                options = tuple(_Option(e.text(), e) for e in listed)
+                points.append(_Point(before, before + 1, event.seat, options, event.text()))
+        elif state.phase == LIVE and state.live is not None:
+            points += _live_points(state, events, before, seats)
+    return points
+
+
+def _live_points(
+    state: Round, events: Sequence[Event], before: int, seats: set[int]
+) -> list[_Point]:
+    """The decisions on one live card: each seat that could claim it (or, for its drawer,
+    meld it) chose among its claims and letting it go (the drawer: discarding it)."""
+    live = state.live
+    assert live is not None
+    at = before
+    callers: set[int] = set()
+    while at < len(events) and events[at].verb in "ch":
+        callers.add(events[at].seat)
+        at += 1
+    follow = events[at] if at < len(events) else None
+    listed = state.legal_events()
+    out = []
+    for seat in sorted(seats - callers):  # a caller claimed and lost on priority: no choice
+        claims = [e for e in listed if e.seat == seat and e.verb in "mw"]
+        if not claims:
+            continue
+        drawer = live.source == "draw" and seat == live.owner
+        taken = follow is not None and follow.verb in "mw" and follow.seat != seat
+        if taken:
+            # Another seat's claim took the card: only the options that would have outranked
+            # it were choices.
+            assert follow is not None
+            claims = [e for e in claims if _outranks(state, e, follow)]
+        options = tuple(_Option(e.text(), e) for e in claims)
+        if drawer and not taken:
+            # The drawer lets its draw go by discarding it (never a general: that is melded).
+            options += tuple(
+                _Option(e.text(), e) for e in listed if e.seat == seat and e.verb == "x"
+            )
+        else:
+            options += (_Option(PASS),)
+        if follow is not None and follow.seat == seat and follow.verb in "mwx":
+            played = next((o.label for o in options if o.event and _key(o.event) == _key(follow)))
+        else:
+            played = PASS
+        if len(options) >= 2:
+            out.append(_Point(before, at + 1, seat, options, played))
+    return out
+
+
+# ---------------------------------------------------------------------- sampling
+
+
+def _unseen(state: Round, seat: int) -> list[int]:
+    """Copies of each kind the seat cannot see: not in its hand, any display, the discards or
+    the live card."""
+    unseen = [COPIES] * KINDS
+    hand = state.hands[seat]
+    for i in range(KINDS):
+        unseen[i] -= hand[i]
+    for s in range(1, state.players + 1):
+        for meld in state.displays[s]:
+            for card in meld.cards:
+                unseen[card.index] -= 1
+    for _s, card in state.discards:
+        unseen[card.index] -= 1
+    live = state.live
+    if live is not None and live.source == "draw":
+        unseen[live.card_index] -= 1  # a drawn live card is in no display and no discard yet
+    return unseen
+
+
+def _world(state: Round, seat: int, unseen: Sequence[int], rng: random.Random) -> Round:
+    """A copy of the round with every card the seat cannot see dealt at random among the
+    other hands (their sizes kept) and the pile (its order)."""
+    deck = [CARDS[i] for i, n in enumerate(unseen) for _ in range(n)]
+    rng.shuffle(deck)
+    world = state.copy()
+    pos = 0
+    for other in range(1, state.players + 1):
+        if other == seat:
+            continue
+        hand = [0] * KINDS
+        need = sum(state.hands[other])
+        for card in deck[pos : pos + need]:
+            hand[card.index] += 1
+        pos += need
+        world.hands[other] = hand
+        world.locked[other] = [0] * KINDS  # another seat's dealt sets are not public
+    pile = deck[pos:]
+    assert len(pile) == state.pile_left, "the unseen cards do not fill the hands and the pile"
+    # Draws check the pile's next card and the copies dealt or drawn: both from this deal.
+    world.pile = [CARDS[0]] * state.drawn + pile
+    seen = [COPIES] * KINDS
+    for card in pile:
+        seen[card.index] -= 1
+    world.seen = seen
+    world.lucky_tag = None  # the lucky card comes from this pile
+    return world
+
+
+def _playout(world: Round, option: _Option, seat: int, rng_seed: str) -> float:
+    """The seat's settlement after `option` and the policy's play to the end of the round."""
+    if option.event is not None:
+        world.push(option.event)
+    if world.phase != ENDED:
+        rng = random.Random(rng_seed)
+        declining = seat if option.event is None else None
+        play_out(world, [GreedyBot(rng) for _ in range(world.players)], declining=declining)
+    return float(world.end_of_record().settlement.get(seat, 0))
+
+
+def _rate(point: _Point, state: Round, players: int, samples: int, seed: int) -> Decision:
+    """Value every option of a decision on the same deals, and judge the one played.
+
+    With more than `KEEP` options (which card to discard), the first quarter of the deals
+    values them all; the rest of the deals value only the `KEEP` best so far and the option
+    played (a bad discard is plain after a few deals; the close ones get every deal).
+
+    An option beats the one played when its mean gain over it, deal by deal, exceeds `Z`
+    standard errors; when none does, the option played is the best (loss 0: sampling cannot
+    tell it from the best). Otherwise the best is, among the options that beat the played one
+    and that sampling cannot tell from the highest value, the first in the engine's order
+    (`legal_events`: wins before melds, discards by card), so that two seeds name the same
+    best option when two options are worth the same."""
+    unseen = _unseen(state, point.seat)
+    options = point.options
+    results: list[list[float]] = [[] for _ in options]
+    played_at = next(k for k, o in enumerate(options) if o.label == point.played)
+    rng = random.Random(f"fourcolor-analysis:{seed}:{point.before}:{point.seat}")
+    active = list(range(len(options)))
+    screen = samples if len(options) <= KEEP + 1 else max(samples // 4, min(samples, 8))
+    for sample in range(samples):
+        if sample == screen and len(active) > KEEP + 1:
+            ranked = sorted(active, key=lambda k: -sum(results[k]))
+            active = sorted(set(ranked[:KEEP]) | {played_at})
+        world = _world(state, point.seat, unseen, rng)
+        playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
+        for k in active:
+            results[k].append(_playout(world.copy(), options[k], point.seat, playout_seed))
+    values = [round(sum(r) / len(r), 3) for r in results]
+    top = max(range(len(options)), key=lambda k: (values[k], -k))
+
+    def margin(k: int, base: int) -> float:
+        """How far `k`'s paired mean gain over `base` is above zero, in standard errors."""
+        n = min(len(results[k]), len(results[base]))
+        gains = [results[k][i] - results[base][i] for i in range(n)]
+        mean = sum(gains) / n
+        if n < 2:
+            return 0.0
+        var = sum((g - mean) ** 2 for g in gains) / (n - 1)
+        if var == 0.0:
+            return math.inf if mean > 0 else (-math.inf if mean < 0 else 0.0)
+        return float(mean / math.sqrt(var / n))
+
+    beats = [k for k in range(len(options)) if k != played_at and margin(k, played_at) > Z]
+    best_at = played_at
+    if beats:
+        near_top = [k for k in beats if k == top or margin(top, k) <= Z]
+        best_at = min(near_top) if near_top else top
+        if values[best_at] <= values[played_at]:
+            best_at = played_at
+    loss = round(max(values[best_at] - values[played_at], 0.0), 3)
+    rest = sorted((k for k in range(len(options)) if k != best_at), key=lambda k: (-values[k], k))
+    return Decision(
+        ply=point.ply,
+        seat=point.seat,
+        played=point.played,
+        best=options[best_at].label,
+        options=tuple(OptionValue(options[k].label, values[k]) for k in [best_at, *rest]),
+        loss=loss,
+        verdict=verdict(loss, players),
+    )
+
+
+def analyse(
+    record: Record,
+    *,
+    seats: Iterable[int] | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    index: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    plies: Iterable[int] | None = None,
+) -> Analysis:
+    """Rate every decision of `seats` (default: all) in a valid record; `IllegalRecordError`
+    (a `ValueError`) for an invalid one. `progress(done, total)` follows each decision.
+    `plies`: only the decisions followed by these plies (the seats' summaries then cover
+    only those)."""
+    from . import __version__
+
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, not {samples}")
+    game = validate(record)
+    players = record.players
+    chosen = set(range(1, players + 1)) if seats is None else set(seats)
+    for s in chosen:
+        if not 1 <= s <= players:
+            raise ValueError(f"seat must be between 1 and {players}, not {s}")
+    state = Round.from_record(record, game.ruleset)
+    rounds = [state.copy()]
+    for event in record.events:
+        state.push(event)
+        rounds.append(state.copy())
+    points = _decision_points(record, rounds, chosen)
+    if plies is not None:
+        wanted = set(plies)
+        points = [p for p in points if p.ply in wanted]
+    decisions = []
+    for done, point in enumerate(points, start=1):
+        decisions.append(_rate(point, rounds[point.before], players, samples, seed))
+        if progress is not None:
+            progress(done, len(points))
+    summaries = {}
+    for s in sorted(chosen):
+        mine = [d for d in decisions if d.seat == s]
+        good = sum(1 for d in mine if d.verdict == "good")
+        summaries[s] = SeatSummary(
+            decisions=len(mine),
+            accuracy=round(good / len(mine), 4) if mine else 1.0,
+            mean_loss=round(sum(d.loss for d in mine) / len(mine), 3) if mine else 0.0,
+        )
+    return Analysis(
+        index=index,
+        seats=summaries,
+        decisions=tuple(decisions),
+        samples=samples,
+        seed=seed,
+        engine=__version__,
+    )
+
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "THRESHOLDS",
+    "VERDICTS",
+    "Analysis",
+    "Decision",
+    "OptionValue",
+    "SeatSummary",
+    "analyse",
+    "verdict",
+]
