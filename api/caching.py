@@ -27,6 +27,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.cache import patch_vary_headers
+from django.utils import translation
 from django.utils.http import http_date, parse_etags, parse_http_date_safe
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -52,6 +53,7 @@ def game_etag(request: Request, game: Any, kind: str) -> str:
         game.validated_at.isoformat() if game.validated_at else "", game.stale,
         game.uploaded_by_id, request.build_absolute_uri(),
         getattr(request, "accepted_media_type", ""),
+        translation.get_language(),  # a ply state says its event in the request's language
     ))
 
 

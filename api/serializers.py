@@ -121,6 +121,12 @@ class ClaimDoc(serializers.Serializer[Any]):
     )
 
 
+class PlyLinksDoc(serializers.Serializer[Any]):
+    next = serializers.URLField(allow_null=True, help_text="the next ply (same view); null at "
+                                "the last")
+    previous = serializers.URLField(allow_null=True, help_text="the ply before; null at 0")
+
+
 class PlyStateDoc(serializers.Serializer[Any]):
     """The table at one ply (fourcolor.replay.Replay.state)."""
 
@@ -146,6 +152,21 @@ class PlyStateDoc(serializers.Serializer[Any]):
     seats = SeatStateDoc(many=True)
     view = serializers.IntegerField(allow_null=True, help_text="the seat whose view this is")
     finish = FinishDoc(allow_null=True, required=False, help_text="at the last ply only")
+    links = PlyLinksDoc()
+
+
+class PlyStatesDoc(serializers.Serializer[Any]):
+    """A range of ply states (`/games/{id}/plies/`)."""
+
+    game = serializers.IntegerField()
+    plies = serializers.IntegerField(help_text="the game's number of plies")
+    to = serializers.IntegerField(help_text="the last ply listed")
+    states = PlyStateDoc(many=True, help_text="one per ply, from `from` to `to`")
+
+    def get_fields(self) -> dict[str, Any]:
+        fields = super().get_fields()
+        fields["from"] = serializers.IntegerField(help_text="the first ply listed")
+        return fields
 
 
 class WaitDoc(serializers.Serializer[Any]):

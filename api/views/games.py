@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponseBase, StreamingHttpResponse
+from django.urls import reverse
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -41,6 +43,7 @@ from api.serializers import (
     GameDetailSerializer,
     GameSerializer,
     PlyStateDoc,
+    PlyStatesDoc,
     RecordJsonDoc,
     ReviewDoc,
 )
@@ -56,6 +59,7 @@ from records.wording import event_words
 
 EXPORT_CHUNK = 500
 MAX_SEAT = 4
+MAX_PLY = 10**9 - 1  # what `_whole_number` reads in a ply's path
 
 ERRORS_READ = {404: OpenApiResponse(ErrorDoc, "No such game."), 429: ErrorDoc}
 NOT_ACCEPTABLE = OpenApiResponse(ErrorDoc, "No format the Accept header allows.")
@@ -83,6 +87,28 @@ class PlyQuery(serializers.Serializer[Any]):
         required=False, min_value=1, max_value=MAX_SEAT,
         help_text="show the table as this seat sees it: other hands hidden",
     )
+
+
+class PlyRangeQuery(PlyQuery):
+    # `from` is a Python keyword: declared through the fields dict below.
+    to = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_PLY,
+        help_text="the last ply (inclusive; default: the game's last)",
+    )
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        fields["from"] = serializers.IntegerField(
+            required=False, min_value=0, max_value=MAX_PLY,
+            help_text="the first ply (inclusive; default 0, the deal)",
+        )
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        first, last = attrs.get("from"), attrs.get("to")
+        if first is not None and last is not None and first > last:
+            raise serializers.ValidationError({"from": ["`from` is after `to`."]})
+        return attrs
 
 
 class DeleteQuery(serializers.Serializer[Any]):
@@ -130,6 +156,7 @@ class GameViewSet(
         "list": names(GameFilter, CURSOR_PAGES),
         "export": names(GameFilter, ExportQuery),
         "ply": names(PlyQuery),
+        "plies": frozenset({"from", "to", "seat"}),
         "destroy": names(DeleteQuery),
     }
 
@@ -317,8 +344,58 @@ class GameViewSet(
         if seat is not None and seat > game.players:
             raise Http404(f"This game has seats 1 to {game.players}.")
         replay = load_replay(game)
+        return Response(self._state(game, replay, number, seat))
+
+    def _state(self, game: Game, replay: Replay, number: int, seat: int | None) -> dict[str, Any]:
         state = replay.state(number, seat)
-        return Response({"game": game.pk, **state, "says": _says(replay, number)})
+        query = {"seat": seat} if seat is not None else {}
+
+        def link(n: int) -> str | None:
+            if not 0 <= n <= game.event_count:
+                return None
+            url = self.request.build_absolute_uri(
+                reverse("api:game-ply", args=(game.pk, n)))
+            return url + ("?" + urlencode(query) if query else "")
+
+        links = {"next": link(number + 1), "previous": link(number - 1)}
+        return {"game": game.pk, **state, "says": _says(replay, number), "links": links}
+
+    @extend_schema(
+        operation_id="games_plies_list",
+        summary="The table at every ply, or a range of plies",
+        description=(
+            "Every ply state of a game in one answer (`from` and `to` inclusive, by default "
+            "the deal to the last ply), each as `/plies/{ply}/` gives it: a replay's steps "
+            "without a request per ply. `?seat=N` hides the other hands as seat N saw them."
+        ),
+        parameters=[PlyRangeQuery],
+        responses={
+            200: PlyStatesDoc,
+            400: OpenApiResponse(ErrorDoc, "An invalid seat or range (`from` after `to`)."),
+            404: OpenApiResponse(ErrorDoc, "No such game, ply or seat."),
+            422: OpenApiResponse(ErrorDoc, "The current engine cannot replay the stored text."),
+            429: ErrorDoc,
+        },
+    )
+    @action(detail=True, methods=["get"], url_path="plies", url_name="plies",
+            filter_backends=[], pagination_class=None)
+    def plies(self, request: Request, pk: str) -> Response:
+        query = PlyRangeQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        game = self.get_object()
+        first = query.validated_data.get("from", 0)
+        last = query.validated_data.get("to", game.event_count)
+        if max(first, last) > game.event_count:
+            raise Http404(f"This game has plies 0 to {game.event_count}.")
+        seat = query.validated_data.get("seat")
+        if seat is not None and seat > game.players:
+            raise Http404(f"This game has seats 1 to {game.players}.")
+        if (fresh := self.unchanged(game)) is not None:
+            return fresh
+        replay = load_replay(game)
+        states = [self._state(game, replay, n, seat) for n in range(first, last + 1)]
+        return Response({"game": game.pk, "plies": game.event_count, "from": first, "to": last,
+                         "states": states})
 
     @extend_schema(
         summary="The engine's review: waits, missed wins, comments",

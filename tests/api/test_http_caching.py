@@ -22,6 +22,7 @@ GAME_READS = [
     "/api/v1/games/{game}/record/",
     "/api/v1/games/{game}/plies/0/",
     "/api/v1/games/{game}/plies/3/?seat=1",
+    "/api/v1/games/{game}/plies/?from=1&to=3",
     "/api/v1/games/{game}/review/",
 ]
 # Lists and statistics: ETags from their bodies.

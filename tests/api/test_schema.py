@@ -51,7 +51,8 @@ def test_it_documents_every_endpoint() -> None:
     undocumented = {"api/v1/schema/", "api/v1/docs/", "api/v1/redoc/"}
     expected = {
         "/api/v1/games/", "/api/v1/games/{id}/", "/api/v1/games/{id}/record/",
-        "/api/v1/games/{id}/plies/{ply}/", "/api/v1/games/{id}/review/",
+        "/api/v1/games/{id}/plies/{ply}/", "/api/v1/games/{id}/plies/",
+        "/api/v1/games/{id}/review/",
         "/api/v1/games/export/", "/api/v1/players/", "/api/v1/players/{id}/",
         "/api/v1/players/{id}/games/", "/api/v1/players/{id}/stats/",
         "/api/v1/players/{id}/head-to-head/{other}/", "/api/v1/players/{id}/ratings/",
