@@ -345,6 +345,16 @@ class GameDetailSerializer(GameSerializer):
         }
 
 
+class GameExportLineSerializer(GameDetailSerializer):
+    """One line of the NDJSON export: the game object of /games/{id}/, and its record as
+    uploaded when the export was asked `with_text`."""
+
+    text = serializers.CharField(required=False, help_text="with `with_text=true` only")
+
+    class Meta(GameDetailSerializer.Meta):
+        fields = GameDetailSerializer.Meta.fields + ["text"]
+
+
 # ----------------------------------------------------------------------------- errors
 
 

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponseBase, StreamingHttpResponse
 from django.urls import reverse
+from rest_framework.utils.urls import replace_query_param
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -33,7 +34,16 @@ from api.caching import (
     not_modified,
     validators,
 )
-from api.pagination import CursorPagination
+from api.pagination import (
+    MAX_CURSOR,
+    CursorPagination,
+    beyond,
+    decode_cursor,
+    encode_cursor,
+    key_of,
+    link_header,
+    sort_keys,
+)
 from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
 from api.replays import load_replay
@@ -41,6 +51,7 @@ from api.schema import GAME_FILTER_PARAMETERS
 from api.serializers import (
     ErrorDoc,
     GameDetailSerializer,
+    GameExportLineSerializer,
     GameSerializer,
     PlyStateDoc,
     PlyStatesDoc,
@@ -54,7 +65,6 @@ from api.filters import ApiGameFilter as GameFilter
 # The same separator as `manage.py export_games`: both exports are importable as they are.
 from records.management.commands.export_games import fcn_separator
 from records.models import Game, GameSeat
-from records.services import game_export
 from records.wording import event_words
 
 EXPORT_CHUNK = 500
@@ -71,6 +81,24 @@ ERRORS_LIST = {
 # What the replay and the texts need of a game (not its seats or tags), and its validators.
 REPLAY_FIELDS = ("pk", "canonical_text", "content_hash", "event_count", "players",
                  "engine_version", "validated_at", "uploaded_at", "stale", "uploaded_by_id")
+
+
+def game_json(game: Game, context: dict[str, Any]) -> dict[str, Any]:
+    """The game object of `/games/{id}/` (and of each export line): one engine pass."""
+    check = fourcolor.check_record(game.canonical_text)
+    # A game the current engine refuses (stale) still shows what was stored.
+    record_json = (
+        fourcolor.record_to_json(check.record)
+        if check.record is not None
+        else {"deal": {}, "events": []}
+    )
+    finish = (
+        finish_json(check.game)
+        if check.game is not None and check.game.outcome != "unfinished"
+        else None
+    )
+    context = context | {"record_json": record_json, "finish": finish}
+    return dict(GameDetailSerializer(game, context=context).data)
 
 
 def games_queryset(detail: bool = False) -> QuerySet[Game]:
@@ -127,6 +155,15 @@ class ExportQuery(serializers.Serializer[Any]):
         required=False, min_value=1, max_value=2**31 - 1,
         help_text="export at most this many games (after the filters and ordering); "
         "at most API_EXPORT_MAX_GAMES (10,000 by default)",
+    )
+    with_text = serializers.BooleanField(
+        required=False, default=False,
+        help_text="NDJSON: add each game's record as uploaded (`text`)",
+    )
+    cursor = serializers.CharField(
+        required=False, allow_blank=True, max_length=MAX_CURSOR,
+        help_text="continue after the game a `Link: <…>; rel=\"next\"` header's cursor names "
+        "(empty: from the start)",
     )
 
     def validate_max(self, value: int) -> int:
@@ -220,20 +257,7 @@ class GameViewSet(
         game = self.get_object()
         if (fresh := self.unchanged(game)) is not None:
             return fresh
-        check = fourcolor.check_record(game.canonical_text)
-        # A game the current engine refuses (stale) still shows what was stored.
-        record_json = (
-            fourcolor.record_to_json(check.record)
-            if check.record is not None
-            else {"deal": {}, "events": []}
-        )
-        finish = (
-            finish_json(check.game)
-            if check.game is not None and check.game.outcome != "unfinished"
-            else None
-        )
-        context = self.get_serializer_context() | {"record_json": record_json, "finish": finish}
-        return Response(GameDetailSerializer(game, context=context).data)
+        return Response(game_json(game, self.get_serializer_context()))
 
     @extend_schema(
         summary="Delete a game (its uploader or staff)",
@@ -426,15 +450,19 @@ class GameViewSet(
         description=(
             "Every game the filters select, in the `ordering` asked for (newest played first "
             "by default), streamed: NDJSON (`?format=ndjson` or `Accept: "
-            "application/x-ndjson`, the default), one game per line as `manage.py "
-            "export_games` writes it; or FCN (`?format=fcn`, `Accept: text/x-fcn`): the "
-            "original texts separated by blank lines, ready to import elsewhere. `since` and "
-            "`until` bound the played date like Lichess's export; `max` stops after that "
-            "many games."
+            "application/x-ndjson`, the default), one game per line, each line the game "
+            "object of `/games/{id}/` (with `text`, the record as uploaded, when "
+            "`with_text=true`); or FCN (`?format=fcn`, `Accept: text/x-fcn`): the original "
+            "texts separated by blank lines, ready to import elsewhere. `since` and `until` "
+            "bound the played date like Lichess's export; `max` stops after that many games, "
+            "and when more follow, a `Link: <…>; rel=\"next\"` header gives the address of "
+            "the next batch (a cursor: nothing repeated or skipped whatever is uploaded "
+            "meanwhile)."
         ),
         parameters=[ExportQuery, *GAME_FILTER_PARAMETERS],
         responses={
-            (200, "application/x-ndjson"): OpenApiTypes.STR,
+            (200, "application/x-ndjson"): OpenApiResponse(
+                GameExportLineSerializer, "One JSON object per line (the schema of one line)."),
             (200, "text/x-fcn"): OpenApiTypes.STR,
             (400, "application/json"): OpenApiResponse(ErrorDoc, "An invalid filter value."),
             (404, "application/json"): OpenApiResponse(ErrorDoc, "An unknown `format`."),
@@ -447,7 +475,14 @@ class GameViewSet(
     def export(self, request: Request) -> StreamingHttpResponse:
         query = ExportQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        games = self.filter_queryset(Game.objects.all())
+        games = self.filter_queryset(games_queryset(detail=True))
+        keys = sort_keys(games)
+        cursor = query.validated_data.get("cursor")
+        if cursor:
+            values, before = decode_cursor(cursor, keys, Game)
+            if before:
+                raise serializers.ValidationError({"cursor": ["An export only goes forward."]})
+            games = games.filter(beyond(keys, values, before=False))
         limit = query.validated_data.get("max")
         if limit is None:
             # Refused rather than cut short: a client must not take a partial archive for all.
@@ -457,18 +492,30 @@ class GameViewSet(
                     f"The filters select more than {cap} games, the most one export request "
                     "takes: narrow them (since, until, player, ...) or ask for fewer with max."
                 ]})
-        games = games[:limit or export_max_games()]
+        size = limit or export_max_games()
+        # The next batch's cursor, known before streaming: the last game sent, if another
+        # follows it.
+        plain = games.select_related(None).prefetch_related(None)
+        edge = list(plain.only(*{name for name, _ in keys} - {"pk"})[size - 1:size + 1])
+        following = None
+        if len(edge) == 2:
+            after = encode_cursor(keys, key_of(edge[0], keys), before=False)
+            following = replace_query_param(request.build_absolute_uri(), "cursor", after)
+        games = games[:size]
         renderer = request.accepted_renderer
         if renderer.format == "fcn":
             body: Iterator[str] = _fcn_lines(games)
         else:
-            body = _ndjson_lines(games)
+            body = _ndjson_lines(games, self.get_serializer_context(),
+                                 query.validated_data["with_text"])
         response = StreamingHttpResponse(
             (piece.encode("utf-8") for piece in body),
             content_type=f"{renderer.media_type}; charset=utf-8",
         )
         # Ask proxies not to buffer: the point is that the first game leaves at once.
         response["X-Accel-Buffering"] = "no"
+        if following is not None:
+            response["Link"] = link_header([(following, "next")])
         return response
 
     def get_throttles(self) -> list[Any]:
@@ -485,13 +532,21 @@ def _whole_number(text: str) -> int | None:
 
 
 def _fcn_lines(games: QuerySet[Game]) -> Iterator[str]:
-    for game in games.only("pk", "original_text").iterator(chunk_size=EXPORT_CHUNK):
+    plain = games.select_related(None).prefetch_related(None)
+    for game in plain.only("pk", "original_text").iterator(chunk_size=EXPORT_CHUNK):
         yield game.original_text + fcn_separator(game.original_text)
 
 
-def _ndjson_lines(games: QuerySet[Game]) -> Iterator[str]:
+def _ndjson_lines(
+    games: QuerySet[Game], context: dict[str, Any], with_text: bool
+) -> Iterator[str]:
+    """Each line is the game object of /games/{id}/ (plus `text`, the record as uploaded)."""
+    encoder = JSONRenderer.encoder_class
     for game in games.iterator(chunk_size=EXPORT_CHUNK):
-        yield json.dumps(game_export(game), ensure_ascii=False) + "\n"
+        line = game_json(game, context)
+        if with_text:
+            line["text"] = game.original_text
+        yield json.dumps(line, ensure_ascii=False, cls=encoder) + "\n"
 
 
 def _says(replay: Replay, ply: int) -> str | None:

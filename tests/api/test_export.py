@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 import fourcolor
 
 from records.models import Game
-from records.services import game_export, import_records
+from records.services import import_records
 
 from .conftest import Archive, round_text
 
@@ -38,8 +38,48 @@ def test_it_exports_every_game_as_ndjson_by_default(api: APIClient, archive: Arc
     assert response["Content-Type"] == "application/x-ndjson; charset=utf-8"
     lines = ndjson(response)
     assert sorted(line["id"] for line in lines) == sorted(archive.all)
+    # One shape per thing: each line is the game object of /games/{id}/, byte for byte.
     for line in lines:
-        assert line == json.loads(json.dumps(game_export(Game.objects.get(pk=line["id"]))))
+        assert line == api.get(f"/api/v1/games/{line['id']}/").json()
+        assert "text" not in line
+
+
+@pytest.mark.django_db
+def test_it_adds_the_record_as_uploaded_when_asked(api: APIClient, archive: Archive) -> None:
+    lines = ndjson(api.get(URL, {"with_text": "true"}))
+
+    for line in lines:
+        game = Game.objects.get(pk=line.pop("id"))
+        assert line.pop("text") == game.original_text
+        assert line == {k: v for k, v in api.get(f"/api/v1/games/{game.pk}/").json().items()
+                        if k != "id"}
+
+
+@pytest.mark.django_db
+def test_it_writes_dates_as_the_rest_of_the_api_does(api: APIClient, archive: Archive) -> None:
+    line = ndjson(api.get(URL, {"max": "1"}))[0]
+
+    assert line["uploaded_at"].endswith("Z") and line["validated_at"].endswith("Z")
+    assert isinstance(line["result"], str) and line["url"].startswith("http://testserver/")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ordering", ["", "points", "-plies,date"])
+def test_it_continues_a_cut_short_export_from_its_link_header(
+    api: APIClient, archive: Archive, ordering: str
+) -> None:
+    everything = [line["id"] for line in ndjson(api.get(URL, {"ordering": ordering}))]
+    got: list[int] = []
+    response = api.get(URL, {"ordering": ordering, "max": "2", "cursor": ""})
+    while True:
+        got += [line["id"] for line in ndjson(response)]
+        if "Link" not in response:
+            break
+        link = response["Link"]
+        assert link.endswith('>; rel="next"')
+        response = api.get(link[1:link.index(">")])
+
+    assert got == everything
 
 
 @pytest.mark.django_db
