@@ -1,24 +1,56 @@
 """Rate limits: per anonymous client, per user, and per scope for the expensive operations.
 
-Rates come from `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` (environment variables
-API_THROTTLE_ANON, _USER, _UPLOAD, _EXPORT); a scope missing there falls back to the default
-below instead of failing every request with ImproperlyConfigured. Over the limit, the answer
-is 429 with a `Retry-After` header (seconds) and the error body (see api.exceptions).
-Counters live in the default cache (per process with the local-memory cache; point CACHES at
-Redis for limits shared by every worker).
+Each scope has one or more rates, `"20/minute,120/hour"`: a burst rate and a sustained one.
+A request passes only when it is within every rate of every throttle of its view; each rate
+counts the requests of the last minute (hour, ...) exactly, as DRF's sliding window does. So a
+burst spends the minute's allowance and waits under a minute, instead of the hour's allowance
+and an hour; only a client that keeps going meets the hourly rate. Rates come from
+`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` (environment variables API_THROTTLE_ANON, _USER,
+_UPLOAD, _EXPORT); a scope missing there falls back to DEFAULT_RATES.
+
+Clients are told where they stand on every throttled answer, in the IETF draft's headers
+(draft-ietf-httpapi-ratelimit-headers) for the rate closest to its limit:
+
+    RateLimit-Limit: 20            requests allowed in that rate's window
+    RateLimit-Remaining: 17        left in it
+    RateLimit-Reset: 42            seconds until the window has room for all 20 again
+    RateLimit-Policy: 20;w=60, 120;w=3600     every rate that applies
+
+Over a limit the answer is 429 with `Retry-After` (seconds until the request would pass) and
+the error body (api.exceptions). Counters live in the default cache: Redis with REDIS_URL,
+otherwise the database (CACHES in config/settings.py), so every gunicorn worker and machine
+counts together. Clients are told apart by `config.proxies.client_address` (NUM_PROXIES).
 """
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
+from typing import Any
+
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 
+from config.proxies import client_address
+
 DEFAULT_RATES = {
-    "anon": "1000/hour",
-    "user": "10000/hour",
-    "upload": "120/hour",
-    "export": "60/hour",
+    "anon": "60/minute,1000/hour",
+    "user": "300/minute,10000/hour",
+    "upload": "20/minute,120/hour",
+    "export": "10/minute,60/hour",
 }
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+@dataclass(frozen=True)
+class RateState:
+    """Where a client stands in one rate, after this request."""
+
+    limit: int
+    window: int  # seconds
+    remaining: int
+    reset: int  # seconds until the window holds none of the counted requests
+    wait: float | None  # seconds until a request would pass (None: it passes now)
 
 
 def configured_rate(scope: str) -> str | None:
@@ -28,21 +60,117 @@ def configured_rate(scope: str) -> str | None:
     return rates.get(scope, DEFAULT_RATES.get(scope))
 
 
-class AnonThrottle(AnonRateThrottle):
+def parse_rates(text: str | None) -> list[tuple[int, int]]:
+    """`"20/minute,120/hour"` -> [(20, 60), (120, 3600)]."""
+    if not text:
+        return []
+    rates = []
+    for part in text.split(","):
+        number, _, period = part.strip().partition("/")
+        rates.append((int(number), _PERIODS[period.strip()[0]]))
+    return rates
+
+
+class MultiRateThrottle:
+    """The counting shared by the three throttles below (mixed in before DRF's class, whose
+    `get_cache_key` says whom a request counts for)."""
+
+    scope: str | None
+    cache: Any
+    key: str | None
+    history: list[float]
+    now: float
+
+    def __init__(self) -> None:  # DRF's parses one rate; these are parsed per request
+        pass
+
+    def timer(self) -> float:
+        return time.time()
+
     def get_rate(self) -> str | None:
-        return configured_rate(self.scope)
+        return configured_rate(str(self.scope))
+
+    def get_ident(self, request: Any) -> str:
+        return client_address(request)
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        rates = parse_rates(self.get_rate())
+        self.states: list[RateState] = []
+        if not rates:
+            return True
+        self.key = self.get_cache_key(request, view)  # type: ignore[attr-defined]
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        longest = max(window for _, window in rates)
+        # Newest first; one list serves every rate (each counts the part in its window).
+        self.history = [t for t in self.cache.get(self.key, []) if t > self.now - longest]
+        allowed = all(self._count(window) < limit for limit, window in rates)
+        if allowed:
+            self.history.insert(0, self.now)
+            self.cache.set(self.key, self.history, longest)
+        self.states = [self._state(limit, window, allowed) for limit, window in rates]
+        _remember(request, self.states)
+        return allowed
+
+    def _count(self, window: int) -> int:
+        return sum(1 for t in self.history if t > self.now - window)
+
+    def _state(self, limit: int, window: int, allowed: bool) -> RateState:
+        counted = [t for t in self.history if t > self.now - window]
+        # Newest first: all the window's room is back once the newest request has left it.
+        reset = int(counted[0] + window - self.now + 0.999) if counted else 0
+        wait: float | None = None
+        if not allowed and len(counted) >= limit:
+            # Room for one more once the oldest request that keeps it full leaves the window.
+            wait = max(counted[limit - 1] + window - self.now, 0.0)
+        return RateState(limit, window, max(limit - len(counted), 0), reset, wait)
+
+    def wait(self) -> float | None:
+        waits = [state.wait for state in getattr(self, "states", []) if state.wait is not None]
+        return max(waits) if waits else None
 
 
-class UserThrottle(UserRateThrottle):
-    def get_rate(self) -> str | None:
-        return configured_rate(self.scope)
+def _remember(request: Any, states: list[RateState]) -> None:
+    """Keep every rate's state on the request, for the response's headers."""
+    django_request = getattr(request, "_request", request)
+    seen: list[RateState] = getattr(django_request, "rate_limits", [])
+    django_request.rate_limits = seen + states
 
 
-class ScopeThrottle(ScopedRateThrottle):
+def rate_limit_headers(request: Any) -> dict[str, str]:
+    """The RateLimit-* headers for a request the throttles looked at (none otherwise)."""
+    states: list[RateState] = getattr(getattr(request, "_request", request), "rate_limits", [])
+    if not states:
+        return {}
+    # The rate closest to its limit (the fewest left; of those, the longest to reset).
+    tightest = min(states, key=lambda s: (s.remaining, -s.reset))
+    policy = ", ".join(dict.fromkeys(f"{s.limit};w={s.window}" for s in states))
+    return {
+        "RateLimit-Limit": str(tightest.limit),
+        "RateLimit-Remaining": str(tightest.remaining),
+        "RateLimit-Reset": str(tightest.reset),
+        "RateLimit-Policy": policy,
+    }
+
+
+class AnonThrottle(MultiRateThrottle, AnonRateThrottle):
+    pass
+
+
+class UserThrottle(MultiRateThrottle, UserRateThrottle):
+    pass
+
+
+class ScopeThrottle(MultiRateThrottle, ScopedRateThrottle):
     """Counts a view's requests under its `throttle_scope` (per user, or per address)."""
 
-    def get_rate(self) -> str | None:
-        return configured_rate(self.scope)
+    def allow_request(self, request: Any, view: Any) -> bool:
+        # DRF's takes the scope from the view here; without a scope the view is not limited.
+        self.scope = getattr(view, self.scope_attr, None)
+        if not self.scope:
+            return True
+        return super().allow_request(request, view)
 
 
 DEFAULT_THROTTLES = [AnonThrottle, UserThrottle]

@@ -8,6 +8,7 @@ silently read as some default.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import overload
 
@@ -86,6 +87,25 @@ def env_int(
             f"The environment variable {name}={number} is above the maximum {maximum}."
         )
     return number
+
+
+_RATE = re.compile(r"[0-9]+/(s|sec|second|m|min|minute|h|hour|d|day)")
+
+
+def env_rates(name: str, default: str, *, environ: Mapping[str, str] | None = None) -> str:
+    """Request rates, one or more separated by commas: `20/minute,120/hour` (a burst and a
+    sustained rate). Each is a count and a period: s, sec, second, m, min, minute, h, hour,
+    d or day."""
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    parts = [part.strip() for part in value.split(",")]
+    if not all(_RATE.fullmatch(part) for part in parts):
+        raise ImproperlyConfigured(
+            f"The environment variable {name}={value!r} is not a list of rates such as "
+            "'20/minute,120/hour' (periods: second, minute, hour, day)."
+        )
+    return ",".join(parts)
 
 
 def env_list(

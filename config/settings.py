@@ -16,7 +16,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_rates, env_str
 from config.logging import FORMATS as LOG_FORMATS
 from config.logging import logging_config
 
@@ -157,14 +157,20 @@ if _database["ENGINE"] == "django.db.backends.sqlite3":
     )
 DATABASES = {"default": _database}
 
-# Per-process memory by default (the embedded setup needs nothing else); with REDIS_URL the
-# cache, and so the API throttle counters and cached replays, are shared by every worker.
+# The cache holds the API's rate-limit counters, which every gunicorn worker (and machine)
+# must share for a limit to mean what it says: Redis with REDIS_URL, otherwise a table of the
+# database (`fourcolor_cache`, made by migration api/0001, so `migrate` is all it needs).
 REDIS_URL = env_str("REDIS_URL") or ""
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "fourcolor_cache",
+            # Culling drops live counters too: keep room for every client of the last hour.
+            "OPTIONS": {"MAX_ENTRIES": 200_000, "CULL_FREQUENCY": 4},
+        }
     ),
 }
 
@@ -250,10 +256,11 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 50, minimum=1, maximum=1000),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
-        "anon": env_str("API_THROTTLE_ANON", "1000/hour"),
-        "user": env_str("API_THROTTLE_USER", "10000/hour"),
-        "upload": env_str("API_THROTTLE_UPLOAD", "120/hour"),
-        "export": env_str("API_THROTTLE_EXPORT", "60/hour"),
+        # A burst rate and a sustained one each (api/throttling.py).
+        "anon": env_rates("API_THROTTLE_ANON", "60/minute,1000/hour"),
+        "user": env_rates("API_THROTTLE_USER", "300/minute,10000/hour"),
+        "upload": env_rates("API_THROTTLE_UPLOAD", "20/minute,120/hour"),
+        "export": env_rates("API_THROTTLE_EXPORT", "10/minute,60/hour"),
     },
     # Engine and notation errors, and every other error, in the one documented body.
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",

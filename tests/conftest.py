@@ -6,6 +6,8 @@ the tests against a `test_` copy it creates and drops, so one suite covers SQLit
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 
@@ -19,3 +21,22 @@ def pytest_report_header(config: pytest.Config) -> str:
         return f"database: sqlite3, in memory (configured file: {database['NAME']})"
     host = database.get("HOST") or "local socket"
     return f"database: {vendor}, a test_ copy of {database['NAME']} on {host}"
+
+
+# The cache as the site is configured (without REDIS_URL: the database table that migration
+# api/0001 creates), for the tests about it (tests/api/test_rate_limits.py).
+SHARED_CACHES: dict[str, object] = {}
+
+
+@pytest.fixture(autouse=True)
+def _process_local_cache(settings: Any) -> None:
+    """A per-process cache for every test but those that ask for the site's own.
+
+    The site counts API rate limits in the database so that every worker shares them; under
+    test that would add the counter's queries to every query count, and make fixtures that
+    clear the counters need the database. Only the store changes: the counting is the same.
+    """
+    if not SHARED_CACHES:
+        SHARED_CACHES.update(settings.CACHES)  # type: ignore[attr-defined]
+    settings.CACHES = {  # type: ignore[attr-defined]
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

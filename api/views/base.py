@@ -22,7 +22,7 @@ from api.exceptions import error_body, exception_handler
 from api.negotiation import FormatFirstNegotiation
 from api.renderers import TextRenderer
 from api.schema import ApiAutoSchema
-from api.throttling import DEFAULT_THROTTLES
+from api.throttling import DEFAULT_THROTTLES, rate_limit_headers
 
 
 def _code_style_hashes() -> list[str]:
@@ -106,6 +106,9 @@ class ApiViewMixin(BrowsableApiCspMixin):
             response.add_post_render_callback(
                 lambda rendered: etag_from_body(request, rendered, self.cache_control)
             )
+        # Where the client stands in its rate limits (api.throttling), 429s included.
+        for name, value in rate_limit_headers(request).items():
+            response[name] = value
         return response
 
     def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response]:
