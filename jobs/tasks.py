@@ -16,6 +16,7 @@ finds the lease gone and stops.
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 import uuid
 from collections.abc import Callable
@@ -118,21 +119,32 @@ def merge_reports(base: dict[str, Any], run: ImportReport) -> dict[str, Any]:
     merged["total"] = merged["stored"] + merged["duplicates"] + merged["refused"]
     merged["results"] = (list(base.get("results", [])) + done)[:MAX_RESULTS]
     merged["problems"] = (list(base.get("problems", [])) + problems)[:MAX_PROBLEMS]
+    limit = run.limit_refusal
+    if limit is not None and limit.index < run.next_index:
+        # Why the rest of the file was not read: listed whatever the caps (and only once).
+        kept = limit.as_dict()
+        for key in ("results", "problems"):
+            if kept not in merged[key]:
+                merged[key].append(kept)
+        merged["stopped"] = run.stopped
     merged["results_omitted"] = merged["total"] - len(merged["results"])
     merged["problems_omitted"] = (
         merged["duplicates"] + merged["refused"] - len(merged["problems"])
     )
     merged["next_index"] = run.next_index
     merged["unavailable"] = 0
-    merged["stopped"] = ""
     return merged
 
 
-def count_records(source: bytes | str) -> int:
+def count_records(source: bytes | str, limit: int | None = None) -> int:
     """How many records a file holds (for the progress bar: splitting is cheap next to
-    validating; bad UTF-8 is replaced here, the import itself refuses it)."""
+    validating; bad UTF-8 is replaced here, the import itself refuses it), or `limit` + 1 when
+    it holds more: the import reads no further than the record it refuses for the limit."""
     text = source if isinstance(source, str) else source.decode("utf-8", "replace")
-    return sum(1 for _ in fourcolor.iter_records(io.StringIO(text, newline="")))
+    records = fourcolor.iter_records(io.StringIO(text, newline=""))
+    if limit is not None:
+        records = itertools.islice(records, limit + 1)
+    return sum(1 for _ in records)
 
 
 # ----------------------------------------------------------------------------- runs
@@ -147,7 +159,7 @@ def _payload(job_id: int) -> bytes | str:
 def run_import(job: Job, token: str) -> None:
     source = _payload(job.pk)
     if job.total is None:
-        job.total = count_records(source)
+        job.total = count_records(source, settings.UPLOAD_MAX_RECORDS)
         _update(job, token, total=job.total)
     base = job.report or empty_report()
     start = job.resume_at

@@ -391,6 +391,9 @@ class ImportReport:
     # pass it as `start_at` to resume. After a complete import, the number of records read.
     next_index: int = 0
     stopped: str = ""  # why the import stopped before the end ("" when it did not)
+    # The refusal of the record after `max_records`: listed in `results` and `problems`
+    # whatever their caps, since it says why the rest of the file was not read.
+    limit_refusal: RecordResult | None = None
     # The database's own words when it stopped the import: for the log and the operator's
     # command line only (they may name hosts and ports), never in `as_dict()` nor on a page.
     cause: str = ""
@@ -399,7 +402,9 @@ class ImportReport:
     def total(self) -> int:
         return self.stored + self.duplicates + self.refused + self.unavailable
 
-    def add(self, result: RecordResult) -> None:
+    def add(self, result: RecordResult, *, keep: bool = False) -> None:
+        """Count a record's result and list it while the lists have room (always with
+        `keep`)."""
         if result.status == "stored":
             self.stored += 1
         elif result.status == "duplicate":
@@ -408,12 +413,12 @@ class ImportReport:
             self.unavailable += 1
         else:
             self.refused += 1
-        if len(self.results) < self.max_results:
+        if keep or len(self.results) < self.max_results:
             self.results.append(result)
         else:
             self.results_omitted += 1
         if result.status != "stored":
-            if len(self.problems) < self.max_problems:
+            if keep or len(self.problems) < self.max_problems:
                 self.problems.append(result)
             else:
                 self.problems_omitted += 1
@@ -890,7 +895,7 @@ class _Importer:
         return self.report
 
     def emit(self, result: RecordResult) -> None:
-        self.report.add(result)
+        self.report.add(result, keep=result is self.report.limit_refusal)
         if self.on_result is not None:
             self.on_result(result)
 
@@ -929,6 +934,7 @@ def _too_many(importer: _Importer, rt: fourcolor.RecordText, max_records: int) -
     message = f"too many records in one upload: at most {max_records} (split the file)"
     quote = line_of(rt.text, rt.line, rt.line).encode("utf-8", "replace").decode("utf-8")
     refusal = _refusal(rt.index, rt.line, LimitError(message, line=rt.line, col=1), quote)
+    importer.report.limit_refusal = refusal
     if importer.down is not None:
         importer.emit(refusal)  # the database stopped the import first: its reason stands
         return

@@ -42,7 +42,7 @@ def _assert_limited(job: Job, redone: int = 0) -> None:
     assert (job.status, job.error, job.not_stored) == ("done", "", 0)
     assert (job.stored, job.duplicates, job.refused, job.seen) == (
         LIMIT - redone, redone, 1, LIMIT + 1)
-    assert job.total == 14  # the records in the file
+    assert job.total == LIMIT + 1  # the records read: the file's 14 were not
     results = job.report["results"]
     assert [r["index"] for r in results] == list(range(LIMIT + 1))
     refusal = results[LIMIT]["error"]
@@ -80,6 +80,30 @@ def test_it_shows_the_limit_on_the_web_job_page(user: AbstractUser) -> None:
     refused = doc.find("li", "result", **{"data-status": "refused"})
     assert refused.find(data_field="message").words() == MESSAGE
     assert refused.find(data_field="category").words() == "limit"
+
+
+def test_it_keeps_the_limit_refusal_after_more_refusals_than_the_report_lists(
+    client_for: Callable[[Any], APIClient], user: AbstractUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 12 refused records (more than the 5 problems a report lists here), then the limit.
+    monkeypatch.setattr(tasks, "MAX_PROBLEMS", 5)
+    # Dealer 9 of a 2-4 seat round: each record refused, category tags.
+    texts = [text.replace('[Dealer "', '[Dealer "9"]\n[X "', 1) for text in good_texts(14, 300)]
+    body = "\n".join(texts).encode()
+
+    response = client_for(user).post("/api/v1/uploads/", data=body, content_type="text/x-fcn")
+
+    assert response.status_code in (202, 400)
+    job = Job.objects.get()
+    assert (job.status, job.refused, job.seen, job.total) == ("done", LIMIT + 1, LIMIT + 1,
+                                                              LIMIT + 1)
+    problems = job.report["problems"]
+    assert problems[-1]["error"]["category"] == "limit"
+    assert problems[-1]["error"]["message"] == MESSAGE
+    assert [p["error"]["category"] for p in problems[:-1]] == ["tags"] * 5
+    assert job.report["stopped"] == MESSAGE
+    api = client_for(user).get(f"/api/v1/jobs/{job.pk}/").json()
+    assert api["import_report"]["results"][-1]["error"]["message"] == MESSAGE
 
 
 class Killed(BaseException):

@@ -157,3 +157,19 @@ def test_it_lets_a_database_failure_decide_how_the_import_stopped(
     assert report.stopped.startswith("database unavailable")
     assert report.next_index == resume
     assert Game.objects.count() == statuses.count("stored")
+
+
+@pytest.mark.parametrize("how", ["file", "texts"])
+def test_it_lists_the_limit_refusal_after_more_refusals_than_the_report_keeps(how: str) -> None:
+    texts = [bad_record(seed).text for seed in (1, 3, 5, 7, 9)] + good_texts(2, start=1500)
+    if how == "file":
+        report = import_records(fcn_file(texts), max_problems=2, max_results=3, max_records=6)
+    else:
+        report = import_texts(texts, max_problems=2, max_results=3, max_records=6)
+
+    assert (report.refused, report.stored, report.next_index) == (6, 1, 7)
+    assert report.stopped == _message(6)
+    for listed in (report.problems, report.results):
+        assert listed[-1].error is not None and listed[-1].error["category"] == "limit"
+        assert listed[-1].index == 6
+    assert report.problems_omitted == 3 and len(report.problems) == 3
