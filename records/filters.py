@@ -3,10 +3,10 @@
 Query parameters (every combination is a plain GET URL, so a filtered archive can be shared):
 
 =============  ===============================================================================
-``player``     a player's name, matched by identity (case, Unicode form and blanks ignored,
-               as `records.models.player_key` defines it)
-``opponent``   another player's name: games where both ``player`` and ``opponent`` sat (alone,
-               it behaves like ``player``)
+``player``     part of a player's name (case, Unicode form and blanks ignored, as
+               `records.models.player_key` defines it): "jonas" finds "Jonas Weber"
+``opponent``   part of another player's name: games where both ``player`` and ``opponent`` sat
+               (alone, it behaves like ``player``)
 ``ruleset``    a ruleset name (``classic``, ``bga``)
 ``players``    the number of seats, 2 to 4
 ``outcome``    ``win``, ``forced``, ``exhausted``, ``redeal`` or ``unfinished``
@@ -62,12 +62,19 @@ class GameOrderingFilter(django_filters.OrderingFilter):
 
     def __init__(self, **kwargs: Any) -> None:
         fields = [(field, param) for param, field in ORDERING_FIELDS.items()]
+        # Both directions named here, in our catalogue: django-filter's own "%s (descending)"
+        # comes from its catalogue, which has no Vietnamese or Traditional Chinese (issue 15).
         labels = {
-            "date": _("date played"),
-            "points": _("points"),
-            "event_count": _("number of plies"),
-            "players": _("number of players"),
-            "uploaded_at": _("date uploaded"),
+            "date": _("date played, oldest first"),
+            "-date": _("date played, newest first"),
+            "points": _("points, fewest first"),
+            "-points": _("points, most first"),
+            "event_count": _("number of plies, fewest first"),
+            "-plies": _("number of plies, most first"),
+            "players": _("number of players, fewest first"),
+            "-players": _("number of players, most first"),
+            "uploaded_at": _("date uploaded, oldest first"),
+            "-uploaded": _("date uploaded, newest first"),
         }
         super().__init__(fields=fields, field_labels=labels, **kwargs)
 
@@ -93,11 +100,12 @@ class GameOrderingFilter(django_filters.OrderingFilter):
 
 
 def _seated(name: str) -> Exists:
-    """A subquery: a seat of the outer game held by the player called `name`.
+    """A subquery: a seat of the outer game held by a player whose name contains `name`
+    (compared as `player_key`s, so case, composition and blanks do not matter).
 
     Exists rather than a join: a player seated twice in one game lists it once."""
     return Exists(
-        GameSeat.objects.filter(game=OuterRef("pk"), player__name_key=player_key(name))
+        GameSeat.objects.filter(game=OuterRef("pk"), player__name_key__contains=player_key(name))
     )
 
 

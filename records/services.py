@@ -30,7 +30,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -439,11 +439,16 @@ class ImportReport:
         }
 
 
-def _refusal(index: int, first_line: int, error: FcnError, text: str) -> RecordResult:
+def _refusal(
+    index: int, first_line: int, error: FcnError, text: str, seats: Sequence[str] = ()
+) -> RecordResult:
     detail = {key: shown(value) if isinstance(value, str) else value
               for key, value in error.as_dict().items()}
     detail["text"] = shown(text)
     detail["error"] = shown(str(error))
+    # The players' names when the tags could be read, so that a page can say "Noor may not
+    # ..." rather than the engine's "seat 4 may not ..." (web.refusals).
+    detail["seats"] = [shown(name) for name in seats]
     return RecordResult(index, first_line, "refused", error=detail)
 
 
@@ -977,7 +982,8 @@ def _validate(rt: fourcolor.RecordText, bad: _BadLine | None) -> RecordResult | 
     check = fourcolor.check_record(rt.text, rt.line, oversize=rt.oversize)
     error = check.error if check.error is not None else storage_limits(check)
     if error is not None:
-        return _refusal(rt.index, rt.line, error, line_of(rt.text, rt.line, error.line))
+        seats = check.record.seats if check.record is not None else ()
+        return _refusal(rt.index, rt.line, error, line_of(rt.text, rt.line, error.line), seats)
     return _Valid.of(check, rt.text, rt.index, rt.line)
 
 

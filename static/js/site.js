@@ -13,4 +13,41 @@
       details.open = false;
     });
   }
+  // Player-name inputs (data-suggest: the API's player list) offer names as one types: the
+  // players whose names contain the text, most rounds first, in the input's <datalist>.
+  document.querySelectorAll("input[data-suggest][list]").forEach(function (input) {
+    var list = document.getElementById(input.getAttribute("list"));
+    if (!list) {
+      list = document.createElement("datalist");
+      list.id = input.getAttribute("list");
+      input.insertAdjacentElement("afterend", list);
+    }
+    var timer = null;
+    var asked = "";
+    function suggest() {
+      var text = input.value.trim();
+      if (!text || text === asked) return;
+      asked = text;
+      var url = new URL(input.getAttribute("data-suggest"), window.location.href);
+      url.searchParams.set("search", text);
+      url.searchParams.set("ordering", "-rounds");
+      url.searchParams.set("page_size", "8");
+      fetch(url.toString(), { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.json() : { results: [] }; })
+        .then(function (body) {
+          if (input.value.trim() !== text) return; // typed on meanwhile
+          list.textContent = "";
+          (body.results || []).forEach(function (player) {
+            var option = document.createElement("option");
+            option.value = player.name;
+            list.appendChild(option);
+          });
+        })
+        .catch(function () { /* no suggestions; the filter still works */ });
+    }
+    input.addEventListener("input", function () {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(suggest, 200);
+    });
+  });
 })();

@@ -57,7 +57,8 @@ def page_verdicts(doc: Node) -> list[Verdict]:
         if status != "refused":
             out.append(Verdict(status))
             continue
-        category = row.find("dd", **{"data-field": "category"}).words()
+        # The engine's category code; the page shows it in words (web.refusals).
+        category = row.find("dd", **{"data-field": "category"}).attrs["data-category"]
         message = row.find("p", **{"data-field": "message"}).words()
         out.append(Verdict(status, dd(row, "line"), dd(row, "col"), dd(row, "ply"), category,
                            message))

@@ -91,3 +91,17 @@ def test_it_refuses_a_nul_character_instead_of_passing_it_to_the_database(
     filterset = GameFilter({"player": "Ann\x00"}, queryset=Game.objects.all())
     assert "player" in filterset.errors
     assert filterset.qs.count() == len(archive.all_games())
+
+
+def test_it_finds_a_player_by_part_of_the_name(archive: Archive) -> None:
+    """Issue 15: `?player=Jonas` found nothing while "Jonas Weber" had 47 games."""
+    whole = set(ids({"player": "Nguyễn Thị Bình"}))
+    assert whole
+    assert set(ids({"player": "bình"})) == whole
+    assert set(ids({"player": "  THỊ   bình "})) == whole  # blanks collapsed, any case
+    assert set(ids({"player": "Nguy"})) == whole
+    assert set(ids({"player": "nguyen"})) == set()  # a different letter, not a part
+    # A part of two players' names finds both players' games.
+    both = set(ids({"player": "Ann"})) | set(ids({"player": "陳大文"}))
+    assert set(ids({"player": "n"})) >= set(ids({"player": "Ann"}))
+    assert both >= set(ids({"player": "Ann", "opponent": "大"}))

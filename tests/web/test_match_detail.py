@@ -50,6 +50,34 @@ def test_it_lists_rounds_in_order_with_running_credits_from_the_engine(
     assert totals == [signed(engine.credits[name]) for name in FOUR]
 
 
+def test_it_names_the_winner_of_each_round_and_of_the_match(
+    client: Client, archive: Archive
+) -> None:
+    games = [fourcolor.validate(fourcolor.parse_record(g.canonical_text)) for g in archive.rounds]
+    doc = page(client, archive)
+    outcomes = [row.find(data_field="outcome").words()
+                for row in doc.find("table", "credits").find("tbody").find_all("tr")]
+    expected = []
+    for game in games:
+        names = game.record.seats
+        if game.outcome != "win":
+            assert game.outcome in ("exhausted", "forced", "redeal")
+            continue
+        live = game.claims[-1].live
+        whose = ("their own draw" if live.owner == game.seat else
+                 f"{names[live.owner - 1]}’s {live.source}")
+        expected.append(
+            f"{names[game.seat - 1]} wins on {whose} with {game.points} points.")
+    assert [o for o in outcomes if " wins on " in o] == expected
+    assert expected, "the match should have at least one won round"
+    assert not any(":" in o and o.split(":")[0].isdigit() for o in outcomes)  # no "2:12" tags
+    credits = EngineMatch(games).credits
+    best = max(credits.values())
+    winner = doc.find("p", data_field="winner")
+    assert [a.text() for a in winner.find_all("a")] == sorted(
+        (n for n, c in credits.items() if c == best), key=str.casefold)
+
+
 def test_it_shows_the_match_tag_and_names_escaped(client: Client, archive: Archive) -> None:
     assert archive.match is not None
     html = client.get(reverse("match", args=[archive.match.pk])).content.decode()

@@ -67,9 +67,10 @@ def test_it_draws_the_running_net_and_the_outcomes_as_svg(
     response = client.get(reverse("player", args=[player.pk]))
     html = response.content.decode()
     doc = parse(html)
-    line = doc.find("polyline", "chart__line")
+    credits = doc.find("section", aria_labelledby="chart-heading")
+    line = credits.find("polyline", "chart__line")
     assert len(line.attrs["points"].split()) == len(running) == 6
-    desc = doc.find("desc").text()
+    desc = credits.find("desc").text()
     assert desc == (f"6 rounds, from {running[0]} to {running[-1]}; lowest {min(running)}, "
                     f"highest {max(running)}.")
     bars = [t.text() for t in doc.find_all("text", "chart__value")]
@@ -117,3 +118,29 @@ def test_it_pages_the_players_games_newest_first(client: Client, archive: Archiv
 
 def test_it_answers_404_for_an_unknown_player(client: Client, db: None) -> None:
     assert client.get(reverse("player", args=[4242])).status_code == 404
+
+
+def test_it_charts_the_rating_history_of_each_ruleset_and_explains_the_number(
+    client: Client, archive: Archive
+) -> None:
+    from ratings.history import rating_histories
+    from ratings.models import PlayerRating
+
+    player = archive.player("陳大文")
+    histories = {h.ruleset: h for h in rating_histories(player.pk)}
+    assert set(histories) == {"classic", "bga"}  # a chart per ruleset the player is rated in
+    doc = page(client, player)
+    charts = {box.attrs["data-ruleset"]: box for box in doc.find_all("div", "rating-chart")}
+    assert set(charts) == set(histories)
+    for ruleset, history in histories.items():
+        box = charts[ruleset]
+        line = box.find("polyline", "chart__line")
+        assert len(line.attrs["points"].split()) == len(history.points)
+        current = PlayerRating.objects.get(player=player, ruleset=ruleset)
+        desc = box.find("desc").text()
+        assert desc.startswith(f"{len(history.points)} rounds, from ")
+        assert f"to {current.ordinal:.1f};" in desc  # the last point is the current rating
+        assert box.find("svg").attrs["aria-labelledby"] == (
+            f"chart-rating-{ruleset}-t chart-rating-{ruleset}-d")
+    note = doc.find("p", data_field="rating-note").text()
+    assert note.startswith("The rating is μ − 3σ")

@@ -86,8 +86,9 @@ def test_it_reports_a_file_with_a_good_a_duplicate_and_an_illegal_record(
     fields = {n.attrs["data-field"]: n.words() for n in refused.find_all(data_field=True)}
     assert fields["line"] == str(first_line + bad_line - 1)
     assert fields["col"] == "1" and fields["ply"] == "1"
-    assert fields["category"] == "not-in-hand"
-    assert fields["message"].startswith("seat 1 does not hold ")
+    assert fields["category"] == "card not in hand"
+    assert refused.find(data_field="category").attrs["data-category"] == "not-in-hand"
+    assert fields["message"].startswith("Ann does not hold ")  # the player, not "seat 1"
     code = refused.find("pre").find("code")
     assert code.find("mark").text() == bad_text[0]
     assert code.text().endswith(bad_text)
@@ -102,6 +103,7 @@ def test_it_refuses_a_file_that_is_not_utf8_with_its_position(signed_in: Client)
     fields = {n.attrs["data-field"]: n.words() for n in row.find_all(data_field=True)}
     assert row.attrs["data-status"] == "refused"
     assert fields["category"] == "encoding" and "invalid UTF-8" in fields["message"]
+    assert row.find(data_field="category").attrs["data-category"] == "encoding"
     assert Game.objects.count() == 0
 
 

@@ -6,6 +6,7 @@ shows, and a caption; the numbers it draws are also in the page as text for scre
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from django import template
@@ -21,7 +22,7 @@ PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 48, 12, 12, 28
 MAX_POINTS = 400
 
 
-def _downsample(values: Sequence[int], limit: int = MAX_POINTS) -> list[tuple[int, int]]:
+def _downsample(values: Sequence[float], limit: int = MAX_POINTS) -> list[tuple[int, float]]:
     """(index, value) pairs, at most `limit`, always keeping the first and last value."""
     n = len(values)
     if n <= limit:
@@ -31,7 +32,8 @@ def _downsample(values: Sequence[int], limit: int = MAX_POINTS) -> list[tuple[in
     return [(i, values[i]) for i in indexes]
 
 
-def _nice_ticks(low: int, high: int, count: int = 4) -> list[int]:
+def _nice_ticks(low: float, high: float, count: int = 4) -> list[int]:
+    low, high = math.floor(low), math.ceil(high)
     if low == high:
         return [low]
     raw = (high - low) / count
@@ -41,9 +43,15 @@ def _nice_ticks(low: int, high: int, count: int = 4) -> list[int]:
     return [v for v in range(start, high + step, step) if low <= v <= high] or [low, high]
 
 
+def _number(value: float, decimals: int) -> str:
+    return f"{value:.{decimals}f}" if decimals else str(int(round(value)))
+
+
 @register.simple_tag
-def line_chart(values: Sequence[int], title: str, caption: str = "") -> SafeString:
-    """A running total (e.g. net settlement after each round) as a line with a zero rule."""
+def line_chart(values: Sequence[float], title: str, caption: str = "",
+               chart_id: str = "chart-line", decimals: int = 0) -> SafeString:
+    """A running figure (the net settlement, a rating after each round) as a line with a zero
+    rule. `chart_id` tells several charts of one page apart; `decimals` how to write values."""
     if not values:
         return format_html('<p class="empty">{}</p>', _("No rounds yet."))
     points = _downsample(list(values))
@@ -56,7 +64,7 @@ def line_chart(values: Sequence[int], title: str, caption: str = "") -> SafeStri
     def x(i: int) -> float:
         return PAD_LEFT + inner_w * i / last_index
 
-    def y(v: int) -> float:
+    def y(v: float) -> float:
         return PAD_TOP + inner_h * (high - v) / span
 
     path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in points)
@@ -71,8 +79,9 @@ def line_chart(values: Sequence[int], title: str, caption: str = "") -> SafeStri
         ),
     )
     desc = _("%(count)s rounds, from %(first)s to %(last)s; lowest %(low)s, highest %(high)s.") % {
-        "count": len(values), "first": values[0], "last": values[-1],
-        "low": min(values), "high": max(values),
+        "count": len(values), "first": _number(values[0], decimals),
+        "last": _number(values[-1], decimals), "low": _number(min(values), decimals),
+        "high": _number(max(values), decimals),
     }
     return format_html(
         '<figure class="chart"><svg viewBox="0 0 {w} {h}" role="img" aria-labelledby="{id}-t '
@@ -83,7 +92,7 @@ def line_chart(values: Sequence[int], title: str, caption: str = "") -> SafeStri
         '<text class="chart__tick" x="{l}" y="{by}">1</text>'
         '<text class="chart__tick" x="{r}" y="{by}" text-anchor="end">{n}</text>'
         "</svg><figcaption>{caption}</figcaption></figure>",
-        w=WIDTH, h=HEIGHT, id="chart-line", title=title, desc=desc, ticks=ticks,
+        w=WIDTH, h=HEIGHT, id=chart_id, title=title, desc=desc, ticks=ticks,
         l=PAD_LEFT, r=WIDTH - PAD_RIGHT, zy=f"{y(0):.1f}", path=path,
         by=HEIGHT - 8, n=len(values), caption=caption or desc,
     )

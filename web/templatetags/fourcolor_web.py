@@ -19,6 +19,8 @@ from django.utils.translation import gettext as _
 
 from fourcolor.cards import parse_card
 from records.wording import event_template, skipped_words
+from web.refusals import category_label as _category_label
+from web.refusals import refusal_message as _refusal_message
 from web.views.labels import CLAIMS, MELD_NAMES, PHASES, SOURCES, card_name
 
 register = template.Library()
@@ -118,6 +120,17 @@ def source_label(source: str) -> str:
 @register.filter
 def claims_label(claims: Iterable[str] | None) -> str:
     return ", ".join(str(CLAIMS.get(c, c)) for c in claims or ())
+
+
+@register.filter
+def refusal_message(error: Mapping[str, Any]) -> str:
+    """An import refusal's message in the reader's language, naming players (web.refusals)."""
+    return _refusal_message(error)
+
+
+@register.filter
+def category_label(category: str) -> str:
+    return _category_label(category)
 
 
 @register.filter

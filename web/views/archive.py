@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from records.filters import DEFAULT_ORDERING, ORDERING_FIELDS, GameFilter
-from records.models import Game, GameSeat
+from records.models import Game, GameSeat, Player, player_key
 
 PAGE_SIZE = 50
+MATCHING_PLAYERS = 10
 
 
 def games_for_listing() -> QuerySet[Game]:
@@ -31,6 +33,16 @@ def paginate(request: HttpRequest, queryset: QuerySet[Game], size: int | None = 
     return Paginator(queryset, size or PAGE_SIZE).get_page(request.GET.get("page"))
 
 
+def suggest_attrs(name: str) -> dict[str, str]:
+    """A player-name input that site.js completes as one types, from the API's player search
+    (part of a name, most rounds first); without the script it is a plain text box."""
+    return {
+        "data-suggest": reverse("api:player-list"),
+        "list": f"{name}-suggestions",
+        "autocomplete": "off",
+    }
+
+
 def web_filter(request: HttpRequest, queryset: QuerySet[Game]) -> GameFilter:
     """The shared FilterSet, with browser-friendly widgets (date pickers)."""
     filterset = GameFilter(request.GET, queryset=queryset, request=request)
@@ -38,6 +50,8 @@ def web_filter(request: HttpRequest, queryset: QuerySet[Game]) -> GameFilter:
         widget = filterset.form.fields[name].widget
         widget.input_type = "date"
         widget.format = "%Y-%m-%d"  # what <input type="date"> reads, whatever the language
+    for name in ("player", "opponent"):
+        filterset.form.fields[name].widget.attrs.update(suggest_attrs(name))
     filterset.form.fields["min_points"].widget.attrs.update({"min": 0, "inputmode": "numeric"})
     filterset.form.fields["match"].widget.attrs.update({"min": 1, "inputmode": "numeric"})
     return filterset
@@ -64,6 +78,21 @@ def sort_columns(request: HttpRequest) -> dict[str, dict[str, str]]:
     return columns
 
 
+def matching_players(filterset: GameFilter) -> list[Player]:
+    """The players whose names the valid `player` and `opponent` filters match (part of a
+    name), most rounds first: links to their pages above the results."""
+    data = filterset.form.cleaned_data if filterset.form.is_valid() else {}
+    keys = [player_key(data.get(name) or "") for name in ("player", "opponent")]
+    out: list[Player] = []
+    for key in filter(None, keys):
+        out += list(
+            Player.objects.filter(name_key__contains=key)
+            .annotate(rounds=Count("seats"))
+            .order_by("-rounds", "name_key")[:MATCHING_PLAYERS]
+        )
+    return out
+
+
 @require_safe
 def archive(request: HttpRequest) -> HttpResponse:
     filterset = web_filter(request, games_for_listing())
@@ -86,6 +115,7 @@ def archive(request: HttpRequest) -> HttpResponse:
             "page": page,
             "games": page.object_list,
             "active_filters": active,
+            "matching_players": matching_players(filterset),
             "sort": sort_columns(request),
         },
     )

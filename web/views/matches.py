@@ -1,9 +1,12 @@
-"""Matches: the rounds of one match in play order with each player's running credits."""
+"""Matches: the list (latest played first, with players, rounds, final credits and the
+winner) and each match's rounds in play order with who won each and the running credits."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.core.paginator import Paginator
-from django.db.models import Count, Max, Min
+from django.db.models import Count, F, Max, Min, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
@@ -11,8 +14,9 @@ from django.views.decorators.http import require_safe
 import fourcolor
 from fourcolor.match import Match as EngineMatch
 
-from records.models import Match
+from records.models import GameSeat, Match
 from records.services import MatchRound, match_credits
+from web.outcomes import round_sentence
 
 MATCHES_PAGE = 50
 
@@ -28,13 +32,65 @@ def dealer_warnings(rounds: list[MatchRound]) -> list[str]:
     return EngineMatch(games).dealer_warnings()
 
 
+@dataclass
+class Standing:
+    """A player's final credits in a match."""
+
+    player_id: int
+    name: str
+    credits: int
+
+
+def standings(match_ids: list[int]) -> dict[int, list[Standing]]:
+    """Per match: every player with the sum of their settlements, most credits first (then
+    by name), in one query for a page of matches."""
+    rows = (
+        GameSeat.objects.filter(game__match_id__in=match_ids)
+        .values("game__match_id", "player_id", "player__name")
+        .annotate(credits=Sum("delta"))
+    )
+    out: dict[int, list[Standing]] = {pk: [] for pk in match_ids}
+    for row in rows:
+        out[row["game__match_id"]].append(
+            Standing(row["player_id"], row["player__name"], row["credits"] or 0)
+        )
+    for table in out.values():
+        table.sort(key=lambda s: (-s.credits, s.name.casefold(), s.player_id))
+    return out
+
+
+def winners(table: list[Standing]) -> list[Standing]:
+    """Those with the most credits, when they have more than someone else (a match where
+    nobody has won or lost anything has no winner; a tie at the top has several)."""
+    if not table or table[0].credits == table[-1].credits:
+        return []
+    return [s for s in table if s.credits == table[0].credits]
+
+
 @require_safe
 def match_list(request: HttpRequest) -> HttpResponse:
     matches = Match.objects.annotate(
         rounds=Count("games"), first=Min("games__date"), last=Max("games__date")
-    ).order_by("-id")
+    ).order_by(F("last").desc(nulls_last=True), "-id")
     page = Paginator(matches, MATCHES_PAGE).get_page(request.GET.get("page"))
-    return render(request, "records/match_list.html", {"page": page})
+    tables = standings([m.pk for m in page.object_list])
+    rows = [
+        {"match": m, "standings": tables[m.pk], "winners": winners(tables[m.pk])}
+        for m in page.object_list
+    ]
+    return render(request, "records/match_list.html", {"page": page, "rows": rows})
+
+
+def round_outcome(rnd: MatchRound) -> str:
+    """Who won the round and on whose card, from the stored seats (no replay)."""
+    game = rnd.game
+    seats = list(game.seats.all())
+    finisher = next((s for s in seats if s.seat == game.finisher), None)
+    owner = next((s for s in seats if s.dealt_in), None)
+    return round_sentence(
+        game.outcome, finisher.name if finisher else "", game.points, game.on,
+        owner.name if owner else "",
+    )
 
 
 @require_safe
@@ -51,6 +107,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     rows = [
         {
             "round": rnd,
+            "outcome": round_outcome(rnd),
             "cells": [
                 {"delta": rnd.deltas.get(name), "credit": rnd.credits.get(name)}
                 for name in names
@@ -59,6 +116,10 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for rnd in rounds
     ]
     final = rounds[-1].credits if rounds else {}
+    table = sorted(
+        (Standing(players[name].pk, name, final.get(name, 0)) for name in names),
+        key=lambda s: (-s.credits, s.name.casefold(), s.player_id),
+    )
     return render(
         request,
         "records/match.html",
@@ -68,5 +129,6 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "players": [players[name] for name in names],
             "totals": [final.get(name, 0) for name in names],
             "warnings": dealer_warnings(rounds),
+            "winners": winners(table),
         },
     )

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from ratings import stats
+from ratings.history import rating_histories
 from records.filters import GameFilter
 from web.forms import PlayerFilterForm
 from records.models import GameSeat, Player, player_key
@@ -92,9 +93,12 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     figures = stats.player_stats(player, opponents=OPPONENTS, **filters)
     seats = player_seats(player, filters)
     no_winner = seats.filter(game__outcome__in=NO_WINNER).count()
+    # This player's games: by the seats' player, not the name filter (which matches parts of
+    # names, so "Jo" would also list Jonas's games).
+    seated = Exists(GameSeat.objects.filter(game=OuterRef("pk"), player=player))
     games = GameFilter(
-        {"player": player.name, **{k: str(v) for k, v in filters.items()}},
-        queryset=games_for_listing(),
+        {k: str(v) for k, v in filters.items()},
+        queryset=games_for_listing().filter(seated),
     ).qs
     page = paginate(request, games, GAMES_PAGE)
     return render(
@@ -106,6 +110,11 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "filtered": bool(filters),
             "stats": figures,
             "ratings": sorted(figures["ratings"].items()),
+            "rating_charts": [
+                {"ruleset": h.ruleset, "values": [p.ordinal for p in h.points],
+                 "pending": h.pending}
+                for h in rating_histories(player.pk)
+            ],
             "running": running_net(seats, figures["net_total"] or 0),
             "bars": outcome_bars(figures, no_winner),
             "opponents": figures["frequent_opponents"],

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_safe
 from records.deletion import can_delete
 from records.models import Game
 from records.services import game_export
+from web.outcomes import round_sentence
 from web.views.labels import js_labels
 from web.views.replay_data import ReplayUnavailable, cached_payload
 
@@ -117,30 +118,12 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
 def finish_sentence(finish: dict[str, Any] | None, seats: list[dict[str, Any]]) -> str:
     """How the round ended, in one translated sentence."""
     if finish is None:
-        return _("The record stops before the end of the round.")
+        return round_sentence("unfinished", "", None)
     names = {seat["seat"]: seat["name"] for seat in seats}
-    name = names.get(finish["seat"], "")
-    points = finish["points"]
-    outcome = finish["outcome"]
-    owner = names.get(finish.get("owner"), "")
-    taken = finish.get("taken")
-    if outcome == "win" and taken == "self_draw":
-        return _("%(name)s wins on their own draw with %(points)s points.") % {
-            "name": name, "points": points}
-    if outcome == "win" and taken == "draw":
-        return _("%(name)s wins on %(owner)s’s draw with %(points)s points.") % {
-            "name": name, "owner": owner, "points": points}
-    if outcome == "win":
-        return _("%(name)s wins on %(owner)s’s discard with %(points)s points.") % {
-            "name": name, "owner": owner, "points": points}
-    if outcome == "forced":
-        return _("%(name)s makes a forced finish with %(points)s points.") % {
-            "name": name, "points": points}
-    if outcome == "exhausted":
-        return _("The pile ran out: nobody won.")
-    if outcome == "redeal":
-        return _("%(name)s declared a redeal.") % {"name": name}
-    return _("The record stops before the end of the round.")
+    return round_sentence(
+        finish["outcome"], names.get(finish["seat"], ""), finish["points"],
+        finish.get("taken"), names.get(finish.get("owner"), ""),
+    )
 
 
 def _download(text: str, filename: str, content_type: str) -> HttpResponse:
