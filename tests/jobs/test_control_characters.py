@@ -84,7 +84,9 @@ def test_it_shows_the_refusal_on_the_job_page(user: AbstractUser) -> None:
               if li.attrs["data-status"] == "refused"]
     fields = {key: row.find(**{"data-field": key}).words()
               for key in ("line", "col", "category", "message")}
-    assert (fields["line"], fields["col"], fields["category"]) == (str(line), str(col), "syntax")
+    assert (fields["line"], fields["col"], fields["category"]) == (str(line), str(col),
+                                                                   "notation")
+    assert row.find(data_field="category").attrs["data-category"] == "syntax"
     assert fields["message"].startswith("control character U+0001 in the record")
     assert "\x01" not in content
     _no_internals(content)

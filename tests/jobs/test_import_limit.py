@@ -79,7 +79,8 @@ def test_it_shows_the_limit_on_the_web_job_page(user: AbstractUser) -> None:
     doc = parse(response.content)
     refused = doc.find("li", "result", **{"data-status": "refused"})
     assert refused.find(data_field="message").words() == MESSAGE
-    assert refused.find(data_field="category").words() == "limit"
+    assert refused.find(data_field="category").words() == "size limit"
+    assert refused.find(data_field="category").attrs["data-category"] == "limit"
 
 
 def test_it_keeps_the_limit_refusal_after_more_refusals_than_the_report_lists(

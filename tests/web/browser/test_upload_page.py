@@ -46,8 +46,10 @@ def test_it_uploads_a_file_and_lists_each_records_verdict(
     refused = results.nth(2)
     field = lambda name: refused.locator(f'[data-field="{name}"]').text_content().strip()  # noqa: E731
     assert (field("line"), field("col"), field("ply"), field("category")) == (
-        str(line), "1", "1", "not-in-hand")
-    assert field("message").startswith("seat 1 does not hold ")
+        str(line), "1", "1", "card not in hand")
+    assert refused.locator('[data-field="category"]').get_attribute("data-category") == (
+        "not-in-hand")
+    assert field("message").startswith("Ann does not hold ")  # the player, not "seat 1"
     assert refused.locator("pre code").text_content().endswith(text)
     assert refused.locator("pre mark").text_content() == text[0]
     # The stored game opens from its link.
