@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 import re
+import tempfile
 import time
 import uuid
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.handlers.wsgi import LimitedStream
 from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 
@@ -83,3 +85,53 @@ class QueryStringLimitMiddleware:
             body = {"error": {"status": 414, "code": "uri_too_long", "message": message}}
             return JsonResponse(body, status=414)
         return HttpResponse(message, status=414, content_type="text/plain; charset=utf-8")
+
+
+class ChunkedBodyMiddleware:
+    """Reads a chunked request body (`Transfer-Encoding: chunked`, no `Content-Length`).
+
+    Django reads exactly `Content-Length` bytes of a body, so without one it sees an empty
+    body: a chunked upload was answered "Send FCN text...". When the server marks the input
+    as ending by itself (`wsgi.input_terminated`, as gunicorn does) the body is spooled to a
+    temporary file (memory up to 1 MiB), at most the largest upload any door takes; then the
+    request carries its real length, and every size check and parser works as for any body.
+    A longer body is a 413 before anything of it is used.
+    """
+
+    SPOOL_MEMORY = 1024 * 1024
+    CHUNK = 64 * 1024
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        meta = request.META
+        chunked = "chunked" in str(meta.get("HTTP_TRANSFER_ENCODING", "")).lower()
+        if chunked and not meta.get("CONTENT_LENGTH") and meta.get("wsgi.input_terminated"):
+            too_large = self._spool(request)
+            if too_large is not None:
+                return too_large
+        return self.get_response(request)
+
+    def _spool(self, request: HttpRequest) -> HttpResponse | None:
+        limit = max(settings.UPLOAD_MAX_BYTES, settings.API_UPLOAD_MAX_BYTES,
+                    settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        source = request.META["wsgi.input"]
+        spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_MEMORY)
+        size = 0
+        while chunk := source.read(self.CHUNK):
+            size += len(chunk)
+            if size > limit:
+                spool.close()
+                message = f"The body is larger than {limit} bytes, the most any upload takes."
+                if request.path.startswith("/api/"):
+                    body = {"error": {"status": 413, "code": "too_large", "message": message}}
+                    return JsonResponse(body, status=413)
+                return HttpResponse(message, status=413,
+                                    content_type="text/plain; charset=utf-8")
+            spool.write(chunk)
+        spool.seek(0)
+        request.META["CONTENT_LENGTH"] = str(size)
+        request._stream = LimitedStream(spool, size)  # type: ignore[attr-defined]
+        request._spooled_body = spool  # type: ignore[attr-defined]  # closed with the request
+        return None

@@ -91,6 +91,8 @@ MIDDLEWARE = [
     # First: one log line (with its duration and request id) for every request, static included.
     "config.middleware.RequestLogMiddleware",
     "config.middleware.QueryStringLimitMiddleware",
+    # Before anything reads the body (CSRF, the parsers): config/middleware.py.
+    "config.middleware.ChunkedBodyMiddleware",
     # A view's "database unreachable" error becomes a 503 (config/unavailable.py).
     "config.unavailable.DatabaseUnavailableMiddleware",
     # Before anything that answers by itself (preflights, redirects): api/cors.py.

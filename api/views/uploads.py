@@ -245,9 +245,13 @@ class UploadView(ApiViewMixin, APIView):
         files = request.FILES.getlist("file")
         if len(files) > 1:
             raise exceptions.ValidationError({"file": ["Send one file per upload."]})
+        text = data.get("text") if hasattr(data, "get") else None
+        if files and text is not None:
+            # Which one did the client mean? Storing one and dropping the other is a guess.
+            raise exceptions.ValidationError(
+                {"non_field_errors": ["Send a `file` or a `text` field, not both."]})
         if files:
             return files[0]
-        text = data.get("text") if hasattr(data, "get") else None
         if isinstance(text, str) and text:
             return text
         if text is not None and not isinstance(text, str):
