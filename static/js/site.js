@@ -13,6 +13,25 @@
       details.open = false;
     });
   }
+  // A table wider than its box scrolls sideways (its shadows show that there is more): it
+  // then takes the keyboard focus so that the arrow keys scroll it, and is named by its caption.
+  function markScrollable() {
+    document.querySelectorAll(".table-wrap").forEach(function (wrap) {
+      var scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+      wrap.classList.toggle("is-scrollable", scrolls);
+      if (scrolls && !wrap.hasAttribute("tabindex")) {
+        wrap.setAttribute("tabindex", "0");
+        wrap.setAttribute("role", "region");
+        var caption = wrap.querySelector("caption");
+        if (caption && !wrap.hasAttribute("aria-labelledby") && !wrap.hasAttribute("aria-label")) {
+          wrap.setAttribute("aria-label", caption.textContent.trim());
+        }
+      }
+    });
+  }
+  markScrollable();
+  window.addEventListener("resize", markScrollable);
+
   // Player-name inputs (data-suggest: the API's player list) offer names as one types: the
   // players whose names contain the text, most rounds first, in the input's <datalist>.
   document.querySelectorAll("input[data-suggest][list]").forEach(function (input) {

@@ -148,6 +148,21 @@ def test_it_has_no_untranslated_or_fuzzy_entry_in_the_catalogues(code: str) -> N
     assert unfinished(po) == []
 
 
+def test_it_says_each_english_message_as_written() -> None:
+    """The English catalogue translates every message to itself (a fuzzy match accepted by
+    mistake would show another message's words)."""
+    po = Path(settings.BASE_DIR) / "locale" / "en" / "LC_MESSAGES" / "django.po"
+    wrong = []
+    for entry in po_entries(po):
+        if "msgid_plural" in entry:
+            pairs = [(entry["msgid"], entry.get("msgstr[0]")),
+                     (entry["msgid_plural"], entry.get("msgstr[1]"))]
+        else:
+            pairs = [(entry["msgid"], entry.get("msgstr"))]
+        wrong += [msgid for msgid, text in pairs if text != msgid]
+    assert wrong == []
+
+
 def test_it_reports_an_untranslated_and_a_fuzzy_entry(tmp_path: Path) -> None:
     po = tmp_path / "django.po"
     po.write_text(

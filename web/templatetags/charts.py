@@ -89,11 +89,13 @@ def line_chart(values: Sequence[float], title: str, caption: str = "",
         '<desc id="{id}-d">{desc}</desc>{ticks}'
         '<line class="chart__zero" x1="{l}" x2="{r}" y1="{zy}" y2="{zy}"></line>'
         '<polyline class="chart__line" points="{path}"></polyline>'
+        '<circle class="chart__dot" cx="{lx}" cy="{ly}" r="3.5"></circle>'
         '<text class="chart__tick" x="{l}" y="{by}">1</text>'
         '<text class="chart__tick" x="{r}" y="{by}" text-anchor="end">{n}</text>'
         "</svg><figcaption>{caption}</figcaption></figure>",
         w=WIDTH, h=HEIGHT, id=chart_id, title=title, desc=desc, ticks=ticks,
         l=PAD_LEFT, r=WIDTH - PAD_RIGHT, zy=f"{y(0):.1f}", path=path,
+        lx=f"{x(points[-1][0]):.1f}", ly=f"{y(points[-1][1]):.1f}",
         by=HEIGHT - 8, n=len(values), caption=caption or desc,
     )
 

@@ -16,12 +16,13 @@ from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from fourcolor.cards import parse_card
 from records.wording import event_template, skipped_words
 from web.refusals import category_label as _category_label
 from web.refusals import refusal_message as _refusal_message
-from web.views.labels import CLAIMS, MELD_NAMES, PHASES, SOURCES, card_name
+from web.views.labels import CLAIMS, COLOUR_NAMES, MELD_NAMES, PHASES, SOURCES, card_name
 
 register = template.Library()
 
@@ -68,6 +69,32 @@ def cards(tokens: Iterable[str], small: bool = False, label: str = "",
         return format_html('<p class="empty">{}</p>', _("none"))
     aria = format_html(' aria-label="{}"', label) if label else ""
     return format_html('<ul class="cards"{}>{}</ul>', aria, mark_safe("".join(items)))
+
+
+LEGEND_MARKS = {
+    "r": pgettext_lazy("card mark", "disc"),
+    "y": pgettext_lazy("card mark", "triangle"),
+    "g": pgettext_lazy("card mark", "bar"),
+    "w": pgettext_lazy("card mark", "cross"),
+}
+
+
+@register.simple_tag
+def card_legend(rank: str = "R") -> SafeString:
+    """The four colours of one rank, each with its name and the shape of its corner mark (the
+    cue that does not depend on telling the inks apart)."""
+    items = format_html_join(
+        "",
+        '<li data-colour="{}">{}<span>{} <span class="muted">({})</span></span></li>',
+        (
+            (colour, card(f"{colour}{rank}", small=True), COLOUR_NAMES[colour],
+             LEGEND_MARKS[colour])
+            for colour in "rygw"
+        ),
+    )
+    return format_html(
+        '<ul class="card-legend" aria-label="{}">{}</ul>', _("Card colours and their marks"), items
+    )
 
 
 @register.simple_tag
