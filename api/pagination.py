@@ -5,7 +5,8 @@
   `count` and a `previous` link to the last page), on every list; `?page=abc` is a 400.
 - `?cursor=` (game lists only, `CursorPagination`): pages that do not drift when games are
   added or deleted. An empty `cursor` starts at the top; `next` / `previous` (and the `Link`
-  header) carry the cursor of the neighbouring page. The cursor is the sort key of the page's
+  header) carry the cursor of the neighbouring page; a cursor that is not one of this list's
+  is a 404 (as DRF's cursor pagination answers), one outside its alphabet or length a 400. The cursor is the sort key of the page's
   last (or first) game in the list's own `ordering` (any of the archive's orders: the id is
   always the last key, `records.filters.GameOrderingFilter`), so a page begins exactly after
   the previous one ended, whatever was added meanwhile. Cursor pages have no `count`.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 import datetime
 import json
 from collections.abc import Sequence
@@ -25,7 +27,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.paginator import Page
 from django.db.models import F, Model, OrderBy, Q, QuerySet
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,6 +35,7 @@ from rest_framework.utils.urls import replace_query_param
 
 MAX_PAGE_SIZE = 200
 MAX_CURSOR = 1000  # characters: a cursor holds a few sort keys
+CURSOR_PATTERN = "^[A-Za-z0-9_-]*$"  # URL-safe base64 without padding
 
 
 class PastTheEnd(Page):  # type: ignore[type-arg]
@@ -166,9 +169,12 @@ def decode_cursor(
 ) -> tuple[list[Any], bool]:
     """The sort key and direction (True: the page before it) a cursor holds; a 400 for a
     cursor that is not one of ours or was made for another ordering."""
-    invalid = ValidationError({"cursor": [
-        "Not a cursor of this list: follow the next/previous links (with the same ordering)."
-    ]})
+    # A 404, as DRF's own cursor pagination answers: no page is at that position (the schema
+    # cannot tell a well-formed cursor from another string of its alphabet).
+    invalid = NotFound(
+        "Invalid cursor: not a cursor of this list (follow the next/previous links, with the "
+        "same ordering and filters)."
+    )
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
         payload = json.loads(raw.decode("utf-8"))
@@ -242,8 +248,9 @@ class CursorPagination(ApiPagination):
         size = self.get_page_size(request) or 1
         keys = sort_keys(queryset)
         text = request.query_params[self.cursor_query_param]
-        if len(text) > MAX_CURSOR:
-            raise ValidationError({"cursor": [f"At most {MAX_CURSOR} characters."]})
+        if len(text) > MAX_CURSOR or not re.fullmatch(CURSOR_PATTERN, text):
+            raise ValidationError({"cursor": [
+                f"At most {MAX_CURSOR} characters: letters, digits, - and _."]})
         start = not text
         before = False
         if not start:
@@ -286,7 +293,7 @@ class CursorPagination(ApiPagination):
             "in": "query",
             "description": "cursor pagination: empty for the first page, then the cursor of a "
             "`next`/`previous` link (pages that do not drift; no `count`)",
-            "schema": {"type": "string", "maxLength": MAX_CURSOR},
+            "schema": {"type": "string", "maxLength": MAX_CURSOR, "pattern": CURSOR_PATTERN},
         })
         return parameters
 

@@ -20,6 +20,7 @@ from config.views import healthz
 FAVICON = "img/favicon.svg"
 # A 503 when the error is the database's absence (config/unavailable.py).
 handler500 = "config.unavailable.server_error"
+handler400 = "config.views.bad_request"
 
 
 @require_safe

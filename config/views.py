@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -37,3 +38,14 @@ def healthz(request: HttpRequest) -> JsonResponse:
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
     return JsonResponse({"status": "ok", "database": {"ok": True, "vendor": connection.vendor}})
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler400: under /api/ the API's JSON error body (a Host header the site does not
+    serve, a malformed request Django refuses before any view), elsewhere Django's page."""
+    if request.path.startswith("/api/"):
+        from api.exceptions import error_body
+
+        message = "Bad request: a Host header this site does not serve, or a malformed request."
+        return JsonResponse(error_body(400, "bad_request", message), status=400)
+    return defaults.bad_request(request, exception)

@@ -181,9 +181,9 @@ class Filters:
                 raise ValueError(f"players must be 2, 3 or 4, not {players!r}") from None
             if players not in (2, 3, 4):
                 raise ValueError(f"players must be 2, 3 or 4, not {players}")
+        # `since` after `until` is an empty range: no round is counted (as the API's game lists
+        # and exports select no game for it).
         since_date, until_date = _date("since", since), _date("until", until)
-        if since_date and until_date and since_date > until_date:
-            raise ValueError(f"since ({since_date}) is after until ({until_date})")
         return cls(ruleset, players, since_date, until_date)
 
     @property

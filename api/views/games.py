@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponseBase, StreamingHttpResponse
 from django.urls import reverse
@@ -35,6 +36,7 @@ from api.caching import (
     validators,
 )
 from api.pagination import (
+    CURSOR_PATTERN,
     MAX_CURSOR,
     CursorPagination,
     beyond,
@@ -132,16 +134,16 @@ class PlyRangeQuery(PlyQuery):
         )
         return fields
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        first, last = attrs.get("from"), attrs.get("to")
-        if first is not None and last is not None and first > last:
-            raise serializers.ValidationError({"from": ["`from` is after `to`."]})
-        return attrs
+
+# A reason travels in the query string, at most QUERY_STRING_MAX_BYTES (4096) bytes: 300
+# characters fit even percent-encoded at 12 bytes each, so a reason the schema allows is never
+# refused by the query string's limit (414). The audit trail keeps up to MAX_REASON.
+API_MAX_REASON = min(300, MAX_REASON)
 
 
 class DeleteQuery(serializers.Serializer[Any]):
     reason = serializers.CharField(
-        required=False, allow_blank=True, max_length=MAX_REASON, trim_whitespace=True,
+        required=False, allow_blank=True, max_length=API_MAX_REASON, trim_whitespace=True,
         help_text="why, for the audit trail",
     )
 
@@ -152,26 +154,28 @@ def export_max_games() -> int:
 
 class ExportQuery(serializers.Serializer[Any]):
     max = serializers.IntegerField(
-        required=False, min_value=1, max_value=2**31 - 1,
+        required=False, min_value=1,
         help_text="export at most this many games (after the filters and ordering); "
         "at most API_EXPORT_MAX_GAMES (10,000 by default)",
     )
+
+    def get_fields(self) -> dict[str, Any]:
+        # The bound is the setting's, also in the schema (generated with the same settings):
+        # a `max` the schema allows is never refused.
+        fields = super().get_fields()
+        fields["max"].max_value = export_max_games()
+        fields["max"].validators.append(MaxValueValidator(
+            export_max_games(), f"At most {export_max_games()} games per export request."))
+        return fields
     with_text = serializers.BooleanField(
         required=False, default=False,
         help_text="NDJSON: add each game's record as uploaded (`text`)",
     )
-    cursor = serializers.CharField(
-        required=False, allow_blank=True, max_length=MAX_CURSOR,
+    cursor = serializers.RegexField(
+        CURSOR_PATTERN, required=False, allow_blank=True, max_length=MAX_CURSOR,
         help_text="continue after the game a `Link: <…>; rel=\"next\"` header's cursor names "
         "(empty: from the start)",
     )
-
-    def validate_max(self, value: int) -> int:
-        if value > export_max_games():
-            raise serializers.ValidationError(
-                f"At most {export_max_games()} games per export request."
-            )
-        return value
 
 
 @extend_schema(tags=["games"])
@@ -389,13 +393,14 @@ class GameViewSet(
         summary="The table at every ply, or a range of plies",
         description=(
             "Every ply state of a game in one answer (`from` and `to` inclusive, by default "
-            "the deal to the last ply), each as `/plies/{ply}/` gives it: a replay's steps "
-            "without a request per ply. `?seat=N` hides the other hands as seat N saw them."
+            "the deal to the last ply; `from` after `to`: no state), each as `/plies/{ply}/` "
+            "gives it: a replay's steps without a request per ply. `?seat=N` hides the other "
+            "hands as seat N saw them."
         ),
         parameters=[PlyRangeQuery],
         responses={
             200: PlyStatesDoc,
-            400: OpenApiResponse(ErrorDoc, "An invalid seat or range (`from` after `to`)."),
+            400: OpenApiResponse(ErrorDoc, "An invalid seat, `from` or `to`."),
             404: OpenApiResponse(ErrorDoc, "No such game, ply or seat."),
             422: OpenApiResponse(ErrorDoc, "The current engine cannot replay the stored text."),
             429: ErrorDoc,
@@ -481,7 +486,7 @@ class GameViewSet(
         if cursor:
             values, before = decode_cursor(cursor, keys, Game)
             if before:
-                raise serializers.ValidationError({"cursor": ["An export only goes forward."]})
+                raise Http404("Invalid cursor: an export only goes forward (its Link header).")
             games = games.filter(beyond(keys, values, before=False))
         limit = query.validated_data.get("max")
         if limit is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.db.models import Count, Exists, OuterRef, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -173,8 +174,10 @@ class PlayerViewSet(
         ],
         responses={
             200: HeadToHeadDoc,
-            400: OpenApiResponse(ErrorDoc, "An invalid parameter, or the same player twice."),
-            **ERRORS_READ,
+            400: OpenApiResponse(ErrorDoc, "An invalid parameter."),
+            404: OpenApiResponse(ErrorDoc, "No such player, or `other` is the player "
+                                           "(there is no head-to-head with oneself)."),
+            429: ErrorDoc,
         },
     )
     @action(detail=True, methods=["get"], url_path=r"head-to-head/(?P<other>\d+)",
@@ -182,6 +185,9 @@ class PlayerViewSet(
     def head_to_head(self, request: Request, pk: str, other: str) -> Response:
         player = self.get_object()
         opponent = get_object_or_404(Player, pk=other)
+        if opponent.pk == player.pk:
+            # No such pair: a 404 like any other pair that does not exist.
+            raise Http404("There is no head-to-head of a player with themself.")
         params = parse(StatsQuery, request)
         return Response(call(stats.head_to_head, player, opponent, **params))
 

@@ -22,7 +22,7 @@ from api.views.base import ApiViewMixin, names
 from ratings import stats
 
 BOARD_METRICS = [metric for metric in stats.LEADERBOARD_METRICS if metric != "rating"]
-BAD_FILTER = OpenApiResponse(ErrorDoc, "An invalid parameter (e.g. `since` after `until`).")
+BAD_FILTER = OpenApiResponse(ErrorDoc, "An invalid parameter (e.g. a date that is not one).")
 
 
 class StatsQuery(serializers.Serializer[Any]):
@@ -31,13 +31,10 @@ class StatsQuery(serializers.Serializer[Any]):
     ruleset = serializers.ChoiceField(required=False, choices=sorted(fourcolor.RULESETS))
     players = serializers.ChoiceField(required=False, choices=[2, 3, 4])
     since = serializers.DateField(required=False, help_text="played on or after (YYYY-MM-DD)")
-    until = serializers.DateField(required=False, help_text="played on or before (YYYY-MM-DD)")
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        since, until = attrs.get("since"), attrs.get("until")
-        if since and until and since > until:
-            raise serializers.ValidationError({"since": ["`since` is after `until`."]})
-        return attrs
+    until = serializers.DateField(
+        required=False,
+        help_text="played on or before (YYYY-MM-DD); before `since`: an empty range",
+    )
 
 
 class LeaderboardQuery(StatsQuery):

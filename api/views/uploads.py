@@ -66,9 +66,21 @@ REFUSAL_KEYS = ("line", "col", "ply", "category", "message", "event", "text", "e
 # unavailable (the import itself already retried for several seconds).
 UNAVAILABLE_RETRY_SECONDS = 30
 
-EXAMPLE_FCN = """[Ruleset "classic"]
+# A whole legal round (Swagger's "Try it out" sends it as it is: it must be accepted).
+EXAMPLE_FCN = """[Date "2026.01.05"]
+[Ruleset "classic"]
 [Seat1 "An"]
-...
+[Seat2 "Bình"]
+[Dealer "1"]
+[Result "2:9"]
+[Pile "yH rA yC yH rP wA yR rC gP wK rP rR gK wK yC wH rE rC yR gE wC wR rH yC rK gE gC wE gC \
+yA gA yE wK rP yK gH gE rA wE rR wC rR wP rR gP rE wR rA gE gA yP gH yE gR yR gR gH gC yH rK \
+gA yR wA wR rE rK gP wA wP gK rH"]
+
+1: rK rA rE rP yA yE yE yH gK gK gA gR gR gH gP wA wE wE wR wH wP
+2: rH rH rC rC yK yK yK yA yA yC yP yP yP gC wK wH wH wC wC wP
+
+1x wP 2w wP wP
 """
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import RequestDataTooBig
+from django.test import Client
 from rest_framework import exceptions
 from rest_framework.test import APIClient
 
@@ -160,3 +161,22 @@ def test_it_answers_405_to_an_unsupported_method_whatever_the_parameters(
 
     assert response.status_code == 405
     assert response.json()["error"]["code"] == "method_not_allowed"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/v1/games/", "/api/v1/nowhere/", "/api/v1/games/1/"])
+def test_it_answers_a_host_it_does_not_serve_in_json(path: str) -> None:
+    response = Client().get(path, HTTP_HOST="evil.example")
+
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["error"]["code"] == "bad_request"
+    assert "text/html" in Client().get("/", HTTP_HOST="evil.example")["Content-Type"]
+
+
+@pytest.mark.django_db
+def test_it_answers_an_over_long_query_string_in_json() -> None:
+    response = Client().get("/api/v1/games/", {"player": "x" * 5000})
+
+    assert response.status_code == 414
+    assert response.json()["error"]["status"] == 414
