@@ -1,0 +1,273 @@
+"""Fault test: the database cut for 15 s under load; every answer during the cut is a 503 with
+Retry-After, none a 500; the service recovers by itself; no upload is lost or doubled.
+
+    .venv/bin/python scripts/fault_db_outage.py [--cut 15] [--port 8201] [--pg-port 5621]
+                                                [--workers 4] [--clients 6]
+
+Runs as root (the throwaway PostgreSQL runs as `postgres`, see scripts/fault_db_restart.py,
+whose `Instance` it uses). The production set-up of the README: gunicorn with
+config/gunicorn.conf.py, DEBUG off, no Celery broker, no Redis (rate-limit counters in the
+database). Then:
+
+1. a database with 40 stored games, a user and an API token;
+2. `--clients` threads ask, in turn, for the archive page, a replay page, the API's game list
+   (anonymous and with the token), a game's ply state, /healthz, and upload one new record
+   through the API with the token (each upload's text is new, so "created" means stored);
+3. after 8 s the instance is stopped (`pg_ctl stop -m fast`) for `--cut` seconds, then started;
+   the load goes on until 12 s after the restart;
+4. checks: no answer is a 500 (or a dropped connection) at any time; every answer while the
+   database is down is a 503 with Retry-After; /healthz is 200 again within 5 s of the restart
+   and everything answers as before; every upload answered 201 is in the database once, every
+   upload answered 503 is not, and no game is stored twice.
+
+Prints the counts per phase and status; exit status 1 when a check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scripts.fault_db_restart import DB, Instance  # noqa: E402
+
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+LIFTED = "1000000/minute"
+
+
+@dataclass
+class Answer:
+    at: float  # seconds since the start of the load
+    what: str
+    status: int  # 0: no HTTP answer (connection reset, timeout)
+    retry_after: str | None
+    upload: str | None = None  # the uploaded record's Event tag
+
+
+def env(url: str, port: int, workers: int) -> dict[str, str]:
+    return {
+        **os.environ, "DATABASE_URL": url, "DEBUG": "false", "HTTPS": "false",
+        "SECRET_KEY": "outage-test-not-secret-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1",
+        "LOG_LEVEL": "WARNING", "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_WORKERS": str(workers), "DB_CONN_MAX_AGE": "60",
+        "API_THROTTLE_ANON": LIFTED, "API_THROTTLE_USER": LIFTED,
+        "API_THROTTLE_UPLOAD": LIFTED, "API_THROTTLE_EXPORT": LIFTED,
+    }
+
+
+def manage(environ: dict[str, str], *args: str) -> str:
+    done = subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], env=environ, cwd=ROOT,
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
+    return done.stdout
+
+
+def request(url: str, *, data: bytes | None = None, headers: dict[str, str] | None = None
+            ) -> tuple[int, str | None, bytes]:
+    req = urllib.request.Request(url, data=data, headers=headers or {},
+                                 method="POST" if data is not None else "GET")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as response:
+            return response.status, response.headers.get("Retry-After"), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Retry-After"), error.read()
+    except OSError:
+        return 0, None, b""
+
+
+def record(n: int, rng: random.Random) -> tuple[str, str]:
+    import fourcolor
+    from fourcolor.generate import generate_record
+
+    event = f"outage {os.getpid()} {n}"
+    players = rng.choice((2, 3, 4))
+    names = tuple(f"Outage {n} {seat}" for seat in range(players))
+    rec = generate_record(rng.choice(("classic", "bga")), players, n, names=names,
+                          tags={"Event": event}, bot="random")
+    return event, fourcolor.write_fcn(rec)
+
+
+def load(base: str, token: str, game: int, client: int, t0: float, stop: threading.Event,
+         out: list[Answer]) -> None:
+    rng = random.Random(client)
+    auth = {"Authorization": f"Token {token}"}
+    n = client * 100_000
+    steps = [
+        ("page /", lambda: request(f"{base}/")),
+        ("page replay", lambda: request(f"{base}/games/{game}/?ply=3")),
+        ("api games anon", lambda: request(f"{base}/api/v1/games/")),
+        ("api games token", lambda: request(f"{base}/api/v1/games/", headers=auth)),
+        ("api ply", lambda: request(f"{base}/api/v1/games/{game}/plies/2/")),
+        ("healthz", lambda: request(f"{base}/healthz")),
+    ]
+    while not stop.is_set():
+        for what, call in steps:
+            status, retry, _ = call()
+            out.append(Answer(time.monotonic() - t0, what, status, retry))
+        n += 1
+        event, text = record(n, rng)
+        status, retry, _ = request(f"{base}/api/v1/uploads/", data=text.encode(),
+                                   headers=auth | {"Content-Type": "text/x-fcn"})
+        out.append(Answer(time.monotonic() - t0, "api upload", status, retry, event))
+
+
+def start_server(environ: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
+    gunicorn = str(Path(PYTHON).with_name("gunicorn"))
+    with log.open("wb") as sink:
+        server = subprocess.Popen([gunicorn, "-c", str(ROOT / "config" / "gunicorn.conf.py"),
+                                   "config.wsgi"], env=environ, cwd=ROOT, stdout=sink,
+                                  stderr=subprocess.STDOUT)
+    for _ in range(200):
+        if request(f"http://127.0.0.1:{port}/healthz")[0] == 200:
+            return server
+        time.sleep(0.3)
+    server.terminate()
+    raise SystemExit(f"gunicorn did not answer: see {log}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cut", type=float, default=15.0)
+    parser.add_argument("--port", type=int, default=8201)
+    parser.add_argument("--pg-port", type=int, default=5621)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--clients", type=int, default=6)
+    args = parser.parse_args()
+    if os.geteuid() != 0:
+        raise SystemExit("run as root (the instance runs as the postgres user via runuser)")
+    base_dir = Path(tempfile.mkdtemp(prefix="fourcolor-outage-"))
+    db = Instance(base_dir, args.pg_port)
+    server = None
+    try:
+        db.init()
+        db.start()
+        subprocess.run(["psql", "-X", "-q", "-h", "127.0.0.1", "-p", str(db.port), "-U",
+                        "postgres", "-d", "postgres", "-c", f"CREATE DATABASE {DB}"], check=True)
+        environ = env(db.url, args.port, args.workers)
+        manage(environ, "migrate", "--verbosity", "0")
+        manage(environ, "collectstatic", "--noinput", "--verbosity", "0")
+        manage(environ, "seed_demo", "--games", "40")
+        token = manage(environ, "shell", "-c", (
+            "from django.contrib.auth.models import User; "
+            "from rest_framework.authtoken.models import Token; "
+            "u = User.objects.create_user('outage'); print(Token.objects.create(user=u).key)"
+        )).strip().splitlines()[-1]
+        game = int(db.query("SELECT min(id) FROM records_game"))
+        server = start_server(environ, args.port, base_dir / "gunicorn.log")
+        return run(db, args, token, game)
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+            shutil.copy(base_dir / "gunicorn.log", ROOT / "var" / "fault_db_outage_gunicorn.log")
+        db.stop()
+        shutil.rmtree(base_dir, ignore_errors=True)
+
+
+def run(db: Instance, args: argparse.Namespace, token: str, game: int) -> int:
+    base = f"http://127.0.0.1:{args.port}"
+    answers: list[Answer] = []
+    stop = threading.Event()
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=load, args=(base, token, game, c, t0, stop, answers))
+               for c in range(args.clients)]
+    for thread in threads:
+        thread.start()
+    time.sleep(8)
+    cut_at = time.monotonic() - t0
+    db.stop()
+    down_at = time.monotonic() - t0
+    print(f"{down_at:5.1f} s: database stopped (stop began at {cut_at:.1f} s)", flush=True)
+    time.sleep(args.cut)
+    started = time.monotonic() - t0
+    db.start()
+    back_at = time.monotonic() - t0
+    print(f"{back_at:5.1f} s: database started again ({back_at - down_at:.1f} s down)",
+          flush=True)
+    healthy = None
+    while time.monotonic() - t0 < back_at + 30:
+        if request(f"{base}/healthz")[0] == 200:
+            healthy = time.monotonic() - t0
+            break
+        time.sleep(0.1)
+    time.sleep(12)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    def phase(a: Answer) -> str:
+        if a.at < cut_at:
+            return "before"
+        if a.at < started:
+            # Answers finishing in the stop's first second may still have been served.
+            return "cut" if a.at > down_at + 1.0 else "stopping"
+        return "restarting" if a.at < (healthy or back_at) + 1.0 else "after"
+
+    table: dict[str, collections.Counter[int]] = collections.defaultdict(collections.Counter)
+    for a in answers:
+        table[phase(a)][a.status] += 1
+    for name in ("before", "stopping", "cut", "restarting", "after"):
+        counts = ", ".join(f"{status or 'no answer'}: {n}"
+                           for status, n in sorted(table[name].items()))
+        print(f"  {name:10} {sum(table[name].values()):5} answers  {counts}")
+    cut = [a for a in answers if phase(a) == "cut"]
+    cut_503 = [a for a in cut if a.status == 503]
+    per_kind = collections.Counter((a.what, a.status) for a in cut)
+    print("  during the cut, by request:", dict(sorted(per_kind.items())))
+    errors = collections.Counter((a.what, a.status) for a in answers
+                                 if a.status >= 500 and a.status != 503 or a.status == 0)
+    if errors:
+        print("  errors (any phase), by request:", dict(sorted(errors.items())))
+    uploads = [a for a in answers if a.upload]
+    created = {a.upload for a in uploads if a.status == 201}
+    refused = {a.upload for a in uploads if a.status == 503}
+    stored = collections.Counter()
+    rows = db_rows(db, "SELECT event FROM records_game WHERE event LIKE 'outage %'")
+    stored.update(rows)
+    doubled = [event for event, n in stored.items() if n > 1]
+    print(f"  uploads: {len(uploads)}, 201: {len(created)}, 503: {len(refused)}; "
+          f"stored now: {len(stored)}; recovered (/healthz 200) "
+          f"{(healthy - back_at) if healthy else float('nan'):.2f} s after the start")
+    checks = [
+        ("no 500 (or dropped connection) at any time",
+         not any(a.status >= 500 and a.status != 503 or a.status == 0 for a in answers)),
+        ("answers during the cut", len(cut) > 0),
+        ("every answer during the cut is a 503", len(cut_503) == len(cut)),
+        ("every 503 has Retry-After", all(a.retry_after for a in answers if a.status == 503)),
+        ("/healthz 200 within 5 s of the restart", healthy is not None
+         and healthy - back_at <= 5),
+        ("everything answers after", table["after"] and all(
+            s < 500 for s in table["after"])),
+        ("every upload answered 201 is stored", created <= set(stored)),
+        ("no upload answered 503 is stored", not (refused & set(stored))),
+        ("no game stored twice", not doubled),
+    ]
+    for name, ok in checks:
+        print(f"  {'ok  ' if ok else 'FAIL'} {name}")
+    return 0 if all(ok for _, ok in checks) else 1
+
+
+def db_rows(db: Instance, sql: str) -> list[str]:
+    import psycopg
+
+    with psycopg.connect(host="127.0.0.1", port=db.port, user="postgres", dbname=DB) as conn:
+        return [row[0] for row in conn.execute(sql).fetchall()]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,254 @@
+"""Probe: password guessing and rate limits against the production set-up, as an attacker would.
+
+    .venv/bin/python scripts/security_probe.py [--port 8203] [--workers 4]
+        [--database-url postgres://postgres@127.0.0.1:5432/fourcolor_probe]
+
+gunicorn with config/gunicorn.conf.py, DEBUG off, no Redis (rate-limit counters in the
+database), the default rates and sign-in lockout; run twice: with NUM_PROXIES=0 (gunicorn
+facing clients) and NUM_PROXIES=1 (behind one proxy that appends to X-Forwarded-For). The
+database is created if missing and emptied of users and games first.
+
+1. Password guessing: 60 wrong passwords for one account, then the right one, at
+   /accounts/login/ (with its CSRF token, as a browser), /admin/login/ and
+   POST /api/v1/auth/token/; then the right password of another account from the same address.
+2. Exports, anonymous, 100 in a row each with a made-up X-Forwarded-For: where the first 429
+   comes and what Retry-After says; behind the proxy, a client forging the left of the header
+   and another client the proxy saw.
+3. Uploads with a token, 40 in a row (the upload scope): where the first 429 comes.
+
+Prints one line per probe; exit status 1 when a limit did not hold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+PASSWORD = "probe-correct-horse-battery-9"
+
+
+def env(url: str, port: int, workers: int, proxies: int) -> dict[str, str]:
+    return {**os.environ, "DATABASE_URL": url, "DEBUG": "false", "HTTPS": "false",
+            "SECRET_KEY": "probe-not-secret-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1",
+            "LOG_LEVEL": "WARNING", "GUNICORN_BIND": f"127.0.0.1:{port}",
+            "GUNICORN_WORKERS": str(workers), "NUM_PROXIES": str(proxies)}
+
+
+def manage(environ: dict[str, str], *args: str) -> str:
+    done = subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], env=environ, cwd=ROOT,
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
+    return done.stdout
+
+
+class Client:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar),
+                                                  _NoRedirect())
+
+    def send(self, path: str, data: Any = None, headers: dict[str, str] | None = None,
+             form: bool = False) -> tuple[int, dict[str, str], bytes]:
+        body = None
+        headers = dict(headers or {})
+        if data is not None:
+            if form:
+                body = urllib.parse.urlencode(data).encode()
+                headers["Content-Type"] = "application/x-www-form-urlencoded"
+            elif isinstance(data, bytes):
+                body = data
+            else:
+                body = json.dumps(data).encode()
+                headers.setdefault("Content-Type", "application/json")
+        request = urllib.request.Request(self.base + path, data=body, headers=headers,
+                                         method="POST" if body is not None else "GET")
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def csrf(self, path: str) -> str:
+        status, _, page = self.send(path)
+        match = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        if match is None:
+            raise SystemExit(f"no CSRF field on {path} ({status})")
+        return match.group(1).decode()
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def first(statuses: list[int], status: int) -> int | None:
+    return next((i + 1 for i, s in enumerate(statuses) if s == status), None)
+
+
+def guess(base: str, door: str, username: str, xff: str | None
+          ) -> tuple[list[int], int, str | None]:
+    """60 wrong passwords then the right one: every status, the last one's, its Retry-After."""
+    statuses: list[int] = []
+    headers: dict[str, str] = {}
+    sent = {"X-Forwarded-For": xff} if xff else {}
+    for attempt in range(61):
+        password = PASSWORD if attempt == 60 else f"guess-{attempt}"
+        client = Client(base)
+        if door == "api":
+            status, headers, _ = client.send("/api/v1/auth/token/",
+                                             {"username": username, "password": password},
+                                             headers=sent)
+        else:
+            path = "/accounts/login/" if door == "site" else "/admin/login/"
+            token = client.csrf(path)
+            status, headers, _ = client.send(
+                path, {"username": username, "password": password,
+                       "csrfmiddlewaretoken": token}, form=True,
+                headers={"Referer": base + path} | sent)
+        statuses.append(status)
+    return statuses, statuses[-1], headers.get("Retry-After")
+
+
+def probe(url: str, port: int, workers: int, proxies: int) -> list[tuple[str, bool]]:
+    environ = env(url, port, workers, proxies)
+    manage(environ, "migrate", "--verbosity", "0")
+    manage(environ, "collectstatic", "--noinput", "--verbosity", "0")
+    token = manage(environ, "shell", "-c", (
+        "from django.contrib.auth.models import User; from axes.models import AccessAttempt; "
+        "from rest_framework.authtoken.models import Token; from django.core.cache import cache; "
+        "User.objects.all().delete(); AccessAttempt.objects.all().delete(); cache.clear(); "
+        f"[User.objects.create_user(n, password='{PASSWORD}', is_staff=True, is_superuser=True)"
+        " for n in ('site', 'admin', 'api', 'spare', 'spare2', 'spare3')]; "
+        "print(Token.objects.create(user=User.objects.create_user('uploader')).key)"
+    )).strip().splitlines()[-1]
+    gunicorn = str(Path(PYTHON).with_name("gunicorn"))
+    log = ROOT / "var" / f"security_probe_{proxies}.log"
+    with log.open("wb") as sink:
+        server = subprocess.Popen([gunicorn, "-c", str(ROOT / "config" / "gunicorn.conf.py"),
+                                   "config.wsgi"], env=environ, cwd=ROOT, stdout=sink,
+                                  stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    checks: list[tuple[str, bool]] = []
+    try:
+        for _ in range(200):
+            try:
+                if Client(base).send("/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.3)
+        print(f"NUM_PROXIES={proxies}, {workers} gunicorn workers, no Redis:")
+        # The three doors in turn. Without a proxy every request comes from loopback, so the
+        # first door's guesses lock the address for the next two at once; behind the proxy
+        # each door's guesser has its own address.
+        for n, door in enumerate(("site", "admin", "api")):
+            xff = f"198.51.100.{n + 1}" if proxies else None
+            statuses, last, retry = guess(base, door, door, xff)
+            locked_at = first(statuses, 429)
+            print(f"  guessing at {door:5}: first 429 at attempt {locked_at}; the right password "
+                  f"after 60 wrong: {last} (Retry-After {retry}); statuses "
+                  f"{sorted(set(statuses[:60]))}")
+            # The 5th failure is itself answered "locked" (SIGN_IN_FAILURE_LIMIT=5).
+            expected = 5 if proxies or door == "site" else 1
+            checks.append((f"{door}: locked at the 5th failure (of this account or address)",
+                           locked_at == expected))
+            checks.append((f"{door}: the right password refused while locked", last == 429))
+        other_status = guess_from_once(base, "spare", proxies, "198.51.100.3")
+        print(f"  another account's right password from the guessing address: {other_status}")
+        checks.append(("the address is locked for every account", other_status == 429))
+        if proxies:
+            fresh = guess_from_once(base, "spare2", proxies, "198.51.100.77")
+            print(f"  another account from another address: {fresh}")
+            checks.append(("others are not concerned", fresh == 302))
+        # The guesses above counted against the anonymous rate of their address too: start
+        # the rate-limit probes from empty counters.
+        manage(environ, "shell", "-c", "from django.core.cache import cache; cache.clear()")
+
+        statuses, retry = exports(base, forged=True, last_hop="203.0.113.5", proxies=proxies)
+        at = first(statuses, 429)
+        print(f"  100 anonymous exports with made-up X-Forwarded-For: first 429 at request {at},"
+              f" {statuses.count(429)} refused; Retry-After {retry}")
+        checks.append(("exports limited at the burst rate (10/minute)", at == 11))
+        checks.append(("a burst waits under a minute", retry is not None and int(retry) <= 60))
+        if proxies:
+            other, _ = exports(base, forged=False, last_hop="203.0.113.6", proxies=proxies,
+                               count=3)
+            print(f"  another client behind the proxy: {other}")
+            checks.append(("another client behind the proxy is not limited",
+                           other == [200, 200, 200]))
+        manage(environ, "shell", "-c", "from django.core.cache import cache; cache.clear()")
+        ups = uploads(base, token)
+        at = first(ups, 429)
+        print(f"  40 uploads with one token: first 429 at upload {at}")
+        checks.append(("uploads limited at the burst rate (20/minute)", at == 21))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return checks
+
+
+def guess_from_once(base: str, username: str, proxies: int, address: str) -> int:
+    client = Client(base)
+    headers = {"X-Forwarded-For": address} if proxies else {}
+    status, _, _ = client.send("/api/v1/auth/token/", {"username": username,
+                                                      "password": PASSWORD}, headers=headers)
+    return 302 if status == 201 else status
+
+
+def exports(base: str, *, forged: bool, last_hop: str, proxies: int, count: int = 100
+            ) -> tuple[list[int], str | None]:
+    statuses: list[int] = []
+    retry = None
+    for n in range(count):
+        header = f"10.{n}.{n}.{n}, {last_hop}" if forged else last_hop
+        status, headers, _ = Client(base).send("/api/v1/games/export/?max=1",
+                                               headers={"X-Forwarded-For": header})
+        statuses.append(status)
+        if status == 429 and retry is None:
+            retry = headers.get("Retry-After")
+    return statuses, retry
+
+
+def uploads(base: str, token: str) -> list[int]:
+    return [Client(base).send("/api/v1/uploads/", b"[no record]\n",
+                              headers={"Authorization": f"Token {token}",
+                                       "Content-Type": "text/x-fcn"})[0]
+            for _ in range(40)]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=8203)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--database-url",
+                        default="postgres://postgres@127.0.0.1:5432/fourcolor_probe")
+    args = parser.parse_args()
+    name = urllib.parse.urlparse(args.database_url).path.lstrip("/")
+    subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name],
+                   capture_output=True)
+    checks = []
+    for proxies in (0, 1):
+        checks += [(f"NUM_PROXIES={proxies}: {name}", ok) for name, ok in
+                   probe(args.database_url, args.port, args.workers, proxies)]
+    for name, ok in checks:
+        print(f"  {'ok  ' if ok else 'FAIL'} {name}")
+    return 0 if all(ok for _, ok in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
