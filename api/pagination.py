@@ -6,10 +6,11 @@
 - `?cursor=` (game lists only, `CursorPagination`): pages that do not drift when games are
   added or deleted. An empty `cursor` starts at the top; `next` / `previous` (and the `Link`
   header) carry the cursor of the neighbouring page; a cursor that is not one of this list's
-  is a 404 (as DRF's cursor pagination answers), one outside its alphabet or length a 400. The cursor is the sort key of the page's
-  last (or first) game in the list's own `ordering` (any of the archive's orders: the id is
-  always the last key, `records.filters.GameOrderingFilter`), so a page begins exactly after
-  the previous one ended, whatever was added meanwhile. Cursor pages have no `count`.
+  is a 404 (as DRF's cursor pagination answers), one outside its alphabet or length a 400.
+  The cursor is the sort key of the page's last (or first) game in the list's own
+  `ordering` (any of the archive's orders: the id is always the last key,
+  `records.filters.GameOrderingFilter`), so a page begins exactly after the previous one
+  ended, whatever was added meanwhile. Cursor pages have no `count`.
 
 Every paged answer also has a `Link` header (RFC 8288) with its `next` and `prev` pages.
 """

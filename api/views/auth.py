@@ -14,8 +14,10 @@ again. `manage.py issue_token USERNAME` does the same from the command line. Sen
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -67,6 +69,12 @@ class InvalidCredentials(exceptions.AuthenticationFailed):
 class LockedOut(exceptions.Throttled):
     default_detail = "Too many failed sign-ins for this account or address: try again later."
     default_code = "locked_out"
+
+
+def _cool_off() -> float | None:
+    """Seconds until a lockout ends at the latest (django-axes' AXES_COOLOFF_TIME), if set."""
+    cool_off = getattr(settings, "AXES_COOLOFF_TIME", None)
+    return cool_off.total_seconds() if isinstance(cool_off, timedelta) else None
 
 
 NOT_SIGNED_IN = OpenApiResponse(ErrorDoc, "Not signed in.")
@@ -133,9 +141,9 @@ class TokenView(ApiViewMixin, APIView):
             # The Django request: django-axes reads the address and records the attempt on it.
             user = authenticate(request._request, **form.validated_data)
         except PermissionDenied as exc:  # a lockout (django-axes' backend raises it)
-            raise LockedOut() from exc
+            raise LockedOut(wait=_cool_off()) from exc
         if getattr(request._request, "axes_locked_out", False):
-            raise LockedOut()
+            raise LockedOut(wait=_cool_off())
         if user is None or not user.is_active:
             raise InvalidCredentials()
         return user

@@ -154,3 +154,19 @@ def test_it_answers_a_lockout_with_429(ana: Any, monkeypatch: pytest.MonkeyPatch
     assert response.status_code == 429
     assert response.json()["error"]["code"] == "locked_out"
     assert not Token.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_sign_in_lockout_counts_and_blocks_password_exchanges(ana: Any, settings: Any) -> None:
+    # django-axes (config/settings.py): the same lockout as the login pages, for real.
+    limit = settings.AXES_FAILURE_LIMIT
+    wrong = [post(APIClient(), {"username": "ana", "password": "wrong"}, "json").status_code
+             for _ in range(limit)]
+
+    right = post(APIClient(), {"username": "ana", "password": PASSWORD}, "json")
+
+    assert set(wrong[:-1]) == {401}
+    assert right.status_code == 429
+    assert right.json()["error"]["code"] == "locked_out"
+    assert int(right["Retry-After"]) == settings.AXES_COOLOFF_TIME.total_seconds()
+    assert not Token.objects.exists()
