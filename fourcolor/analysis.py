@@ -27,13 +27,13 @@ from typing import Any
 
 from .cards import CARDS, COPIES, KINDS, Card
 from .claims import Claim, ClaimRight, claim_right, resolve_claims
-from .game import ENDED, LIVE, MUST_DISCARD, OPENING, Round, validate
-from .generate import GreedyBot, play_out
+from .game import LIVE, MUST_DISCARD, OPENING, Round, validate
 from .melds import classify
 from .notation import Event, Record
+from .playout import greedy_playout
 
 VERDICTS = ("good", "inaccuracy", "mistake", "blunder")
-DEFAULT_SAMPLES = 48
+DEFAULT_SAMPLES = 128
 PASS = "pass"
 # A decision's loss, divided by the number of other seats (what each of them would pay or be
 # paid: a classic win of P points is P from each), at or above these is an inaccuracy, a
@@ -312,14 +312,12 @@ def _world(state: Round, seat: int, unseen: Sequence[int], rng: random.Random) -
 
 
 def _playout(world: Round, option: _Option, seat: int, rng_seed: str) -> float:
-    """The seat's settlement after `option` and the policy's play to the end of the round."""
+    """The seat's settlement after `option` and the policy's play to the end of the round
+    (`world` is changed)."""
     if option.event is not None:
         world.push(option.event)
-    if world.phase != ENDED:
-        rng = random.Random(rng_seed)
-        declining = seat if option.event is None else None
-        play_out(world, [GreedyBot(rng) for _ in range(world.players)], declining=declining)
-    return float(world.end_of_record().settlement.get(seat, 0))
+        return float(greedy_playout(world, random.Random(rng_seed))[seat])
+    return float(greedy_playout(world, random.Random(rng_seed), declining=seat)[seat])
 
 
 def _rate(point: _Point, state: Round, players: int, samples: int, seed: int) -> Decision:
@@ -341,31 +339,39 @@ def _rate(point: _Point, state: Round, players: int, samples: int, seed: int) ->
     played_at = next(k for k, o in enumerate(options) if o.label == point.played)
     rng = random.Random(f"fourcolor-analysis:{seed}:{point.before}:{point.seat}")
     active = list(range(len(options)))
-    screen = samples if len(options) <= KEEP + 1 else max(samples // 4, min(samples, 8))
+    screen = 0
+    if len(options) > KEEP + 1:
+        screen = max(samples // 4, min(samples, 8))
     for sample in range(samples):
-        if sample == screen and len(active) > KEEP + 1:
+        if sample == screen and screen and len(active) > KEEP + 1:
             ranked = sorted(active, key=lambda k: -sum(results[k]))
             active = sorted(set(ranked[:KEEP]) | {played_at})
         world = _world(state, point.seat, unseen, rng)
         playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
         for k in active:
-            results[k].append(_playout(world.copy(), options[k], point.seat, playout_seed))
-    values = [round(sum(r) / len(r), 3) for r in results]
-    top = max(range(len(options)), key=lambda k: (values[k], -k))
+            # A pass leaves the round as it is: only a move needs a copy to be pushed on.
+            here = world if options[k].event is None else world.copy()
+            results[k].append(_playout(here, options[k], point.seat, playout_seed))
+    # The options kept after the screening are judged on the later deals only: the deals that
+    # chose them would flatter them (the best of several noisy means is too high).
+    fresh = screen if len(active) < len(options) and samples > screen else 0
+    judged = [r[fresh:] if k in active else r for k, r in enumerate(results)]
+    values = [round(sum(r) / len(r), 3) for r in judged]
+    top = max(active, key=lambda k: (values[k], -k))
 
     def margin(k: int, base: int) -> float:
         """How far `k`'s paired mean gain over `base` is above zero, in standard errors."""
-        n = min(len(results[k]), len(results[base]))
-        gains = [results[k][i] - results[base][i] for i in range(n)]
-        mean = sum(gains) / n
+        gains = [a - b for a, b in zip(judged[k], judged[base], strict=True)]
+        n = len(gains)
         if n < 2:
             return 0.0
+        mean = sum(gains) / n
         var = sum((g - mean) ** 2 for g in gains) / (n - 1)
         if var == 0.0:
             return math.inf if mean > 0 else (-math.inf if mean < 0 else 0.0)
         return float(mean / math.sqrt(var / n))
 
-    beats = [k for k in range(len(options)) if k != played_at and margin(k, played_at) > Z]
+    beats = [k for k in active if k != played_at and margin(k, played_at) > Z]
     best_at = played_at
     if beats:
         near_top = [k for k in beats if k == top or margin(top, k) <= Z]

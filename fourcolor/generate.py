@@ -141,11 +141,12 @@ class _Table:
                 raise RuntimeError("self-play did not finish")
             events = r.legal_events()  # the only source of moves
             if declining is not None:
-                if r.phase == LIVE:
-                    # (A drawer declining its drawn general still has to meld it.)
-                    events = [
-                        e for e in events if e.seat != declining or e.verb not in "mw"
-                    ] or events
+                live = r.live
+                if r.phase == LIVE and live is not None:
+                    kept = [e for e in events if e.seat != declining or e.verb not in "mw"]
+                    # (A drawer letting its drawn general go still has to meld it.)
+                    drawn_general = live.source == "draw" and live.owner == declining
+                    events = events if not kept and drawn_general else kept
                 declining = None
             if r.phase == OPENING:
                 self.opening(events)

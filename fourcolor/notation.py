@@ -344,8 +344,10 @@ def name_problem(name: str) -> str | None:
         if char in _BIDI_CONTROLS:
             if not any(map(_visible, name)):
                 break
-            return (f"name {name!r} holds the bidi control U+{ord(char):04X}, which reorders "
-                    "the text shown after it")
+            return (
+                f"name {name!r} holds the bidi control U+{ord(char):04X}, which reorders "
+                "the text shown after it"
+            )
     if not any(map(_visible, name)):
         codes = " ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(name))
         return f"name {name!r} has no visible character (only {codes})"

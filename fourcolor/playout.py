@@ -1,0 +1,277 @@
+"""Fast greedy playouts for the reviewer (fourcolor/analysis.py).
+
+`greedy_playout(round, rng)` plays a round to its end exactly as the `greedy` bot of
+fourcolor/generate.py does at every seat through `Round.legal_events()` and `Round.push` (the
+same choices, the same random numbers drawn in the same order, the same settlement: a test
+plays both on thousands of deals), but on the hands' counts alone: no events are built, no rule
+is checked again, and whether a hand could win is remembered per seat until its hand changes.
+The reviewer plays tens of thousands of rounds per record, so this is its hot path.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .cards import CARDS, KINDS, Card
+from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, resolve_claims
+from .game import ENDED, LIVE, MUST_DISCARD, Round, _split_hidden, settle
+from .moves import best_completing_win, locked_ok, melds_with
+from .melds import Meld
+from .rulesets import RULESETS
+from .split import RANK_BLOCK, block_splits
+
+_BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
+# The greedy bot's meld on a live card, by (ruleset, the card's melds with the hand, the seat's
+# relation to the card), for the shipped rulesets without locked sets: `melds_with` keeps its
+# tuples for the process, so a tuple's id names it for as long as this cache lives.
+_CHOICES: dict[tuple[str, int, int], tuple[Meld, ClaimRight] | None] = {}
+_UNKNOWN = object()
+_WIN = ClaimRight.WIN
+
+
+def _partners(i: int, hand: Sequence[int], colour_groups: bool) -> float:
+    """`generate._partners` on a card index (the same arithmetic, so the same floats)."""
+    colour, rank = divmod(i, 7)
+    score = 2.0 * (hand[i] - 1)
+    if rank < 6:
+        first = colour * 7 + (0 if rank < 3 else 3)
+        score += float((hand[first] > 0) + (hand[first + 1] > 0) + (hand[first + 2] > 0) - 1)
+    if colour_groups:
+        same = (
+            (hand[rank] > 0) + (hand[rank + 7] > 0) + (hand[rank + 14] > 0) + (hand[rank + 21] > 0)
+        )
+        score += 0.7 * (same - 1)
+    return score
+
+
+class _Table:
+    """The round's state as counts, and the greedy bot's play on it."""
+
+    def __init__(self, state: Round, rng: random.Random) -> None:
+        rs = state.ruleset
+        self.rs = rs
+        self.players = state.players
+        self.rng = rng
+        self.hands = [list(h) for h in state.hands]
+        self.exposed = [0] + [state.exposed_points(s) for s in range(1, state.players + 1)]
+        self.shown = [[0] * KINDS for _ in range(state.players + 1)]
+        for s in range(1, state.players + 1):
+            for meld in state.displays[s]:
+                for card in meld.cards:
+                    self.shown[s][card.index] += 1
+        assert state.pile is not None, "a playout needs the pile's order"
+        self.pile = state.pile
+        self.drawn = state.drawn
+        self.pile_left = state.pile_left
+        self.live = state.live
+        self.phase = state.phase
+        self.actor = state.actor
+        self.opening = state.opening_discard
+        self.locked = [list(x) for x in state.locked] if rs.dealt_sets_locked else None
+        # Per seat: whether each rank block of its hand splits (None: not known yet).
+        self.blocks: list[list[bool | None] | None] = [None] * (state.players + 1)
+        self.groups = [rs.allows("three_colour", r) for r in "KAERHCP"]
+
+    # -------------------------------------------------------------- the greedy bot's choices
+
+    def _discard(self, seat: int) -> None:
+        hand = self.hands[seat]
+        locked = self.locked[seat] if self.locked is not None else None
+        rand = self.rng.random
+        groups = self.groups
+        best = -1
+        best_key = (0.0, 0.0)
+        for i in range(KINDS):
+            if hand[i] and i % 7 and not (locked is not None and locked[i]):
+                key = (_partners(i, hand, groups[i % 7]), rand())
+                if best < 0 or key < best_key:
+                    best, best_key = i, key
+        hand[best] -= 1
+        self.blocks[seat] = None
+        self.live = Live(best, seat, "discard")
+        self.phase = LIVE
+
+    def _win_points(self, seat: int, card: Card) -> int | None:
+        """The best win `seat` could make with the live card (None: none, or under T)."""
+        hand = self.hands[seat]
+        known = self.blocks[seat]
+        if known is None:
+            known = self.blocks[seat] = [None, None, None]
+        own = _BLOCK_OF[card.index]
+        for b in (2, 0, 1):  # the soldiers' block is one table look-up: first
+            if b != own:
+                ok = known[b]
+                if ok is None:
+                    ok = known[b] = block_splits(hand, b, self.rs)
+                if not ok:
+                    return None
+        if hand[card.index] >= 4:
+            return None
+        hand[card.index] += 1
+        splits = block_splits(hand, own, self.rs)
+        hand[card.index] -= 1
+        if not splits:
+            return None
+        locked = self.locked[seat] if self.locked is not None else None
+        win = best_completing_win(hand, card, self.rs, self.exposed[seat], locked)
+        return None if win is None else win.points
+
+    def _meld_choice(self, seat: int, live: Live, card: Card) -> tuple[Meld, ClaimRight] | None:
+        """The meld the greedy bot claims (the most exposed points, then the most cards, then
+        the lowest first card), with its right; None when it has none."""
+        hand = self.hands[seat]
+        if (
+            seat != live.owner
+            and (live.source == "draw" or seat != live.owner % self.players + 1)
+            and hand[live.card_index] < 2
+        ):
+            return None
+        locked = self.locked[seat] if self.locked is not None else None
+        # Without locked sets the choice depends only on the melds the card makes with the
+        # hand and on the seat's relation to the live card (its own draw, the seat after the
+        # discarder, any other): remembered per ruleset by that key (`melds_with`'s tuple is
+        # itself kept per hand shape, so its identity stands for it).
+        rs = self.rs
+        melds = melds_with(card, hand, rs)
+        relation = 0 if seat == live.owner else (1 if live.source == "discard" else 2)
+        if relation == 1 and seat != live.owner % self.players + 1:
+            relation = 2
+        key = (rs.name, id(melds), relation)
+        cache = _CHOICES if locked is None and rs is RULESETS.get(rs.name) else None
+        if cache is not None:
+            known = cache.get(key, _UNKNOWN)
+            if known is not _UNKNOWN:
+                return known  # type: ignore[return-value]
+        best: tuple[Meld, ClaimRight] | None = None
+        best_key = (0, 0, 0)
+        for meld in melds:
+            if not locked_ok(meld, card, locked):
+                continue
+            try:
+                right = claim_right(rs, self.players, live, seat, meld.kind, card.rank, win=False)
+            except ClaimRefused:
+                continue
+            rank_key = (meld.points(rs, exposed=True), len(meld.cards), -meld.cards[0].index)
+            if best is None or rank_key > best_key:
+                best, best_key = (meld, right), rank_key
+        if cache is not None:
+            cache[key] = best
+        return best
+
+    # -------------------------------------------------------------- the rules, on counts
+
+    def _finish(self, seat: int, points: int, lucky_counts: Sequence[int]) -> dict[int, int]:
+        """The settlement of a win or forced finish; `lucky_counts`: the finisher's 21 cards
+        by kind, for a bga lucky card."""
+        rs = self.rs
+        bonus = 0
+        if rs.threshold is not None and points >= rs.threshold and rs.lucky_draw:
+            lucky = self.opening if self.pile_left == 0 else self.pile[self.drawn]
+            if lucky is not None:
+                bonus = lucky_counts[lucky.index]
+        return settle(rs, self.players, seat, points, bonus)
+
+    def _claims(self, declining: int | None) -> dict[int, int] | None:
+        """Everyone's call on the live card, the one that takes effect applied; the settlement
+        when the round ends."""
+        live = self.live
+        assert live is not None
+        card = CARDS[live.card_index]
+        calls: list[tuple[Claim, Meld | None, int]] = []
+        for seat in range(1, self.players + 1):
+            if seat == declining or (seat == live.owner and live.source == "discard"):
+                continue
+            points = self._win_points(seat, card)
+            if points is not None:
+                calls.append((Claim(seat, _WIN), None, points))
+                continue
+            choice = self._meld_choice(seat, live, card)
+            if choice is not None:
+                calls.append((Claim(seat, choice[1]), choice[0], 0))
+        if not calls and declining is not None and live.source == "draw":
+            if live.owner == declining and card.rank == "K":
+                return self._claims(None)  # a drawn general must be melded
+        if not calls:
+            return self._no_claim()
+        if len(calls) == 1:
+            claim, meld, points = calls[0]
+        else:
+            chosen = resolve_claims([c[0] for c in calls], live, self.players)
+            claim, meld, points = next(c for c in calls if c[0] is chosen)
+        seat = claim.seat
+        hand = self.hands[seat]
+        if meld is None:  # a win: the finisher's 21 cards are its hand, display and the card
+            counts = [hand[i] + self.shown[seat][i] for i in range(KINDS)]
+            counts[card.index] += 1
+            return self._finish(seat, points, counts)
+        skipped = False
+        for c in meld.cards:
+            if c is card and not skipped:
+                skipped = True
+            else:
+                hand[c.index] -= 1
+            self.shown[seat][c.index] += 1
+        if self.locked is not None:
+            locked = self.locked[seat]
+            if any(locked[c.index] for c in meld.cards):
+                for c in meld.cards:
+                    locked[c.index] = 0
+        self.blocks[seat] = None
+        self.exposed[seat] += meld.points(self.rs, exposed=True)
+        self.live = None
+        locked_now = self.locked[seat] if self.locked is not None else None
+        if not any(
+            hand[i] and i % 7 and not (locked_now is not None and locked_now[i])
+            for i in range(KINDS)
+        ):
+            # Nothing to discard: a forced finish, scored like a win.
+            split = _split_hidden(hand, locked_now or [0] * KINDS, self.rs)
+            assert split is not None
+            counts = [hand[i] + self.shown[seat][i] for i in range(KINDS)]
+            return self._finish(seat, self.exposed[seat] + split[0], counts)
+        self.phase = MUST_DISCARD
+        self.actor = seat
+        return None
+
+    def _no_claim(self) -> dict[int, int] | None:
+        live = self.live
+        assert live is not None
+        if live.source == "draw":
+            self.live = Live(live.card_index, live.owner, "discard")  # the drawer's discard
+            return None
+        if self.pile_left == 0:
+            return {s: 0 for s in range(1, self.players + 1)}  # exhausted
+        card = self.pile[self.drawn]
+        self.drawn += 1
+        self.pile_left -= 1
+        self.live = Live(card.index, live.owner % self.players + 1, "draw")
+        return None
+
+    def play(self, declining: int | None) -> dict[int, int]:
+        for _ in range(2000):
+            if self.phase == MUST_DISCARD:
+                self._discard(self.actor)
+                declining = None
+                continue
+            if self.phase != LIVE:
+                raise ValueError(f"a playout starts on a live card or a discard, not {self.phase}")
+            done = self._claims(declining)
+            declining = None
+            if done is not None:
+                return done
+        raise RuntimeError("a playout did not finish")
+
+
+def greedy_playout(
+    state: Round, rng: random.Random, *, declining: int | None = None
+) -> dict[int, int]:
+    """The settlement of `state` played to its end by the greedy bot at every seat, drawing its
+    random numbers from `rng` (a round that has ended: its own). `declining`: a seat that lets
+    the current live card go. The round itself is not changed."""
+    if state.phase == ENDED:
+        return state.end_of_record().settlement
+    return _Table(state, rng).play(declining)
+
+
+__all__ = ["greedy_playout"]
