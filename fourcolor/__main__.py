@@ -1,4 +1,5 @@
-"""The `fourcolor` command: validate, score, generate, replay, convert and review FCN records.
+"""The `fourcolor` command: validate, score, generate, replay, convert, review, list the legal
+next events of and analyse FCN records.
 
 Every error is one line on standard error and a non-zero exit status, never a traceback.
 """
@@ -406,7 +407,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="fourcolor", description="Four Color Cards records: validate, score, replay."
+        prog="fourcolor", description="Four Color Cards records: validate, score, replay, analyse."
     )
     parser.add_argument("--version", action="version", version=f"fourcolor {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)

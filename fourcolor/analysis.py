@@ -197,11 +197,16 @@ def _outranks(state: Round, mine: Event, theirs: Event) -> bool:
     return resolve_claims(claims, live, state.players).seat == mine.seat
 
 
-def _decision_points(record: Record, rounds: Sequence[Round], seats: set[int]) -> list[_Point]:
-    """Every decision of `seats` in the record, in ply order (seat order within a ply)."""
+def _decision_points(
+    record: Record, rounds: Sequence[Round], seats: set[int], *, exhausted: bool = False
+) -> list[_Point]:
+    """Every decision of `seats` in the record, in ply order (seat order within a ply).
+    `exhausted`: the round ended when nobody claimed its last discard, so the seats that could
+    have claimed it let it go (at ply: the number of events + 1)."""
     events = record.events
     points: list[_Point] = []
-    for before, state in enumerate(rounds[:-1]):
+    judged = rounds if exhausted else rounds[:-1]
+    for before, state in enumerate(judged):
         if before > 0 and events[before - 1].verb in "ch":
             continue  # the same live card was judged before the calls
         if state.phase in (OPENING, MUST_DISCARD):
@@ -420,7 +425,8 @@ def analyse(
     for event in record.events:
         state.push(event)
         rounds.append(state.copy())
-    points = _decision_points(record, rounds, chosen)
+    exhausted = game.finish.outcome == "exhausted"
+    points = _decision_points(record, rounds, chosen, exhausted=exhausted)
     if plies is not None:
         wanted = set(plies)
         points = [p for p in points if p.ply in wanted]
