@@ -30,6 +30,7 @@ import django_filters
 from django import forms
 from django.db.models import Exists, F, OrderBy, OuterRef, QuerySet
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 import fourcolor
 from records.models import MAX_PLAYER_NAME, Game, GameSeat, Outcome, player_key
@@ -123,7 +124,8 @@ class GameFilter(django_filters.FilterSet):
         empty_label=_("any"),
     )
     players = django_filters.ChoiceFilter(
-        label=_("Players"), choices=[(str(n), str(n)) for n in PLAYER_COUNTS],
+        label=pgettext_lazy("number of seats", "Players"),
+        choices=[(str(n), str(n)) for n in PLAYER_COUNTS],
         empty_label=_("any"),
     )
     outcome = django_filters.ChoiceFilter(

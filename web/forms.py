@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 import fourcolor
 
@@ -66,7 +67,7 @@ class PlayerFilterForm(forms.Form):
 
     ruleset = forms.ChoiceField(label=_("Ruleset"), required=False)
     players = forms.ChoiceField(
-        label=_("Players"), required=False,
+        label=pgettext_lazy("number of seats", "Players"), required=False,
         choices=[("", _("any")), ("2", "2"), ("3", "3"), ("4", "4")],
     )
     since = forms.DateField(

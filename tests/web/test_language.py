@@ -216,3 +216,13 @@ def test_it_keeps_the_two_events_apart_in_the_catalogues(code: str) -> None:
               if entry["msgid"] == "event"}
     assert set(events) == {"", "move in a game record"}
     assert len(set(events.values())) == 2 and all(events.values())
+
+
+@pytest.mark.parametrize("code", ["en", "zh-hant", "vi"])
+def test_it_gives_every_archive_filter_a_label_of_its_own(client: Client, code: str) -> None:
+    """"Player" and "Players" (the number of seats) read the same in Vietnamese unless the
+    second is said as a number."""
+    client.cookies["django_language"] = code
+    doc = parse(client.get(reverse("archive")).content)
+    labels = [label.text() for label in doc.find("form", "form--filters").find_all("label")]
+    assert len(labels) == len(set(labels)) == 10, labels
