@@ -18,6 +18,7 @@ from drf_spectacular.views import (
 )
 from rest_framework.routers import APIRootView, DefaultRouter
 
+from api.views.analysis import GameAnalysisView
 from api.views.auth import TokenView
 from api.views.base import BrowsableApiCspMixin, not_found
 from api.views.games import GameViewSet
@@ -75,6 +76,7 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("jobs", JobViewSet, basename="job")
 
 v1: list[URLPattern | URLResolver] = [
+    path("games/<int:id>/analysis/", GameAnalysisView.as_view(), name="game-analysis"),
     path("players/<int:id>/games/", PlayerGamesView.as_view(), name="player-games"),
     path("stats/leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
     path("stats/ratings/", RatingsView.as_view(), name="ratings"),

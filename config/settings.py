@@ -16,6 +16,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from fourcolor import analysis as _analysis
+
 from config.env import env_bool, env_int, env_list, env_rates, env_str
 from config.logging import FORMATS as LOG_FORMATS
 from config.logging import logging_config
@@ -331,6 +333,22 @@ JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 120, minimum=1)
 # Uploads of at least this many bytes (web form and API) become background jobs.
 BACKGROUND_IMPORT_MIN_BYTES = env_int("BACKGROUND_IMPORT_MIN_BYTES", 256 * 1024, minimum=1)
 # --- End of background jobs -----------------------------------------------------------------
+
+# --- Analysis (issue 13: every decision rated by simulation, docs/analysis.md) --------------
+# Analyses are background jobs (jobs/analysis.py), requested from the replay page or the API.
+# Samples per option when a request names none (the engine's default), and the most a request
+# may ask for: the work grows with it, one job holds a worker for all of it.
+ANALYSIS_SAMPLES = env_int("ANALYSIS_SAMPLES", _analysis.DEFAULT_SAMPLES, minimum=1)
+ANALYSIS_MAX_SAMPLES = env_int("ANALYSIS_MAX_SAMPLES", max(ANALYSIS_SAMPLES, 1000), minimum=1)
+if ANALYSIS_MAX_SAMPLES < ANALYSIS_SAMPLES:
+    raise ImproperlyConfigured(
+        f"ANALYSIS_MAX_SAMPLES={ANALYSIS_MAX_SAMPLES} is below ANALYSIS_SAMPLES={ANALYSIS_SAMPLES}."
+    )
+# Queue an analysis of every newly stored game (off by default: each costs seconds of work).
+ANALYSIS_ON_UPLOAD = env_bool("ANALYSIS_ON_UPLOAD", False)
+# Analyses one user may request per hour (API and web), on top of the API's own throttles.
+ANALYSIS_REQUESTS_PER_HOUR = env_int("ANALYSIS_REQUESTS_PER_HOUR", 30, minimum=1)
+# --- End of analysis ------------------------------------------------------------------------
 
 # --- Security: HTTPS, cookies, Content-Security-Policy ---------------------------------------
 

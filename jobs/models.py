@@ -20,6 +20,9 @@ class Job(models.Model):
     class Kind(models.TextChoices):
         IMPORT = "import", _("import")
         REVALIDATE = "revalidate", _("revalidation")
+        # A game's every decision rated by simulation (jobs/analysis.py); options: game,
+        # samples, seed; progress counts decisions.
+        ANALYSIS = "analysis", _("analysis")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")

@@ -28,6 +28,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 import fourcolor
+from jobs.analysis import run_analysis, run_analysis_job
 from jobs.models import Job
 from records.models import Game
 from records.services import ImportReport, RevalidateReport, import_records, revalidate_games
@@ -234,6 +235,7 @@ def run_revalidate(job: Job, token: str) -> None:
 RUNNERS: dict[str, Callable[[Job, str], None]] = {
     Job.Kind.IMPORT: run_import,
     Job.Kind.REVALIDATE: run_revalidate,
+    Job.Kind.ANALYSIS: run_analysis,
 }
 
 
@@ -296,4 +298,5 @@ def run_revalidate_job(self: Task, job_id: int, resume_token: str | None = None)
 TASKS: dict[str, Any] = {
     Job.Kind.IMPORT: run_import_job,
     Job.Kind.REVALIDATE: run_revalidate_job,
+    Job.Kind.ANALYSIS: run_analysis_job,
 }

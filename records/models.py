@@ -382,3 +382,83 @@ class AuditEntry(models.Model):
     def __str__(self) -> str:
         names = " · ".join(str(name) for name in self.seats)
         return f"{self.get_action_display()} #{self.game_id} {names} ({self.by_name or '?'})"
+
+
+class GameAnalysis(models.Model):
+    """The reviewer's verdict on every decision of a game (`fourcolor.analysis`), stored with
+    the engine version and the parameters that made it, so that it can be told apart from (and
+    replaced by) an analysis made another way.
+
+    `result` is `fourcolor.analysis.Analysis.to_dict()` exactly as the engine wrote it; the
+    per-seat rows (`SeatAnalysis`) repeat its summaries as columns for the statistics.
+    Written only by `records.analysis.store_analysis`, which replaces the whole analysis at
+    once (one transaction)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="analysis", verbose_name=_("game")
+    )
+    engine_version = models.CharField(_("engine version"), max_length=32)
+    samples = models.PositiveIntegerField(_("samples per option"))
+    seed = models.BigIntegerField(_("random seed"))
+    result = models.JSONField(_("result"), help_text=_("the engine's analysis, as JSON"))
+    decisions = models.PositiveIntegerField(_("decisions rated"), default=0)
+    analysed_at = models.DateTimeField(_("analysed"), default=timezone.now)
+    seconds = models.FloatField(_("time taken (s)"), default=0.0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("requested by"),
+    )
+    # Set by `revalidate` when the engine that made the analysis is not the current one: the
+    # analysis is still shown, with a notice, until someone asks for a new one.
+    stale = models.BooleanField(_("stale"), default=False)
+
+    class Meta:
+        ordering = ["-analysed_at", "-id"]
+        verbose_name = _("game analysis")
+        verbose_name_plural = _("game analyses")
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id} ({self.samples} samples, seed {self.seed})"
+
+
+class SeatAnalysis(models.Model):
+    """One seat's summary in a game's analysis: the counts the statistics add up."""
+
+    analysis = models.ForeignKey(
+        GameAnalysis, on_delete=models.CASCADE, related_name="seats", db_index=False
+    )
+    # The game and player again (not only through the analysis and GameSeat): the player
+    # statistics aggregate these rows joined to their games, as they do GameSeat.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="analysed_seats", db_index=False,
+        verbose_name=_("player"),
+    )
+    decisions = models.PositiveIntegerField(_("decisions"), default=0)
+    good = models.PositiveIntegerField(_("good decisions"), default=0)
+    inaccuracies = models.PositiveIntegerField(_("inaccuracies"), default=0)
+    mistakes = models.PositiveIntegerField(_("mistakes"), default=0)
+    blunders = models.PositiveIntegerField(_("blunders"), default=0)
+    loss = models.FloatField(_("total loss (points)"), default=0.0)
+
+    class Meta:
+        ordering = ["analysis", "seat"]
+        verbose_name = _("analysed seat")
+        verbose_name_plural = _("analysed seats")
+        constraints = [
+            models.UniqueConstraint(fields=["analysis", "seat"],
+                                    name="seatanalysis_unique_seat"),
+        ]
+        indexes = [models.Index(fields=["player", "game"], name="seatanalysis_player_game")]
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id} seat {self.seat}"
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.good / self.decisions if self.decisions else None
+
+    @property
+    def mean_loss(self) -> float | None:
+        return self.loss / self.decisions if self.decisions else None

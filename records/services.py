@@ -51,6 +51,7 @@ from fourcolor.errors import FcnError, LimitError
 from fourcolor.facts import SeatFacts, finish_taken_from, seat_facts
 from fourcolor.notation import MAX_LINE_CHARS, MAX_RECORD_CHARS
 
+from records.analysis import mark_stale_analyses
 from records.models import (
     MAX_PLAYER_NAME,
     Game,
@@ -1045,6 +1046,7 @@ class RevalidateReport:
     details: list[tuple[int, str]] = field(default_factory=list)  # first games: (id, reason)
     details_omitted: int = 0
     max_details: int = 100
+    stale_analyses: int = 0  # analyses made by another engine version (all of the archive's)
 
     def note(self, game_id: int, reason: str) -> None:
         if len(self.details) < self.max_details:
@@ -1066,6 +1068,7 @@ def revalidate_games(
     the engine version that checked them. With `update`, games still valid get their derived
     data rewritten instead of being marked."""
     report = RevalidateReport(max_details=max_details)
+    report.stale_analyses = mark_stale_analyses()
     seats = Prefetch("seats", queryset=GameSeat.objects.select_related("player"))
     agreed: list[int] = []
     queryset = games.select_related("match").prefetch_related(seats).order_by("pk")

@@ -59,7 +59,7 @@ def test_it_documents_every_endpoint() -> None:
         "/api/v1/stats/leaderboard/",
         "/api/v1/stats/ratings/", "/api/v1/stats/global/", "/api/v1/uploads/",
         "/api/v1/auth/token/", "/api/v1/jobs/", "/api/v1/jobs/{id}/",
-        "/api/v1/jobs/revalidate/",
+        "/api/v1/jobs/revalidate/", "/api/v1/games/{id}/analysis/",
     }
     assert documented == expected
     assert len(routes) >= len(expected) + len(undocumented)

@@ -1,0 +1,220 @@
+"""Analysis jobs: a game's every decision rated by the engine (`fourcolor.analysis`), in the
+background, wherever the other jobs run.
+
+`request_analysis` is what the replay page and `POST /api/v1/games/{id}/analysis/` call: it
+answers with the stored analysis when one made with the same engine and parameters exists,
+with the job already queued or running for the game when there is one, and otherwise queues a
+new job. The job (`run_analysis`) replays the game, analyses every seat and stores the result
+in one transaction (records.analysis.store_analysis); its progress is the number of decisions
+rated so far (`Job.resume_at` of `Job.total`). A job cut short starts again from the first
+decision when resumed: the analysis is deterministic for its seed, so the result is the same.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from celery import Task, shared_task
+from django.conf import settings
+from django.utils import timezone
+
+import fourcolor
+from fourcolor.analysis import analyse
+from jobs.models import Job
+from records.analysis import load_record, store_analysis
+from records.models import Game, GameAnalysis
+
+# Decisions rated between two progress reports (each report is one short UPDATE).
+PROGRESS_EVERY = 5
+ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
+
+
+class TooManyRequests(Exception):
+    """The user asked for more analyses in the last hour than ANALYSIS_REQUESTS_PER_HOUR."""
+
+    def __init__(self, limit: int, retry_after: int) -> None:
+        super().__init__(
+            f"At most {limit} analyses per hour may be requested; try again in "
+            f"{retry_after} seconds."
+        )
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class Parameters:
+    samples: int
+    seed: int
+
+    @classmethod
+    def of(cls, samples: int | None = None, seed: int | None = None) -> Parameters:
+        """The request's parameters, the settings' defaults for those it leaves out. Raises
+        ValueError for a sample count outside 1..ANALYSIS_MAX_SAMPLES."""
+        count = default_samples() if samples is None else samples
+        if not 1 <= count <= max_samples():
+            raise ValueError(f"samples must be between 1 and {max_samples()}, not {count}")
+        return cls(count, 0 if seed is None else seed)
+
+    def as_options(self, game_id: int) -> dict[str, int]:
+        return {"game": game_id, "samples": self.samples, "seed": self.seed}
+
+
+def default_samples() -> int:
+    return int(settings.ANALYSIS_SAMPLES)
+
+
+def max_samples() -> int:
+    return int(settings.ANALYSIS_MAX_SAMPLES)
+
+
+# ----------------------------------------------------------------------------- queries
+
+
+def active_job(game_id: int) -> Job | None:
+    """The analysis job queued or running for the game, if any (the newest)."""
+    return (
+        Job.objects.filter(kind=Job.Kind.ANALYSIS, status__in=ACTIVE, options__game=game_id)
+        .order_by("-created_at", "-pk").first()
+    )
+
+
+def last_job(game_id: int) -> Job | None:
+    """The game's newest analysis job, whatever its status."""
+    return (
+        Job.objects.filter(kind=Job.Kind.ANALYSIS, options__game=game_id)
+        .order_by("-created_at", "-pk").first()
+    )
+
+
+def is_current(analysis: GameAnalysis, params: Parameters) -> bool:
+    """Whether the stored analysis answers a request for `params` with this engine."""
+    return (
+        not analysis.stale
+        and analysis.engine_version == fourcolor.__version__
+        and analysis.samples == params.samples
+        and analysis.seed == params.seed
+    )
+
+
+# ----------------------------------------------------------------------------- requests
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a request for an analysis got: the stored analysis (nothing to do), or the job
+    that will make it (`created`: this request queued it)."""
+
+    analysis: GameAnalysis | None
+    job: Job | None
+    created: bool = False
+
+
+def _check_rate(user: Any) -> None:
+    if getattr(user, "is_staff", False):
+        return
+    limit = int(settings.ANALYSIS_REQUESTS_PER_HOUR)
+    since = timezone.now() - datetime.timedelta(hours=1)
+    recent = list(
+        Job.objects.filter(kind=Job.Kind.ANALYSIS, created_by=user, created_at__gte=since)
+        .order_by("created_at").values_list("created_at", flat=True)[:limit]
+    )
+    if len(recent) >= limit:
+        wait = recent[0] + datetime.timedelta(hours=1) - timezone.now()
+        raise TooManyRequests(limit, max(1, int(wait.total_seconds()) + 1))
+
+
+def request_analysis(game: Game, user: Any, params: Parameters) -> Answer:
+    """Answer a request to analyse `game` with `params` (see the module's docstring). Raises
+    TooManyRequests when the user is over the hourly limit and a new job would be needed."""
+    stored = GameAnalysis.objects.filter(game_id=game.pk).first()
+    if stored is not None and is_current(stored, params):
+        return Answer(stored, None)
+    running = active_job(game.pk)
+    if running is not None:
+        return Answer(stored, running)
+    _check_rate(user)
+    job = submit_analysis(game.pk, user, params)
+    return Answer(stored, job, created=True)
+
+
+def create_analysis_job(game_id: int, user: Any, params: Parameters) -> Job:
+    return Job.objects.create(
+        kind=Job.Kind.ANALYSIS,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+        options=params.as_options(game_id),
+    )
+
+
+def submit_analysis(game_id: int, user: Any, params: Parameters) -> Job:
+    from jobs.queue import enqueue
+
+    job = create_analysis_job(game_id, user, params)
+    enqueue(job)
+    job.refresh_from_db()
+    return job
+
+
+def queue_for_new_games(game_ids: list[int]) -> list[Job]:
+    """With ANALYSIS_ON_UPLOAD, one analysis job per newly stored game (default parameters),
+    queued after the import's own work; nothing otherwise."""
+    if not settings.ANALYSIS_ON_UPLOAD or not game_ids:
+        return []
+    from jobs.queue import enqueue
+
+    params = Parameters.of()
+    jobs = [create_analysis_job(pk, None, params) for pk in game_ids]
+    for job in jobs:
+        enqueue(job)
+    return jobs
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+def run_analysis(job: Job, token: str) -> None:
+    """Analyse the job's game, every seat, and store the result (the job's runner)."""
+    from jobs.tasks import _finish, _update
+
+    options = job.options or {}
+    game = Game.objects.only("pk", "canonical_text", "players").filter(
+        pk=options.get("game")).first()
+    if game is None:
+        _finish(job, token, Job.Status.FAILED, error="The game no longer exists.")
+        return
+    record = load_record(game)
+    started = time.monotonic()
+    last_report = [0]
+
+    def progress(done: int, total: int) -> None:
+        if done == total or done - last_report[0] >= PROGRESS_EVERY:
+            last_report[0] = done
+            _update(job, token, total=total, resume_at=done, seen=done)
+
+    analysis = analyse(
+        record, samples=int(options["samples"]), seed=int(options["seed"]), progress=progress
+    )
+    try:
+        store_analysis(game.pk, analysis, seconds=time.monotonic() - started,
+                       requested_by=job.created_by)
+    except Game.DoesNotExist:
+        _finish(job, token, Job.Status.FAILED, error="The game was deleted during its analysis.")
+        return
+    decisions = len(analysis.decisions)
+    _finish(job, token, Job.Status.DONE, total=decisions, resume_at=decisions, seen=decisions,
+            stored=1)
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+def run_analysis_job(self: Task, job_id: int, resume_token: str | None = None) -> None:
+    """Analyse a game (a Job of kind `analysis`)."""
+    from jobs.tasks import run_job
+
+    run_job(self, job_id, resume_token)
+
+
+def on_games_stored(sender: Any, game_ids: list[int], final: bool, **kwargs: Any) -> None:
+    """records.signals.games_stored_batch (sent once the games are committed): queue analyses
+    of the new games, with ANALYSIS_ON_UPLOAD."""
+    queue_for_new_games(list(game_ids))
