@@ -596,6 +596,21 @@ class PlayerRatingsDoc(serializers.Serializer[Any]):
     rulesets = RulesetHistoryDoc(many=True, help_text="one per ruleset the player is rated in")
 
 
+class AnalysisStatsDoc(serializers.Serializer[Any]):
+    """The player's decisions as the reviewer rated them, over analysed rounds (docs/stats.md,
+    "Decision accuracy")."""
+
+    rounds = serializers.IntegerField(help_text="analysed rounds")
+    decisions = serializers.IntegerField(help_text="decisions rated in them")
+    decision_accuracy = serializers.FloatField(allow_null=True,
+                                               help_text="share of decisions rated good")
+    mean_loss_per_decision = serializers.FloatField(
+        allow_null=True, help_text="points lost on average per decision (best ev - played ev)")
+    inaccuracies = serializers.IntegerField()
+    mistakes = serializers.IntegerField()
+    blunders = serializers.IntegerField()
+
+
 class PlayerStatsDoc(serializers.Serializer[Any]):
     """A player's statistics (ratings.stats.player_stats; docs/stats.md)."""
 
@@ -639,6 +654,7 @@ class PlayerStatsDoc(serializers.Serializer[Any]):
     meld_mix = serializers.DictField(child=MeldShareDoc(), help_text="meld kind -> count")
     frequent_opponents = OpponentDoc(many=True)
     ratings = serializers.DictField(child=RatingDoc(), help_text="ruleset -> current rating")
+    analysis = AnalysisStatsDoc()
 
 
 class HeadToHeadSideDoc(PlayerRefSerializer):

@@ -34,7 +34,7 @@ from ratings.models import (
     PlayerRating,
     PlayerTotals,
 )
-from records.models import Game, GameSeat, Player
+from records.models import Game, GameSeat, Player, SeatAnalysis
 
 SOURCES = ("auto", "totals", "seats")
 MAX_LIMIT = 500
@@ -104,7 +104,23 @@ METRIC_COLUMNS: dict[str, str] = {
     "best_win_points": "best_win_points", "deal_in_rate": "deal_in_rate",
     "dealer_win_rate": "dealer_win_rate", "missed_wins_per_round": "missed_wins_per_round",
 }
-LEADERBOARD_METRICS: tuple[str, ...] = ("rating", *METRICS)
+# The reviewer's ratings of decisions (records.models.SeatAnalysis, one row per seat of each
+# analysed round, docs/analysis.md), aggregated over the rows `a` joined to their games `g`.
+ANALYSIS_COUNTERS: dict[str, str] = {
+    "rounds": "COUNT(DISTINCT a.game_id)",
+    "decisions": "SUM(a.decisions)",
+    "good": "SUM(a.good)",
+    "inaccuracies": "SUM(a.inaccuracies)",
+    "mistakes": "SUM(a.mistakes)",
+    "blunders": "SUM(a.blunders)",
+    "loss": "SUM(a.loss)",
+}
+# Leaderboard metrics over analysed rounds: (numerator, denominator, higher is better).
+ANALYSIS_METRICS: dict[str, tuple[str, str, bool]] = {
+    "decision_accuracy": ("good", "decisions", True),
+    "mean_loss_per_decision": ("loss", "decisions", False),
+}
+LEADERBOARD_METRICS: tuple[str, ...] = ("rating", *METRICS, *ANALYSIS_METRICS)
 
 
 def _table(model: type[Any]) -> str:
@@ -335,6 +351,53 @@ def _totals_counters(filters: Filters, player_id: int) -> dict[str, Any]:
     return row
 
 
+def analysis_counters_sql(
+    group_by: Iterable[str] = (), conditions: Iterable[str] = (), having: Iterable[str] = ()
+) -> str:
+    """SELECT group columns, then every ANALYSIS_COUNTERS aggregate, over analysed seats ⨝
+    games."""
+    groups = list(group_by)
+    columns = groups + [f"{sql} AS {name}" for name, sql in ANALYSIS_COUNTERS.items()]
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {_table(SeatAnalysis)} a "
+        f"JOIN {_table(Game)} g ON g.id = a.game_id {_where_sql(list(conditions))}"
+    )
+    if groups:
+        sql += f" GROUP BY {', '.join(groups)}"
+    having = list(having)
+    if having:
+        sql += " HAVING " + " AND ".join(having)
+    return sql
+
+
+def analysis_row(row: Iterable[Any]) -> dict[str, Any]:
+    values = dict(zip(ANALYSIS_COUNTERS, row, strict=True))
+    out: dict[str, Any] = {name: as_int(value) for name, value in values.items()}
+    out["loss"] = float(values["loss"] or 0.0)
+    return out
+
+
+def analysis_stats(filters: Filters, player_id: int) -> dict[str, Any]:
+    """The player's decisions as the reviewer rated them, over analysed rounds matching the
+    filters (docs/stats.md, "Decision accuracy")."""
+    conditions, params = filters.where()
+    conditions.insert(0, "a.player_id = %s")
+    params.insert(0, player_id)
+    (row,) = fetch(analysis_counters_sql((), conditions), params)
+    counters = analysis_row(row)
+    return {
+        "rounds": counters["rounds"],
+        "decisions": counters["decisions"],
+        "decision_accuracy": ratio(counters["good"], counters["decisions"]),
+        "mean_loss_per_decision": (
+            counters["loss"] / counters["decisions"] if counters["decisions"] else None
+        ),
+        "inaccuracies": counters["inaccuracies"],
+        "mistakes": counters["mistakes"],
+        "blunders": counters["blunders"],
+    }
+
+
 # ----------------------------------------------------------------------------- derivation
 
 
@@ -450,6 +513,7 @@ def player_stats(
         **derive(counters),
         "frequent_opponents": frequent,
         "ratings": _ratings(who.pk, filters.ruleset),
+        "analysis": analysis_stats(filters, who.pk),
     }
 
 
@@ -575,6 +639,9 @@ def leaderboard(
     filters = Filters.of(ruleset, players, since, until)
     if metric == "rating":
         rows = _rating_board(filters, min_rounds, limit)
+    elif metric in ANALYSIS_METRICS:
+        _use_totals(filters, source)  # checks `source`; analyses are always aggregated here
+        rows = _analysis_board(metric, filters, min_rounds, limit)
     elif _use_totals(filters, source):
         rows = _totals_board(metric, filters, min_rounds, limit)
     else:
@@ -635,6 +702,27 @@ def _seat_board(metric: str, filters: Filters, min_rounds: int, limit: int) -> l
     for row in fetch(sql, [*params, min_rounds, limit]):
         counters = counters_row(row[1:-1])
         out.append(_board_row(row[0], row[-1], metric_value(metric, counters), counters["rounds"]))
+    return out
+
+
+def _analysis_board(
+    metric: str, filters: Filters, min_rounds: int, limit: int
+) -> list[dict[str, Any]]:
+    """Players by an analysis metric, among those with `min_rounds` analysed rounds."""
+    numerator, denominator, higher = ANALYSIS_METRICS[metric]
+    conditions, params = filters.where()
+    having = [f"{ANALYSIS_COUNTERS['rounds']} >= %s", f"{ANALYSIS_COUNTERS[denominator]} > 0"]
+    inner = analysis_counters_sql(["a.player_id"], conditions, having)
+    sql = (
+        f"SELECT t.*, p.name FROM ({inner}) t JOIN {_table(Player)} p ON p.id = t.player_id "
+        f"ORDER BY {_value_over('t', numerator, denominator)} {'DESC' if higher else 'ASC'}, "
+        "t.rounds DESC, t.player_id LIMIT %s"
+    )
+    out = []
+    for row in fetch(sql, [*params, min_rounds, limit]):
+        counters = analysis_row(row[1:-1])
+        value = ratio(counters[numerator], counters[denominator])
+        out.append(_board_row(row[0], row[-1], value, counters["rounds"]))
     return out
 
 

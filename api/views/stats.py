@@ -41,7 +41,8 @@ class LeaderboardQuery(StatsQuery):
     metric = serializers.ChoiceField(choices=BOARD_METRICS, default="win_rate")
     min_rounds = serializers.IntegerField(
         default=10, min_value=1, max_value=2**31 - 1,
-        help_text="leave out players with fewer rounds in the filters",
+        help_text="leave out players with fewer rounds in the filters (analysed rounds for "
+                  "decision_accuracy and mean_loss_per_decision)",
     )
     limit = serializers.IntegerField(default=50, min_value=1, max_value=stats.MAX_LIMIT)
 
