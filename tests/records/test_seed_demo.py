@@ -8,12 +8,14 @@ import unicodedata
 import pytest
 from django.core.management import call_command
 
-from records.models import Game, GameSeat, Match, Player
+from records.models import Game, GameAnalysis, GameSeat, Match, Player, SeatAnalysis
 
 pytestmark = pytest.mark.django_db
 
 
 def _seed(*args: str) -> str:
+    if "--analyse" not in args:
+        args = (*args, "--analyse", "0")  # analyses are slow: only the test below asks
     out = io.StringIO()
     call_command("seed_demo", *args, stdout=out, stderr=io.StringIO())
     return out.getvalue()
@@ -47,3 +49,24 @@ def test_it_does_nothing_when_the_archive_already_has_games() -> None:
     assert "0 demo games (5 duplicates" in _seed("--games", "5", "--force")
     assert "Seeded 5 demo games" in _seed("--games", "5", "--force", "--seed", "2")
     assert Game.objects.count() == 10
+
+
+def test_it_analyses_a_few_games_spread_over_the_archive() -> None:
+    out = _seed("--games", "12", "--analyse", "3", "--analysis-samples", "2")
+
+    assert "Analysed 3 demo games (2 samples per option)" in out
+    analysed = list(GameAnalysis.objects.order_by("game_id"))
+    assert len(analysed) == 3
+    assert all(a.samples == 2 and a.seed == 0 and a.decisions > 0 for a in analysed)
+    ids = sorted(Game.objects.values_list("pk", flat=True))
+    assert [a.game_id for a in analysed] == ids[::4][:3]  # spread, not the first three
+    for analysis in analysed:
+        seats = SeatAnalysis.objects.filter(analysis=analysis).count()
+        assert seats == analysis.game.players
+
+
+def test_it_refuses_a_negative_count_of_analyses() -> None:
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="--analyse"):
+        _seed("--games", "2", "--analyse", "-1")
