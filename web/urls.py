@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from web.views import account, archive, game_delete, job, matches, players, replay, upload
+from web.views import account, analysis, archive, game_delete, job, matches, players, replay, upload
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", archive.archive, name="archive"),
@@ -13,6 +13,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/canonical.fcn", replay.download_canonical, name="game-canonical"),
     path("games/<int:pk>/game.json", replay.download_json, name="game-json"),
     path("games/<int:pk>/delete/", game_delete.game_delete, name="game-delete"),
+    path("games/<int:pk>/analysis/", analysis.game_analyse, name="game-analyse"),
     path("upload/", upload.upload, name="upload"),
     path("jobs/<int:pk>/", job.job_detail, name="job"),
     path("account/", account.account, name="account"),

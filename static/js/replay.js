@@ -233,6 +233,8 @@
     if (outcome) outcome.hidden = ply !== plies;
     drawControls(ply);
     root.setAttribute("data-ply", String(ply));
+    // Other parts of the page (the analysis, static/js/analysis.js) follow the ply too.
+    root.dispatchEvent(new CustomEvent("replay:ply", { detail: { ply: ply } }));
   }
 
   function go(ply) {

@@ -240,18 +240,26 @@ def event_line(event: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any
 
 @register.simple_tag(takes_context=True)
 def move_list(context: Mapping[str, Any], moves: Sequence[tuple[int, Mapping[str, Any] | None]],
-              seats: Sequence[Mapping[str, Any]], current: int) -> SafeString:
+              seats: Sequence[Mapping[str, Any]], current: int,
+              marks: Mapping[int, Any] | None = None) -> SafeString:
     """The replay's move list: ply 0 (the deal) and every event, each a link to its ply that
     keeps the rest of the address (the seat view). One tag rather than a template loop: a long
-    round has hundreds of moves."""
+    round has hundreds of moves. `marks`: ply -> the analysis' worst decision there (its mark,
+    ?! ? ??, goes after the move, as Lichess writes it)."""
     query = context["request"].GET.copy()
+    marks = marks or {}
     items = []
     for number, event in [(0, None), *moves]:
         query["ply"] = str(number)
         current_attr = mark_safe(' aria-current="step"') if number == current else ""
+        decision = marks.get(number)
+        mark = format_html(
+            ' <span class="move__mark move__mark--{}" title="{}">{}</span>',
+            decision.verdict, f"{decision.verdict_label} ({decision.name})", decision.mark,
+        ) if decision is not None else ""
         items.append(format_html(
-            '<li><a href="{}" data-ply="{}"{}><span class="move__n">{}</span> {}</a></li>',
+            '<li><a href="{}" data-ply="{}"{}><span class="move__n">{}</span> {}{}</a></li>',
             "?" + query.urlencode(), number, current_attr, number,
-            event_line(event, seats),
+            event_line(event, seats), mark,
         ))
     return mark_safe("".join(items))

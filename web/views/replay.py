@@ -21,6 +21,7 @@ from records.models import Game
 from records.services import game_export
 from web.outcomes import round_sentence
 from web.views.labels import js_labels
+from web.views.replay_analysis import evaluation_chart, replay_analysis
 from web.views.replay_data import ReplayUnavailable, cached_payload
 
 
@@ -112,7 +113,26 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             (name, value) for name, value in game.tags.items() if name != "Pile"
         ),
     }
+    context.update(_analysis_context(request, game.pk, payload, view, ply))
     return render(request, "records/replay.html", context)
+
+
+def _analysis_context(request: HttpRequest, game_id: int, payload: Any, view: int | None,
+                      ply: int) -> dict[str, Any]:
+    """The game's analysis for this view: marks, chart, decisions by ply, seat accuracy."""
+    analysis = replay_analysis(game_id, view, payload.seats, payload.states)
+    by_ply = analysis.by_ply
+    return {
+        "analysis": analysis,
+        "analysis_by_ply": sorted(by_ply.items()),
+        "analysis_plies": set(by_ply),
+        "analysis_marks": analysis.marks,
+        "analysis_chart": (
+            evaluation_chart(analysis, payload.plies, view, request.GET, ply)
+            if analysis.stored is not None else ""
+        ),
+        "analysis_current": analysis.up_to_date,
+    }
 
 
 def finish_sentence(finish: dict[str, Any] | None, seats: list[dict[str, Any]]) -> str:

@@ -1,0 +1,372 @@
+"""The replay page's analysis: marks in the move list, the evaluation chart, every decision's
+options in words, and each seat's accuracy (issue 13; docs/analysis.md, "Reading it").
+
+The analysis itself is stored per game (records.models.GameAnalysis) by a background job; this
+module only reads it and shapes it for one view of the page: with a seat chosen, that seat's
+decisions; with all hands open, every seat's. A decision belongs to the ply of the event that
+followed it (as in the engine's JSON): its mark goes on that move, and its options show when
+the replay stands on that ply, as Lichess shows a move's comment after the move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.formats import number_format
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+import fourcolor
+from fourcolor.cards import parse_card
+from jobs.analysis import active_job, last_job
+from jobs.models import Job
+from records.models import GameAnalysis
+from web.views.labels import card_name
+
+# Lichess's annotation glyphs.
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+SEVERITY = {"good": 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}
+VERDICT_LABELS = {
+    "good": pgettext_lazy("analysis verdict", "Good"),
+    "inaccuracy": pgettext_lazy("analysis verdict", "Inaccuracy"),
+    "mistake": pgettext_lazy("analysis verdict", "Mistake"),
+    "blunder": pgettext_lazy("analysis verdict", "Blunder"),
+}
+# An option as a choice, in words: "discarding 車", "letting 馬 go".
+OPTION_PHRASES = {
+    "x": gettext_lazy("discarding %(cards)s"),
+    "d": gettext_lazy("drawing %(cards)s"),
+    "m": gettext_lazy("melding %(cards)s"),
+    "w": gettext_lazy("winning with %(cards)s"),
+    "r": gettext_lazy("declaring a redeal"),
+    "c": gettext_lazy("calling %(cards)s"),
+    "h": gettext_lazy("calling a win with %(cards)s"),
+    "pass": gettext_lazy("letting %(cards)s go"),
+}
+
+
+def _html(template: str, **values: Any) -> SafeString:
+    """A translated sentence with %(name)s placeholders filled by HTML: the sentence is
+    escaped, the values are escaped unless already safe."""
+    escaped = {key: conditional_escape(value) for key, value in values.items()}
+    return mark_safe(str(conditional_escape(template)) % escaped)
+
+
+def points(value: float, signed: bool = False) -> str:
+    """A number of points with one decimal, in the page's language ("2.4", "+2,4")."""
+    text = number_format(abs(value) if signed else value, 1)
+    if not signed:
+        return text
+    if round(value, 1) == 0:
+        return text
+    return ("+" if value > 0 else "−") + text
+
+
+def card_glyphs(tokens: Sequence[str]) -> SafeString:
+    """Cards as coloured glyphs in running text (each with its name for screen readers)."""
+    parts = []
+    for token in tokens:
+        try:
+            card = parse_card(token)
+        except ValueError:
+            parts.append(format_html("{}", token))
+            continue
+        name = card_name(token)
+        parts.append(format_html(
+            '<span class="glyph glyph--{}" title="{}"><span aria-hidden="true">{}</span>'
+            '<span class="sr-only">{}</span></span>', card.colour, name, card.glyph, name))
+    return mark_safe("".join(parts))
+
+
+def event_cards(event: str) -> tuple[str, list[str]]:
+    """(verb, the cards of the meld or discard) of a canonical event: "2w rK rK rK (yA yE yR)"
+    gives ("w", ["rK", "rK", "rK"]); "pass" gives ("pass", [])."""
+    if event == "pass":
+        return "pass", []
+    head, *rest = event.split()
+    cards = []
+    for word in rest:
+        if word.startswith("("):
+            break  # the declared split of the rest of the hand: not part of the choice
+        cards.append(word)
+    return head[-1:], cards
+
+
+def option_phrase(event: str, live: str | None) -> SafeString:
+    verb, cards = event_cards(event)
+    if verb == "pass":
+        cards = [live] if live else []
+        if not cards:
+            return _html(_("letting the card go"))
+    template = OPTION_PHRASES.get(verb)
+    if template is None:
+        return format_html("{}", event)
+    return _html(str(template), cards=card_glyphs(cards))
+
+
+@dataclass
+class DecisionView:
+    ply: int
+    seat: int
+    name: str
+    verdict: str
+    loss: float
+    played: str
+    best: str
+    sentence: SafeString
+    options: list[dict[str, Any]]
+    ev: float  # the played option's value: the seat's expected settlement after it
+
+    @property
+    def mark(self) -> str:
+        return MARKS.get(self.verdict, "")
+
+    @property
+    def verdict_label(self) -> str:
+        return str(VERDICT_LABELS.get(self.verdict, self.verdict))
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    name: str
+    decisions: int
+    accuracy: float | None
+    mean_loss: float | None
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+@dataclass
+class ReplayAnalysis:
+    """Everything the page shows of the game's analysis for one view."""
+
+    stored: GameAnalysis | None
+    job: Job | None  # queued or running
+    failed: Job | None  # the last job, when it failed and nothing is stored
+    decisions: list[DecisionView] = field(default_factory=list)
+    seats: list[SeatRow] = field(default_factory=list)
+
+    @property
+    def by_ply(self) -> dict[int, list[DecisionView]]:
+        out: dict[int, list[DecisionView]] = {}
+        for decision in self.decisions:
+            out.setdefault(decision.ply, []).append(decision)
+        return out
+
+    @property
+    def marks(self) -> dict[int, DecisionView]:
+        """Per ply, its worst decision (the one whose mark the move list shows)."""
+        worst: dict[int, DecisionView] = {}
+        for decision in self.decisions:
+            other = worst.get(decision.ply)
+            if other is None or SEVERITY[decision.verdict] > SEVERITY[other.verdict]:
+                worst[decision.ply] = decision
+        return {ply: d for ply, d in worst.items() if d.mark}
+
+    @property
+    def up_to_date(self) -> bool:
+        """Stored, and made by this engine (nothing to gain from asking again)."""
+        return (self.stored is not None and not self.stored.stale
+                and self.stored.engine_version == fourcolor.__version__)
+
+    @property
+    def status(self) -> str:
+        if self.stored is not None:
+            return "done"
+        if self.job is not None:
+            return str(self.job.status)
+        return "failed" if self.failed is not None else "none"
+
+
+def _sentence(name: str, played: str, best: str, loss: float, live: str | None) -> SafeString:
+    if played == best or round(loss, 1) == 0:
+        return _html(_("%(name)s: %(played)s was as good as the best option."),
+                     name=name, played=option_phrase(played, live))
+    return _html(
+        _("%(name)s: %(played)s instead of %(best)s loses %(loss)s points on average."),
+        name=name, played=option_phrase(played, live), best=option_phrase(best, live),
+        loss=points(loss),
+    )
+
+
+def _decision(data: Mapping[str, Any], names: Mapping[int, str],
+              states: Sequence[Mapping[str, Any]]) -> DecisionView:
+    ply, seat = int(data["ply"]), int(data["seat"])
+    before = states[ply - 1] if 0 < ply <= len(states) else {}
+    live = (before.get("live") or {}).get("card")
+    options = list(data.get("options", []))
+    best_ev = max((float(o["ev"]) for o in options), default=0.0)
+    played_ev = next((float(o["ev"]) for o in options if o["event"] == data["played"]), best_ev)
+    name = names.get(seat, str(seat))
+    return DecisionView(
+        ply=ply, seat=seat, name=name, verdict=str(data["verdict"]), loss=float(data["loss"]),
+        played=str(data["played"]), best=str(data["best"]),
+        sentence=_sentence(name, data["played"], data["best"], float(data["loss"]), live),
+        options=[
+            {
+                "phrase": option_phrase(o["event"], live),
+                "ev": points(float(o["ev"]), signed=True),
+                "behind": points(best_ev - float(o["ev"])),
+                "played": o["event"] == data["played"],
+                "best": o["event"] == data["best"],
+            }
+            for o in options
+        ],
+        ev=played_ev,
+    )
+
+
+def replay_analysis(game_id: int, view: int | None, seats: Sequence[Mapping[str, Any]],
+                    states: Sequence[Mapping[str, Any]]) -> ReplayAnalysis:
+    """The game's analysis as this view of the replay shows it (`seats` and `states` are the
+    replay payload's)."""
+    stored = (
+        GameAnalysis.objects.filter(game_id=game_id)
+        .prefetch_related("seats").first()
+    )
+    job = active_job(game_id)
+    failed = None
+    if stored is None and job is None:
+        last = last_job(game_id)
+        failed = last if last is not None and last.status == Job.Status.FAILED else None
+    result = ReplayAnalysis(stored, job, failed)
+    if stored is None:
+        return result
+    names = {int(s["seat"]): str(s["name"]) for s in seats}
+    result.decisions = [
+        _decision(d, names, states)
+        for d in stored.result.get("decisions", [])
+        if view is None or int(d["seat"]) == view
+    ]
+    result.seats = [
+        SeatRow(row.seat, names.get(row.seat, str(row.seat)), row.decisions, row.accuracy,
+                row.mean_loss, row.inaccuracies, row.mistakes, row.blunders)
+        for row in sorted(stored.seats.all(), key=lambda r: r.seat)
+        if view is None or row.seat == view
+    ]
+    return result
+
+
+# ----------------------------------------------------------------------------- the chart
+
+WIDTH, HEIGHT = 640, 200
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 48, 12, 12, 26
+
+
+def _nice_step(span: float) -> float:
+    raw = span / 4
+    for step in (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500):
+        if raw <= step:
+            return step
+    return 1000.0
+
+
+def evaluation_chart(analysis: ReplayAnalysis, plies: int, view: int | None,
+                     query: Any, current: int = 0) -> SafeString:
+    """The played option's value at each decision (the seat's expected settlement), one line
+    per seat shown, over the plies of the round: server-drawn SVG. Every decision is a link to
+    its ply (and a band around it, so that a click anywhere near it lands on it); a cursor
+    line marks the current ply (moved by replay.js)."""
+    decisions = analysis.decisions
+    if not decisions:
+        return format_html('<p class="empty">{}</p>', _("No decision to chart."))
+    values = [d.ev for d in decisions]
+    low, high = min(0.0, *values), max(0.0, *values)
+    step = _nice_step(max(high - low, 1.0))
+    low, high = step * (low // step), step * -((-high) // step)
+    span = (high - low) or 1.0
+    inner_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    inner_h = HEIGHT - PAD_TOP - PAD_BOTTOM
+    last = max(plies, 1)
+
+    def x(ply: int) -> float:
+        return PAD_LEFT + inner_w * ply / last
+
+    def y(value: float) -> float:
+        return PAD_TOP + inner_h * (high - value) / span
+
+    def href(ply: int) -> str:
+        params = query.copy()
+        params["ply"] = str(ply)
+        return "?" + params.urlencode()
+
+    ticks = []
+    tick = low
+    while tick <= high + 1e-9:
+        ticks.append(format_html(
+            '<line class="chart__grid" x1="{}" x2="{}" y1="{}" y2="{}"></line>'
+            '<text class="chart__tick" x="{}" y="{}" text-anchor="end">{}</text>',
+            PAD_LEFT, WIDTH - PAD_RIGHT, f"{y(tick):.1f}", f"{y(tick):.1f}", PAD_LEFT - 6,
+            f"{y(tick) + 4:.1f}", points(tick, signed=True)))
+        tick += step
+    # Bands: each decision ply owns the stretch halfway to its neighbours.
+    plies_marked = sorted({d.ply for d in decisions})
+    bands = []
+    for i, ply in enumerate(plies_marked):
+        left = (x(plies_marked[i - 1]) + x(ply)) / 2 if i else PAD_LEFT
+        right = (x(ply) + x(plies_marked[i + 1])) / 2 if i + 1 < len(plies_marked) else (
+            WIDTH - PAD_RIGHT)
+        bands.append(format_html(
+            '<a href="{}" data-ply="{}" class="chart__band"><rect x="{}" y="{}" width="{}" '
+            'height="{}"></rect><title>{}</title></a>',
+            href(ply), ply, f"{left:.1f}", PAD_TOP, f"{max(right - left, 1):.1f}", inner_h,
+            _("Ply %(ply)s") % {"ply": ply}))
+    lines = []
+    for seat in sorted({d.seat for d in decisions}):
+        mine = [d for d in decisions if d.seat == seat]
+        path = " ".join(f"{x(d.ply):.1f},{y(d.ev):.1f}" for d in mine)
+        lines.append(format_html(
+            '<polyline class="chart__series chart__series--{}" points="{}"></polyline>',
+            seat, path))
+    dots = format_html_join(
+        "",
+        '<a href="{}" data-ply="{}" class="chart__point chart__point--{}">'
+        '<circle cx="{}" cy="{}" r="{}"></circle><title>{}</title></a>',
+        (
+            (href(d.ply), d.ply, d.verdict, f"{x(d.ply):.1f}", f"{y(d.ev):.1f}",
+             4 if d.verdict == "good" else 6,
+             _("Ply %(ply)s, %(name)s: %(ev)s (%(verdict)s)") % {
+                 "ply": d.ply, "name": d.name, "ev": points(d.ev, signed=True),
+                 "verdict": d.verdict_label})
+            for d in decisions
+        ),
+    )
+    names = sorted({(d.seat, d.name) for d in decisions})
+    if view is None:
+        title = _("Expected settlement of each seat after each decision")
+    else:
+        title = _("%(name)s’s expected settlement after each decision") % {
+            "name": names[0][1]}
+    desc = _("%(count)s decisions from ply %(first)s to %(last)s; values from %(low)s to "
+             "%(high)s points.") % {
+        "count": len(decisions), "first": decisions[0].ply, "last": decisions[-1].ply,
+        "low": points(min(values), signed=True), "high": points(max(values), signed=True)}
+    legend = format_html_join(
+        "", '<li class="chart__key chart__key--{}">{}</li>', names) if len(names) > 1 else ""
+    return format_html(
+        '<figure class="chart chart--evaluation" data-field="evaluation-chart">'
+        '<svg viewBox="0 0 {w} {h}" role="img" aria-labelledby="eval-t eval-d" '
+        'preserveAspectRatio="xMidYMid meet" data-x0="{x0}" data-x1="{x1}" data-plies="{n}">'
+        '<title id="eval-t">{title}</title><desc id="eval-d">{desc}</desc>{ticks}'
+        '<line class="chart__zero" x1="{x0}" x2="{x1}" y1="{zy}" y2="{zy}"></line>'
+        '{bands}{lines}{dots}'
+        '<line class="chart__cursor" data-field="chart-cursor" x1="{cx}" x2="{cx}" y1="{top}" '
+        'y2="{bottom}"></line>'
+        '<text class="chart__tick" x="{x0}" y="{by}">0</text>'
+        '<text class="chart__tick" x="{x1}" y="{by}" text-anchor="end">{n}</text>'
+        '</svg><figcaption>{caption}{legend}</figcaption></figure>',
+        w=WIDTH, h=HEIGHT, x0=PAD_LEFT, x1=WIDTH - PAD_RIGHT, n=plies, title=title, desc=desc,
+        ticks=mark_safe("".join(ticks)), zy=f"{y(0):.1f}", bands=mark_safe("".join(bands)),
+        lines=mark_safe("".join(lines)), dots=dots, top=PAD_TOP, bottom=HEIGHT - PAD_BOTTOM,
+        cx=f"{x(current):.1f}",
+        by=HEIGHT - 8,
+        caption=_("Click a point to go to that decision. The value is the average settlement "
+                  "the simulations gave the option played."),
+        legend=format_html('<ul class="chart__legend">{}</ul>', legend) if legend else "",
+    )
