@@ -1,0 +1,92 @@
+"""The replay page's analysis in Chromium: the marks in the move list, a click on the
+evaluation chart going to that decision's ply (and its options in words appearing), the cursor
+and the decisions following the keyboard, and a queued analysis shown once the job is done."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from jobs.models import Job
+from tests.analysis.conftest import _few_samples, held_jobs, run_queued  # noqa: F401
+from tests.web.browser.test_replay_page import address, open_replay
+from tests.web.conftest import Archive
+from tests.web.test_replay_analysis import glyph, hand_made
+
+pytestmark = pytest.mark.browser
+
+READ_ANALYSIS = r"""() => {
+  const visible = (el) => el && !el.hidden && el.offsetParent !== null;
+  const groups = [...document.querySelectorAll('[data-analysis-ply]')]
+    .filter((g) => !g.hidden).map((g) => Number(g.dataset.analysisPly));
+  const cursor = document.querySelector('[data-field="chart-cursor"]');
+  return {
+    ply: Number(document.getElementById('replay').dataset.ply),
+    groups,
+    // What a sighted reader sees: screen-reader-only words (card names) left out.
+    sentences: [...document.querySelectorAll('[data-analysis-ply]:not([hidden]) .decision__sentence')]
+      .map((p) => {
+        const copy = p.cloneNode(true);
+        copy.querySelectorAll('.sr-only').forEach((n) => n.remove());
+        return copy.textContent.replace(/\s+/g, ' ').trim();
+      }),
+    noneShown: visible(document.querySelector('[data-analysis-none]')),
+    cursorX: cursor ? Number(cursor.getAttribute('x1')) : null,
+  };
+}"""
+
+
+def test_it_marks_moves_and_jumps_to_a_decision_from_the_chart(
+    page: Any, seeded: Archive
+) -> None:
+    known = hand_made(seeded.four)
+    open_replay(page, f"/games/{seeded.four.pk}/")
+    marks = page.eval_on_selector_all(
+        ".move-list a", "links => links.filter(a => a.querySelector('.move__mark'))"
+        ".map(a => [Number(a.dataset.ply), a.querySelector('.move__mark').textContent])")
+    assert marks == sorted([[known["p1"], "??"], [known["p3"], "?"]])
+    before = page.evaluate(READ_ANALYSIS)
+    assert before["groups"] == [] and before["noneShown"]
+
+    page.click(f'a.chart__point[data-ply="{known["p1"]}"]')
+
+    after = page.evaluate(READ_ANALYSIS)
+    assert after["ply"] == known["p1"] and after["groups"] == [known["p1"]]
+    assert address(page).endswith(f"?ply={known['p1']}")
+    name = known["names"][known["seat1"] - 1]
+    assert after["sentences"] == [
+        f"{name}: discarding {glyph(known['played'])} instead of discarding "
+        f"{glyph(known['other'])} loses 2.4 points on average."]
+    assert not after["noneShown"] and after["cursorX"] > before["cursorX"]
+    assert page.locator(f'.move-list a[data-ply="{known["p1"]}"]').get_attribute(
+        "aria-current") == "step"
+
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate(READ_ANALYSIS)
+    assert moved["ply"] == known["p1"] + 1 and moved["cursorX"] > after["cursorX"]
+    assert moved["groups"] == ([known["p2"]] if known["p2"] == known["p1"] + 1 else [])
+
+    # A click anywhere in a decision's band of the chart goes there too.
+    band = page.locator(f'a.chart__band[data-ply="{known["p3"]}"] rect')
+    box = band.bounding_box()
+    page.mouse.click(box["x"] + 2, box["y"] + 3)
+    assert page.evaluate(READ_ANALYSIS)["groups"] == [known["p3"]]
+    assert "letting" in page.evaluate(READ_ANALYSIS)["sentences"][0]
+
+
+def test_a_queued_analysis_appears_once_the_worker_is_done(
+    page: Any, seeded: Archive, held_jobs: list[Job]  # noqa: F811
+) -> None:
+    from jobs.analysis import Parameters, request_analysis
+
+    request_analysis(seeded.missed, None, Parameters.of())
+    open_replay(page, f"/games/{seeded.missed.pk}/?seat=1")
+    assert page.locator("section.analysis").get_attribute("data-analysis-status") == "queued"
+
+    run_queued()  # the worker
+
+    page.wait_for_selector("section.analysis[data-analysis-status=done]", timeout=15_000)
+    page.wait_for_selector("#replay[data-script=ready]", state="attached")
+    assert page.locator("figure.chart--evaluation a.chart__point").count() > 0
+    assert address(page).endswith("?seat=1")
