@@ -340,3 +340,37 @@ def test_the_real_reviewer_marks_what_it_rated(
         points = doc.find("figure", "chart--evaluation").find_all("a", "chart__point")
         assert len(points) == len(mine)
         assert len(doc.find_all("article", "decision")) == len(mine)
+
+
+def test_the_player_page_gives_the_decision_accuracy(client: Client, archive: Archive) -> None:
+    known = hand_made(archive.four)
+    name = known["names"][known["seat1"] - 1]
+    player = archive.player(name)
+
+    doc = parse(client.get(reverse("player", args=[player.pk])).content)
+    # مريم plays only in other rounds: none analysed.
+    other = parse(client.get(reverse("player", args=[archive.player("مريم").pk])).content)
+
+    figures = doc.find("dl", data_field="analysis-stats")
+    assert figures.find("dd", data_stat="decision_accuracy").words() == "0.0%"
+    assert figures.find("dd", data_stat="mean_loss_per_decision").words() == "2.40 pt"
+    assert figures.find("dd", data_stat="analysed_rounds").words() == "1"
+    assert figures.find("dd", data_stat="verdicts").words() == "0 · 0 · 1"
+    assert not other.find_all("dl", data_field="analysis-stats")
+    assert "has been analysed yet" in other.find("section").words()
+
+
+def test_the_job_page_names_an_analysis_and_links_its_game(
+    client: Client, archive: Archive, user: Any, held_jobs: list[Job]
+) -> None:
+    client.force_login(user)
+    client.post(reverse("game-analyse", args=[archive.missed.pk]))
+    job = Job.objects.get()
+    Job.objects.update(status="running", total=20, resume_at=5)
+
+    doc = parse(client.get(reverse("job", args=[job.pk])).content)
+
+    assert doc.find("h1").words() == f"Analysis job {job.pk}"
+    link = doc.find("a", href=reverse("game", args=[archive.missed.pk]) + "#analysis")
+    assert link.words() == f"Game #{archive.missed.pk}"
+    assert "5 / 20 decisions rated" in doc.find("p", "job__progress").words()
