@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 
+# The analysis fixtures (held_jobs, few_analysis_samples) serve the analysis, web and browser
+# tests alike.
+pytest_plugins = ["tests.analysis.fixtures"]
+
 
 def pytest_report_header(config: pytest.Config) -> str:
     """Say which database this run covers, so that CI logs show both runs apart."""

@@ -16,7 +16,7 @@ from jobs.models import Job
 from records.models import Game, GameAnalysis, GameSeat
 from tests.api.openapi import ResponseChecker, openapi_document
 
-from .conftest import SAMPLES, run_queued
+from tests.analysis.fixtures import SAMPLES, run_queued
 
 pytestmark = pytest.mark.django_db
 Clients = Callable[[Any], APIClient]

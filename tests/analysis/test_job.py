@@ -16,7 +16,7 @@ from records.analysis import load_record
 from records.models import Game, GameAnalysis
 from tests.api.conftest import round_text, store
 
-from .conftest import SAMPLES, run_queued
+from tests.analysis.fixtures import SAMPLES, run_queued
 
 pytestmark = pytest.mark.django_db
 

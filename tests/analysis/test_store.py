@@ -14,7 +14,7 @@ from fourcolor.analysis import analyse
 from records.analysis import load_record, mark_stale_analyses, store_analysis, stored_analysis
 from records.models import Game, GameAnalysis, GameSeat, SeatAnalysis
 
-from .conftest import SAMPLES
+from tests.analysis.fixtures import SAMPLES
 
 pytestmark = pytest.mark.django_db
 

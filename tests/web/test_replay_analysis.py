@@ -19,11 +19,11 @@ from fourcolor.cards import parse_card
 from jobs.models import Job
 from records.analysis import store_analysis
 from records.models import Game, GameAnalysis
-from tests.analysis.conftest import _few_samples, held_jobs, run_queued  # noqa: F401
+from tests.analysis.fixtures import run_queued
 from tests.web.conftest import Archive, replay_of
 from tests.web.dom import Node, parse
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("few_analysis_samples")]
 
 
 def visible(node: Node) -> str:

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from jobs.models import Job
-from tests.analysis.conftest import _few_samples, held_jobs, run_queued  # noqa: F401
+from tests.analysis.fixtures import run_queued
 from tests.web.browser.test_replay_page import address, open_replay
 from tests.web.conftest import Archive
 from tests.web.test_replay_analysis import glyph, hand_made
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("few_analysis_samples")]
 
 READ_ANALYSIS = r"""() => {
   const visible = (el) => el && !el.hidden && el.offsetParent !== null;
@@ -25,8 +25,8 @@ READ_ANALYSIS = r"""() => {
     ply: Number(document.getElementById('replay').dataset.ply),
     groups,
     // What a sighted reader sees: screen-reader-only words (card names) left out.
-    sentences: [...document.querySelectorAll('[data-analysis-ply]:not([hidden]) .decision__sentence')]
-      .map((p) => {
+    sentences: [...document.querySelectorAll(
+      '[data-analysis-ply]:not([hidden]) .decision__sentence')].map((p) => {
         const copy = p.cloneNode(true);
         copy.querySelectorAll('.sr-only').forEach((n) => n.remove());
         return copy.textContent.replace(/\s+/g, ' ').trim();
@@ -76,7 +76,7 @@ def test_it_marks_moves_and_jumps_to_a_decision_from_the_chart(
 
 
 def test_a_queued_analysis_appears_once_the_worker_is_done(
-    page: Any, seeded: Archive, held_jobs: list[Job]  # noqa: F811
+    page: Any, seeded: Archive, held_jobs: list[Job]
 ) -> None:
     from jobs.analysis import Parameters, request_analysis
 

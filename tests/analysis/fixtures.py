@@ -1,0 +1,41 @@
+"""Fixtures for every test that touches analyses (the analysis tests, the web pages', the
+browser's), registered for the whole suite by tests/conftest.py: a low sample count and a way
+to run the queued jobs as a worker would."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.test import override_settings
+
+from jobs.models import Job
+from jobs.tasks import TASKS
+
+# Enough to exercise every path, cheap enough for a unit test (the method's own tests and
+# bench/analysis.py measure the reviewer at its full sample count).
+SAMPLES = 4
+
+
+@pytest.fixture
+def few_analysis_samples() -> Iterator[None]:
+    with override_settings(ANALYSIS_SAMPLES=SAMPLES, ANALYSIS_MAX_SAMPLES=50):
+        yield
+
+
+@pytest.fixture
+def held_jobs(monkeypatch: pytest.MonkeyPatch) -> list[Job]:
+    """Jobs stay queued (as with a busy worker) instead of being handed on; the list holds
+    them."""
+    held: list[Job] = []
+    monkeypatch.setattr("jobs.queue.enqueue", held.append)
+    return held
+
+
+def run_queued() -> int:
+    """Run every queued job once, oldest first, as the worker does; returns how many ran."""
+    ran = 0
+    for job in Job.objects.filter(status=Job.Status.QUEUED).order_by("pk"):
+        TASKS[job.kind].apply(args=[job.pk])
+        ran += 1
+    return ran
