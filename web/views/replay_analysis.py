@@ -255,8 +255,9 @@ def replay_analysis(game_id: int, view: int | None, seats: Sequence[Mapping[str,
 
 # ----------------------------------------------------------------------------- the chart
 
-WIDTH, HEIGHT = 640, 200
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 48, 12, 12, 26
+# Wider than the other charts (it spans the page, not a column): its text keeps their size.
+WIDTH, HEIGHT = 960, 240
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 56, 12, 12, 26
 
 
 def _nice_step(span: float) -> float:
