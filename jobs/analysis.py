@@ -19,6 +19,7 @@ from typing import Any
 
 from celery import Task, shared_task
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 import fourcolor
@@ -128,14 +129,23 @@ def _check_rate(user: Any) -> None:
 def request_analysis(game: Game, user: Any, params: Parameters) -> Answer:
     """Answer a request to analyse `game` with `params` (see the module's docstring). Raises
     TooManyRequests when the user is over the hourly limit and a new job would be needed."""
-    stored = GameAnalysis.objects.filter(game_id=game.pk).first()
-    if stored is not None and is_current(stored, params):
-        return Answer(stored, None)
-    running = active_job(game.pk)
-    if running is not None:
-        return Answer(stored, running)
-    _check_rate(user)
-    job = submit_analysis(game.pk, user, params)
+    with transaction.atomic():
+        # One request per game at a time decides (the game row is the lock): two readers
+        # pressing the button together get the same job, never two.
+        if not Game.objects.select_for_update().filter(pk=game.pk).exists():
+            raise Game.DoesNotExist(f"No game {game.pk}.")
+        stored = GameAnalysis.objects.filter(game_id=game.pk).first()
+        if stored is not None and is_current(stored, params):
+            return Answer(stored, None)
+        running = active_job(game.pk)
+        if running is not None:
+            return Answer(stored, running)
+        _check_rate(user)
+        job = create_analysis_job(game.pk, user, params)
+    from jobs.queue import enqueue
+
+    enqueue(job)
+    job.refresh_from_db()
     return Answer(stored, job, created=True)
 
 

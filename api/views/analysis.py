@@ -248,6 +248,8 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
             got: Answer = request_analysis(game, request.user, params)
         except TooManyRequests as exc:
             raise exceptions.Throttled(wait=exc.retry_after, detail=str(exc)) from None
+        except Game.DoesNotExist:
+            raise exceptions.NotFound(f"Game {game.pk} was deleted meanwhile.") from None
         context = self.get_serializer_context()
         if got.job is None:
             return answer(game.pk, got.analysis, None, context)

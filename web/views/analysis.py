@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -34,6 +34,8 @@ def game_analyse(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.only("pk"), pk=pk)
     try:
         answer = request_analysis(game, request.user, Parameters.of())
+    except Game.DoesNotExist:
+        raise Http404("This game was deleted meanwhile.") from None
     except TooManyRequests as exc:
         minutes = max(1, round(exc.retry_after / 60))
         messages.error(request, _(
