@@ -374,3 +374,28 @@ def test_the_job_page_names_an_analysis_and_links_its_game(
     link = doc.find("a", href=reverse("game", args=[archive.missed.pk]) + "#analysis")
     assert link.words() == f"Game #{archive.missed.pk}"
     assert "5 / 20 decisions rated" in doc.find("p", "job__progress").words()
+
+
+def test_a_long_list_of_options_shows_the_best_and_the_played_one_first(
+    client: Client, archive: Archive
+) -> None:
+    known = hand_made(archive.four)
+    analysis = GameAnalysis.objects.get()
+    decisions = analysis.result["decisions"]
+    seat = known["seat1"]
+    hand = replay_of(archive.four).state(known["p1"] - 1)["seats"][seat - 1]["hand"]
+    cards = sorted(set(hand))
+    options = [{"event": f"{seat}x {card}", "ev": 5.0 - i} for i, card in enumerate(cards)]
+    played = options[-1]["event"]
+    decisions[0] = decisions[0] | {"options": options, "played": played,
+                                   "best": options[0]["event"], "loss": len(cards) - 1.0}
+    GameAnalysis.objects.update(result=analysis.result | {"decisions": decisions})
+
+    group = page(client, archive.four, ply=known["p1"]).find(
+        "div", data_analysis_ply=str(known["p1"]))
+
+    first, *more = group.find_all("table", "decision__options")
+    shown = [visible(tr.find("td")) for tr in first.find("tbody").find_all("tr")]
+    assert len(shown) == 6 and shown[-1].endswith("played") and shown[0].endswith("best")
+    assert len(more) == 1 and len(more[0].find("tbody").find_all("tr")) == len(cards) - 6
+    assert visible(group.find("details").find("summary")) == f"{len(cards) - 6} more options"

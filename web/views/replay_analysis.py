@@ -27,6 +27,8 @@ from jobs.models import Job
 from records.models import GameAnalysis
 from web.views.labels import card_name
 
+# Options listed at once at a decision (the rest behind "more options").
+TOP_OPTIONS = 5
 # Lichess's annotation glyphs.
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 SEVERITY = {"good": 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}
@@ -124,6 +126,15 @@ class DecisionView:
     @property
     def mark(self) -> str:
         return MARKS.get(self.verdict, "")
+
+    @property
+    def top_options(self) -> list[dict[str, Any]]:
+        """The best options, and the one played wherever it ranks."""
+        return [o for i, o in enumerate(self.options) if i < TOP_OPTIONS or o["played"]]
+
+    @property
+    def other_options(self) -> list[dict[str, Any]]:
+        return [o for i, o in enumerate(self.options) if i >= TOP_OPTIONS and not o["played"]]
 
     @property
     def verdict_label(self) -> str:
