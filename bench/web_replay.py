@@ -14,6 +14,11 @@ it): after untimed warm-up requests, each case's median, p90 and p99 over the ti
 interleaved so that drift on the machine affects every case alike. Two runs: *cold* empties
 the cache of built replays before every request (the engine replays and reviews the whole
 round each time), *warm* serves them from it (a game viewed again).
+
+A third round of the same length is analysed (`fourcolor.analysis` at a low sample count: the
+page's cost depends on how many decisions and options it shows, not on how they were rated),
+and its page is timed beside the unanalysed one: the marks, the evaluation chart and every
+decision's options (issue 13).
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ from records.services import import_records  # noqa: E402
 
 LONG = ("classic", 3, 52, "random")  # 133 plies
 SHORT = ("classic", 4, 1, "greedy")  # 41 plies
+ANALYSED = ("classic", 3, 57, "random")  # a long round too, analysed
+ANALYSIS_SAMPLES = 2
 
 
 def store(ruleset: str, players: int, seed: int, bot: str) -> tuple[int, int]:
@@ -60,6 +67,17 @@ def store(ruleset: str, players: int, seed: int, bot: str) -> tuple[int, int]:
         raise SystemExit(f"could not store the benchmark round: {result.message}")
     plies = fourcolor.check_record(text).game.event_count  # type: ignore[union-attr]
     return result.game_id, plies
+
+
+def analyse_game(game_id: int) -> int:
+    """Analyse and store the game (every seat); the number of decisions rated."""
+    from fourcolor.analysis import analyse
+    from records.analysis import load_record, store_analysis
+    from records.models import Game
+
+    analysis = analyse(load_record(Game.objects.get(pk=game_id)), samples=ANALYSIS_SAMPLES)
+    store_analysis(game_id, analysis)
+    return len(analysis.decisions)
 
 
 def time_requests(
@@ -100,6 +118,8 @@ def main() -> int:
     try:
         long_id, long_plies = store(*LONG)
         short_id, short_plies = store(*SHORT)
+        analysed_id, analysed_plies = store(*ANALYSED)
+        decisions = analyse_game(analysed_id)
         client = Client(headers={"accept-encoding": "gzip"})  # as browsers ask
         urls = {
             f"long round ({long_plies} plies), ply 1": f"/games/{long_id}/?ply=1",
@@ -108,6 +128,9 @@ def main() -> int:
             "long round, last ply, one seat's view": f"/games/{long_id}/?ply={long_plies}&seat=1",
             f"short round ({short_plies} plies), ply 1": f"/games/{short_id}/?ply=1",
             f"short round, last ply ({short_plies})": f"/games/{short_id}/?ply={short_plies}",
+            f"analysed round ({analysed_plies} plies, {decisions} decisions), ply 1":
+                f"/games/{analysed_id}/?ply=1",
+            "analysed round, ply 1, one seat's view": f"/games/{analysed_id}/?ply=1&seat=1",
         }
         sizes = {name: len(client.get(url).content) for name, url in urls.items()}
         plain = Client()

@@ -4,6 +4,7 @@ analyses of another engine stale."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -94,10 +95,12 @@ def test_revalidate_marks_the_analyses_of_another_engine_stale(
     store_analysis(four_seat_id, _analysis(four_seat_id))
     GameAnalysis.objects.filter(game_id=game_id).update(engine_version="0.9.0")
 
-    call_command("revalidate", stdout=_Null())
+    out = io.StringIO()
+    call_command("revalidate", stdout=out)
 
     stale = dict(GameAnalysis.objects.values_list("game_id", "stale"))
     assert stale == {game_id: True, four_seat_id: False}
+    assert "1 stored analyses made by another engine version (stale)" in out.getvalue()
 
 
 def test_revalidate_stale_only_also_marks_them(game_id: int) -> None:

@@ -60,8 +60,8 @@ class Command(BaseCommand):
         summary = (
             f"checked {report.checked} games with engine {fourcolor.__version__}: "
             f"{report.unchanged} unchanged, {report.changed} changed, {report.refused} now "
-            f"refused, {report.updated} updated; {report.stale_analyses} analyses made by "
-            "another engine marked stale"
+            f"refused, {report.updated} updated; {report.stale_analyses} stored analyses "
+            "made by another engine version (stale)"
         )
         clean = not (report.changed or report.refused)
         self.stdout.write(self.style.SUCCESS(summary) if clean else self.style.WARNING(summary))
