@@ -21,7 +21,7 @@ from records.models import Game
 from records.services import game_export
 from web.outcomes import round_sentence
 from web.views.labels import js_labels
-from web.views.replay_analysis import evaluation_chart, replay_analysis
+from web.views.replay_analysis import decisions_html, evaluation_chart, replay_analysis
 from web.views.replay_data import ReplayUnavailable, cached_payload
 
 
@@ -124,7 +124,7 @@ def _analysis_context(request: HttpRequest, game_id: int, payload: Any, view: in
     by_ply = analysis.by_ply
     return {
         "analysis": analysis,
-        "analysis_by_ply": sorted(by_ply.items()),
+        "analysis_decisions": decisions_html(by_ply, ply),
         "analysis_plies": set(by_ply),
         "analysis_marks": analysis.marks,
         "analysis_chart": (

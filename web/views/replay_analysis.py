@@ -10,14 +10,17 @@ the replay stands on that ply, as Lichess shows a move's comment after the move.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.formats import number_format
+from django.utils.formats import get_format
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 import fourcolor
@@ -60,12 +63,19 @@ def _html(template: str, **values: Any) -> SafeString:
 
 def points(value: float, signed: bool = False) -> str:
     """A number of points with one decimal, in the page's language ("2.4", "+2,4")."""
-    text = number_format(abs(value) if signed else value, 1)
-    if not signed:
-        return text
-    if round(value, 1) == 0:
+    text = f"{abs(value) if signed else value:.1f}"
+    separator = _decimal_separator(get_language())
+    if separator != ".":
+        text = text.replace(".", separator)
+    if not signed or text.strip("0,.") == "":
         return text
     return ("+" if value > 0 else "−") + text
+
+
+@functools.lru_cache(maxsize=16)
+def _decimal_separator(language: str | None) -> str:
+    # number_format per value costs more than the rest of a row: the separator once instead.
+    return str(get_format("DECIMAL_SEPARATOR"))
 
 
 def card_glyphs(tokens: Sequence[str]) -> SafeString:
@@ -99,6 +109,12 @@ def event_cards(event: str) -> tuple[str, list[str]]:
 
 
 def option_phrase(event: str, live: str | None) -> SafeString:
+    return _option_phrase_in(event, live, get_language())
+
+
+# A page words hundreds of options from a few dozen distinct events: each once per language.
+@functools.lru_cache(maxsize=4096)
+def _option_phrase_in(event: str, live: str | None, language: str | None) -> SafeString:
     verb, cards = event_cards(event)
     if verb == "pass":
         cards = [live] if live else []
@@ -137,8 +153,70 @@ class DecisionView:
         return [o for i, o in enumerate(self.options) if i >= TOP_OPTIONS and not o["played"]]
 
     @property
+    def html(self) -> SafeString:
+        """The decision as an article: verdict, sentence, options (the rest folded away)."""
+        mark = format_html(
+            '<span class="move__mark move__mark--{}" aria-hidden="true">{}</span> ',
+            self.verdict, self.mark) if self.mark else ""
+        others = self.other_options
+        more = format_html(
+            '<details class="decision__more"><summary>{}</summary>{}</details>',
+            ngettext("%(counter)s more option", "%(counter)s more options", len(others))
+            % {"counter": len(others)},
+            options_table(others)) if others else ""
+        return format_html(
+            '<article class="decision decision--{v}" data-verdict="{v}" data-seat="{seat}">'
+            '<h3 class="decision__verdict">{mark}{label} <span class="muted">· {ply}</span>'
+            '</h3><p class="decision__sentence">{sentence}</p>{top}{more}</article>',
+            v=self.verdict, seat=self.seat, mark=mark, label=self.verdict_label,
+            ply=_("ply %(ply)s") % {"ply": self.ply}, sentence=self.sentence,
+            top=options_table(self.top_options), more=more)
+
+    @property
     def verdict_label(self) -> str:
         return str(VERDICT_LABELS.get(self.verdict, self.verdict))
+
+
+def options_table(options: Sequence[Mapping[str, Any]]) -> SafeString:
+    """Options with their values as a table, drawn here rather than by a template loop: a
+    round's decisions list hundreds of options. Every piece is already safe HTML (the phrases)
+    or a number."""
+    words = _table_words(get_language())
+    rows = []
+    for o in options:
+        classes = " ".join(c for c, on in (("is-played", o["played"]), ("is-best", o["best"]))
+                           if on)
+        badges = (words["played"] if o["played"] else "") + (words["best"] if o["best"] else "")
+        rows.append(f'<tr class="{classes}"><td>{conditional_escape(o["phrase"])}{badges}</td>'
+                    f'<td class="num">{o["ev"]}</td><td class="num">{o["behind"]}</td></tr>')
+    return mark_safe(words["head"] + "".join(rows) + "</tbody></table></div>")
+
+
+@functools.lru_cache(maxsize=16)
+def _table_words(language: str | None) -> dict[str, SafeString]:
+    return {
+        "played": format_html(' <span class="badge">{}</span>', _("played")),
+        "best": format_html(' <span class="badge badge--best">{}</span>', _("best")),
+        "head": format_html(
+            '<div class="table-wrap"><table class="decision__options">'
+            '<caption class="sr-only">{}</caption><thead><tr><th scope="col">{}</th>'
+            '<th scope="col" class="num">{}</th><th scope="col" class="num">{}</th></tr>'
+            "</thead><tbody>",
+            _("The options and their values"), _("Option"), _("Expected settlement"),
+            _("Behind the best")),
+    }
+
+
+def decisions_html(by_ply: Mapping[int, Sequence[DecisionView]], current: int) -> SafeString:
+    """Every decision of the view, grouped by ply; only the current ply's group shown
+    (static/js/analysis.js shows another ply's as the replay moves)."""
+    groups = []
+    for ply, group in sorted(by_ply.items()):
+        articles = "".join(str(decision.html) for decision in group)
+        hidden = "" if ply == current else " hidden"
+        groups.append(f'<div class="decision-group" data-analysis-ply="{ply}"{hidden}>'
+                      f"{articles}</div>")
+    return mark_safe("".join(groups))
 
 
 @dataclass
