@@ -157,15 +157,6 @@ def create_analysis_job(game_id: int, user: Any, params: Parameters) -> Job:
     )
 
 
-def submit_analysis(game_id: int, user: Any, params: Parameters) -> Job:
-    from jobs.queue import enqueue
-
-    job = create_analysis_job(game_id, user, params)
-    enqueue(job)
-    job.refresh_from_db()
-    return job
-
-
 def queue_for_new_games(game_ids: list[int]) -> list[Job]:
     """With ANALYSIS_ON_UPLOAD, one analysis job per newly stored game (default parameters),
     queued after the import's own work; nothing otherwise."""
