@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('records', '0003_auditentry'),
+        ('records', '0004_won_on_whose_card'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
