@@ -46,8 +46,8 @@ DEMO_EVENTS = (
 RULESETS = ("classic", "bga")
 DAYS_BACK = 182
 # Games analysed by default, and at how many samples per option (see the module's docstring).
-DEMO_ANALYSES = 6
-DEMO_SAMPLES = 16
+DEMO_ANALYSES = 3
+DEMO_SAMPLES = 8
 
 
 def demo_records(games: int, seed: int, today: datetime.date) -> Iterator[fourcolor.Record]:
