@@ -142,9 +142,7 @@ def request_analysis(game: Game, user: Any, params: Parameters) -> Answer:
             return Answer(stored, running)
         _check_rate(user)
         job = create_analysis_job(game.pk, user, params)
-    from jobs.queue import enqueue
-
-    enqueue(job)
+    hand_on(job)
     job.refresh_from_db()
     return Answer(stored, job, created=True)
 
@@ -162,13 +160,21 @@ def queue_for_new_games(game_ids: list[int]) -> list[Job]:
     queued after the import's own work; nothing otherwise."""
     if not settings.ANALYSIS_ON_UPLOAD or not game_ids:
         return []
-    from jobs.queue import enqueue
-
     params = Parameters.of()
     jobs = [create_analysis_job(pk, None, params) for pk in game_ids]
     for job in jobs:
-        enqueue(job)
+        hand_on(job)
     return jobs
+
+
+def hand_on(job: Job) -> None:
+    """Give a queued analysis to the workers: Celery's when a broker is configured; otherwise
+    it waits in the job table for the database-backed worker (`manage.py run_jobs`, started
+    with the web server). Never run here: an analysis takes seconds, and this is a request."""
+    if getattr(settings, "CELERY_BROKER_URL", ""):
+        from jobs.queue import enqueue
+
+        enqueue(job)
 
 
 # ----------------------------------------------------------------------------- the run

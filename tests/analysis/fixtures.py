@@ -25,8 +25,8 @@ def few_analysis_samples() -> Iterator[None]:
 
 @pytest.fixture
 def held_jobs(monkeypatch: pytest.MonkeyPatch) -> list[Job]:
-    """Jobs stay queued (as with a busy worker) instead of being handed on; the list holds
-    them."""
+    """Jobs stay queued (as with a busy worker) even when a test configures a broker; the
+    list holds those handed to it."""
     held: list[Job] = []
     monkeypatch.setattr("jobs.queue.enqueue", held.append)
     return held

@@ -28,7 +28,8 @@ def test_a_request_queues_a_job_that_the_worker_runs(
 
     assert answer.created and answer.analysis is None
     job = answer.job
-    assert job is not None and held_jobs == [job]
+    # No broker (the default): nothing is handed to Celery, the job waits in the table.
+    assert job is not None and held_jobs == []
     assert (job.kind, job.status, job.created_by) == ("analysis", "queued", user)
     assert job.options == {"game": game_id, "samples": SAMPLES, "seed": 7}
     assert not GameAnalysis.objects.exists()  # nothing done in the request
@@ -108,7 +109,7 @@ def test_a_second_request_while_queued_gets_the_same_job(
     second = request_analysis(game, other_user, Parameters.of(seed=5))
 
     assert not second.created and second.job == first.job
-    assert len(held_jobs) == 1
+    assert Job.objects.count() == 1
 
 
 def test_a_user_is_limited_per_hour(
@@ -159,3 +160,13 @@ def test_with_the_setting_every_stored_game_is_queued(user: Any, held_jobs: list
     assert all(j.options["samples"] == SAMPLES for j in jobs)
     run_queued()
     assert GameAnalysis.objects.count() == 2
+
+
+def test_with_a_broker_the_job_goes_to_celery(
+    game_id: int, user: Any, held_jobs: list[Job]
+) -> None:
+    with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:6379/6"):
+        answer = request_analysis(Game.objects.get(pk=game_id), user, Parameters.of())
+
+    assert held_jobs == [answer.job]
+    assert Job.objects.get().status == "queued"
