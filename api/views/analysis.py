@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers
@@ -44,6 +45,8 @@ POLL_SECONDS = 2
 class AnalysisRequest(serializers.Serializer[Any]):
     samples = serializers.IntegerField(
         required=False, min_value=1,
+        # In the schema too (read at start-up), so that a client knows the bound.
+        max_value=settings.ANALYSIS_MAX_SAMPLES,
         help_text="simulated playouts per option (default: ANALYSIS_SAMPLES; at most "
                   "ANALYSIS_MAX_SAMPLES)",
     )
@@ -53,6 +56,7 @@ class AnalysisRequest(serializers.Serializer[Any]):
     )
 
     def validate_samples(self, value: int) -> int:
+        # The setting as it is now (tests and a changed environment), not as at start-up.
         if value > max_samples():
             raise serializers.ValidationError(f"At most {max_samples()} samples per option.")
         return value
