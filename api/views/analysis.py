@@ -16,10 +16,12 @@ from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers
+from rest_framework.parsers import FormParser
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.parsers import JsonParser
 from api.serializers import ErrorDoc, absolute
 from api.views.base import ApiViewMixin
 from jobs.analysis import (
@@ -54,6 +56,13 @@ class AnalysisRequest(serializers.Serializer[Any]):
         required=False, min_value=-(2**63), max_value=2**63 - 1,
         help_text="random seed (default 0): the same seed gives the same analysis",
     )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # A misspelt field (`sample`) must not pass for "the defaults, please".
+        unknown = sorted(set(getattr(self.initial_data, "keys", lambda: [])()) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return attrs
 
     def validate_samples(self, value: int) -> int:
         # The setting as it is now (tests and a changed environment), not as at start-up.
@@ -184,6 +193,8 @@ def answer(game_id: int, analysis: GameAnalysis | None, job: Job | None,
 
 class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[type-arg]
     permission_classes = [IsAuthenticatedOrReadOnly]
+    # Two numbers: JSON or a form, not a multipart upload.
+    parser_classes = [JsonParser, FormParser]
     serializer_class = AnalysisAnswerDoc
     allowed_query = {"get": frozenset(), "post": frozenset()}
 

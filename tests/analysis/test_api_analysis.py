@@ -155,6 +155,7 @@ def test_anonymous_requests_are_refused(game_id: int, api: APIClient) -> None:
 
 
 @pytest.mark.parametrize(("data", "field"), [
+    ({"sample": 8}, "sample"),
     ({"samples": 0}, "samples"),
     ({"samples": 51}, "samples"),
     ({"samples": "many"}, "samples"),
@@ -190,3 +191,16 @@ def test_over_the_hourly_limit_is_a_429_with_retry_after(
     assert int(refused["Retry-After"]) > 3500
     _checked(checker, refused, "post", url(ids[1]))
     assert Game.objects.count() == 2 and Job.objects.count() == 1
+
+
+def test_a_body_that_is_not_an_object_is_refused(
+    game_id: int, client_for: Clients, user: Any
+) -> None:
+    client = client_for(user)
+
+    number = client.post(url(game_id), "-6.6e16", content_type="application/json")
+    form = client.post(url(game_id), "-6.6e16", content_type="application/x-www-form-urlencoded")
+    multipart = client.post(url(game_id), {"samples": "8"}, format="multipart")
+
+    assert (number.status_code, form.status_code, multipart.status_code) == (400, 400, 415)
+    assert not Job.objects.exists()
