@@ -1,6 +1,7 @@
 # Developer entry points. `make run` and `make test` are the README's Quick start.
 #
 #   make run                  install into .venv, migrate, seed demo games, serve on 127.0.0.1:8000
+#                             with the job worker (manage.py run_jobs) beside the server
 #   make test                 the whole test suite (PYTEST_ARGS="-k replay -x" to narrow it)
 #   make lint                 ruff over the repository, mypy --strict over the engine
 #
@@ -40,7 +41,16 @@ sys.exit(0 if apps.get_model('records', 'Game').objects.exists() else 1)" >/dev/
 			$(PY) manage.py seed_demo; \
 		fi; \
 	fi
-	$(PY) manage.py runserver $(RUN_ADDR)
+	@# The job worker runs beside the server (uploads over 256 KiB, statistics) and exits with
+	@# it: on Ctrl-C, on the trap below, or by itself when this shell is gone (--parent-pid).
+	@# With CELERY_BROKER_URL set, Celery runs the jobs: start `celery -A config worker -B`.
+	@if [ -z "$$CELERY_BROKER_URL" ]; then \
+		$(PY) manage.py run_jobs --parent-pid $$$$ & worker=$$!; \
+		trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
+		$(PY) manage.py runserver $(RUN_ADDR); \
+	else \
+		$(PY) manage.py runserver $(RUN_ADDR); \
+	fi
 
 # Browser tests drive Debian's chromium. Installing it is best effort: only as root with apt.
 chromium:

@@ -446,19 +446,6 @@ class UploadReportDoc(serializers.Serializer[Any]):
     )
 
 
-class UploadRefusedDoc(serializers.Serializer[Any]):
-    """400: nothing could be stored. The error body; when records were read (`error.code`
-    `refused` or `no_records`), the report's fields beside it."""
-
-    error = ErrorDetailDoc()
-    created = serializers.IntegerField(required=False)
-    duplicates = serializers.IntegerField(required=False)
-    refused = serializers.IntegerField(required=False)
-    total = serializers.IntegerField(required=False)
-    results = UploadResultDoc(many=True, required=False)
-    results_omitted = serializers.IntegerField(required=False)
-
-
 # ----------------------------------------------------------------------------- players
 
 
@@ -520,6 +507,15 @@ class NewTokenSerializer(TokenSerializer):
 
 # ----------------------------------------------------------------------------- statistics
 # The shapes of ratings.stats' answers (docs/stats.md defines every figure).
+
+
+class StatsAnswerDoc(serializers.Serializer[Any]):
+    """What every statistics answer carries beside its figures."""
+
+    ratings_updating = serializers.BooleanField(
+        help_text="stored games are still being counted, or ratings replayed, behind recent "
+                  "uploads: the figures catch up within seconds"
+    )
 
 
 class StatsFiltersDoc(serializers.Serializer[Any]):
@@ -611,7 +607,7 @@ class AnalysisStatsDoc(serializers.Serializer[Any]):
     blunders = serializers.IntegerField()
 
 
-class PlayerStatsDoc(serializers.Serializer[Any]):
+class PlayerStatsDoc(StatsAnswerDoc):
     """A player's statistics (ratings.stats.player_stats; docs/stats.md)."""
 
     player = PlayerRefSerializer()
@@ -662,7 +658,7 @@ class HeadToHeadSideDoc(PlayerRefSerializer):
     net = serializers.IntegerField(help_text="points this player received from the other, net")
 
 
-class HeadToHeadDoc(serializers.Serializer[Any]):
+class HeadToHeadDoc(StatsAnswerDoc):
     filters = StatsFiltersDoc()
     rounds = serializers.IntegerField(help_text="rounds both played")
     a = HeadToHeadSideDoc()
@@ -677,7 +673,7 @@ class LeaderboardRowDoc(serializers.Serializer[Any]):
     rounds = serializers.IntegerField()
 
 
-class LeaderboardDoc(serializers.Serializer[Any]):
+class LeaderboardDoc(StatsAnswerDoc):
     metric = serializers.CharField()
     min_rounds = serializers.IntegerField()
     filters = StatsFiltersDoc()
@@ -714,7 +710,7 @@ class GlobalGroupDoc(serializers.Serializer[Any]):
     melds = serializers.DictField(child=MeldPerHandDoc(), help_text="meld kind -> count")
 
 
-class GlobalStatsDoc(serializers.Serializer[Any]):
+class GlobalStatsDoc(StatsAnswerDoc):
     filters = StatsFiltersDoc()
     rounds = serializers.IntegerField()
     groups = GlobalGroupDoc(many=True, help_text="one per ruleset and number of players")

@@ -68,3 +68,25 @@ _debug = env_bool("DEBUG", True)
 logconfig_dict = logging_config(
     loglevel.upper(), env_str("LOG_FORMAT", "plain" if _debug else "json").lower()
 )
+
+# --- Background job workers -------------------------------------------------------------------
+
+# Without a Celery broker (the default), the master also runs JOB_WORKERS database job workers
+# (`manage.py run_jobs`, jobs/supervisor.py): started once the server is ready, started again
+# if one dies, stopped with the master. Long work (large uploads, statistics) runs there, never
+# in a web worker's request. With CELERY_BROKER_URL set, Celery's workers do it instead.
+_job_workers = 0 if env_str("CELERY_BROKER_URL") else env_int("JOB_WORKERS", 1, minimum=0)
+_pool = None
+
+
+def when_ready(server: object) -> None:
+    global _pool
+    from jobs.supervisor import WorkerPool
+
+    _pool = WorkerPool(_job_workers)
+    _pool.start()
+
+
+def on_exit(server: object) -> None:
+    if _pool is not None:
+        _pool.stop(timeout=graceful_timeout)

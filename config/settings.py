@@ -299,12 +299,15 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"JobStatusEnum": "jobs.models.Job.Status"},
 }
 
-# --- Background jobs (Celery) ---------------------------------------------------------------
-# Large uploads and archive-wide revalidation run as `jobs.Job`s. With CELERY_BROKER_URL set
-# (e.g. redis://127.0.0.1:6379/0) they go to the broker and any `celery -A config worker` on
-# any machine runs them; unset, they run in-process, in the request that started them (see
-# jobs/queue.py for why not in a thread), so the embedded default needs nothing extra.
+# --- Background jobs ---------------------------------------------------------------------------
+# Large uploads, archive-wide revalidation and statistics run as `jobs.Job`s, never in a
+# request (docs/deploy.md, "Background jobs"). Without CELERY_BROKER_URL (the default) the
+# database-backed worker runs them: `manage.py run_jobs`, which gunicorn (config/gunicorn.conf.py,
+# JOB_WORKERS processes) and `make run` start beside the web server. With CELERY_BROKER_URL set
+# (e.g. redis://127.0.0.1:6379/0) they go to the broker and `celery -A config worker -B` on any
+# machine runs them.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or ""
+# Only `task.apply()` (tests) runs a task in-process; nothing is ever sent without a broker.
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 # A failing in-process job marks its Job "failed"; it must not turn the request into a 500.
 CELERY_TASK_EAGER_PROPAGATES = False
@@ -327,10 +330,23 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
-# A job whose worker has not reported progress for this many seconds is taken over by the
-# next delivery of its message (its worker is presumed dead).
+# Seconds between two looks for stored games the statistics do not count yet (a run that died
+# between storing and counting): the database worker's loop, or Celery beat (`-B`).
+STATS_CHECK_SECONDS = env_int("STATS_CHECK_SECONDS", 60, minimum=1)
+CELERY_BEAT_SCHEDULE = {
+    "statistics-catch-up": {"task": "jobs.tasks.catch_up_stats",
+                            "schedule": float(STATS_CHECK_SECONDS)},
+}
+# A job whose runner has not refreshed its lease for this many seconds is taken over by
+# another worker (its runner is presumed dead); runners refresh it every sixth of that.
 JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 120, minimum=1)
-# Uploads of at least this many bytes (web form and API) become background jobs.
+# The database worker looks at the queue this often when idle (seconds).
+JOB_POLL_SECONDS = env_int("JOB_POLL_SECONDS", 1, minimum=1)
+# Database workers gunicorn starts beside its web workers (0: none, run `manage.py run_jobs`
+# yourself; ignored with a broker). On SQLite (one writer at a time) one is the most useful.
+JOB_WORKERS = env_int("JOB_WORKERS", 1, minimum=0)
+# Uploads of at least this many bytes (web form and API) run on a worker; smaller ones are
+# imported in the request itself (well under a second), and both answer with the job.
 BACKGROUND_IMPORT_MIN_BYTES = env_int("BACKGROUND_IMPORT_MIN_BYTES", 256 * 1024, minimum=1)
 # --- End of background jobs -----------------------------------------------------------------
 

@@ -21,7 +21,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness and database check for load balancers and monitoring.
 
     200 when a trivial query round-trips to the database, 503 otherwise. The error's class name
-    is reported, not its text, which may contain connection details.
+    is reported, not its text, which may contain connection details. With `?detail=1`, also the
+    job queue and the statistics' state (games not counted yet, the last count that failed).
     """
     try:
         with connection.cursor() as cursor:
@@ -37,7 +38,13 @@ def healthz(request: HttpRequest) -> JsonResponse:
         )
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
-    return JsonResponse({"status": "ok", "database": {"ok": True, "vendor": connection.vendor}})
+    body = {"status": "ok", "database": {"ok": True, "vendor": connection.vendor}}
+    if request.GET.get("detail"):
+        # The background work (jobs/health.py): a count that failed shows here.
+        from jobs.health import queue_health, statistics_health
+
+        body |= {"jobs": queue_health(), "statistics": statistics_health()}
+    return JsonResponse(body)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

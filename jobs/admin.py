@@ -15,14 +15,11 @@ class JobAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("pk", "kind", "status", "created_by", "created_at", "resume_at", "total",
                     "stored", "duplicates", "refused", "not_stored", "attempts")
     list_filter = ("kind", "status")
-    exclude = ("payload", "runner")
-    readonly_fields = [f.name for f in Job._meta.fields if f.name not in ("payload", "runner")]
+    exclude = ("runner",)
+    readonly_fields = [f.name for f in Job._meta.fields if f.name != "runner"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-    def get_queryset(self, request: HttpRequest) -> Any:
-        return super().get_queryset(request).defer("payload")

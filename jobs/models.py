@@ -1,10 +1,13 @@
 """A background job and everything needed to run, resume and report it.
 
-The uploaded file itself is kept in the row (`payload`), not on a disk: any worker on any
-machine that reaches the database can run or resume the job, and a killed worker loses
-nothing. Progress (`resume_at`, the counters, the partial report) is written after each
-committed batch of records, in its own short transaction, so that a resumed job skips exactly
-the records already handled.
+The uploaded file itself is kept in the database, in `JobChunk` rows of at most
+`PAYLOAD_CHUNK_BYTES` each (jobs/payload.py), not on a disk: any worker on any machine that
+reaches the database can run or resume the job, a killed worker loses nothing, and neither the
+request storing the upload nor the worker reading it ever holds more than one chunk.
+
+Progress (`resume_at`, the counters, the partial report) is written after each committed batch
+of records, in its own short transaction, so that a resumed job skips exactly the records
+already handled.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ class Job(models.Model):
         # A game's every decision rated by simulation (jobs/analysis.py); options: game,
         # samples, seed; progress counts decisions.
         ANALYSIS = "analysis", _("analysis")
+        # Counting stored games into the totals and bringing the ratings up to date
+        # (ratings.services.catch_up): queued behind every upload, never run in a request.
+        STATS = "stats", _("statistics")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
@@ -51,10 +57,12 @@ class Job(models.Model):
     # so a worker that was presumed dead and wakes up cannot overwrite its successor's work.
     runner = models.CharField(max_length=32, blank=True, editable=False)
 
-    # The upload, byte for byte (bytes are decoded as strict UTF-8 by the import, as in a
-    # synchronous upload). Text that came decoded (a form field, JSON) is stored as UTF-8 with
+    # Not run before this time (a job put back after the database went away); null: at once.
+    run_after = models.DateTimeField(_("not before"), null=True, blank=True)
+
+    # The upload itself is in JobChunk rows, byte for byte (bytes are decoded as strict UTF-8
+    # by the import). Text that came decoded (a form field, JSON) is stored as UTF-8 with
     # `payload_is_text`, and handed back to the import as text.
-    payload = models.BinaryField(_("upload"), default=b"", editable=False)
     payload_is_text = models.BooleanField(default=False)
     payload_name = models.CharField(_("file name"), max_length=255, blank=True)
     payload_size = models.PositiveBigIntegerField(_("size in bytes"), default=0)
@@ -110,3 +118,18 @@ class Job(models.Model):
         return bool(user.is_staff) or (
             self.created_by_id is not None and self.created_by_id == user.pk
         )
+
+
+class JobChunk(models.Model):
+    """One piece of a job's upload, in order (`number` from 0): the upload is written and read
+    a chunk at a time, so its size never shows in any process's memory."""
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="chunks")
+    number = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["job", "number"], name="job_chunk_number"),
+        ]
+        verbose_name = _("upload chunk")

@@ -1,22 +1,29 @@
-"""Starting jobs: when an upload becomes a job, storing its bytes, handing it to a worker.
+"""Starting jobs: every upload becomes a job; small ones run in the request, the rest queued.
 
-In-process mode (no CELERY_BROKER_URL): Celery runs the task eagerly, in the request that
-created the job, after the Job row is committed. Not in a thread, on purpose: the embedded
-setup is SQLite, which has one writer at a time, and a thread would hold the write lock
-against every other request for the whole import and die silently with its process (a
-development-server reload, a gunicorn worker recycled) with nothing to deliver it again. In
-the request, the job lives exactly as long as the request; its progress is still in the Job
-row for another tab or the API to follow, and a job cut short keeps `resume_at`, so
-`manage.py resume_jobs` continues it.
+Who runs a queued job:
+
+- with CELERY_BROKER_URL: the Celery workers (the task is published once the row commits);
+- without (the default): the database-backed worker, `manage.py run_jobs` (jobs/worker.py),
+  which the web server starts beside itself (config/gunicorn.conf.py; `make run`). It polls
+  the Job table, so publishing is nothing more than committing the row.
+
+Never in the request, apart from uploads under BACKGROUND_IMPORT_MIN_BYTES: those run at once
+in the request that sent them (they take well under a second), under the same lease as a
+worker's run, so that a request killed half-way leaves a job the worker takes over when its
+lease runs out. Statistics are never counted in the request: an upload queues a statistics job
+(`request_stats`), and the worker looks for games left uncounted every STATS_CHECK_SECONDS.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
+from jobs import payload
 from jobs.models import Job
 
 DEFAULT_BACKGROUND_MIN_BYTES = 256 * 1024
@@ -31,79 +38,130 @@ def is_large(size: int) -> bool:
     return size >= background_min_bytes()
 
 
-def in_process() -> bool:
-    """No broker configured: jobs run in the request that starts them."""
-    from config.celery import app
-
-    return bool(app.conf.task_always_eager)
+def uses_celery() -> bool:
+    """A broker is configured: Celery's workers run the jobs (else the database worker)."""
+    return bool(getattr(settings, "CELERY_BROKER_URL", ""))
 
 
-def _payload(source: Any) -> tuple[bytes, bool]:
-    """The upload's bytes, and whether they came as text (see Job.payload)."""
-    if isinstance(source, str):
-        # surrogatepass: text decoded from JSON may hold a lone surrogate; it goes back to the
-        # import as the same text, which refuses that record with its position.
-        return source.encode("utf-8", "surrogatepass"), True
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source), False
-    chunks = getattr(source, "chunks", None)
-    if callable(chunks):  # an UploadedFile: spooled to disk by Django, read piece by piece
-        return b"".join(chunks()), False
-    data = source.read()
-    return (data.encode("utf-8", "surrogatepass"), True) if isinstance(data, str) else (data, False)
+def _creator(user: Any) -> Any:
+    return user if getattr(user, "is_authenticated", False) else None
 
 
-def create_import_job(source: Any, user: Any, name: str = "") -> Job:
-    """A queued import of `source` (bytes, text, an uploaded file or a binary stream)."""
-    payload, is_text = _payload(source)
-    return Job.objects.create(
-        kind=Job.Kind.IMPORT,
-        created_by=user if getattr(user, "is_authenticated", False) else None,
-        payload=payload,
-        payload_is_text=is_text,
-        payload_name=name[:255],
-        payload_size=len(payload),
-    )
+def create_import_job(source: Any, user: Any, name: str = "", *, runner: str = "") -> Job:
+    """An import of `source` (bytes, text, an uploaded file or a binary stream), its upload
+    stored a chunk at a time. With `runner`, the job is created already claimed by that run
+    (an upload run in its request): no worker takes it unless that run dies."""
+    now = timezone.now()
+    with transaction.atomic():
+        job = Job.objects.create(
+            kind=Job.Kind.IMPORT,
+            created_by=_creator(user),
+            payload_is_text=payload.is_text(source),
+            payload_name=name[:255],
+            **({"status": Job.Status.RUNNING, "runner": runner, "started_at": now,
+                "heartbeat_at": now, "attempts": 1} if runner else {}),
+        )
+        job.payload_size = payload.store(job, source)
+        job.save(update_fields=["payload_size"])
+    return job
 
 
 def create_revalidate_job(user: Any, *, stale: bool = False, update: bool = False) -> Job:
     return Job.objects.create(
         kind=Job.Kind.REVALIDATE,
-        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_by=_creator(user),
         options={"stale": stale, "update": update},
     )
 
 
 def enqueue(job: Job) -> None:
-    """Hand the job to a worker once its row is committed (with no broker: run it now)."""
+    """Hand a queued job to the workers once its row is committed."""
+    if not uses_celery():
+        return  # the database worker finds it in the table
     from jobs.tasks import TASKS
 
     task = TASKS[job.kind]
-    if in_process():
-        # The row was written by this very connection: the task sees it, committed or not.
-        task.apply(args=[job.pk])
-        return
-    # A worker on another connection must find the row: publish only after the commit.
     transaction.on_commit(lambda: task.delay(job.pk))
 
 
 def resume(job: Job) -> None:
     """Queue a failed or abandoned job again: it goes on from `resume_at`."""
     Job.objects.filter(pk=job.pk).exclude(status=Job.Status.DONE).update(
-        status=Job.Status.QUEUED, finished_at=None, heartbeat_at=None, runner=""
+        status=Job.Status.QUEUED, finished_at=None, heartbeat_at=None, runner="", run_after=None
     )
     enqueue(job)
 
 
+@dataclass(frozen=True)
+class Submitted:
+    """An upload's job, and whether it finished within the request."""
+
+    job: Job
+    finished: bool
+
+
+def submit_upload(source: Any, user: Any, name: str = "", *, size: int | None = None
+                  ) -> Submitted:
+    """The one entry point for uploads (web form and API): the job, run here when small (under
+    BACKGROUND_IMPORT_MIN_BYTES), queued for a worker otherwise. A small upload the database
+    stopped half-way is queued again for the worker (nothing to send again)."""
+    from jobs.tasks import execute, put_back, runner_token
+
+    inline = size is not None and not is_large(size)
+    token = runner_token() if inline else ""
+    job = create_import_job(source, user, name, runner=token)
+    if not inline:
+        enqueue(job)
+        return Submitted(job, False)
+    retry = execute(job, token)
+    if retry is not None:
+        put_back(job.pk, token, retry)
+        enqueue(job)
+    try:
+        job.refresh_from_db()
+    except Exception:  # noqa: BLE001 - the database that stopped the run is still down
+        job.status = Job.Status.QUEUED
+        return Submitted(job, False)
+    return Submitted(job, job.finished)
+
+
 def submit_import(source: Any, user: Any, name: str = "") -> Job:
+    """A queued import (the worker runs it), whatever its size."""
     job = create_import_job(source, user, name)
     enqueue(job)
-    job.refresh_from_db()
     return job
 
 
 def submit_revalidate(user: Any, *, stale: bool = False, update: bool = False) -> Job:
     job = create_revalidate_job(user, stale=stale, update=update)
     enqueue(job)
-    job.refresh_from_db()
     return job
+
+
+def request_stats() -> None:
+    """Make sure a statistics job is queued (one waiting is enough: it counts every game due
+    when it runs)."""
+    if Job.objects.filter(kind=Job.Kind.STATS, status=Job.Status.QUEUED).exists():
+        return
+    job = Job.objects.create(kind=Job.Kind.STATS)
+    enqueue(job)
+
+
+def stats_due() -> bool:
+    """Stored games not counted yet, or ratings waiting for a replay."""
+    from ratings.services import pending_ratings
+    from records.models import Game
+
+    return bool(pending_ratings()) or Game.objects.filter(counted__isnull=True).exists()
+
+
+def request_stats_if_due() -> bool:
+    """Queue a statistics job when something is due and none is queued or running (the
+    periodic check: games a dead run stored without counting them are found here)."""
+    busy = Job.objects.filter(
+        kind=Job.Kind.STATS, status__in=[Job.Status.QUEUED, Job.Status.RUNNING]
+    ).exists()
+    if busy or not stats_due():
+        return False
+    request_stats()
+    return True

@@ -15,23 +15,33 @@ finds the lease gone and stops.
 
 from __future__ import annotations
 
-import io
-import itertools
+import datetime
 import logging
+import os
+import socket
+import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from celery import Task, shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError, connections, transaction
 from django.utils import timezone
 
 import fourcolor
+from jobs import payload
 from jobs.analysis import run_analysis, run_analysis_job
 from jobs.models import Job
 from records.models import Game
-from records.services import ImportReport, RevalidateReport, import_records, revalidate_games
+from records.services import (
+    ImportReport,
+    RevalidateReport,
+    count_records,
+    import_records,
+    revalidate_games,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +67,15 @@ def lease_seconds() -> int:
     return int(getattr(settings, "JOB_LEASE_SECONDS", 120))
 
 
+HOST = socket.gethostname()[:12]
+
+
+def runner_token() -> str:
+    """A run's token: host and process, so that a worker on the same host can tell that the
+    process holding a job is gone (jobs.worker), then a random part (32 characters in all)."""
+    return f"{HOST}:{os.getpid()}:{uuid.uuid4().hex}"[:32]
+
+
 # ----------------------------------------------------------------------------- lease
 
 
@@ -65,7 +84,7 @@ def claim(job_id: int, token: str, resume_token: str | None = None) -> Job | Non
     job, or finished). Raises Busy when another runner holds a fresh lease."""
     with transaction.atomic():
         job = (
-            Job.objects.select_for_update().defer("payload").filter(pk=job_id).first()
+            Job.objects.select_for_update().filter(pk=job_id).first()
         )
         if job is None or job.finished:
             return None
@@ -82,9 +101,9 @@ def claim(job_id: int, token: str, resume_token: str | None = None) -> Job | Non
         job.started_at = job.started_at or now
         job.heartbeat_at = now
         job.attempts += 1
-        job.error = ""
+        job.run_after = None
         job.save(update_fields=["status", "runner", "started_at", "heartbeat_at", "attempts",
-                                "error"])
+                                "run_after"])
     return job
 
 
@@ -96,6 +115,7 @@ def _update(job: Job, token: str, **fields: Any) -> None:
 
 
 def _finish(job: Job, token: str, status: str, **fields: Any) -> None:
+    fields.setdefault("error", "")
     _update(job, token, status=status, finished_at=timezone.now(), **fields)
 
 
@@ -137,30 +157,24 @@ def merge_reports(base: dict[str, Any], run: ImportReport) -> dict[str, Any]:
     return merged
 
 
-def count_records(source: bytes | str, limit: int | None = None) -> int:
-    """How many records a file holds (for the progress bar: splitting is cheap next to
-    validating; bad UTF-8 is replaced here, the import itself refuses it), or `limit` + 1 when
-    it holds more: the import reads no further than the record it refuses for the limit."""
-    text = source if isinstance(source, str) else source.decode("utf-8", "replace")
-    records = fourcolor.iter_records(io.StringIO(text, newline=""))
-    if limit is not None:
-        records = itertools.islice(records, limit + 1)
-    return sum(1 for _ in records)
-
-
 # ----------------------------------------------------------------------------- runs
 
 
-def _payload(job_id: int) -> bytes | str:
-    raw, is_text = Job.objects.values_list("payload", "payload_is_text").get(pk=job_id)
-    data = bytes(raw)  # a memoryview on PostgreSQL
-    return data.decode("utf-8", "surrogatepass") if is_text else data
+class Unavailable(Exception):
+    """The database stopped the import: its progress is saved, the rest is to be resumed."""
+
+    def __init__(self, not_stored: int, message: str) -> None:
+        super().__init__(message)
+        self.not_stored = not_stored
+
+
+def _source(job: Job) -> Iterator[bytes | str]:
+    return payload.read(job.pk, as_text=job.payload_is_text)
 
 
 def run_import(job: Job, token: str) -> None:
-    source = _payload(job.pk)
     if job.total is None:
-        job.total = count_records(source, settings.UPLOAD_MAX_RECORDS)
+        job.total = count_records(_source(job), settings.UPLOAD_MAX_RECORDS)
         _update(job, token, total=job.total)
     base = job.report or empty_report()
     start = job.resume_at
@@ -173,19 +187,36 @@ def run_import(job: Job, token: str) -> None:
             refused=merged["refused"],
         )
 
+    # announce=False: the statistics of the stored games are counted by a job of their own,
+    # queued below (and found by the worker's periodic check should this run die first), so
+    # that no upload waits for a rating replay.
     report = import_records(
-        source, job.created_by, max_results=MAX_RESULTS, max_problems=MAX_PROBLEMS,
+        _source(job), job.created_by, max_results=MAX_RESULTS, max_problems=MAX_PROBLEMS,
         progress=progress, start_at=start, max_records=settings.UPLOAD_MAX_RECORDS,
+        announce=False,
     )
+    if report.stored:
+        from jobs.queue import request_stats
+
+        request_stats()
     # Stopped by the database (records left unavailable): resumable. Stopped by the records
     # limit: done, the record after the limit refused in the report like any other.
     if report.unavailable:
         left = max((job.total or 0) - report.next_index, report.unavailable)
-        _finish(job, token, Job.Status.FAILED, not_stored=left,
-                error=f"{report.stopped}; {left} records not stored: the job can be resumed "
-                      f"from record {report.next_index + 1} (manage.py resume_jobs {job.pk})")
-        return
+        raise Unavailable(left, f"{report.stopped}; {left} records not stored yet: to be "
+                                f"resumed from record {report.next_index + 1}")
     _finish(job, token, Job.Status.DONE, not_stored=0, resume_at=report.next_index)
+
+
+def run_stats(job: Job, token: str) -> None:
+    """Count every stored game the totals miss and replay the ratings that wait."""
+    from ratings.services import catch_up
+
+    report = catch_up()
+    _finish(job, token, Job.Status.DONE, total=report.games, seen=report.games,
+            resume_at=report.games,
+            report={"counted": report.games, "rated": report.rated,
+                    "rulesets": report.rulesets})
 
 
 def revalidate_report(report: RevalidateReport) -> dict[str, Any]:
@@ -236,51 +267,126 @@ RUNNERS: dict[str, Callable[[Job, str], None]] = {
     Job.Kind.IMPORT: run_import,
     Job.Kind.REVALIDATE: run_revalidate,
     Job.Kind.ANALYSIS: run_analysis,
+    Job.Kind.STATS: run_stats,
 }
 
 
-def run_job(task: Task, job_id: int, resume_token: str | None = None) -> None:
-    """Claim the job, run it, and record how it ended."""
-    token = uuid.uuid4().hex
-    eager = bool(task.request.is_eager)
-    try:
-        job = claim(job_id, token, resume_token)
-    except Busy:
-        if eager:
-            return  # in-process: whoever holds the lease is running it right now
-        raise task.retry(countdown=lease_seconds()) from None
-    if job is None:
-        return
+@dataclass(frozen=True)
+class Retry:
+    """A run the database stopped: its progress is saved; run it again later."""
+
+    error: str
+    not_stored: int = 0
+
+
+def execute(job: Job, token: str) -> Retry | None:
+    """Run a claimed job to its end (done or failed, written in the job); a `Retry` when the
+    database went away, for the caller to put the job back (`put_back`) or give up (`fail`)."""
     try:
         RUNNERS[job.kind](job, token)
     except LeaseLost as exc:
         logger.warning("%s", exc)
+    except Unavailable as exc:
+        logger.warning("job %s: %s", job.pk, exc)
+        return Retry(str(exc), exc.not_stored)
     except (OperationalError, InterfaceError) as exc:
         # The database went away outside the import's own retries (writing progress, say).
-        # The lease is kept for the retry (resume_token); in-process there is no retry.
-        # (Celery's Django fixup closes the broken connection after the task.)
-        logger.warning("job %s: database unavailable (%s)", job_id, exc)
-        if eager or task.request.retries >= DB_RETRIES:
-            _fail_quietly(job_id, token, "database unavailable")
-            return
-        raise task.retry(countdown=DB_RETRY_SECONDS, kwargs={"resume_token": token}) from exc
+        logger.warning("job %s: database unavailable (%s)", job.pk, exc)
+        return Retry("database unavailable")
     except Exception:  # noqa: BLE001 - any other failure ends the job (its reason in the log)
-        logger.exception("job %s failed", job_id)
+        logger.exception("job %s failed", job.pk)
         # The exception's text is for the log: it may quote SQL, paths or the upload's bytes.
-        _fail_quietly(job_id, token, UNEXPECTED_ERROR.format(job=job_id))
+        fail(job.pk, token, UNEXPECTED_ERROR.format(job=job.pk))
+    return None
 
 
 UNEXPECTED_ERROR = ("The job stopped on an unexpected error (logged as job {job}); what was "
                     "stored stays stored. Ask the site's staff to resume it.")
 
 
-def _fail_quietly(job_id: int, token: str, error: str) -> None:
+def put_back(job_id: int, token: str, retry: Retry, delay: float = DB_RETRY_SECONDS) -> None:
+    """Queue a job the database stopped again, to run after `delay` seconds (from `resume_at`:
+    nothing is done twice). Left as it is when even that write fails: its lease then runs out
+    and a worker takes it over all the same."""
     try:
         Job.objects.filter(pk=job_id, runner=token).update(
-            status=Job.Status.FAILED, finished_at=timezone.now(), error=error[:4000]
+            status=Job.Status.QUEUED, runner="", heartbeat_at=None, not_stored=retry.not_stored,
+            run_after=timezone.now() + datetime.timedelta(seconds=delay),
+            error=f"{retry.error[:3900]} (tried again automatically)",
+        )
+    except (OperationalError, InterfaceError):
+        logger.warning("job %s: could not queue it again (database unavailable); its lease "
+                       "will run out and a worker will take it over", job_id)
+
+
+def run_job(task: Task, job_id: int, resume_token: str | None = None) -> None:
+    """Celery: claim the job, run it, and record how it ended."""
+    token = runner_token()
+    eager = bool(task.request.is_eager)
+    try:
+        job = claim(job_id, token, resume_token)
+    except Busy:
+        if eager:
+            return  # whoever holds the lease is running it right now
+        raise task.retry(countdown=lease_seconds()) from None
+    if job is None:
+        return
+    with Heartbeat(job.pk, token, enabled=not eager):
+        retry = execute(job, token)
+    if retry is None:
+        return
+    if eager or task.request.retries >= DB_RETRIES:
+        fail(job_id, token, retry.error, not_stored=retry.not_stored)
+        return
+    put_back(job_id, token, retry, delay=0)
+    raise task.retry(countdown=DB_RETRY_SECONDS)
+
+
+def fail(job_id: int, token: str, error: str, *, not_stored: int = 0) -> None:
+    """Mark the job failed with its reason (`manage.py resume_jobs` goes on from there)."""
+    try:
+        Job.objects.filter(pk=job_id, runner=token).update(
+            status=Job.Status.FAILED, finished_at=timezone.now(), error=error[:4000],
+            not_stored=not_stored,
         )
     except (OperationalError, InterfaceError):
         logger.exception("job %s: could not record its failure", job_id)
+
+
+class Heartbeat:
+    """While a job runs, refresh its lease every JOB_LEASE_SECONDS / 6 from a thread of its
+    own (with its own database connection): a job that reports no progress for a while (a
+    long rating replay, one slow batch) is not taken for abandoned while its runner lives."""
+
+    def __init__(self, job_id: int, token: str, *, enabled: bool = True) -> None:
+        self.job_id, self.token, self.enabled = job_id, token, enabled
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Heartbeat:
+        if self.enabled:
+            self._thread = threading.Thread(target=self._beat, name=f"job-{self.job_id}-lease",
+                                            daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+
+    def _beat(self) -> None:
+        try:
+            while not self._stop.wait(max(lease_seconds() / 6, 0.2)):
+                try:
+                    Job.objects.filter(pk=self.job_id, runner=self.token).update(
+                        heartbeat_at=timezone.now()
+                    )
+                except (OperationalError, InterfaceError):
+                    logger.warning("job %s: lease not refreshed (database unavailable)",
+                                   self.job_id)
+        finally:
+            connections.close_all()  # this thread's own connection
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
@@ -295,8 +401,24 @@ def run_revalidate_job(self: Task, job_id: int, resume_token: str | None = None)
     run_job(self, job_id, resume_token)
 
 
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+def run_stats_job(self: Task, job_id: int, resume_token: str | None = None) -> None:
+    """Count the games the statistics miss and replay the ratings that wait."""
+    run_job(self, job_id, resume_token)
+
+
+@shared_task
+def catch_up_stats() -> None:
+    """Periodic (Celery beat, CELERY_BEAT_SCHEDULE): queue a statistics job when stored games
+    are not counted yet or ratings wait (a crash between storing and counting)."""
+    from jobs.queue import request_stats_if_due
+
+    request_stats_if_due()
+
+
 TASKS: dict[str, Any] = {
     Job.Kind.IMPORT: run_import_job,
     Job.Kind.REVALIDATE: run_revalidate_job,
     Job.Kind.ANALYSIS: run_analysis_job,
+    Job.Kind.STATS: run_stats_job,
 }

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max, Min
 from django.utils import timezone
@@ -216,6 +217,37 @@ def on_missing_games(*, progress: Progress = _no_progress) -> StatsReport:
     the hook was not called)."""
     missing = Game.objects.filter(counted__isnull=True).order_by("pk").values_list("pk", flat=True)
     return on_games_stored(list(missing), progress=progress, defer=False)
+
+
+def catch_up(*, progress: Progress = _no_progress) -> StatsReport:
+    """Bring every derived table up to date: count the games not counted yet (a game stored
+    and not counted is due by being so: storing it is all it takes, in the same transaction),
+    then replay every rating that waits, however long. What the statistics job runs, behind
+    the uploads' answers."""
+    report = on_missing_games(progress=progress)
+    pending = rate_pending(progress=progress)
+    report.rated += pending.rated
+    for ruleset, rated in pending.rulesets.items():
+        report.rulesets[ruleset] = report.rulesets.get(ruleset, 0) + rated
+    return report
+
+
+def games_due() -> int:
+    """Stored games the totals and ratings do not count yet."""
+    return Game.objects.filter(counted__isnull=True).count()
+
+
+UPDATING_CACHE_SECONDS = 2
+
+
+def ratings_updating() -> bool:
+    """Whether the statistics lag behind the stored games (games not counted yet, or ratings
+    waiting for a replay): what pages and the API show as "ratings updating". Cached for a
+    moment: every statistics page asks."""
+    def look() -> bool:
+        return bool(pending_ratings()) or Game.objects.filter(counted__isnull=True).exists()
+
+    return bool(cache.get_or_set("ratings:updating", look, UPDATING_CACHE_SECONDS))
 
 
 def recompute_stats(*, progress: Progress = _no_progress) -> StatsReport:
@@ -418,6 +450,9 @@ def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:
 __all__ = [
     "MODEL",
     "StatsReport",
+    "catch_up",
+    "games_due",
+    "ratings_updating",
     "dense_ranks",
     "lock_derived",
     "on_games_stored",

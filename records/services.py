@@ -766,6 +766,7 @@ def import_records(
     progress: Callable[[ImportReport], None] | None = None,
     start_at: int = 0,
     max_records: int | None = None,
+    announce: bool = True,
 ) -> ImportReport:
     """Validate every record of a file, then store the valid ones in batches.
 
@@ -795,7 +796,22 @@ def import_records(
     `report.next_index` is the first record not stored. Other database errors are raised."""
     lines = _DecodedLines(stream)
     return _import(fourcolor.iter_records(lines), lines, uploader, max_results, max_problems,
-                   on_result, progress, start_at, max_records)
+                   on_result, progress, start_at, max_records, announce)
+
+
+def count_records(stream: Any, limit: int | None = None) -> int:
+    """How many records a file holds (as `import_records` takes it), read as a stream: for a
+    progress bar, splitting is cheap next to validating. Bad UTF-8 does not stop the count;
+    the import refuses that record. With `limit`, at most `limit` + 1: the import reads no
+    further than the record it refuses for the limit."""
+    lines = _DecodedLines(stream)
+    count = 0
+    for rt in fourcolor.iter_records(lines):
+        lines.take_bad(rt.line)
+        count += 1
+        if limit is not None and count > limit:
+            break
+    return count
 
 
 def import_texts(
@@ -831,8 +847,10 @@ class _Importer:
         report: ImportReport,
         on_result: Callable[[RecordResult], None] | None,
         progress: Callable[[ImportReport], None] | None,
+        announce: bool = True,
     ) -> None:
         self.user = uploader if getattr(uploader, "is_authenticated", False) else None
+        self.announce = announce
         self.report = report
         self.on_result = on_result
         self.progress = progress
@@ -879,7 +897,9 @@ class _Importer:
                     self.stored.append(game_id)
             self.emit(entry)
         self.report.next_index = queue[-1].index + 1
-        if len(self.stored) >= STATS_BATCH:
+        if not self.announce:
+            self.stored.clear()
+        elif len(self.stored) >= STATS_BATCH:
             _announce_stored(self.stored, final=False)
             self.unsettled = True
         if self.progress is not None:
@@ -892,7 +912,7 @@ class _Importer:
             if self.stored:
                 logger.warning(
                     "%d stored games not counted in the statistics yet (database unavailable): "
-                    "run manage.py recompute_stats --missing once it is back", len(self.stored),
+                    "the next statistics job counts them", len(self.stored),
                 )
         elif self.stored or self.unsettled:
             _announce_stored(self.stored, final=True)
@@ -916,10 +936,11 @@ def _import(
     progress: Callable[[ImportReport], None] | None,
     start_at: int,
     max_records: int | None = None,
+    announce: bool = True,
 ) -> ImportReport:
     report = ImportReport(max_results=max_results, max_problems=max_problems)
     report.next_index = max(start_at, 0)
-    importer = _Importer(uploader, report, on_result, progress)
+    importer = _Importer(uploader, report, on_result, progress, announce)
     for rt in records:
         bad = lines.take_bad(rt.line) if lines is not None else None
         if rt.index < start_at:
@@ -959,13 +980,13 @@ def _unavailable(index: int, line: int, resume: int) -> RecordResult:
 def _announce_stored(game_ids: list[int], *, final: bool) -> None:
     """Tell derived-data apps about freshly stored games, in batches (far cheaper than one by
     one); `final` on the import's last call. A failing receiver is logged and never fails the
-    upload: `manage.py recompute_stats --missing` counts such games later."""
+    upload: such games stay due, and the next statistics job (jobs app) counts them."""
     for receiver, response in games_stored_batch.send_robust(
         sender=Game, game_ids=list(game_ids), final=final
     ):
         if isinstance(response, Exception):
             logger.error(
-                "derived data not updated for %d games by %r (%s); run recompute_stats --missing",
+                "derived data not updated for %d games by %r (%s); the next statistics job will",
                 len(game_ids), receiver, response,
             )
     game_ids.clear()

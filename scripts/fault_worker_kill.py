@@ -1,16 +1,24 @@
-"""Fault test: kill -9 a Celery worker in the middle of a background import, start another,
+"""Fault test: kill -9 a job worker in the middle of a background import, start another,
 and check that the job resumes and ends with every valid record stored exactly once.
 
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fourcolor \\
+        .venv/bin/python scripts/fault_worker_kill.py --records 3000      # no broker
     CELERY_BROKER_URL=redis://127.0.0.1:6379/5 \\
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fourcolor \\
-        .venv/bin/python scripts/fault_worker_kill.py --records 3000
+        .venv/bin/python scripts/fault_worker_kill.py --records 3000      # Celery
+
+Without CELERY_BROKER_URL the workers are the database worker, `manage.py run_jobs` (the
+default set-up): worker B takes the job over as soon as it starts, since the process holding
+the job is gone (or once the lease ran out, for a worker on another host). With a broker they
+are Celery workers.
 
 It runs against the configured database and broker (migrated; nothing is deleted): it makes a
 file of distinct valid records (tagged with a fresh run id, so repeated runs never collide),
-one repeat and one illegal record, submits it as an import job on a queue of its own, starts
+one repeat and one illegal record, submits it as an import job (with Celery on a queue of its
+own), starts
 worker A, kills its whole process group with SIGKILL once the job has stored a few batches,
-starts worker B and waits for the job to finish. Worker B takes the job over once the broker
-hands the unacknowledged message back (CELERY_VISIBILITY_TIMEOUT, set low here for the
+starts worker B and waits for the job to finish. A Celery worker B takes the job over once the
+broker hands the unacknowledged message back (CELERY_VISIBILITY_TIMEOUT, set low here for the
 workers only) and the dead runner's lease ran out (JOB_LEASE_SECONDS, same).
 
 Prints the figures (records accepted, stored, duplicates after resume, time to recover) and
@@ -38,6 +46,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 @dataclass
 class Figures:
+    workers: str  # "celery" or "run_jobs" (the database worker)
     records_in_file: int
     valid_distinct: int
     killed_at_resume_at: int  # records the job had reported handled at the kill
@@ -79,10 +88,15 @@ def make_file(count: int, run: str) -> tuple[str, list[str]]:
     return "\n".join([*valid, valid[0], bad]), valid
 
 
-def start_worker(name: str, queue: str, env: dict[str, str], log: Path) -> subprocess.Popen[Any]:
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
-               "-Q", queue, "-n", f"{name}@%h", "--concurrency", "1",
-               "--without-gossip", "--without-mingle", "--without-heartbeat"]
+def start_worker(name: str, queue: str | None, env: dict[str, str], log: Path
+                 ) -> subprocess.Popen[Any]:
+    """A Celery worker on `queue`, or the database worker (`run_jobs`) when queue is None."""
+    if queue is None:
+        command = [sys.executable, "manage.py", "run_jobs", "--poll", "0.2"]
+    else:
+        command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
+                   "-Q", queue, "-n", f"{name}@%h", "--concurrency", "1",
+                   "--without-gossip", "--without-mingle", "--without-heartbeat"]
     with log.open("ab") as out:
         # A session of its own: the kill takes the pool's child with the main process.
         return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out,
@@ -112,26 +126,25 @@ def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibi
     from django.db.models import Count, F
 
     import fourcolor
-    from jobs.queue import create_import_job, in_process
+    from jobs.queue import create_import_job, uses_celery
     from jobs.tasks import run_import_job
     from records.models import Game
     from records.services import sha256_text
 
-    if in_process():
-        raise SystemExit("CELERY_BROKER_URL is not set: there is no worker to kill.")
     began = time.monotonic()
     run_id = f"fault-{uuid.uuid4().hex[:10]}"
-    queue = run_id
+    queue = run_id if uses_celery() else None
     text, valid = make_file(records, run_id)
     user, _ = get_user_model().objects.get_or_create(username="fault-worker-kill")
-    env = dict(os.environ, CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
+    env = dict(os.environ, CELERY_BROKER_URL=settings.CELERY_BROKER_URL or "",
                DATABASE_URL=database_url(settings.DATABASES["default"]),
                CELERY_VISIBILITY_TIMEOUT=str(visibility), CELERY_RESTORE_INTERVAL="1",
                JOB_LEASE_SECONDS=str(lease))
     mine = Game.objects.filter(event__startswith=f"{run_id} #")
 
     job = create_import_job(text.encode("utf-8"), user, f"{run_id}.fcn")
-    run_import_job.apply_async(args=[job.pk], queue=queue)
+    if queue is not None:
+        run_import_job.apply_async(args=[job.pk], queue=queue)
     worker_a = start_worker("fault-a", queue, env, log)
     worker_b = None
     try:
@@ -167,6 +180,7 @@ def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibi
     expected = {sha256_text(fourcolor.write_fcn(fourcolor.parse_record(t))) for t in valid}
     partial = mine.annotate(n=Count("seats")).exclude(n=F("players")).count()
     return Figures(
+        workers="celery" if queue is not None else "run_jobs",
         records_in_file=len(valid) + 2, valid_distinct=len(valid),
         killed_at_resume_at=resume_at, games_when_killed=games_then,
         job_status=job.status, job_attempts=job.attempts,

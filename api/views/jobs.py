@@ -2,8 +2,9 @@
 
 `GET /api/v1/jobs/` lists the caller's own jobs, `GET /api/v1/jobs/{id}/` shows one (its
 creator and staff only; anyone else is told it does not exist), and staff start a
-revalidation of the archive with `POST /api/v1/jobs/revalidate/`. Large uploads to
-`/api/v1/uploads/` answer 202 with the job in the body and its address in `Location`.
+revalidation of the archive with `POST /api/v1/jobs/revalidate/`. Every upload to
+`/api/v1/uploads/` answers with its job (201 done, 202 running) and its address in
+`Location`.
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ class JobViewSet(
     def get_queryset(self) -> QuerySet[Job]:
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular: no request user
             return Job.objects.none()
-        jobs = Job.objects.select_related("created_by").defer("payload")
+        jobs = Job.objects.select_related("created_by")
         user = self.request.user
         if self.action == "list" or not user.is_staff:
             # A list is the caller's own jobs; staff may open anyone's job by its id.
@@ -188,10 +189,5 @@ class JobViewSet(
         options = RevalidateRequest(data=request.data)
         options.is_valid(raise_exception=True)
         job = submit_revalidate(request.user, **options.validated_data)
-        return job_accepted(job, {"request": request})
-
-
-def job_accepted(job: Job, context: dict[str, Any]) -> Response:
-    """202 Accepted: the job (as it is now) and where to follow it."""
-    body = JobDetailSerializer(job, context=context).data
-    return Response(body, status=202, headers={"Location": body["url"]})
+        body = JobDetailSerializer(job, context={"request": request}).data
+        return Response(body, status=202, headers={"Location": body["url"]})

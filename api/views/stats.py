@@ -20,6 +20,7 @@ import fourcolor
 from api.serializers import ErrorDoc, GlobalStatsDoc, LeaderboardDoc
 from api.views.base import ApiViewMixin, names
 from ratings import stats
+from ratings.services import ratings_updating
 
 BOARD_METRICS = [metric for metric in stats.LEADERBOARD_METRICS if metric != "rating"]
 BAD_FILTER = OpenApiResponse(ErrorDoc, "An invalid parameter (e.g. a date that is not one).")
@@ -60,12 +61,14 @@ def parse(query_class: type[serializers.Serializer[Any]], request: Request) -> d
 
 
 def call(function: Callable[..., dict[str, Any]], *args: Any, **kwargs: Any) -> dict[str, Any]:
-    """A stats function's answer; its ValueError (a combination of parameters it refuses)
-    becomes a 400 with its message."""
+    """A stats function's answer, with whether the statistics are still catching up with
+    recent uploads; its ValueError (a combination of parameters it refuses) becomes a 400 with
+    its message."""
     try:
-        return function(*args, **kwargs)
+        answer = function(*args, **kwargs)
     except ValueError as exc:
         raise exceptions.ValidationError({"non_field_errors": [str(exc)]}) from exc
+    return answer | {"ratings_updating": ratings_updating()}
 
 
 @extend_schema(tags=["statistics"])

@@ -1,24 +1,22 @@
 """Upload: one or many FCN records, validated by the engine and stored one by one.
 
-The answer lists every record's verdict, and its status code sums them up:
+One answer whatever the size: the upload's job (`/api/v1/jobs/{id}/`, the same resource the
+job endpoint shows), with every record's verdict in `import_report` once it is done, and its
+address in `Location`:
 
-- 201 Created: no record refused and at least one stored (`Location` names the game when it is
-  the only record);
-- 200 OK: no record refused and none stored, all were duplicates of stored games;
-- 207 Multi-Status: some records refused, others stored or duplicates (look at each result);
-- 400 Bad Request: every record refused, or no record at all; the body is the same report
-  with the error body's `error` beside it;
-- 503 Service Unavailable: the database stayed unavailable, so the import stopped; the records
-  from the first one not stored on have the status "unavailable". The same report with the
-  error body beside it, and `Retry-After`: send the file again later (records already stored
-  then come back as duplicates).
+- 201 Created: the job finished within the request (uploads under
+  BACKGROUND_IMPORT_MIN_BYTES): `status` "done", `import_report` complete, whatever the
+  verdicts (stored, duplicate, refused: look at its counts and at each result);
+- 202 Accepted: the job runs in the background (a larger upload, or a small one the database
+  stopped half-way: it is resumed by the worker, nothing to send again); follow `Location`
+  until `finished`.
+- 400: a request that holds no record at all, or is malformed (the one error body).
 
 An upload holds at most UPLOAD_MAX_RECORDS records: the record after them is refused (category
-`limit`) and the rest is not read; the records before keep their verdicts (so 207 or 400).
+`limit`) and the rest is not read; the records before keep their verdicts.
 
-An upload of BACKGROUND_IMPORT_MIN_BYTES or more is imported as a background job instead:
-202 Accepted, the job in the body and its address (`/api/v1/jobs/{id}/`) in `Location`; the
-job's report lists the same verdicts once it is done.
+Sending the same file again is safe: records already stored come back as duplicates of the
+stored games, never stored twice (the content hash is unique in the database).
 """
 
 from __future__ import annotations
@@ -27,13 +25,8 @@ from typing import Any
 
 from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-)
-from rest_framework import exceptions, serializers
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import exceptions
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -42,29 +35,18 @@ from rest_framework.views import APIView
 
 from api.exceptions import PayloadTooLarge, error_body
 from api.parsers import FcnTextParser, JsonParser, OctetStreamParser
-from api.serializers import (
-    ErrorDetailDoc,
-    ErrorDoc,
-    UploadFormSerializer,
-    UploadRefusedDoc,
-    UploadReportDoc,
-    UploadTextSerializer,
-    absolute,
-)
+from api.serializers import ErrorDoc, UploadFormSerializer, UploadTextSerializer, absolute
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import ApiViewMixin
-from api.views.jobs import JobDetailSerializer, job_accepted
-from jobs.queue import is_large, submit_import
-from records.services import ImportReport, RecordResult, import_records
+from api.views.jobs import JobDetailSerializer
+from jobs.models import Job
+from jobs.queue import submit_upload
+from records.services import ImportReport, RecordResult
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
-MAX_RESULTS = 1000
 API_STATUS = {"stored": "created", "duplicate": "duplicate", "refused": "refused",
               "unavailable": "unavailable"}
 REFUSAL_KEYS = ("line", "col", "ply", "category", "message", "event", "text", "error")
-# Seconds a client is asked to wait before sending an upload again after the database stayed
-# unavailable (the import itself already retried for several seconds).
-UNAVAILABLE_RETRY_SECONDS = 30
 
 # A whole legal round (Swagger's "Try it out" sends it as it is: it must be accepted).
 EXAMPLE_FCN = """[Date "2026.01.05"]
@@ -119,26 +101,6 @@ def report_json(report: ImportReport, context: dict[str, Any]) -> dict[str, Any]
     }
 
 
-class UploadUnavailableDoc(UploadReportDoc):
-    """503: the database stayed unavailable and the import stopped. The report so far (records
-    not stored have the status `unavailable`) with the error body beside it."""
-
-    unavailable = serializers.IntegerField(help_text="records not stored")
-    error = ErrorDetailDoc()
-
-
-def unavailable_response(report: ImportReport, body: dict[str, Any]) -> Response:
-    """503 with `Retry-After`: what was stored stays stored; sending the file again stores the
-    rest (the records already stored are then reported as duplicates)."""
-    message = (
-        f"The database was unavailable: {report.unavailable} records were not stored. Upload "
-        "the file again later; records already stored will be reported as duplicates."
-    )
-    error = error_body(503, "unavailable", message, retry_after=UNAVAILABLE_RETRY_SECONDS)
-    return Response(body | {"unavailable": report.unavailable} | error, status=503,
-                    headers={"Retry-After": str(UNAVAILABLE_RETRY_SECONDS)})
-
-
 class UploadView(ApiViewMixin, APIView):
     """Upload FCN records (signed-in users)."""
 
@@ -153,15 +115,15 @@ class UploadView(ApiViewMixin, APIView):
         description=(
             "The body is FCN text (`Content-Type: text/x-fcn` or `text/plain`, UTF-8), a "
             "multipart form with a `file` (or a `text` field), or JSON `{\"text\": ...}`. "
-            "Every record is validated by the engine and stored on its own. Status: 201 when "
-            "everything was stored, 200 when everything was a duplicate, 207 when some records "
-            "were refused and others not, 400 when every record was refused or there was none, "
-            "503 (with `Retry-After`) when the database stayed unavailable and the import "
-            "stopped: records with the status `unavailable` were not stored, send the file "
-            "again later. At most UPLOAD_MAX_RECORDS records (20,000 by default) per upload: "
-            "the next one is refused (category `limit`) and the rest is not read. "
-            "A body of BACKGROUND_IMPORT_MIN_BYTES or more (256 KiB by default) is imported as "
-            "a background job: 202, follow it at `Location` (`/api/v1/jobs/{id}/`)."
+            "Every record is validated by the engine and stored on its own. The answer is "
+            "always the upload's job, with its address in `Location`: 201 when it finished "
+            "within the request (bodies under BACKGROUND_IMPORT_MIN_BYTES, 256 KiB by "
+            "default), 202 while it runs in the background (follow `Location` until "
+            "`finished`). Every record's verdict is in `import_report` (created, duplicate "
+            "or refused with the line, column, ply and rule). At most UPLOAD_MAX_RECORDS "
+            "records (20,000 by default) per upload: the next one is refused (category "
+            "`limit`) and the rest is not read. Sending the same file again is safe: its "
+            "records come back as duplicates, never stored twice."
         ),
         request={
             "text/x-fcn": OpenApiTypes.STR,
@@ -170,61 +132,34 @@ class UploadView(ApiViewMixin, APIView):
             "application/json": UploadTextSerializer,
         },
         responses={
-            200: OpenApiResponse(UploadReportDoc, "Every record was already stored."),
-            201: OpenApiResponse(UploadReportDoc, "Stored; no record was refused."),
-            202: OpenApiResponse(
-                JobDetailSerializer,
-                "A large upload: imported as a background job; `Location` is the job.",
-            ),
-            207: OpenApiResponse(UploadReportDoc, "Some records refused, others not."),
-            400: OpenApiResponse(UploadRefusedDoc, "Nothing could be stored."),
+            201: OpenApiResponse(JobDetailSerializer,
+                                 "Done within the request: the job with its whole report."),
+            202: OpenApiResponse(JobDetailSerializer,
+                                 "Running in the background: follow `Location`."),
+            400: OpenApiResponse(ErrorDoc, "No record in the upload, or a malformed request."),
             401: OpenApiResponse(ErrorDoc, "Not signed in."),
             403: OpenApiResponse(ErrorDoc, "CSRF check failed (session authentication)."),
             413: OpenApiResponse(ErrorDoc, "The body is larger than the upload limit."),
             415: OpenApiResponse(ErrorDoc, "An unsupported content type."),
             429: ErrorDoc,
-            503: OpenApiResponse(
-                UploadUnavailableDoc,
-                "The database stayed unavailable: the records from the first `unavailable` one "
-                "on were not stored; retry after `Retry-After` seconds.",
-            ),
         },
-        parameters=[
-            OpenApiParameter(
-                "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER, response=[503],
-                description="seconds to wait before sending the file again",
-            ),
-        ],
         examples=[OpenApiExample("a file", value=EXAMPLE_FCN, media_type="text/x-fcn",
                                  request_only=True)],
     )
     def post(self, request: Request) -> Response:
         self._check_size(request)
         source = self._source(request)
-        if is_large(self._size(request, source)):
-            name = getattr(source, "name", "")
-            job = submit_import(source, request.user, name if isinstance(name, str) else "")
-            return job_accepted(job, {"request": request})
-        report = import_records(source, request.user, max_results=MAX_RESULTS,
-                                max_records=settings.UPLOAD_MAX_RECORDS)
-        context = {"request": request}
-        body = report_json(report, context)
-        if report.unavailable:
-            return unavailable_response(report, body)
-        if report.total == 0:
-            message = "The upload holds no record."
-            return Response(body | error_body(400, "no_records", message), status=400)
-        if report.refused == report.total:
-            message = f"Every record was refused ({report.refused})."
-            return Response(body | error_body(400, "refused", message), status=400)
-        if report.refused:
-            return Response(body, status=207)
-        if report.stored:
-            headers = {}
-            if report.total == 1:
-                headers["Location"] = body["results"][0]["url"]
-            return Response(body, status=201, headers=headers)
-        return Response(body, status=200)
+        name = getattr(source, "name", "")
+        submitted = submit_upload(source, request.user, name if isinstance(name, str) else "",
+                                  size=self._size(request, source))
+        job = submitted.job
+        if submitted.finished and job.status == Job.Status.DONE and job.seen == 0:
+            job.delete()
+            return Response(error_body(400, "no_records", "The upload holds no record."),
+                            status=400)
+        body = JobDetailSerializer(job, context={"request": request}).data
+        return Response(body, status=201 if submitted.finished else 202,
+                        headers={"Location": body["url"]})
 
     @staticmethod
     def _check_size(request: Request) -> None:

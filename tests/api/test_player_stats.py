@@ -19,6 +19,11 @@ def player(name: str) -> Player:
     return Player.objects.get(name=name)
 
 
+# Every statistics answer also says whether the figures still catch up with uploads: these
+# archives are counted as they are imported.
+FRESH = {"ratings_updating": False}
+
+
 def as_json(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
@@ -42,7 +47,7 @@ def test_it_gives_the_stats_modules_figures(
     response = api.get(f"/api/v1/players/{an.pk}/stats/", params)
 
     assert response.status_code == 200
-    assert response.json() == as_json(stats.player_stats(an, **params))
+    assert response.json() == as_json(stats.player_stats(an, **params)) | FRESH
 
 
 @pytest.mark.django_db
@@ -99,7 +104,7 @@ def test_it_gives_head_to_head_from_the_stats_module(
     response = api.get(f"/api/v1/players/{an.pk}/head-to-head/{dũng.pk}/", params)
 
     assert response.status_code == 200
-    assert response.json() == as_json(stats.head_to_head(an, dũng, **params))
+    assert response.json() == as_json(stats.head_to_head(an, dũng, **params)) | FRESH
 
 
 @pytest.mark.django_db

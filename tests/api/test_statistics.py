@@ -15,6 +15,11 @@ from records.models import Game
 from .conftest import Archive
 
 
+# Every statistics answer also says whether the figures still catch up with uploads: these
+# archives are counted as they are imported.
+FRESH = {"ratings_updating": False}
+
+
 def as_json(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
@@ -42,7 +47,7 @@ def test_it_gives_the_leaderboard_of_the_stats_module(
     response = api.get("/api/v1/stats/leaderboard/", params)
 
     assert response.status_code == 200
-    assert response.json() == as_json(stats.leaderboard(metric, **kwargs))
+    assert response.json() == as_json(stats.leaderboard(metric, **kwargs)) | FRESH
 
 
 @pytest.mark.django_db
@@ -68,7 +73,8 @@ def test_it_gives_the_rating_leaderboard_of_one_ruleset(api: APIClient, archive:
     response = api.get("/api/v1/stats/ratings/", {"ruleset": "classic", "min_rounds": "1"})
 
     assert response.status_code == 200
-    assert response.json() == as_json(stats.leaderboard("rating", ruleset="classic", min_rounds=1))
+    expected = as_json(stats.leaderboard("rating", ruleset="classic", min_rounds=1))
+    assert response.json() == expected | FRESH
 
 
 @pytest.mark.django_db
@@ -102,7 +108,7 @@ def test_it_gives_the_global_figures_of_the_stats_module(
     response = api.get("/api/v1/stats/global/", params)
 
     assert response.status_code == 200
-    assert response.json() == as_json(stats.global_stats(**params))
+    assert response.json() == as_json(stats.global_stats(**params)) | FRESH
 
 
 @pytest.mark.django_db

@@ -1,5 +1,6 @@
-"""POST /api/v1/uploads/: one or many records as a body, a file or a field; every record's
-verdict, and a status code that sums them up (201, 200, 207 or 400; docs/api.md)."""
+"""POST /api/v1/uploads/: one or many records as a body, a file or a field; the answer is
+always the upload's job (201 when it finished in the request, with every record's verdict in
+`import_report`; 202 while a worker runs it; docs/api.md)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from rest_framework.test import APIClient
 
 import fourcolor
 
+from jobs.models import Job
 from records.models import Game
 
 from .conftest import illegal_text, round_text
@@ -41,6 +43,16 @@ def post_text(client: APIClient, text: str | bytes, content_type: str = "text/x-
     return client.post(URL, data=text, content_type=content_type)
 
 
+def report(response: Any) -> dict[str, Any]:
+    """The verdicts of an upload finished in the request: its job's report."""
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["status"], body["finished"]) == ("done", True)
+    assert response["Location"] == body["url"]
+    result: dict[str, Any] = body["import_report"]
+    return result
+
+
 # --- how the records arrive ----------------------------------------------------------------
 
 BODIES = {
@@ -65,8 +77,7 @@ def test_it_stores_every_record_however_it_is_sent(
 
     response = BODIES[how](uploader, fcn_file(texts))
 
-    assert response.status_code == 201, response.content
-    body = response.json()
+    body = report(response)
     assert (body["created"], body["duplicates"], body["refused"], body["total"]) == (2, 0, 0, 2)
     assert [r["status"] for r in body["results"]] == ["created", "created"]
     assert [r["line"] for r in body["results"]] == first_lines(texts)
@@ -76,15 +87,20 @@ def test_it_stores_every_record_however_it_is_sent(
         assert game.canonical_text == fourcolor.write_fcn(fourcolor.parse_record(text))
         assert game.uploaded_by == user
         assert result["error"] is None
-    assert "Location" not in response  # two games: no single place to point at
 
 
 @pytest.mark.django_db
-def test_it_points_at_the_game_when_one_record_is_stored(uploader: APIClient) -> None:
+def test_it_answers_with_the_job_resource(uploader: APIClient, user: Any) -> None:
     response = post_text(uploader, round_text(5, "bga", 4))
 
+    job = Job.objects.get(kind=Job.Kind.IMPORT)
     assert response.status_code == 201
-    assert response["Location"] == response.json()["results"][0]["url"]
+    assert response["Location"] == f"http://testserver/api/v1/jobs/{job.pk}/"
+    body = response.json()
+    assert (body["id"], body["kind"], body["created_by"]) == (job.pk, "import", user.username)
+    assert (body["stored"], body["seen"], body["total"], body["percent"]) == (1, 1, 1, 100)
+    # The same resource as the job endpoint shows.
+    assert uploader.get(response["Location"]).json() == body
 
 
 @pytest.mark.django_db
@@ -96,7 +112,7 @@ def test_it_keeps_the_original_text_verbatim(uploader: APIClient) -> None:
 
     response = post_text(uploader, text)
 
-    game = Game.objects.get(pk=response.json()["results"][0]["id"])
+    game = Game.objects.get(pk=report(response)["results"][0]["id"])
     assert game.original_text == text
     assert game.canonical_text == canonical
 
@@ -105,7 +121,7 @@ def test_it_keeps_the_original_text_verbatim(uploader: APIClient) -> None:
 
 
 @pytest.mark.django_db
-def test_it_reports_a_mixed_file_record_by_record_with_207(uploader: APIClient) -> None:
+def test_it_reports_a_mixed_file_record_by_record(uploader: APIClient) -> None:
     stored = round_text(7, "classic", 4)
     post_text(uploader, stored)
     existing = Game.objects.get().pk
@@ -116,8 +132,7 @@ def test_it_reports_a_mixed_file_record_by_record_with_207(uploader: APIClient) 
 
     response = post_text(uploader, fcn_file(texts))
 
-    assert response.status_code == 207
-    body = response.json()
+    body = report(response)
     assert (body["created"], body["duplicates"], body["refused"]) == (1, 1, 1)
     created, duplicate, refused = body["results"]
     assert created["status"] == "created" and Game.objects.filter(pk=created["id"]).exists()
@@ -131,30 +146,25 @@ def test_it_reports_a_mixed_file_record_by_record_with_207(uploader: APIClient) 
     )
     assert error["text"] == fcn_file(texts).split("\n")[expected.line - 1]
     assert error["error"] == str(expected)
-    assert "error" not in body  # a 207 is not an error
 
 
 @pytest.mark.django_db
-def test_it_answers_200_when_every_record_is_already_stored(uploader: APIClient) -> None:
+def test_it_reports_a_file_sent_again_as_duplicates(uploader: APIClient) -> None:
     text = round_text(9, "bga", 3)
     assert post_text(uploader, text).status_code == 201
 
     response = post_text(uploader, text)
 
-    assert response.status_code == 200
-    assert response.json()["duplicates"] == 1 and response.json()["created"] == 0
+    body = report(response)
+    assert body["duplicates"] == 1 and body["created"] == 0
     assert Game.objects.count() == 1
 
 
 @pytest.mark.django_db
-def test_it_answers_400_with_the_report_when_every_record_is_refused(
-    uploader: APIClient,
-) -> None:
+def test_it_reports_every_refusal_when_every_record_is_refused(uploader: APIClient) -> None:
     response = post_text(uploader, fcn_file([illegal_text(1), "[Ruleset \"classic\"]\n"]))
 
-    assert response.status_code == 400
-    body = response.json()
-    assert body["error"]["code"] == "refused" and body["error"]["status"] == 400
+    body = report(response)
     assert body["refused"] == body["total"] == 2
     assert all(r["status"] == "refused" and r["error"]["message"] for r in body["results"])
     assert not Game.objects.exists()
@@ -169,6 +179,7 @@ def test_it_answers_400_when_the_upload_holds_no_record(
 
     assert response.status_code == 400
     assert response.json()["error"]["code"] == code
+    assert not Job.objects.exists()
 
 
 @pytest.mark.django_db
@@ -179,8 +190,7 @@ def test_it_refuses_invalid_utf8_with_its_position(uploader: APIClient) -> None:
 
     response = post_text(uploader, bad, "application/octet-stream")
 
-    assert response.status_code == 400
-    error = response.json()["results"][0]["error"]
+    error = report(response)["results"][0]["error"]
     assert error["category"] == "encoding"
     assert error["line"] == good.split(b"\n").index(b'[Seat1 "East"]') + 1
     assert error["col"] == len('[Seat1 "Ea') + 1

@@ -1,18 +1,22 @@
-"""POST /api/v1/uploads/ when the database stays unavailable during the import: 503 with
-`Retry-After`, the report so far (records not stored have the status `unavailable`) and the
-error body; sending the file again later stores the rest, the stored ones being duplicates."""
+"""POST /api/v1/uploads/ when the database goes away during an import run in the request: the
+answer is 202 with the job, queued again for the worker (nothing to send again); once the
+database is back the worker goes on from the first record not stored, each record stored once.
+Sending the file again meanwhile is safe too: its stored records come back as duplicates."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from jobs.models import Job
 from records.models import Game
 from tests.api.openapi import ResponseChecker, openapi_document
-from tests.records.conftest import bad_record, fcn_file, first_line_of, good_texts
+from tests.records.conftest import bad_record, fcn_file, good_texts
 from tests.records.db_down import database_down_after
+from tests.worker import run_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the import's retries need autocommit
 URL = "/api/v1/uploads/"
@@ -31,7 +35,7 @@ def _texts() -> list[str]:
     return texts
 
 
-def test_it_answers_503_with_retry_after_and_every_verdict(
+def test_it_hands_an_upload_the_database_stopped_to_the_worker(
     uploader: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     texts = _texts()
@@ -39,39 +43,44 @@ def test_it_answers_503_with_retry_after_and_every_verdict(
         database_down_after(patch, batches=1)
         response = uploader.post(URL, data=fcn_file(texts), content_type="text/x-fcn")
 
-    assert response.status_code == 503
-    assert response["Retry-After"] == "30"
+    assert response.status_code == 202
     body = response.json()
-    ResponseChecker(openapi_document()).check(URL, "post", 503, "application/json", body)
-    assert body["error"]["code"] == "unavailable" and body["error"]["status"] == 503
-    assert body["error"]["retry_after"] == 30
-    assert "Upload the file again later" in body["error"]["message"]
-    assert (body["created"], body["refused"], body["unavailable"], body["total"]) == (2, 1, 3, 6)
-    statuses = [r["status"] for r in body["results"]]
-    assert statuses == ["created", "created", "refused"] + ["unavailable"] * 3
-    first = body["results"][3]
-    assert first["id"] is None and first["line"] == first_line_of(texts, 3)
-    assert first["error"]["category"] == "unavailable"
+    ResponseChecker(openapi_document()).check(URL, "post", 202, "application/json", body)
+    assert response["Location"] == body["url"]
+    assert (body["status"], body["stored"], body["refused"], body["not_stored"]) == (
+        "queued", 2, 1, 3)
+    assert "database unavailable" in body["error"] and "automatically" in body["error"]
     assert Game.objects.count() == 2
+    Job.objects.update(run_after=timezone.now())  # the retry pause is over
 
-    again = uploader.post(URL, data=fcn_file(texts), content_type="text/x-fcn")
+    run_worker()
 
-    assert again.status_code == 207  # the illegal record is refused again
-    statuses = [r["status"] for r in again.json()["results"]]
-    assert statuses == ["duplicate", "duplicate", "refused"] + ["created"] * 3
+    body = uploader.get(response["Location"]).json()
+    assert (body["status"], body["stored"], body["refused"], body["not_stored"]) == (
+        "done", 5, 1, 0)
+    statuses = [r["status"] for r in body["import_report"]["results"]]
+    assert statuses == ["created", "created", "refused"] + ["created"] * 3
     assert Game.objects.count() == 5
 
 
-def test_it_answers_503_when_nothing_could_be_stored(
+def test_it_reports_a_retried_upload_as_duplicates(
     uploader: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The client saw no answer (say, its connection was cut) and sends the file again: every
+    record already stored is reported as a duplicate, none stored twice."""
+    texts = _texts()
     with monkeypatch.context() as patch:
-        database_down_after(patch, batches=0)
-        response = uploader.post(URL, {"text": fcn_file(good_texts(3, start=4410))},
-                                 format="json")
+        database_down_after(patch, batches=1)
+        uploader.post(URL, data=fcn_file(texts), content_type="text/x-fcn")
 
-    assert response.status_code == 503 and response["Retry-After"] == "30"
-    body = response.json()
-    assert (body["created"], body["unavailable"]) == (0, 3)
-    assert [r["status"] for r in body["results"]] == ["unavailable"] * 3
-    assert not Game.objects.exists()
+    again = uploader.post(URL, data=fcn_file(texts), content_type="text/x-fcn")
+
+    assert again.status_code == 201
+    statuses = [r["status"] for r in again.json()["import_report"]["results"]]
+    assert statuses == ["duplicate", "duplicate", "refused"] + ["created"] * 3
+    Job.objects.update(run_after=timezone.now())
+    run_worker()  # the first upload's job ends too: its last records are duplicates now
+    first = Job.objects.order_by("pk").first()
+    assert first is not None
+    assert (first.status, first.stored, first.duplicates) == ("done", 2, 3)
+    assert Game.objects.count() == 5

@@ -121,6 +121,9 @@ def test_it_serves_the_site_with_gunicorn(tmp_path: Path) -> None:
                 assert server.poll() is None, log.read_text()
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.2)
+        while "job worker started" not in log.read_text():
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
@@ -130,7 +133,11 @@ def test_it_serves_the_site_with_gunicorn(tmp_path: Path) -> None:
     assert "Content-Security-Policy" in headers
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     loggers = {line["logger"] for line in lines}
-    assert {"gunicorn.error", "fourcolor.request"} <= loggers, lines
+    assert {"gunicorn.error", "fourcolor.request", "fourcolor.jobs"} <= loggers, lines
+    # The job worker (no broker) ran beside the web workers and stopped with the master.
+    messages = [line["message"] for line in lines if line["logger"] == "fourcolor.jobs"]
+    assert any(m.startswith("job worker started") for m in messages), messages
+    assert any(m.startswith("job worker stopped") for m in messages), messages
     (served,) = [line for line in lines if line["logger"] == "fourcolor.request"]
     assert (served["path"], served["status"]) == ("/healthz", 200)
     assert served["request_id"] == headers["X-Request-ID"]

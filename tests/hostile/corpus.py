@@ -4,8 +4,8 @@ Small cases are files under tests/data/hostile/; cases too large to commit (a 33
 record of 100,000 events, 20,000 tiny records, a 2 MiB line) are made here by generator
 functions named in the manifest. Every case says what the import service must answer for each
 record it holds: stored, duplicate, or refused at a line, column, ply and category. The web
-form and the API answers follow from that (see `api_status`), except for cases over an upload
-size limit, which both doors refuse before reading them (`over_upload_limit`).
+form and the API answers follow from that, except for cases over an upload size limit, which
+both doors refuse before reading them (`over_upload_limit`).
 """
 
 from __future__ import annotations
@@ -90,17 +90,6 @@ class Case:
     @property
     def duplicates(self) -> int:
         return sum(r.status == "duplicate" for r in self.records)
-
-    def api_status(self) -> int:
-        """The API's status for this case: 413 over the size limit, else docs/api.md's rule."""
-        if self.over_upload_limit:
-            return 413
-        total = len(self.records)
-        if total == 0 or self.refused == total:
-            return 400
-        if self.refused:
-            return 207
-        return 201 if self.stored else 200
 
 
 # ----------------------------------------------------------------------------- generators

@@ -12,6 +12,7 @@ from django.core.cache import cache
 # The same users and token clients as the API tests.
 from tests.api.conftest import client_for, other_user, staff, user  # noqa: F401
 from tests.records.conftest import bad_record, fcn_file, good_texts
+from tests.worker import run_worker  # noqa: F401
 
 # Below any test file's size: every upload in these tests is a background job unless a test
 # raises it again.

@@ -17,7 +17,7 @@ from records.models import Game
 from records.services import import_records
 from tests.api.openapi import ResponseChecker, openapi_document
 
-from .conftest import Upload
+from .conftest import Upload, run_worker
 
 pytestmark = pytest.mark.django_db
 Clients = Callable[[Any], APIClient]
@@ -52,7 +52,13 @@ def test_it_accepts_a_large_upload_as_a_job(
     job = Job.objects.get()
     assert response["Location"] == body["url"] == f"http://testserver/api/v1/jobs/{job.pk}/"
     assert body["page"] == f"http://testserver/jobs/{job.pk}/"
-    # In-process (no broker): the job ran in the request.
+    # No broker: the request only queued the job, for the worker (`manage.py run_jobs`).
+    assert (body["status"], body["finished"], body["percent"]) == ("queued", False, None)
+    assert not Game.objects.exists()
+
+    assert run_worker() == 2  # the import, then the statistics it queued
+    body = client.get(response["Location"]).json()
+    checker.check(f"/api/v1/jobs/{job.pk}/", "get", 200, "application/json", body)
     assert (body["status"], body["finished"], body["percent"]) == ("done", True, 100)
     assert (body["stored"], body["duplicates"], body["refused"]) == (
         upload.stored, upload.duplicates, upload.refused)
@@ -68,11 +74,15 @@ def test_it_answers_the_same_verdicts_as_a_synchronous_upload(
     client_for: Clients, user: AbstractUser, upload: Upload, settings: Any
 ) -> None:
     client = client_for(user)
-    job = _post(client, upload, "body").json()["import_report"]
+    location = _post(client, upload, "body")["Location"]
+    run_worker()
+    job = client.get(location).json()["import_report"]
     Game.objects.all().delete()
     settings.BACKGROUND_IMPORT_MIN_BYTES = 10**9
 
-    direct = _post(client, upload, "body").json()
+    answer = _post(client, upload, "body")
+    assert answer.status_code == 201  # within the request: the same job resource, finished
+    direct = answer.json()["import_report"]
 
     def shape(report: dict[str, Any]) -> list[tuple[Any, ...]]:
         return [(r["index"], r["line"], r["status"], r["error"]) for r in report["results"]]
@@ -88,6 +98,7 @@ def test_it_shows_a_job_to_its_creator_and_staff_only(
 ) -> None:
     url = _post(client_for(user), upload, "body")["Location"]
     path = url.removeprefix("http://testserver")
+    run_worker()
 
     answers = {who: client_for(person).get(path) for who, person in
                [("owner", user), ("staff", staff), ("other", other_user), ("anonymous", None)]}
@@ -127,6 +138,9 @@ def test_it_lets_staff_revalidate_the_archive_in_the_background(
     body = response.json()
     checker.check("/api/v1/jobs/revalidate/", "post", 202, "application/json", body)
     assert response["Location"] == body["url"]
+    assert body["status"] == "queued"
+    run_worker()
+    body = client_for(staff).get(response["Location"]).json()
     assert (body["kind"], body["status"], body["total"]) == ("revalidate", "done", upload.stored)
     report = body["revalidate_report"]
     assert (report["checked"], report["unchanged"], report["changed"]) == (

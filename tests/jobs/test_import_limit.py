@@ -20,7 +20,7 @@ from records.models import Game
 from tests.records.conftest import first_line_of, good_texts
 from tests.web.dom import parse
 
-from .conftest import make_upload
+from .conftest import make_upload, run_worker
 
 pytestmark = pytest.mark.django_db
 LIMIT = 10
@@ -62,19 +62,23 @@ def test_it_refuses_the_records_over_the_limit_in_an_api_job(
                                      content_type="text/x-fcn")
 
     assert response.status_code == 202
-    body = response.json()
+    assert response.json()["status"] == "queued"
+    run_worker()
+    body = client_for(user).get(response["Location"]).json()
     assert (body["status"], body["refused"]) == ("done", 1)
-    _assert_limited(Job.objects.get())
+    _assert_limited(Job.objects.get(kind=Job.Kind.IMPORT))
 
 
 def test_it_shows_the_limit_on_the_web_job_page(user: AbstractUser) -> None:
     client = Client()
     client.force_login(user)
 
-    response = client.post("/upload/", {"text": make_upload(12).text}, follow=True)
+    location = client.post("/upload/", {"text": make_upload(12).text})["Location"]
+    run_worker()
+    response = client.get(location)
 
     assert response.status_code == 200
-    job = Job.objects.get()
+    job = Job.objects.get(kind=Job.Kind.IMPORT)
     _assert_limited(job)
     doc = parse(response.content)
     refused = doc.find("li", "result", **{"data-status": "refused"})

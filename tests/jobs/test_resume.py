@@ -20,7 +20,7 @@ from jobs.queue import create_import_job, resume
 from records.models import Game
 from records.services import sha256_text
 
-from .conftest import Upload, make_upload
+from .conftest import Upload, make_upload, run_worker
 
 pytestmark = pytest.mark.django_db
 BATCH = 4
@@ -175,6 +175,7 @@ def test_it_marks_a_job_failed_with_what_was_not_stored_and_resumes_it(
     monkeypatch.setattr(records.services, "_store_retrying", real)
 
     resume(job)
+    run_worker()
 
     job.refresh_from_db()
     assert (job.status, job.error, job.not_stored) == ("done", "", 0)
@@ -233,6 +234,45 @@ def test_it_revalidates_in_the_background_from_the_command(user: AbstractUser) -
     call_command("revalidate", "--background", stdout=out)
 
     job = Job.objects.get()
-    assert (job.kind, job.status, job.created_by) == ("revalidate", "done", None)
-    assert f"job {job.pk} done: checked 4 games" in out.getvalue()
-    assert "3 unchanged, 1 changed" in out.getvalue()
+    assert (job.kind, job.status, job.created_by) == ("revalidate", "queued", None)
+    assert f"job {job.pk} queued for the job worker: follow it at /jobs/{job.pk}/" in (
+        out.getvalue())
+    call_command("run_jobs", "--until-empty", stdout=out)
+    job.refresh_from_db()
+    assert job.status == "done"
+    assert (job.report["checked"], job.report["unchanged"], job.report["changed"]) == (4, 3, 1)
+
+
+def test_it_queues_a_job_the_database_stopped_again_for_the_worker(
+    monkeypatch: pytest.MonkeyPatch, user: AbstractUser
+) -> None:
+    """No broker: the worker does not give up on a lost database; the job waits
+    DB_RETRY_SECONDS and goes on from `resume_at`, with no command to run."""
+    upload = make_upload(13)
+    job = create_import_job(upload.data, user)
+    real = records.services._store_retrying
+    calls = {"n": 0}
+
+    def store(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            return OperationalError("server closed the connection unexpectedly")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(records.services, "_store_retrying", store)
+
+    run_worker()
+
+    job.refresh_from_db()
+    assert (job.status, job.resume_at, job.not_stored) == ("queued", BATCH, 15 - BATCH)
+    assert "tried again automatically" in job.error
+    assert job.run_after is not None and job.run_after > timezone.now()
+    assert run_worker() == 0  # held back until run_after
+    Job.objects.filter(pk=job.pk).update(run_after=timezone.now())
+
+    run_worker()
+
+    job.refresh_from_db()
+    assert (job.status, job.error, job.not_stored, job.attempts) == ("done", "", 0, 2)
+    assert [r["status"] for r in job.report["results"]] == upload.statuses
+    _assert_stored_once(upload)

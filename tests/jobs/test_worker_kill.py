@@ -1,9 +1,10 @@
-"""A real Celery worker killed with SIGKILL in the middle of a background import: another
-worker takes the job over and it ends with every valid record stored exactly once.
+"""A real job worker killed with SIGKILL in the middle of a background import: another
+worker takes the job over and it ends with every valid record stored exactly once. Both the
+default set-up's database worker (`manage.py run_jobs`) and a Celery worker.
 
-Runs scripts/fault_worker_kill.py against this test database and Redis database 5. Needs
-PostgreSQL (the workers are other processes: an in-memory SQLite test database is not shared)
-and a Redis server at 127.0.0.1:6379; skipped otherwise.
+Runs scripts/fault_worker_kill.py against this test database (and, for Celery, Redis database
+5). Needs PostgreSQL (the workers are other processes: an in-memory SQLite test database is
+not shared), and for Celery a Redis server at 127.0.0.1:6379; skipped otherwise.
 """
 
 from __future__ import annotations
@@ -44,9 +45,24 @@ def broker() -> Any:
     client.flushdb()
 
 
-def test_it_resumes_an_import_whose_worker_was_killed(broker: Any, tmp_path: Path) -> None:
-    env = dict(os.environ, CELERY_BROKER_URL=BROKER,
-               DATABASE_URL=database_url(settings.DATABASES["default"]))
+@pytest.fixture
+def no_broker() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the workers need a database other processes can reach: PostgreSQL")
+
+
+def test_it_resumes_an_import_whose_celery_worker_was_killed(broker: Any, tmp_path: Path
+                                                              ) -> None:
+    _check_killed_worker(tmp_path, {"CELERY_BROKER_URL": BROKER}, "celery")
+
+
+def test_it_resumes_an_import_whose_database_worker_was_killed(no_broker: None, tmp_path: Path
+                                                                ) -> None:
+    _check_killed_worker(tmp_path, {"CELERY_BROKER_URL": ""}, "run_jobs")
+
+
+def _check_killed_worker(tmp_path: Path, extra: dict[str, str], workers: str) -> None:
+    env = dict(os.environ, DATABASE_URL=database_url(settings.DATABASES["default"]), **extra)
     command = [sys.executable, str(ROOT / "scripts" / "fault_worker_kill.py"), "--records",
                "1200", "--kill-after", "1", "--kill-delay", "0.1", "--timeout", "60", "--json",
                "--log", str(tmp_path / "workers.log")]
@@ -57,6 +73,7 @@ def test_it_resumes_an_import_whose_worker_was_killed(broker: Any, tmp_path: Pat
     assert run.returncode in (0, 1), run.stderr + log[-3000:]
     figures = json.loads(run.stdout.strip().splitlines()[-1])
     assert figures["ok"], (figures, log[-3000:])
+    assert figures["workers"] == workers
     # Killed mid-import (after a batch, before the end), resumed by the second worker. The
     # import stores up to 250 records per batch: 1,200 records make several batches, so the
     # kill lands with most of the file still to do.
@@ -64,7 +81,7 @@ def test_it_resumes_an_import_whose_worker_was_killed(broker: Any, tmp_path: Pat
     assert (figures["job_status"], figures["job_attempts"]) == ("done", 2)
     assert figures["accepted"] == 1201 and figures["refused_reported"] == 1
     # Seen from here too: the job and exactly one game per valid record.
-    job = Job.objects.get()
+    job = Job.objects.get(kind=Job.Kind.IMPORT)
     assert (job.status, job.resume_at, job.seen, job.not_stored) == ("done", 1202, 1202, 0)
     assert Game.objects.count() == Game.objects.values("content_hash").distinct().count() == 1200
     # The report keeps the first 1,000 records' results and counts the rest.

@@ -114,4 +114,5 @@ def test_it_does_not_ask_token_clients_for_a_csrf_token(archive: Archive, user: 
 
     response = client.post("/api/v1/uploads/", "no record here", content_type="text/x-fcn")
 
-    assert response.status_code == 400  # read and refused for what it is, not for CSRF
+    assert response.status_code == 201  # read and answered for what it is, not refused for CSRF
+    assert response.json()["refused"] == 1

@@ -19,7 +19,7 @@ from web.views.upload import _rows
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    job = Job.objects.defer("payload").select_related("created_by").filter(pk=pk).first()
+    job = Job.objects.select_related("created_by").filter(pk=pk).first()
     if job is None or not job.visible_to(request.user):
         raise Http404("No such job.")
     context: dict[str, object] = {

@@ -2,20 +2,19 @@
 
 The engine validates every record (records.services.import_records); the result page lists
 each record with its verdict: a link to the stored game, to the game it duplicates, or the
-refusal's line, column, ply and message with the offending line quoted. An upload of
-BACKGROUND_IMPORT_MIN_BYTES or more becomes a background job (jobs/): the answer sends the
-uploader to the job's page, which follows its progress and then lists the same verdicts.
-
-As the API: an upload holds at most UPLOAD_MAX_RECORDS records (the next one is refused, the
-rest not read), and an import the database stopped is a 503 whose page counts the records not
-stored, says which they are, from which record on, and to upload the file again later.
+refusal's line, column, ply and message with the offending line quoted. As the API, every
+upload is a job (jobs.queue.submit_upload, the one entry point): one under
+BACKGROUND_IMPORT_MIN_BYTES runs in the request and its result page is the answer; a larger
+one (or one the database stopped half-way, which the worker resumes) runs on the job worker,
+and the answer sends the uploader to the job's page, which follows its progress and then lists
+the same verdicts. An upload holds at most UPLOAD_MAX_RECORDS records (the next one is
+refused, the rest not read).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db import InterfaceError, OperationalError
 from django.db.models import Prefetch
@@ -24,13 +23,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from jobs.models import Job
-from jobs.queue import background_min_bytes, is_large, submit_import
+from jobs.queue import background_min_bytes, submit_upload
+from jobs.reports import stored_report
 from web.forms import UploadForm
 from records.models import Game, GameSeat
-from records.services import ImportReport, RecordResult, import_records
-
-# As the API's: after a 503 the uploader may send the file again after this many seconds.
-UNAVAILABLE_RETRY_SECONDS = 30
+from records.services import ImportReport, RecordResult
 
 
 def _marked_line(error: dict[str, Any]) -> dict[str, str] | None:
@@ -77,20 +74,10 @@ def _row(result: RecordResult, games: dict[int, Game]) -> dict[str, Any]:
     }
 
 
-def _resume(report: ImportReport) -> dict[str, int | None] | None:
-    """Where the import the database stopped would go on: the first record not stored (its
-    number and first line), for the summary; None when nothing was left unstored."""
-    if not report.unavailable:
-        return None
-    line = next((r.line for r in (*report.results, *report.problems)
-                 if r.status == "unavailable" and r.index == report.next_index), None)
-    return {"record": report.next_index + 1, "line": line}
-
-
 def _form_page(request: HttpRequest, form: UploadForm, status: int = 200) -> HttpResponse:
     jobs = (
         Job.objects.filter(created_by=request.user, kind=Job.Kind.IMPORT)
-        .defer("payload", "report")[:5]
+        .defer("report")[:5]
     )
     context = {"form": form, "jobs": jobs, "background_min_bytes": background_min_bytes()}
     return render(request, "records/upload.html", context, status=status)
@@ -114,24 +101,16 @@ def upload(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _form_page(request, form, status=400)
     source = form.cleaned_data["file"] or form.cleaned_data["text"]
-    if is_large(_size(source)):
-        job = submit_import(source, request.user, getattr(source, "name", "") or "")
-        return redirect("job", pk=job.pk)  # 302 after a POST: the browser GETs the job page
-    report = import_records(source, request.user, max_records=settings.UPLOAD_MAX_RECORDS)
-    response = render(
+    submitted = submit_upload(source, request.user, getattr(source, "name", "") or "",
+                              size=_size(source))
+    if not submitted.finished:
+        # 302 after a POST: the browser GETs the job page, which follows the job.
+        return redirect("job", pk=submitted.job.pk)
+    report = stored_report(submitted.job.report or {})
+    return render(
         request,
         "records/upload_result.html",
-        {"report": report, "rows": _rows(report), "resume": _resume(report), "form": UploadForm()},
-        status=_status(report),
+        {"report": report, "rows": _rows(report), "form": UploadForm(), "job": submitted.job},
+        # 400 when every record was refused (nothing stored), as before.
+        status=400 if report.refused == report.total else 200,
     )
-    if report.unavailable:
-        response["Retry-After"] = str(UNAVAILABLE_RETRY_SECONDS)
-    return response
-
-
-def _status(report: ImportReport) -> int:
-    """As the API: 503 when the database stopped the import, 400 when every record was
-    refused (nothing stored), else 200."""
-    if report.unavailable:
-        return 503
-    return 400 if report.refused == report.total else 200

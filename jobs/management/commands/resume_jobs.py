@@ -3,7 +3,9 @@
 Without ids: every failed job, and every queued or running job whose lease ran out (no
 progress for JOB_LEASE_SECONDS: its worker, or the request running it in-process, died).
 Each goes on from its `resume_at`; records already stored are not stored again. With a broker
-the jobs are queued for the workers; without one they run here, one after the other.
+the jobs are queued for the workers; without one they run here, one after the other. (The
+worker, `run_jobs`, takes abandoned jobs over by itself: this is for failed ones, or for a
+set-up where no worker runs.)
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ import datetime
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from jobs.models import Job
-from jobs.queue import in_process, resume
-from jobs.tasks import lease_seconds
+from jobs.queue import resume, uses_celery
+from jobs.tasks import lease_seconds, runner_token
+from jobs.worker import run_one
 
 
 def stopped_jobs() -> QuerySet[Job]:
@@ -41,10 +44,17 @@ class Command(BaseCommand):
             missing = set(options["ids"]) - set(jobs.values_list("pk", flat=True))
             if missing:
                 raise CommandError(f"no unfinished job with id {', '.join(map(str, missing))}")
-        for job in jobs.defer("payload", "report").order_by("pk"):
+        for job in jobs.defer("report").order_by("pk"):
             self.stdout.write(f"job {job.pk} ({job.kind}): resuming at {job.resume_at}")
             resume(job)
-            if in_process():
+            if not uses_celery():
+                token = runner_token()
+                if Job.objects.filter(pk=job.pk, status=Job.Status.QUEUED).update(
+                    status=Job.Status.RUNNING, runner=token, heartbeat_at=timezone.now(),
+                    attempts=F("attempts") + 1,
+                ):
+                    job.refresh_from_db()
+                    run_one(job, token)
                 job.refresh_from_db()
                 self.stdout.write(f"job {job.pk}: {job.status}"
                                   + (f" ({job.error})" if job.error else ""))

@@ -5,8 +5,9 @@ and everything derived from it compared with what is stored: the verdict, every 
 the match and every seat row. Games that differ are reported and marked `stale` with the
 reason; games that agree are stamped with the current engine version.
 
-With `--background` the work is a background job (jobs/): queued for the Celery workers when a
-broker is configured (follow it at /jobs/<id>/ or /api/v1/jobs/<id>/), run here otherwise.
+With `--background` the work is a background job (jobs/), queued for the job worker (Celery's
+when a broker is configured, `manage.py run_jobs` otherwise): follow it at /jobs/<id>/ or
+/api/v1/jobs/<id>/.
 """
 
 from __future__ import annotations
@@ -67,19 +68,8 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(summary) if clean else self.style.WARNING(summary))
 
     def _background(self, options: dict[str, Any]) -> None:
-        from jobs.queue import in_process, submit_revalidate
+        from jobs.queue import submit_revalidate
 
         job = submit_revalidate(None, stale=options["stale"], update=options["update"])
-        if not in_process():
-            self.stdout.write(f"job {job.pk} queued: follow it at /jobs/{job.pk}/ or "
-                              f"/api/v1/jobs/{job.pk}/")
-            return
-        report = job.report or {}
-        summary = (
-            f"job {job.pk} {job.status}: checked {report.get('checked', 0)} games with engine "
-            f"{fourcolor.__version__}: {report.get('unchanged', 0)} unchanged, "
-            f"{report.get('changed', 0)} changed, {report.get('refused', 0)} now refused, "
-            f"{report.get('updated', 0)} updated"
-        )
-        clean = job.status == "done" and not (report.get("changed") or report.get("refused"))
-        self.stdout.write(self.style.SUCCESS(summary) if clean else self.style.WARNING(summary))
+        self.stdout.write(f"job {job.pk} queued for the job worker: follow it at /jobs/{job.pk}/ "
+                          f"or /api/v1/jobs/{job.pk}/")

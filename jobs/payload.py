@@ -1,0 +1,93 @@
+"""A job's upload, kept in the database a chunk at a time (`JobChunk`).
+
+Written as it is read from the request (an uploaded file Django spooled to a temporary file,
+the raw body stream, or text from a form field or JSON), and read back by the worker as an
+iterator of chunks that the import service splits into records: at no point does a process
+hold more than one chunk of the upload, whatever its size (docs/reliability.md, "Memory").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from jobs.models import Job, JobChunk
+
+# Bytes per stored chunk: large enough that a 30 MB upload is 30 rows, small enough that one
+# row is nothing next to a worker's baseline memory.
+PAYLOAD_CHUNK_BYTES = 1024 * 1024
+_READ_BYTES = 64 * 1024
+
+
+def _pieces(source: Any) -> Iterator[bytes]:
+    """The upload's bytes, piece by piece (text is encoded as UTF-8, see Job.payload_is_text).
+
+    surrogatepass: text decoded from JSON may hold a lone surrogate; it goes back to the import
+    as the same text, which refuses that record with its position."""
+    if isinstance(source, str):
+        for start in range(0, len(source), _READ_BYTES):
+            yield source[start : start + _READ_BYTES].encode("utf-8", "surrogatepass")
+        return
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        for start in range(0, len(data), _READ_BYTES):
+            yield data[start : start + _READ_BYTES]
+        return
+    chunks = getattr(source, "chunks", None)
+    if callable(chunks):  # an UploadedFile: in memory or a temporary file, read piece by piece
+        yield from chunks(_READ_BYTES)
+        return
+    while piece := source.read(_READ_BYTES):
+        yield piece.encode("utf-8", "surrogatepass") if isinstance(piece, str) else piece
+
+
+def is_text(source: Any) -> bool:
+    """Whether the upload came as decoded text (handed back to the import as text)."""
+    return isinstance(source, str)
+
+
+def store(job: Job, source: Any) -> int:
+    """Write `source` into the job's chunks; returns its size in bytes."""
+    size = 0
+    number = 0
+    buffer = bytearray()
+    for piece in _pieces(source):
+        buffer += piece
+        size += len(piece)
+        while len(buffer) >= PAYLOAD_CHUNK_BYTES:
+            JobChunk.objects.create(job=job, number=number,
+                                    data=bytes(buffer[:PAYLOAD_CHUNK_BYTES]))
+            del buffer[:PAYLOAD_CHUNK_BYTES]
+            number += 1
+    if buffer:
+        JobChunk.objects.create(job=job, number=number, data=bytes(buffer))
+    return size
+
+
+def read(job_id: int, *, as_text: bool) -> Iterator[bytes | str]:
+    """The job's upload, a chunk at a time, each chunk fetched when it is needed.
+
+    As text (`as_text`): decoded incrementally, so a character split between two chunks is
+    whole again."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
+    numbers = list(
+        JobChunk.objects.filter(job_id=job_id).order_by("number").values_list("number", flat=True)
+    )
+    for number in numbers:
+        data = bytes(
+            JobChunk.objects.filter(job_id=job_id, number=number).values_list("data", flat=True)
+            .get()
+        )
+        if as_text:
+            text = decoder.decode(data)
+            if text:
+                yield text
+        elif data:
+            yield data
+    if as_text:
+        tail = decoder.decode(b"", final=True)
+        if tail:
+            yield tail
+

@@ -1,0 +1,170 @@
+"""The database-backed worker: runs queued jobs when no Celery broker is configured.
+
+`manage.py run_jobs` runs `Worker.run_forever`; the web server starts one or more of them
+beside itself (config/gunicorn.conf.py through jobs/supervisor.py, `make run`), so nothing has
+to be remembered. Each worker loops:
+
+1. claim the oldest runnable job: queued (and not held back by `run_after`), or running with
+   a lease nobody refreshed for JOB_LEASE_SECONDS (its worker or request died), or running
+   under a runner of this host whose process is gone (a killed worker's job is taken over at
+   once by the next worker, not after the lease);
+2. run it (jobs.tasks.execute) while a thread keeps its lease fresh;
+3. every STATS_CHECK_SECONDS, queue a statistics job if stored games are not counted yet.
+
+Claiming is one conditional UPDATE (`WHERE id = … AND status = … AND runner = …`): of two
+workers that picked the same job, exactly one changes the row. On PostgreSQL the candidate is
+read with FOR UPDATE SKIP LOCKED, so workers do not even wait for each other; SQLite's
+transactions are serialised anyway (IMMEDIATE, see config/settings.py).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import os
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
+from django.db import transaction
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from jobs.models import Job
+from jobs.queue import request_stats_if_due
+from jobs.tasks import HOST, Heartbeat, execute, lease_seconds, put_back, runner_token
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_POLL_SECONDS = 1.0
+DEFAULT_STATS_CHECK_SECONDS = 60.0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _orphans() -> Q:
+    """Running jobs held by a dead process of this host (their lease may still look fresh)."""
+    prefix = f"{HOST}:"
+    dead = []
+    held = Job.objects.filter(status=Job.Status.RUNNING, runner__startswith=prefix)
+    for runner in held.values_list("runner", flat=True):
+        pid = runner[len(prefix):].split(":", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            dead.append(runner)
+    return Q(status=Job.Status.RUNNING, runner__in=dead)
+
+
+def runnable(now: datetime.datetime) -> Q:
+    expired = now - datetime.timedelta(seconds=lease_seconds())
+    queued = Q(status=Job.Status.QUEUED) & (Q(run_after__isnull=True) | Q(run_after__lte=now))
+    abandoned = Q(status=Job.Status.RUNNING) & (
+        Q(heartbeat_at__lt=expired) | Q(heartbeat_at__isnull=True)
+    )
+    return queued | abandoned | _orphans()
+
+
+def claim_next(token: str) -> Job | None:
+    """Take the oldest runnable job for `token`; None when there is none."""
+    for _ in range(5):  # another worker may take the candidate first: look again
+        now = timezone.now()
+        with transaction.atomic():
+            candidates = Job.objects.filter(runnable(now)).order_by("created_at", "pk")
+            if connection.features.has_select_for_update_skip_locked:
+                candidates = candidates.select_for_update(skip_locked=True)
+            row = candidates.values("pk", "status", "runner").first()
+            if row is None:
+                return None
+            taken = Job.objects.filter(
+                pk=row["pk"], status=row["status"], runner=row["runner"]
+            ).update(status=Job.Status.RUNNING, runner=token, heartbeat_at=now, run_after=None,
+                     attempts=F("attempts") + 1, started_at=Coalesce("started_at", Value(now)))
+        if taken:
+            job = Job.objects.get(pk=row["pk"])
+            if row["status"] == Job.Status.RUNNING:
+                logger.warning("job %s: taken over from runner %s (it stopped)", job.pk,
+                               row["runner"])
+            return job
+    return None
+
+
+def run_one(job: Job, token: str) -> None:
+    """Run a job this worker claimed, and queue it again if the database stopped it."""
+    logger.info("job %s (%s): started at %s", job.pk, job.kind, job.resume_at)
+    with Heartbeat(job.pk, token):
+        retry = execute(job, token)
+    if retry is not None:
+        put_back(job.pk, token, retry)
+    logger.info("job %s: %s", job.pk, "queued again" if retry else "ended")
+
+
+class Worker:
+    """One worker process: claims and runs jobs one at a time until stopped."""
+
+    def __init__(self, *, poll: float | None = None, stats_check: float | None = None,
+                 parent_pid: int | None = None) -> None:
+        self.poll = poll if poll is not None else float(
+            getattr(settings, "JOB_POLL_SECONDS", DEFAULT_POLL_SECONDS))
+        self.stats_check = stats_check if stats_check is not None else float(
+            getattr(settings, "STATS_CHECK_SECONDS", DEFAULT_STATS_CHECK_SECONDS))
+        self.parent_pid = parent_pid
+        self.stopping = False
+        self._next_check = 0.0
+
+    def stop(self, *args: Any) -> None:
+        """Finish the job at hand, then exit (SIGTERM, SIGINT)."""
+        self.stopping = True
+
+    def orphaned(self) -> bool:
+        """The process that started this worker (the web server) is gone: exit with it."""
+        return self.parent_pid is not None and os.getppid() != self.parent_pid
+
+    def run_once(self) -> bool:
+        """Run at most one job (after the statistics check, when one is due); whether there
+        was one."""
+        close_old_connections()
+        if time.monotonic() >= self._next_check:
+            self._next_check = time.monotonic() + self.stats_check
+            request_stats_if_due()
+        token = runner_token()
+        job = claim_next(token)
+        if job is None:
+            return False
+        run_one(job, token)
+        return True
+
+    def run_forever(self) -> None:
+        while not self.stopping and not self.orphaned():
+            try:
+                busy = self.run_once()
+            except (OperationalError, InterfaceError) as exc:
+                logger.warning("job worker: database unavailable (%s); trying again",
+                               " ".join(str(exc).split()))
+                connection.close()
+                busy = False
+            if not busy:
+                self._sleep(self.poll)
+
+    def drain(self) -> int:
+        """Run jobs until none is runnable; how many ran (`run_jobs --until-empty`). The
+        statistics check runs once, first (a count that keeps failing is not queued again and
+        again)."""
+        ran = 0
+        while self.run_once():
+            self._next_check = float("inf")
+            ran += 1
+        return ran
+
+    def _sleep(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while not self.stopping and time.monotonic() < end:
+            time.sleep(min(0.2, end - time.monotonic()))
