@@ -125,13 +125,6 @@ def submit_upload(source: Any, user: Any, name: str = "", *, size: int | None = 
     return Submitted(job, job.finished)
 
 
-def submit_import(source: Any, user: Any, name: str = "") -> Job:
-    """A queued import (the worker runs it), whatever its size."""
-    job = create_import_job(source, user, name)
-    enqueue(job)
-    return job
-
-
 def submit_revalidate(user: Any, *, stale: bool = False, update: bool = False) -> Job:
     job = create_revalidate_job(user, stale=stale, update=update)
     enqueue(job)
