@@ -212,9 +212,10 @@ class Ledger:
     pool_exhausted: int = 0
 
     def note(self, text_hash: str, status: int, body: dict[str, Any]) -> str:
-        """Record one upload's answer; the record's status (created, duplicate, ...)."""
-        results = body.get("results") or []
-        if status not in (200, 201) or len(results) != 1:
+        """Record one upload's answer (its job, finished in the request: a one-record upload
+        is small); the record's status (created, duplicate, ...)."""
+        results = (body.get("import_report") or {}).get("results") or []
+        if status != 201 or len(results) != 1:
             self.unexpected.append(f"{status}: {json.dumps(body)[:300]}")
             return "unexpected"
         result = results[0]

@@ -19,6 +19,7 @@ from jobs.models import Job
 from records.models import Game
 from tests.records.conftest import fcn_file, first_line_of, good_texts
 from tests.web.dom import parse
+from tests.worker import run_worker
 
 pytestmark = pytest.mark.django_db
 Clients = Callable[[Any], APIClient]
@@ -49,7 +50,8 @@ def test_it_refuses_the_record_and_stores_the_rest_through_the_api(
                                      content_type="text/x-fcn")
 
     assert response.status_code == 202
-    body = response.json()
+    run_worker()
+    body = client_for(user).get(response["Location"]).json()
     assert (body["status"], body["stored"], body["refused"]) == ("done", 11, 1)
     assert Game.objects.count() == 11
     (problem,) = [r for r in body["import_report"]["results"] if r["status"] == "refused"]
@@ -57,7 +59,7 @@ def test_it_refuses_the_record_and_stores_the_rest_through_the_api(
     assert (error["category"], error["line"], error["col"], error["ply"]) == (
         "syntax", line, col, 0)
     assert f"U+{ord(char):04X}" in error["message"]
-    job = Job.objects.get()
+    job = Job.objects.get(kind=Job.Kind.IMPORT)
     assert job.status == "done" and job.error == ""
     # What is kept of the line shows the character as a visible symbol, never the character.
     saved = job.report["problems"][0]["error"]["text"]
@@ -73,8 +75,9 @@ def test_it_shows_the_refusal_on_the_job_page(user: AbstractUser) -> None:
     client.force_login(user)
 
     response = client.post(reverse("upload"), {"text": text.replace("\x00", "\x01")})
+    run_worker()
 
-    job = Job.objects.get()
+    job = Job.objects.get(kind=Job.Kind.IMPORT)
     assert response.status_code == 302
     assert (job.status, job.stored, job.refused) == ("done", 11, 1)
     page = client.get(response["Location"])
@@ -101,6 +104,7 @@ def test_it_refuses_a_mebibyte_of_random_bytes_without_failing(
                                      content_type="application/octet-stream")
 
     assert response.status_code in (202, 400)
+    run_worker()
     job = Job.objects.get()
     assert job.status == "done" and job.error == ""
     assert job.stored == 0 and job.refused >= 1
@@ -128,6 +132,7 @@ def test_it_never_shows_an_unexpected_error_s_text(
 
     response = client_for(user).post("/api/v1/uploads/", data=text.encode(),
                                      content_type="text/x-fcn")
+    run_worker()
 
     job = Job.objects.get()
     assert job.status == "failed"

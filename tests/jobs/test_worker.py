@@ -203,3 +203,30 @@ def test_it_says_ratings_are_updating_until_the_count_ran(client_for: Any, user:
     after = [client.get(url).json()["ratings_updating"] for url in urls]
 
     assert (before, after) == ([True] * 3, [False] * 3)
+
+
+def test_it_says_ratings_are_updating_on_the_player_page(user: AbstractUser, client: Client
+                                                          ) -> None:
+    import_records(make_upload(3).text, user, announce=False)
+    player = Game.objects.first().seats.first().player  # type: ignore[union-attr]
+
+    before = client.get(f"/players/{player.pk}/")
+    run_worker()
+    cache.clear()
+    after = client.get(f"/players/{player.pk}/")
+
+    assert b'data-field="ratings-updating"' in before.content
+    assert b'data-field="ratings-updating"' not in after.content
+
+
+def test_it_shows_a_statistics_job_to_staff(staff: AbstractUser, user: AbstractUser) -> None:
+    import_records(make_upload(3).text, user, announce=False)
+    Worker(stats_check=0).drain()
+    job = Job.objects.get(kind=Job.Kind.STATS)
+    client = Client()
+    client.force_login(staff)
+
+    page = client.get(f"/jobs/{job.pk}/").content.decode()
+
+    assert f"Statistics job {job.pk}" in page
+    assert '<strong data-count="counted">3</strong>' in page

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 
 from ratings import stats
 from ratings.history import rating_histories
+from ratings.services import ratings_updating
 from records.filters import GameFilter
 from web.forms import PlayerFilterForm
 from records.models import GameSeat, Player, player_key
@@ -115,6 +116,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                  "pending": h.pending}
                 for h in rating_histories(player.pk)
             ],
+            # Uploads answer before their games are counted (a statistics job does that).
+            "ratings_updating": ratings_updating(),
             "running": running_net(seats, figures["net_total"] or 0),
             "bars": outcome_bars(figures, no_winner),
             "opponents": figures["frequent_opponents"],

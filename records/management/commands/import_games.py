@@ -117,7 +117,8 @@ class Command(BaseCommand):
             f"{rest[0]}: {report.stopped}{cause}; {report.unavailable} records from record "
             f"{first} on were not stored. "
             f"Resume with: manage.py import_games{user} --start-at {first} {files}"
-            " (and run manage.py recompute_stats --missing for the statistics)"
+            " (the job worker counts the stored games' statistics within a minute; without one "
+            "running, manage.py recompute_stats --missing does)"
         )
 
     def _uploader(self, username: str | None) -> Any:

@@ -1,0 +1,290 @@
+"""Large uploads against the production set-up: 1, 10 and 30 MB files through the API (issue 12).
+
+    .venv/bin/python scripts/upload_sizes.py [--database-url URL] [--sizes 1,10,30]
+        [--port 8170] [--celery redis://127.0.0.1:6379/1] [--json FILE]
+
+gunicorn with config/gunicorn.conf.py (sync workers, DEBUG off, plain HTTP on loopback) on a
+fresh PostgreSQL database (dropped and created again). Without `--celery` (the default set-up)
+the job worker is the one gunicorn starts beside its web workers (`manage.py run_jobs`); with
+it, a Celery worker on that broker and gunicorn starts none.
+
+For each size, a file of distinct valid records (engine-generated rounds under numbered Event
+tags) is sent as the request body with a token, and the script measures:
+
+- the answer: its status (202 with the job expected: the upload runs on the worker) and time;
+- the job: time until it is done, its counters;
+- memory: the peak resident size (VmHWM) of every job-worker process and every gunicorn web
+  worker, read from /proc after the job ended (a peak since the process started: the sizes
+  run smallest first, so each figure is the peak up to that upload);
+- the database: one game per distinct valid record of the file, none twice.
+
+UPLOAD_MAX_RECORDS is raised for the run (a 30 MB file holds about 36,000 records; the default
+limit is 20,000). Exits 1 when an upload is not answered within --answer-limit seconds, or a
+record is missing or stored twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_upload_sizes"
+MB = 1_000_000
+SECRET_KEY = secrets.token_urlsafe(40)
+
+
+@dataclass
+class Figures:
+    workers: str
+    megabytes: float
+    records: int
+    answer_status: int
+    answer_seconds: float
+    job_status: str
+    job_seconds: float  # from sending to the job's end
+    stored: int
+    duplicates: int
+    refused: int
+    games_in_database: int
+    stored_twice: int
+    job_worker_peak_mib: float
+    web_worker_peak_mib: float
+
+    def ok(self, answer_limit: float) -> bool:
+        return (self.answer_status in (201, 202) and self.answer_seconds <= answer_limit
+                and self.job_status == "done" and self.stored_twice == 0
+                and self.games_in_database == self.records - 2 == self.stored)
+
+
+def server_env(database_url: str, broker: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": broker,
+        "DEBUG": "false",
+        "SECRET_KEY": SECRET_KEY,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "HTTPS": "false",
+        "LOG_LEVEL": "WARNING",
+        "UPLOAD_MAX_RECORDS": "100000",
+        "API_UPLOAD_MAX_BYTES": str(40 * 1024 * 1024),
+        "API_THROTTLE_UPLOAD": "1000000/hour",
+    }
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], env=env, cwd=ROOT,
+                          check=True, stdout=subprocess.PIPE, text=True)
+    return done.stdout
+
+
+def fresh_database(database_url: str, env: dict[str, str]) -> None:
+    import psycopg
+
+    parts = urllib.parse.urlsplit(database_url)
+    name = parts.path.lstrip("/")
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f"CREATE DATABASE \"{name}\" ENCODING 'UTF8' TEMPLATE template0")
+    manage(env, "migrate", "--noinput")
+    manage(env, "collectstatic", "--noinput")
+
+
+def make_token(env: dict[str, str]) -> str:
+    code = (
+        "from django.contrib.auth.models import User\n"
+        "from rest_framework.authtoken.models import Token\n"
+        "user, _ = User.objects.get_or_create(username='upload-sizes')\n"
+        "print(Token.objects.get_or_create(user=user)[0].key)\n"
+    )
+    return manage(env, "shell", "-c", code).strip().splitlines()[-1]
+
+
+def make_file(megabytes: float, run: str, path: Path) -> int:
+    """About `megabytes` of distinct valid records (then a repeat and an illegal one, as the
+    fault script's files); the number of records written."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from fault_worker_kill import make_file as records_file
+
+    sample, _ = records_file(60, run)
+    per_record = len(sample.encode()) / 62
+    count = max(1, int(megabytes * MB / per_record))
+    text, valid = records_file(count, run)
+    path.write_text(text, encoding="utf-8")
+    return len(valid) + 2
+
+
+def peak_mib(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
+
+
+def children(pid: int) -> list[int]:
+    try:
+        out = subprocess.run(["pgrep", "-P", str(pid)], stdout=subprocess.PIPE, text=True)
+    except FileNotFoundError:
+        return []
+    return [int(p) for p in out.stdout.split()]
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+    except OSError:
+        return ""
+
+
+def post_file(url: str, token: str, path: Path) -> tuple[int, dict[str, Any], float]:
+    size = path.stat().st_size
+    with path.open("rb") as body:
+        request = urllib.request.Request(url, data=body, method="POST", headers={
+            "Authorization": f"Token {token}", "Content-Type": "text/x-fcn",
+            "Content-Length": str(size),
+        })
+        began = time.monotonic()
+        try:
+            with urllib.request.urlopen(request, timeout=600) as response:
+                status, raw = response.status, response.read()
+        except urllib.error.HTTPError as exc:
+            status, raw = exc.code, exc.read()
+        seconds = time.monotonic() - began
+    return status, json.loads(raw or b"{}"), seconds
+
+
+def follow(url: str, token: str, timeout: float) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        request = urllib.request.Request(url, headers={"Authorization": f"Token {token}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            job: dict[str, Any] = json.loads(response.read())
+        if job["finished"] or time.monotonic() > deadline:
+            return job
+        time.sleep(0.5)
+
+
+def count_games(database_url: str, run: str) -> tuple[int, int]:
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        row = conn.execute(
+            "SELECT count(*), count(DISTINCT content_hash) FROM records_game "
+            "WHERE event LIKE %s", [f"{run} #%"]).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[0]) - int(row[1])
+
+
+def start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen(command, env=env, cwd=ROOT, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", default=DEFAULT_DB)
+    parser.add_argument("--sizes", default="1,10,30", help="megabytes, comma-separated")
+    parser.add_argument("--port", type=int, default=8170)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn web workers")
+    parser.add_argument("--celery", default="", help="a broker URL: run the jobs on Celery")
+    parser.add_argument("--answer-limit", type=float, default=10.0,
+                        help="seconds an upload may take to be answered")
+    parser.add_argument("--job-timeout", type=float, default=900.0)
+    parser.add_argument("--json", type=Path, help="write the figures here too")
+    args = parser.parse_args(argv)
+
+    env = server_env(args.database_url, args.celery)
+    fresh_database(args.database_url, env)
+    token = make_token(env)
+    log = ROOT / "var" / f"upload_sizes_{args.port}.log"
+    log.unlink(missing_ok=True)
+    gunicorn = str(Path(PYTHON).with_name("gunicorn"))
+    server = start([gunicorn, "-c", str(ROOT / "config" / "gunicorn.conf.py"), "config.wsgi"],
+                   env | {"GUNICORN_BIND": f"127.0.0.1:{args.port}",
+                          "GUNICORN_WORKERS": str(args.workers)}, log)
+    celery = None
+    if args.celery:
+        celery = start([PYTHON, "-m", "celery", "-A", "config", "worker", "-l", "warning",
+                        "--concurrency", "1", "--without-gossip", "--without-mingle"], env, log)
+    base = f"http://127.0.0.1:{args.port}"
+    results: list[Figures] = []
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/healthz", timeout=2).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit(f"gunicorn did not start: see {log}") from None
+                time.sleep(0.3)
+        time.sleep(2)  # the job worker's start
+        for size in (float(s) for s in args.sizes.split(",")):
+            run = f"sizes-{uuid.uuid4().hex[:8]}"
+            path = ROOT / "var" / f"{run}.fcn"
+            records = make_file(size, run, path)
+            megabytes = path.stat().st_size / MB
+            status, body, answered = post_file(f"{base}/api/v1/uploads/", token, path)
+            began = time.monotonic() - answered
+            job = body if body.get("finished") else follow(body["url"], token, args.job_timeout)
+            job_seconds = time.monotonic() - began
+            path.unlink()
+            games, twice = count_games(args.database_url, run)
+            web = [p for p in children(server.pid) if "gunicorn" in command_line(p)]
+            if celery is not None:
+                workers = [celery.pid, *children(celery.pid)]
+            else:
+                workers = [p for p in children(server.pid) if "run_jobs" in command_line(p)]
+            figures = Figures(
+                workers="celery" if celery is not None else "run_jobs",
+                megabytes=round(megabytes, 1), records=records, answer_status=status,
+                answer_seconds=round(answered, 2), job_status=job["status"],
+                job_seconds=round(job_seconds, 1), stored=job["stored"],
+                duplicates=job["duplicates"], refused=job["refused"], games_in_database=games,
+                stored_twice=twice,
+                job_worker_peak_mib=max((peak_mib(p) for p in workers), default=0.0),
+                web_worker_peak_mib=max((peak_mib(p) for p in web), default=0.0),
+            )
+            results.append(figures)
+            print(json.dumps(asdict(figures) | {"ok": figures.ok(args.answer_limit)}),
+                  flush=True)
+    finally:
+        if celery is not None:
+            stop(celery)
+        stop(server)
+    if args.json:
+        args.json.write_text(json.dumps([asdict(f) for f in results], indent=2))
+    return 0 if all(f.ok(args.answer_limit) for f in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
