@@ -131,7 +131,6 @@ class Worker:
     def run_once(self) -> bool:
         """Run at most one job (after the statistics check, when one is due); whether there
         was one."""
-        close_old_connections()
         if time.monotonic() >= self._next_check:
             self._next_check = time.monotonic() + self.stats_check
             request_stats_if_due()
@@ -144,6 +143,8 @@ class Worker:
 
     def run_forever(self) -> None:
         while not self.stopping and not self.orphaned():
+            # Between jobs, as between requests: drop a connection that broke or aged out.
+            close_old_connections()
             try:
                 busy = self.run_once()
             except (OperationalError, InterfaceError) as exc:
