@@ -63,6 +63,8 @@ class Figures:
     stored_twice: int
     job_worker_peak_mib: float
     web_worker_peak_mib: float
+    job_worker_start_mib: float  # the same processes' peak before the first upload
+    web_worker_start_mib: float
 
     def ok(self, answer_limit: float) -> bool:
         return (self.answer_status in (201, 202) and self.answer_seconds <= answer_limit
@@ -247,7 +249,17 @@ def main(argv: list[str] | None = None) -> int:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit(f"gunicorn did not start: see {log}") from None
                 time.sleep(0.3)
-        time.sleep(2)  # the job worker's start
+        time.sleep(5)  # the job worker's start
+
+        def processes() -> tuple[list[int], list[int]]:
+            web = [p for p in children(server.pid) if "gunicorn" in command_line(p)]
+            if celery is not None:
+                return [celery.pid, *children(celery.pid)], web
+            return [p for p in children(server.pid) if "run_jobs" in command_line(p)], web
+
+        workers, web = processes()
+        start_job = max((peak_mib(p) for p in workers), default=0.0)
+        start_web = max((peak_mib(p) for p in web), default=0.0)
         for size in (float(s) for s in args.sizes.split(",")):
             run = f"sizes-{uuid.uuid4().hex[:8]}"
             path = ROOT / "var" / f"{run}.fcn"
@@ -259,11 +271,7 @@ def main(argv: list[str] | None = None) -> int:
             job_seconds = time.monotonic() - began
             path.unlink()
             games, twice = count_games(args.database_url, run)
-            web = [p for p in children(server.pid) if "gunicorn" in command_line(p)]
-            if celery is not None:
-                workers = [celery.pid, *children(celery.pid)]
-            else:
-                workers = [p for p in children(server.pid) if "run_jobs" in command_line(p)]
+            workers, web = processes()
             figures = Figures(
                 workers="celery" if celery is not None else "run_jobs",
                 megabytes=round(megabytes, 1), records=records, answer_status=status,
@@ -273,6 +281,7 @@ def main(argv: list[str] | None = None) -> int:
                 stored_twice=twice,
                 job_worker_peak_mib=max((peak_mib(p) for p in workers), default=0.0),
                 web_worker_peak_mib=max((peak_mib(p) for p in web), default=0.0),
+                job_worker_start_mib=start_job, web_worker_start_mib=start_web,
             )
             results.append(figures)
             print(json.dumps(asdict(figures) | {"ok": figures.ok(args.answer_limit)}),
