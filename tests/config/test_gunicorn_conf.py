@@ -138,6 +138,7 @@ def test_it_serves_the_site_with_gunicorn(tmp_path: Path) -> None:
     messages = [line["message"] for line in lines if line["logger"] == "fourcolor.jobs"]
     assert any(m.startswith("job worker started") for m in messages), messages
     assert any(m.startswith("job worker stopped") for m in messages), messages
-    (served,) = [line for line in lines if line["logger"] == "fourcolor.request"]
+    # (A probe that timed out on a busy machine may have been served and logged too.)
+    (served,) = [line for line in lines if line["logger"] == "fourcolor.request"
+                 and line["request_id"] == headers["X-Request-ID"]]
     assert (served["path"], served["status"]) == ("/healthz", 200)
-    assert served["request_id"] == headers["X-Request-ID"]
