@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from jobs import payload
@@ -104,7 +104,8 @@ def submit_upload(source: Any, user: Any, name: str = "", *, size: int | None = 
                   ) -> Submitted:
     """The one entry point for uploads (web form and API): the job, run here when small (under
     BACKGROUND_IMPORT_MIN_BYTES), queued for a worker otherwise. A small upload the database
-    stopped half-way is queued again for the worker (nothing to send again)."""
+    stopped half-way is queued again for the worker (nothing to send again); if the database
+    is still down, OperationalError: the request answers 503 like any other meanwhile."""
     from jobs.tasks import execute, put_back, runner_token
 
     inline = size is not None and not is_large(size)
@@ -115,13 +116,12 @@ def submit_upload(source: Any, user: Any, name: str = "", *, size: int | None = 
         return Submitted(job, False)
     retry = execute(job, token)
     if retry is not None:
-        put_back(job.pk, token, retry)
+        if not put_back(job.pk, token, retry):
+            # Still down: the answer is the 503 every request gets meanwhile (sending the file
+            # again is safe; the job itself is taken over once its lease runs out).
+            raise OperationalError(f"upload job {job.pk}: {retry.error}")
         enqueue(job)
-    try:
-        job.refresh_from_db()
-    except Exception:  # noqa: BLE001 - the database that stopped the run is still down
-        job.status = Job.Status.QUEUED
-        return Submitted(job, False)
+    job.refresh_from_db()
     return Submitted(job, job.finished)
 
 

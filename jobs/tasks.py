@@ -304,10 +304,10 @@ UNEXPECTED_ERROR = ("The job stopped on an unexpected error (logged as job {job}
                     "stored stays stored. Ask the site's staff to resume it.")
 
 
-def put_back(job_id: int, token: str, retry: Retry, delay: float = DB_RETRY_SECONDS) -> None:
+def put_back(job_id: int, token: str, retry: Retry, delay: float = DB_RETRY_SECONDS) -> bool:
     """Queue a job the database stopped again, to run after `delay` seconds (from `resume_at`:
-    nothing is done twice). Left as it is when even that write fails: its lease then runs out
-    and a worker takes it over all the same."""
+    nothing is done twice); whether that was written. Left as it is when even that write
+    fails: its lease then runs out and a worker takes it over all the same."""
     try:
         Job.objects.filter(pk=job_id, runner=token).update(
             status=Job.Status.QUEUED, runner="", heartbeat_at=None, not_stored=retry.not_stored,
@@ -317,6 +317,8 @@ def put_back(job_id: int, token: str, retry: Retry, delay: float = DB_RETRY_SECO
     except (OperationalError, InterfaceError):
         logger.warning("job %s: could not queue it again (database unavailable); its lease "
                        "will run out and a worker will take it over", job_id)
+        return False
+    return True
 
 
 def run_job(task: Task, job_id: int, resume_token: str | None = None) -> None:

@@ -84,3 +84,21 @@ def test_it_reports_a_retried_upload_as_duplicates(
     assert first is not None
     assert (first.status, first.stored, first.duplicates) == ("done", 2, 3)
     assert Game.objects.count() == 5
+
+
+def test_it_answers_503_while_the_database_is_still_down(
+    uploader: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database is still gone when the answer is due (the job could not even be queued
+    again): the answer is the 503 with Retry-After every request gets meanwhile."""
+    from jobs import tasks
+
+    with monkeypatch.context() as patch:
+        database_down_after(patch, batches=0)
+        patch.setattr(tasks, "put_back", lambda *args, **kwargs: False)
+        response = uploader.post(URL, data=fcn_file(_texts()), content_type="text/x-fcn")
+
+    assert response.status_code == 503
+    assert response["Retry-After"]
+    assert response.json()["error"]["code"] == "unavailable"
+    assert not Game.objects.exists()
