@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.shortcuts import get_object_or_404
+from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers
 from rest_framework.parsers import FormParser
@@ -22,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.parsers import JsonParser
+from api.schema import ApiAutoSchema
 from api.serializers import ErrorDoc, absolute
 from api.views.base import ApiViewMixin
 from jobs.analysis import (
@@ -69,6 +71,17 @@ class AnalysisRequest(serializers.Serializer[Any]):
         if value > max_samples():
             raise serializers.ValidationError(f"At most {max_samples()} samples per option.")
         return value
+
+
+class ClosedRequestSchema(ApiAutoSchema):
+    """The request body is an object of exactly the documented fields (others are refused):
+    `additionalProperties: false` in the schema says so to clients."""
+
+    def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
+        schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and isinstance(force_instance(serializer), AnalysisRequest):
+            schema["additionalProperties"] = False
+        return schema
 
 
 class AnalysisJobDoc(serializers.Serializer[Any]):
@@ -195,6 +208,7 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
     permission_classes = [IsAuthenticatedOrReadOnly]
     # Two numbers: JSON or a form, not a multipart upload.
     parser_classes = [JsonParser, FormParser]
+    schema = ClosedRequestSchema()
     serializer_class = AnalysisAnswerDoc
     allowed_query = {"get": frozenset(), "post": frozenset()}
 
