@@ -236,6 +236,11 @@ def run(db: Instance, args: argparse.Namespace, token: str, game: int) -> int:
     uploads = [a for a in answers if a.upload]
     created = {a.upload for a in uploads if a.status == 201}
     refused = {a.upload for a in uploads if a.status == 503}
+    # An upload whose records committed just before the database went away can still be
+    # answered 503 (its answer needs the database too). That is safe: a retried upload reports
+    # them as duplicates, never stores them twice. While the database is down nothing can be
+    # stored, so an upload answered 503 in the cut itself must not be.
+    refused_in_cut = {a.upload for a in uploads if a.status == 503 and phase(a) == "cut"}
     stored = collections.Counter()
     rows = db_rows(db, "SELECT event FROM records_game WHERE event LIKE 'outage %'")
     stored.update(rows)
@@ -254,9 +259,13 @@ def run(db: Instance, args: argparse.Namespace, token: str, game: int) -> int:
         ("everything answers after", table["after"] and all(
             s < 500 for s in table["after"])),
         ("every upload answered 201 is stored", created <= set(stored)),
-        ("no upload answered 503 is stored", not (refused & set(stored))),
+        ("no upload answered 503 during the cut is stored", not (refused_in_cut & set(stored))),
         ("no game stored twice", not doubled),
     ]
+    late = refused & set(stored)
+    if late:
+        print(f"  {len(late)} upload(s) answered 503 as the database went away were stored "
+              "(their retry reports duplicates)")
     for name, ok in checks:
         print(f"  {'ok  ' if ok else 'FAIL'} {name}")
     return 0 if all(ok for _, ok in checks) else 1
