@@ -693,11 +693,7 @@ def _seat_board(metric: str, filters: Filters, min_rounds: int, limit: int) -> l
     conditions, params = filters.where()
     having = [f"{SEAT_COUNTERS['rounds']} >= %s", f"({value_sql}) IS NOT NULL"]
     inner = seat_counters_sql(["s.player_id"], conditions, having)
-    sql = (
-        f"SELECT t.*, p.name FROM ({inner}) t JOIN {_table(Player)} p ON p.id = t.player_id "
-        f"ORDER BY {_value_over('t', numerator, denominator)} {'DESC' if higher else 'ASC'}, "
-        "t.rounds DESC, t.player_id LIMIT %s"
-    )
+    sql = _board_sql(inner, numerator, denominator, higher)
     out = []
     for row in fetch(sql, [*params, min_rounds, limit]):
         counters = counters_row(row[1:-1])
@@ -713,17 +709,22 @@ def _analysis_board(
     conditions, params = filters.where()
     having = [f"{ANALYSIS_COUNTERS['rounds']} >= %s", f"{ANALYSIS_COUNTERS[denominator]} > 0"]
     inner = analysis_counters_sql(["a.player_id"], conditions, having)
-    sql = (
-        f"SELECT t.*, p.name FROM ({inner}) t JOIN {_table(Player)} p ON p.id = t.player_id "
-        f"ORDER BY {_value_over('t', numerator, denominator)} {'DESC' if higher else 'ASC'}, "
-        "t.rounds DESC, t.player_id LIMIT %s"
-    )
+    sql = _board_sql(inner, numerator, denominator, higher)
     out = []
     for row in fetch(sql, [*params, min_rounds, limit]):
         counters = analysis_row(row[1:-1])
         value = ratio(counters[numerator], counters[denominator])
         out.append(_board_row(row[0], row[-1], value, counters["rounds"]))
     return out
+
+
+def _board_sql(inner: str, numerator: str, denominator: str | None, higher: bool) -> str:
+    """Players' counter rows (`inner`, one per player) with names, best first, then by rounds."""
+    return (
+        f"SELECT t.*, p.name FROM ({inner}) t JOIN {_table(Player)} p ON p.id = t.player_id "
+        f"ORDER BY {_value_over('t', numerator, denominator)} {'DESC' if higher else 'ASC'}, "
+        "t.rounds DESC, t.player_id LIMIT %s"
+    )
 
 
 def _value_over(alias: str, numerator: str, denominator: str | None) -> str:
