@@ -8,6 +8,7 @@ canonical order used everywhere counts are kept in a flat list.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 
 COLOURS = "rygw"
 RANKS = "KAERHCP"
@@ -95,6 +96,20 @@ def parse_card(token: str) -> Card:
 
 def card_or_none(token: str) -> Card | None:
     return _BY_TOKEN.get(token)
+
+
+def cards_or_none(text: str) -> tuple[Card, ...] | None:
+    """The cards of whitespace-separated card words (a Pile tag, a deal line's cards), or None
+    when a word names no card."""
+    words = text.split()
+    try:
+        if len(words) >= 2:
+            # One C-level call looks every word up (itemgetter gives a tuple for two or more).
+            cards: tuple[Card, ...] = itemgetter(*words)(_BY_TOKEN)
+            return cards
+        return tuple(map(_BY_TOKEN.__getitem__, words))
+    except KeyError:  # a word that names no card
+        return None
 
 
 def full_deck() -> list[Card]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .cards import CARDS, COPIES, DECK_SIZE, KINDS, Card, format_cards
-from .cards import parse_card
+from .cards import cards_or_none, parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .errors import FcnError, IllegalRecordError
 from .melds import Meld, classify, meld_shape
@@ -27,7 +27,7 @@ from .moves import (
     melds_with,
     rest_after,
 )
-from .notation import Event, Record, known_cards
+from .notation import Event, Record
 from .rulesets import RULESETS, Ruleset, get_ruleset
 from .split import best_split_counts
 
@@ -241,7 +241,7 @@ def _meld_plan(
 
 def _pile_cards(tag: str) -> tuple[Card, ...]:
     """The cards of a Pile tag, in order; `BadCardToken` for a word that names none."""
-    cards = known_cards(tag)  # read by the tag checks just before: kept from then
+    cards = cards_or_none(tag)
     if cards is not None:
         return cards
     return tuple(parse_card(t) for t in tag.split())  # raises for the first bad word

@@ -11,11 +11,10 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .cards import _BY_TOKEN as _CARDS_BY_TOKEN
-from .cards import Card, card_or_none, sort_cards
+from .cards import Card, card_or_none, cards_or_none, sort_cards
 from .errors import FcnError, FcnSyntaxError, LimitError
 
 # Hostile input is bounded: a real round has a few hundred events in a few KiB.
@@ -517,9 +516,6 @@ def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
         value = tags.get(name)
         if value is None:
             continue
-        # The Pile tag's cards are kept for the round, which reads them next (`known_cards`).
-        if name == "Pile" and known_cards(value) is not None:
-            continue  # well-formed: the usual case, with no second split of its 70-odd words
         words = value.split()
         if not _CARD_TOKENS.issuperset(words):
             for word in words:
@@ -550,30 +546,6 @@ def _check_tags(record: Record, *, deal_complete: bool = True) -> None:
         )
 
 
-# The last list of cards read by `known_cards`, with its text: the Pile tag is read by the tag
-# checks and then by the round, one right after the other.
-_KNOWN: tuple[str, tuple[Card, ...]] = ("", ())
-
-
-def known_cards(value: str) -> tuple[Card, ...] | None:
-    """The cards of a list of card words (a Pile tag), or None when a word names no card."""
-    global _KNOWN
-    known = _KNOWN
-    if known[0] is value:
-        return known[1]
-    words = value.split()
-    try:
-        cards: tuple[Card, ...] = (
-            itemgetter(*words)(_CARDS_BY_TOKEN)  # one C-level call: a tuple for two items or more
-            if len(words) >= 2
-            else tuple(map(_CARDS_BY_TOKEN.__getitem__, words))
-        )
-    except KeyError:  # a word that names no card
-        return None
-    _KNOWN = (value, cards)
-    return cards
-
-
 def _parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> int:
     positions = record.positions
     deal = record.deal
@@ -598,17 +570,9 @@ def _parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> in
                 col=m.start(1) + 1,
             )
         key = _DEAL_KEYS[seat] if seat < len(_DEAL_KEYS) else f"deal {seat}"
-        words = line[m.end() :].split()
-        try:
-            # The usual line, read at once: one C-level call looks up every word (a tuple for
-            # two words or more); a word that names no card raises KeyError.
-            deal[seat] = (
-                itemgetter(*words)(_CARDS_BY_TOKEN)
-                if len(words) >= 2
-                else tuple(map(_CARDS_BY_TOKEN.__getitem__, words))
-            )
-        except KeyError:
-            deal[seat] = _deal_cards(line, m.end(), number)  # raises for the first bad word
+        cards = cards_or_none(line[m.end() :])
+        # None: a word names no card; the slow reader raises at the first one.
+        deal[seat] = cards if cards is not None else _deal_cards(line, m.end(), number)
         positions[key] = (number, m.start(1) + 1)
         i += 1
     if not deal:
