@@ -9,7 +9,8 @@ the way out. Wherever the error is raised, it ends here:
 - anything else, a middleware's included: `server_error`, the project's `handler500`.
 
 The answer uses no database (no session, no user, no template context processors): the API's
-JSON error body under /api/, a plain HTML page elsewhere. The error's text is logged, never
+JSON error body under /api/, a plain HTML page elsewhere, in the language the request asks
+for (its language cookie or Accept-Language). The error's text is logged, never
 shown (psycopg's names hosts and ports). Nothing needs restarting when the database is back:
 Django drops a connection that failed at the end of its request and opens a new one.
 """
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.views import defaults
 
 logger = logging.getLogger(__name__)
@@ -45,10 +47,19 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
                                            "message": MESSAGE,
                                            "retry_after": RETRY_AFTER_SECONDS}}, status=503)
     else:
-        response = HttpResponse(render_to_string("503.html"), status=503)
+        response = HttpResponse(_page(request), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _page(request: HttpRequest) -> str:
+    """The plain page in the visitor's language. The language is read from the request
+    itself (the language cookie, then Accept-Language), never from the session, which needs
+    the database; and it is chosen here because the error may be raised before
+    LocaleMiddleware has run (a session loaded by an earlier middleware)."""
+    with translation.override(translation.get_language_from_request(request)):
+        return render_to_string("503.html")
 
 
 def _log(request: HttpRequest, exc: BaseException) -> None:

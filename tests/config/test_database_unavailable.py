@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import OperationalError, connection
 from django.test import Client
@@ -86,6 +87,40 @@ def test_every_page_is_a_503_while_the_database_is_gone(
         return
     _assert_web_503(response)
     assert client.get("/healthz").status_code == 200  # and back at once
+
+
+PAGE_503 = {
+    "en": ("Temporarily unavailable", "nothing you stored is lost", "Back to the archive"),
+    "zh-hant": ("暫時無法使用", "您已儲存的內容都不會遺失", "返回牌譜庫"),
+    "vi": ("Tạm thời không truy cập được", "đều không bị mất", "Quay lại kho ván bài"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(PAGE_503))
+@pytest.mark.parametrize("asked_by", ["Accept-Language", "cookie"])
+@pytest.mark.parametrize("who", ["anonymous", "signed-in"])
+def test_it_serves_the_503_page_in_the_visitors_language(
+    signed_in: tuple[Client, str], language: str, asked_by: str, who: str
+) -> None:
+    """The page is chosen without the database: the language from the request's cookie or
+    Accept-Language (the session, which needs the database, is never read for it), for a
+    visitor whose session lookup is the first query to fail too."""
+    client = signed_in[0] if who == "signed-in" else Client()
+    if asked_by == "cookie":
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        headers = {"HTTP_ACCEPT_LANGUAGE": "en" if language != "en" else "vi"}
+    else:
+        headers = {"HTTP_ACCEPT_LANGUAGE": f"{language},en;q=0.5"}
+    with database_gone():
+        response = client.get("/", **headers)
+    assert response.status_code == 503
+    assert response["Retry-After"] == str(RETRY_AFTER_SECONDS)
+    body = response.content.decode()
+    assert f'<html lang="{language}">' in body
+    for text in PAGE_503[language]:
+        assert text in body
+    others = set(PAGE_503) - {language}
+    assert not any(PAGE_503[other][0] in body for other in others)
 
 
 @pytest.mark.parametrize("path", API_CALLS)
