@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from web.views import account, analysis, archive, game_delete, job, matches, players, replay, upload
+from web.views import (account, analysis, archive, game_delete, job, matches, players, replay,
+                       upload, upload_result)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", archive.archive, name="archive"),
@@ -15,6 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/delete/", game_delete.game_delete, name="game-delete"),
     path("games/<int:pk>/analysis/", analysis.game_analyse, name="game-analyse"),
     path("upload/", upload.upload, name="upload"),
+    path("upload/<int:pk>/", upload_result.upload_result, name="upload-result"),
     path("jobs/<int:pk>/", job.job_detail, name="job"),
     path("account/", account.account, name="account"),
     path("players/", players.player_list, name="players"),

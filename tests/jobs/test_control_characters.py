@@ -78,7 +78,7 @@ def test_it_shows_the_refusal_on_the_job_page(user: AbstractUser) -> None:
     run_worker()
 
     job = Job.objects.get(kind=Job.Kind.IMPORT)
-    assert response.status_code == 302
+    assert response.status_code == 303 and response["Location"] == f"/upload/{job.pk}/"
     assert (job.status, job.stored, job.refused) == ("done", 11, 1)
     page = client.get(response["Location"])
     assert page.status_code == 200

@@ -40,8 +40,13 @@ def test_it_imports_a_large_upload_as_a_job_and_lists_every_verdict(
     response = client.post(reverse("upload"), data)
 
     job = Job.objects.get()
-    assert response.status_code == 302 and response["Location"] == f"/jobs/{job.pk}/"
+    assert response.status_code == 303 and response["Location"] == f"/upload/{job.pk}/"
     assert job.status == "queued"  # for the worker, not run in the request
+    # Until the worker is done, the result's address is the job's page, following the job.
+    waiting = client.get(response["Location"])
+    assert waiting.status_code == 200 and b"js/job.js" in waiting.content
+    assert parse(waiting.content).find("section", id="job").attrs["data-job-url"] == (
+        f"/api/v1/jobs/{job.pk}/")
     run_worker()
     job.refresh_from_db()
     assert (job.status, job.created_by, job.total) == ("done", user, len(upload.statuses))
@@ -49,7 +54,11 @@ def test_it_imports_a_large_upload_as_a_job_and_lists_every_verdict(
         upload.stored, upload.duplicates, upload.refused, 0)
     assert job.payload_name == ("club.fcn" if as_file else "")
     assert Game.objects.filter(uploaded_by=user).count() == upload.stored
-    page = client.get(response["Location"])
+    result = client.get(response["Location"])  # reloaded: the same address, now the verdicts
+    assert result.status_code == 200 and b"js/job.js" not in result.content
+    rows = parse(result.content).find("ol", "results-list").find_all("li", "result")
+    assert [row.attrs["data-status"] for row in rows] == upload.statuses
+    page = client.get(f"/jobs/{job.pk}/")
     assert page.status_code == 200
     doc = parse(page.content)
     rows = doc.find("ol", "results-list").find_all("li", "result")
@@ -69,9 +78,13 @@ def test_it_answers_small_uploads_within_the_request(user: AbstractUser, upload:
 
     response = client.post(reverse("upload"), {"text": upload.valid[0]})
 
-    assert response.status_code == 200  # the result page itself, no job page to follow
     job = Job.objects.get(kind=Job.Kind.IMPORT)  # the same job record as a large upload's
     assert (job.status, job.stored, job.attempts) == ("done", 1, 1)
+    assert response.status_code == 303 and response["Location"] == f"/upload/{job.pk}/"
+    page = client.get(response["Location"])  # already the verdicts: no job to follow
+    assert page.status_code == 200 and b"js/job.js" not in page.content
+    assert [r.attrs["data-status"] for r in parse(page.content).find_all("li", "result")] == [
+        "stored"]
     assert Game.objects.count() == 1
 
 

@@ -143,7 +143,7 @@ def test_it_answers_a_web_upload_before_counting_it(user: AbstractUser, settings
 
     response = client.post("/upload/", {"text": make_upload(3).text})
 
-    assert response.status_code == 200
+    assert response.status_code == 303  # to the result page, the upload already stored
     assert Game.objects.count() == 3 and not CountedGame.objects.exists()
     run_worker()
     assert CountedGame.objects.count() == 3

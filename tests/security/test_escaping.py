@@ -19,6 +19,7 @@ import fourcolor
 from records.models import Game, player_key
 from records.services import import_records
 from tests.web.conftest import record_text
+from tests.web.upload_result import upload_and_follow
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +80,7 @@ def test_it_keeps_the_replay_data_inert_for_the_script(client: Client, game: Gam
 
 def test_it_renders_the_payloads_inert_on_the_upload_result(client: Client, user: User) -> None:
     client.force_login(user)
-    response = client.post("/upload/", {"text": hostile_text()})
+    response = upload_and_follow(client, {"text": hostile_text()})
 
     html = response.content.decode()
     assert response.status_code == 200

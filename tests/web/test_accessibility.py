@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from tests.web.conftest import Archive
 from tests.web.dom import Node, parse
+from tests.web.upload_result import upload_and_follow
 
 pytestmark = pytest.mark.django_db
 
@@ -75,5 +76,5 @@ def test_it_gives_the_upload_result_accessible_markup(
     client: Client, archive: Archive, user: User
 ) -> None:
     client.force_login(user)
-    response = client.post(reverse("upload"), {"text": "[Ruleset \"classic\"]\n1x rK\n"})
+    response = upload_and_follow(client, {"text": "[Ruleset \"classic\"]\n1x rK\n"})
     check_page(response.content)

@@ -13,6 +13,7 @@ from django.urls import reverse
 from records.models import Player
 from tests.web.conftest import LONG, SCRIPT_NAME, TRICKY_NAMES, Archive, long_text
 from tests.web.dom import parse
+from tests.web.upload_result import upload_and_follow
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +69,7 @@ def test_it_escapes_names_and_comments_on_the_upload_result(
     client: Client, archive: Archive, user: object
 ) -> None:
     client.force_login(user)  # type: ignore[arg-type]
-    response = client.post(reverse("upload"), {"text": long_text() + "\n" + "[Seat1 \"<b>\n"})
+    response = upload_and_follow(client, {"text": long_text() + "\n" + "[Seat1 \"<b>\n"})
     html = response.content.decode()
     check(html, list(LONG))
     # The refused record's offending line is quoted escaped too.

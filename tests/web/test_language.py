@@ -20,6 +20,7 @@ from django.utils import translation
 from records.models import Game
 from tests.web.conftest import Archive, illegal_text
 from tests.web.dom import parse
+from tests.web.upload_result import upload_and_follow
 
 pytestmark = pytest.mark.django_db
 
@@ -200,8 +201,7 @@ def test_it_tells_a_records_event_from_the_event_tag(
     """"event" is both a move of the record (a refusal names the one at fault) and the `Event`
     tag (the game's field): two messages, told apart by their context."""
     text, _line, _bad = illegal_text()
-    response = signed_in.post(reverse("upload"), {"text": text},
-                              headers={"accept-language": lang})
+    response = upload_and_follow(signed_in, {"text": text}, headers={"accept-language": lang})
 
     message = parse(response.content).find("p", "refusal__message").find("span", "muted")
     assert message.words().startswith(f"({move} ")

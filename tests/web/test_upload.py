@@ -11,6 +11,7 @@ from django.urls import reverse
 from records.models import Game
 from tests.web.conftest import FOUR, HTML_NAME, illegal_text, record_text
 from tests.web.dom import Node, parse
+from tests.web.upload_result import upload_and_follow
 
 pytestmark = pytest.mark.django_db
 
@@ -51,8 +52,7 @@ def test_it_refuses_a_post_without_the_csrf_token(user: User) -> None:
 
 def test_it_stores_pasted_records_and_links_each_to_its_game(signed_in: Client) -> None:
     text = good(1) + "\n" + good(2)
-    response = signed_in.post(reverse("upload"), {"text": text})
-    assert response.status_code == 200
+    response = upload_and_follow(signed_in, {"text": text})
     doc = parse(response.content)
     rows = results(doc)
     assert [r.attrs["data-status"] for r in rows] == ["stored", "stored"]
@@ -70,8 +70,7 @@ def test_it_reports_a_file_with_a_good_a_duplicate_and_an_illegal_record(
     bad, bad_line, bad_text = illegal_text()
     content = "\n".join([good(5), good(4), bad])
     upload = SimpleUploadedFile("club.fcn", content.encode("utf-8"), "text/plain")
-    response = signed_in.post(reverse("upload"), {"file": upload})
-    assert response.status_code == 200
+    response = upload_and_follow(signed_in, {"file": upload})
     doc = parse(response.content)
     assert {n.attrs["data-count"]: n.words() for n in doc.find_all("strong", data_count=True)} == {
         "stored": "1", "duplicate": "1", "refused": "1"}
@@ -98,7 +97,7 @@ def test_it_reports_a_file_with_a_good_a_duplicate_and_an_illegal_record(
 def test_it_refuses_a_file_that_is_not_utf8_with_its_position(signed_in: Client) -> None:
     content = good(6).replace("Ann", "Ann\udcff").encode("utf-8", "surrogateescape")
     upload = SimpleUploadedFile("latin1.fcn", content, "text/plain")
-    doc = parse(signed_in.post(reverse("upload"), {"file": upload}).content)
+    doc = parse(upload_and_follow(signed_in, {"file": upload}).content)
     (row,) = results(doc)
     fields = {n.attrs["data-field"]: n.words() for n in row.find_all(data_field=True)}
     assert row.attrs["data-status"] == "refused"
@@ -127,7 +126,7 @@ def test_it_explains_an_empty_or_double_submission(
 
 
 def test_it_says_when_the_text_holds_no_record(signed_in: Client) -> None:
-    doc = parse(signed_in.post(reverse("upload"), {"text": "just some words\n"}).content)
+    doc = parse(upload_and_follow(signed_in, {"text": "just some words\n"}).content)
     rows = results(doc)
     assert len(rows) == 1 and rows[0].attrs["data-status"] == "refused"
 

@@ -16,12 +16,23 @@ from jobs.reports import stored_report
 from web.views.upload import _rows
 
 
-@login_required
-@require_http_methods(["GET", "HEAD"])
-def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def visible_job(request: HttpRequest, pk: int) -> Job:
+    """The job numbered `pk` if the signed-in user may see it (its creator or staff); for
+    anyone else the 404 page, as for a job that does not exist."""
     job = Job.objects.select_related("created_by").filter(pk=pk).first()
     if job is None or not job.visible_to(request.user):
         raise Http404("No such job.")
+    return job
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return job_page(request, visible_job(request, pk))
+
+
+def job_page(request: HttpRequest, job: Job) -> HttpResponse:
+    """The job's page (also what an upload's result address shows while its job runs)."""
     context: dict[str, object] = {
         "job": job,
         "api_url": reverse("api:job-detail", args=[job.pk]),

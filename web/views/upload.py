@@ -4,10 +4,10 @@ The engine validates every record (records.services.import_records); the result 
 each record with its verdict: a link to the stored game, to the game it duplicates, or the
 refusal's line, column, ply and message with the offending line quoted. As the API, every
 upload is a job (jobs.queue.submit_upload, the one entry point): one under
-BACKGROUND_IMPORT_MIN_BYTES runs in the request and its result page is the answer; a larger
-one (or one the database stopped half-way, which the worker resumes) runs on the job worker,
-and the answer sends the uploader to the job's page, which follows its progress and then lists
-the same verdicts. An upload holds at most UPLOAD_MAX_RECORDS records (the next one is
+BACKGROUND_IMPORT_MIN_BYTES runs in the request, a larger one (or one the database stopped
+half-way, which the worker resumes) on the job worker. Either way the answer is a 303 to the
+upload's result page (web/views/upload_result.py), which follows the job while it runs and
+then lists the verdicts. An upload holds at most UPLOAD_MAX_RECORDS records (the next one is
 refused, the rest not read).
 """
 
@@ -18,13 +18,13 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.db import InterfaceError, OperationalError
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from jobs.models import Job
 from jobs.queue import background_min_bytes, submit_upload
-from jobs.reports import stored_report
 from web.forms import UploadForm
 from records.models import Game, GameSeat
 from records.services import ImportReport, RecordResult
@@ -103,14 +103,9 @@ def upload(request: HttpRequest) -> HttpResponse:
     source = form.cleaned_data["file"] or form.cleaned_data["text"]
     submitted = submit_upload(source, request.user, getattr(source, "name", "") or "",
                               size=_size(source))
-    if not submitted.finished:
-        # 302 after a POST: the browser GETs the job page, which follows the job.
-        return redirect("job", pk=submitted.job.pk)
-    report = stored_report(submitted.job.report or {})
-    return render(
-        request,
-        "records/upload_result.html",
-        {"report": report, "rows": _rows(report), "form": UploadForm(), "job": submitted.job},
-        # 400 when every record was refused (nothing stored), as before.
-        status=400 if report.refused == report.total else 200,
-    )
+    # Post/Redirect/Get, whatever the verdicts and wherever the job runs: the result has an
+    # address of its own (a reload shows it again, never re-submits the file), and a wholly
+    # refused upload is no longer a 400 document the browser logs as an error.
+    response = HttpResponseRedirect(reverse("upload-result", args=[submitted.job.pk]))
+    response.status_code = 303
+    return response
