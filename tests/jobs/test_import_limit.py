@@ -13,6 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 import records.services
+import records.services.importing
 from jobs import tasks
 from jobs.models import Job
 from jobs.queue import create_import_job
@@ -30,8 +31,8 @@ MESSAGE = f"too many records in one upload: at most {LIMIT} (split the file)"
 @pytest.fixture(autouse=True)
 def _limit(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     settings.UPLOAD_MAX_RECORDS = LIMIT
-    monkeypatch.setattr(records.services, "BATCH_RECORDS", 4)
-    monkeypatch.setattr(records.services, "BATCH_SECONDS", 3600.0)
+    monkeypatch.setattr(records.services.importing, "BATCH_RECORDS", 4)
+    monkeypatch.setattr(records.services.importing, "BATCH_SECONDS", 3600.0)
 
 
 def _assert_limited(job: Job, redone: int = 0) -> None:

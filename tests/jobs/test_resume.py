@@ -14,6 +14,8 @@ from django.db import OperationalError
 from django.utils import timezone
 
 import records.services
+import records.services.importing
+import records.services.storing
 from jobs import tasks
 from jobs.models import Job
 from jobs.queue import create_import_job, resume
@@ -32,8 +34,8 @@ class Killed(BaseException):
 
 @pytest.fixture(autouse=True)
 def _small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(records.services, "BATCH_RECORDS", BATCH)
-    monkeypatch.setattr(records.services, "BATCH_SECONDS", 3600.0)
+    monkeypatch.setattr(records.services.importing, "BATCH_RECORDS", BATCH)
+    monkeypatch.setattr(records.services.importing, "BATCH_SECONDS", 3600.0)
 
 
 def _kill_at_progress(monkeypatch: pytest.MonkeyPatch, call: int) -> None:
@@ -82,7 +84,7 @@ def test_it_resumes_a_killed_import_where_its_progress_says(
     assert (job.status, job.resume_at, job.stored, job.total) == ("running", 2 * BATCH, 8, 15)
     assert Game.objects.count() == 3 * BATCH  # the third batch was committed before the kill
     monkeypatch.undo()
-    monkeypatch.setattr(records.services, "BATCH_RECORDS", BATCH)
+    monkeypatch.setattr(records.services.importing, "BATCH_RECORDS", BATCH)
     _abandon(job)
 
     tasks.run_import_job.apply(args=[job.pk])
@@ -153,7 +155,7 @@ def test_it_marks_a_job_failed_with_what_was_not_stored_and_resumes_it(
 ) -> None:
     upload = make_upload(13)
     job = create_import_job(upload.data, user)
-    real = records.services._store_retrying
+    real = records.services.storing.store_retrying
     calls = {"n": 0}
 
     def store(*args: Any, **kwargs: Any) -> Any:
@@ -162,7 +164,7 @@ def test_it_marks_a_job_failed_with_what_was_not_stored_and_resumes_it(
             return OperationalError("server closed the connection unexpectedly")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(records.services, "_store_retrying", store)
+    monkeypatch.setattr(records.services.storing, "store_retrying", store)
 
     tasks.run_import_job.apply(args=[job.pk])
 
@@ -172,7 +174,7 @@ def test_it_marks_a_job_failed_with_what_was_not_stored_and_resumes_it(
     assert (job.resume_at, job.stored, job.not_stored) == (BATCH, BATCH, 15 - BATCH)
     assert [r["index"] for r in job.report["results"]] == list(range(BATCH))
     assert Game.objects.count() == BATCH
-    monkeypatch.setattr(records.services, "_store_retrying", real)
+    monkeypatch.setattr(records.services.storing, "store_retrying", real)
 
     resume(job)
     run_worker()
@@ -250,7 +252,7 @@ def test_it_queues_a_job_the_database_stopped_again_for_the_worker(
     DB_RETRY_SECONDS and goes on from `resume_at`, with no command to run."""
     upload = make_upload(13)
     job = create_import_job(upload.data, user)
-    real = records.services._store_retrying
+    real = records.services.storing.store_retrying
     calls = {"n": 0}
 
     def store(*args: Any, **kwargs: Any) -> Any:
@@ -259,7 +261,7 @@ def test_it_queues_a_job_the_database_stopped_again_for_the_worker(
             return OperationalError("server closed the connection unexpectedly")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(records.services, "_store_retrying", store)
+    monkeypatch.setattr(records.services.storing, "store_retrying", store)
 
     run_worker()
 

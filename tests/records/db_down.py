@@ -9,17 +9,17 @@ from typing import Any
 import pytest
 from django.db import OperationalError
 
-from records import services
+from records.services import importing, storing
 
 
 def database_down_after(monkeypatch: pytest.MonkeyPatch, batches: int, size: int = 2) -> None:
     """Batches of `size` valid records; the database is lost for good after `batches` of them
     were stored (the connection itself keeps working: only storing fails)."""
-    monkeypatch.setattr(services, "BATCH_RECORDS", size)
-    monkeypatch.setattr(services, "BATCH_SECONDS", 3600.0)
-    monkeypatch.setattr(services, "DB_RETRY_DELAYS", (0.5,))
-    monkeypatch.setattr(services.time, "sleep", lambda seconds: None)
-    insert = services._insert
+    monkeypatch.setattr(importing, "BATCH_RECORDS", size)
+    monkeypatch.setattr(importing, "BATCH_SECONDS", 3600.0)
+    monkeypatch.setattr(storing, "DB_RETRY_DELAYS", (0.5,))
+    monkeypatch.setattr(storing.time, "sleep", lambda seconds: None)
+    insert = storing._insert
     calls = {"n": 0}
 
     def failing(*args: Any, **kwargs: Any) -> Any:
@@ -28,4 +28,4 @@ def database_down_after(monkeypatch: pytest.MonkeyPatch, batches: int, size: int
             raise OperationalError("server closed the connection unexpectedly")
         return insert(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_insert", failing)
+    monkeypatch.setattr(storing, "_insert", failing)

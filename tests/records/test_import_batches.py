@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from records import services
+from records.services import importing, storing
 from records.models import Game, GameSeat
 from records.services import ImportReport, import_records, import_texts
 from tests.records.conftest import bad_record, fcn_file, good_texts
@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services, "BATCH_RECORDS", 3)
-    monkeypatch.setattr(services, "BATCH_SECONDS", 3600.0)
+    monkeypatch.setattr(importing, "BATCH_RECORDS", 3)
+    monkeypatch.setattr(importing, "BATCH_SECONDS", 3600.0)
 
 
 def _seats_complete() -> bool:
@@ -53,7 +53,7 @@ def test_it_stores_a_batch_record_by_record_when_the_unique_index_refuses_it(
     stored = good_texts(2, start=1120)
     ids = [r.game_id for r in import_records(fcn_file(stored)).results]
     # As if a concurrent upload stored them after the batch looked its hashes up.
-    monkeypatch.setattr(services, "_stored_hashes", lambda hashes: {})
+    monkeypatch.setattr(storing, "_stored_hashes", lambda hashes: {})
     new = good_texts(2, start=1130)
     texts = [new[0], stored[1], new[0], stored[0], new[1]]
     report = import_records(fcn_file(texts))

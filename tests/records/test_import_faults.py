@@ -16,7 +16,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import InterfaceError, OperationalError, transaction
 
-from records import services
+from records.services import importing, storing
 from records.models import Game, GameSeat
 from records.services import ImportReport, import_records
 from tests.records.conftest import bad_record, fcn_file, good_texts
@@ -28,10 +28,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def fast(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """Batches of 3 records; the retry pauses are recorded, not slept."""
     pauses: list[float] = []
-    monkeypatch.setattr(services, "BATCH_RECORDS", 3)
-    monkeypatch.setattr(services, "BATCH_SECONDS", 3600.0)
-    monkeypatch.setattr(services, "DB_RETRY_DELAYS", (0.5, 1.0))
-    monkeypatch.setattr(services.time, "sleep", pauses.append)
+    monkeypatch.setattr(importing, "BATCH_RECORDS", 3)
+    monkeypatch.setattr(importing, "BATCH_SECONDS", 3600.0)
+    monkeypatch.setattr(storing, "DB_RETRY_DELAYS", (0.5, 1.0))
+    monkeypatch.setattr(storing.time, "sleep", pauses.append)
     return pauses
 
 
@@ -39,9 +39,9 @@ def _fail(
     monkeypatch: pytest.MonkeyPatch, name: str, calls: Callable[[int], bool],
     error: type[Exception] = OperationalError, after: bool = False,
 ) -> None:
-    """Make services.<name> raise `error` on the calls for which `calls(n)` is true (before it
+    """Make storing.<name> raise `error` on the calls for which `calls(n)` is true (before it
     runs, or after it returned with `after`)."""
-    original = getattr(services, name)
+    original = getattr(storing, name)
     count = {"n": 0}
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -53,7 +53,7 @@ def _fail(
             raise error("server closed the connection unexpectedly")
         return result
 
-    monkeypatch.setattr(services, name, wrapper)
+    monkeypatch.setattr(storing, name, wrapper)
 
 
 def _stored_once_and_whole(report: ImportReport, texts: list[str]) -> None:

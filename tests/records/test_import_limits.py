@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from records import services
+from records.services import importing
 from records.models import Game, GameSeat
 from records.services import import_records, import_texts
 from tests.records.conftest import bad_record, fcn_file, first_line_of, good_texts
@@ -22,8 +22,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     """Batches of 2 records, so that the limit falls across batches."""
-    monkeypatch.setattr(services, "BATCH_RECORDS", 2)
-    monkeypatch.setattr(services, "BATCH_SECONDS", 3600.0)
+    monkeypatch.setattr(importing, "BATCH_RECORDS", 2)
+    monkeypatch.setattr(importing, "BATCH_SECONDS", 3600.0)
 
 
 def _message(limit: int) -> str:

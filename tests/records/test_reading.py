@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fourcolor
-from records.services import _DecodedLines, _split_lines
+from records.services.reading import DecodedLines, split_lines
 from tests.records.conftest import good_text
 
 PIECES = st.lists(
@@ -37,10 +37,10 @@ def _chunked(data: bytes, sizes: list[int]) -> list[bytes]:
 def test_it_splits_lines_the_same_whatever_the_chunks(pieces: list[str], sizes: list[int]) -> None:
     text = "".join(pieces)
     expected = _reference_lines(text)
-    as_bytes = list(_split_lines(_chunked(text.encode(), sizes)))
+    as_bytes = list(split_lines(_chunked(text.encode(), sizes)))
     assert b"".join(as_bytes) == text.encode()
     assert [line.decode() for line in as_bytes] == expected
-    assert list(_split_lines([text])) == expected
+    assert list(split_lines([text])) == expected
 
 
 @settings(max_examples=50, deadline=None)
@@ -48,6 +48,6 @@ def test_it_splits_lines_the_same_whatever_the_chunks(pieces: list[str], sizes: 
 def test_it_reads_the_same_records_from_any_chunking(sizes: list[int]) -> None:
     text = good_text(0) + "\n" + good_text(1).replace("\n", "\r\n") + "\r\n" + good_text(2)
     chunks = _chunked(text.encode(), sizes)
-    got = [(r.line, r.text) for r in fourcolor.iter_records(_DecodedLines(iter(chunks)))]
+    got = [(r.line, r.text) for r in fourcolor.iter_records(DecodedLines(iter(chunks)))]
     want = [(r.line, r.text) for r in fourcolor.iter_records(io.StringIO(text, newline=""))]
     assert got == want and len(got) == 3

@@ -1,0 +1,291 @@
+"""Importing uploads: every record validated by the engine first, the valid ones stored in batches.
+
+Everything that writes games goes through here (the commands, the API and the web upload are
+thin layers over it), so that a game is stored the same way whichever door it came in by.
+
+Import policy (see `import_records`):
+
+- each record is validated by the engine first; the valid ones are stored in batches, one short
+  transaction per batch (games, seats, new players, new matches, a few statements in all), so
+  a record's game and seats are always committed together and nothing is partially stored;
+- a record whose canonical text (`fourcolor.write_fcn`) is already stored is a *duplicate*. A
+  batch looks its hashes up first, but the unique index on `Game.content_hash` has the last
+  word: when a concurrent upload stores one of them meanwhile, the batch's INSERT fails, and
+  the batch is stored again record by record, each in its own transaction (savepoint), where
+  the index tells which is a duplicate. So two uploads of the same file racing on PostgreSQL
+  still end with one stored game per record;
+- a refused record is reported with its line, column, ply, category, message and line text;
+- a lost database connection is retried; if it stays lost the import stops and reports every
+  record not stored (status "unavailable") and the record to resume from (`start_at`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import DatabaseError
+
+import fourcolor
+from fourcolor.errors import LimitError
+from fourcolor.notation import MAX_RECORD_CHARS
+
+from records.models import Game
+from records.services import storing
+from records.services.derivation import storage_limits
+from records.services.reading import QUOTE_CHARS, BadLine, DecodedLines, line_of, unencodable_error
+from records.services.report import ImportReport, RecordResult, refused_result, unavailable_result
+from records.services.storing import KnownIds, Uploader, ValidRecord
+from records.signals import games_stored_batch
+
+logger = logging.getLogger(__name__)
+
+# Valid records stored per transaction: one INSERT for their games, one for their seats, one
+# lookup each for players and matches, instead of ~5 round trips per record.
+BATCH_RECORDS = 250
+# ...or fewer, once the batch's first record waited this long (a slow stream still commits,
+# and reports progress, at a steady pace).
+BATCH_SECONDS = 1.0
+STATS_BATCH = 5000  # stored games handed to derived-data apps (statistics, ratings) at a time
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportOptions:
+    """How one import runs (the keyword arguments of `import_records`, which says what each
+    means)."""
+
+    max_results: int = 1000
+    max_problems: int = 100
+    on_result: Callable[[RecordResult], None] | None = None
+    progress: Callable[[ImportReport], None] | None = None
+    start_at: int = 0
+    max_records: int | None = None
+    announce: bool = True
+
+
+def import_records(
+    stream: Any,
+    uploader: Uploader = None,
+    *,
+    max_results: int = 1000,
+    max_problems: int = 100,
+    on_result: Callable[[RecordResult], None] | None = None,
+    progress: Callable[[ImportReport], None] | None = None,
+    start_at: int = 0,
+    max_records: int | None = None,
+    announce: bool = True,
+) -> ImportReport:
+    """Validate every record of a file, then store the valid ones in batches.
+
+    `stream`: bytes or str, a binary or text file object (open text files with newline='' to
+    keep line endings verbatim), or an iterable of lines. Bytes are decoded as strict UTF-8;
+    a record with invalid UTF-8 is refused with the position of the first bad byte.
+
+    Up to BATCH_RECORDS valid records (or those validated within BATCH_SECONDS) are stored
+    per transaction: each record's game and seats are always committed together.
+
+    - `on_result` sees every record's result once its batch is decided, in file order (for
+      progress bars and streaming answers); the report keeps the counts and the first results
+      and problems.
+    - `progress(report)` is called after each committed batch and once at the end; then
+      `report.next_index` is where a resumed import would start.
+    - `start_at`: skip the first `start_at` records of the stream (not validated, stored nor
+      counted; result indexes and lines stay those of the whole stream), to resume an
+      interrupted import with `start_at=report.next_index`.
+    - `max_records`: the most records one upload may hold (None: no limit). Reading stops at
+      the record after them: the records before keep their verdicts (the valid ones are
+      stored), that record is refused (category `limit`, at its first line) for all the
+      rest, which is not read, and `report.stopped` says so.
+
+    When the database connection is lost the batch is retried on a new connection (see
+    DB_RETRY_DELAYS); if it stays lost, the import stops: the records not stored get the
+    status "unavailable" (category `unavailable`), `report.stopped` says why and
+    `report.next_index` is the first record not stored. Other database errors are raised."""
+    lines = DecodedLines(stream)
+    options = ImportOptions(
+        max_results=max_results, max_problems=max_problems, on_result=on_result,
+        progress=progress, start_at=start_at, max_records=max_records, announce=announce,
+    )
+    return _import(fourcolor.iter_records(lines), lines, uploader, options)
+
+
+def import_texts(
+    texts: Iterable[str],
+    uploader: Uploader = None,
+    *,
+    max_results: int = 1000,
+    max_problems: int = 100,
+    on_result: Callable[[RecordResult], None] | None = None,
+    progress: Callable[[ImportReport], None] | None = None,
+    start_at: int = 0,
+    max_records: int | None = None,
+) -> ImportReport:
+    """Like `import_records`, for texts that are one record each (a JSON upload, an NDJSON
+    export's `original`s): each is stored exactly as given, lines counted from 1 in it.
+    `start_at` skips that many texts (their indexes count); past `max_records` texts the next
+    one is refused and the rest not read."""
+    records = (
+        fourcolor.RecordText(index, 1, text, len(text) > MAX_RECORD_CHARS)
+        for index, text in enumerate(texts)
+    )
+    options = ImportOptions(
+        max_results=max_results, max_problems=max_problems, on_result=on_result,
+        progress=progress, start_at=start_at, max_records=max_records,
+    )
+    return _import(records, None, uploader, options)
+
+
+class _Importer:
+    """One import: records are validated as they come and queued; a full (or old) queue is
+    stored as a batch and its results reported in file order."""
+
+    def __init__(self, uploader: Uploader, report: ImportReport, options: ImportOptions) -> None:
+        self.user = uploader if getattr(uploader, "is_authenticated", False) else None
+        self.announce = options.announce
+        self.report = report
+        self.on_result = options.on_result
+        self.progress = options.progress
+        self.ids = KnownIds()
+        self.queue: list[RecordResult | ValidRecord] = []
+        self.valid = 0
+        self.since = 0.0
+        self.stored: list[int] = []  # not announced yet
+        self.unsettled = False  # batches were announced as not final
+        self.down: DatabaseError | None = None
+
+    def add(self, entry: RecordResult | ValidRecord) -> None:
+        if not self.queue:
+            self.since = time.monotonic()
+        self.queue.append(entry)
+        if isinstance(entry, ValidRecord):
+            self.valid += 1
+        if self.valid >= BATCH_RECORDS or time.monotonic() - self.since >= BATCH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        queue, self.queue, self.valid = self.queue, [], 0
+        if not queue:
+            return
+        valid = [entry for entry in queue if isinstance(entry, ValidRecord)]
+        outcomes = storing.store_retrying(valid, self.user, self.ids) if valid else {}
+        if isinstance(outcomes, DatabaseError):
+            self.down = outcomes
+            self.report.stopped = "database unavailable"
+            # psycopg's messages span lines.
+            self.report.cause = " ".join(str(outcomes).split())[:QUOTE_CHARS]
+            logger.warning("import stopped, database unavailable: %s", self.report.cause)
+            self.report.next_index = valid[0].index
+            for entry in queue:
+                if isinstance(entry, ValidRecord):
+                    entry = unavailable_result(entry.index, entry.line, valid[0].index)
+                self.emit(entry)
+            return
+        for entry in queue:
+            if isinstance(entry, ValidRecord):
+                status, game_id = outcomes[entry.index]
+                entry = RecordResult(entry.index, entry.line, status, game_id=game_id)
+                if status == "stored":
+                    self.stored.append(game_id)
+            self.emit(entry)
+        self.report.next_index = queue[-1].index + 1
+        if not self.announce:
+            self.stored.clear()
+        elif len(self.stored) >= STATS_BATCH:
+            _announce_stored(self.stored, final=False)
+            self.unsettled = True
+        if self.progress is not None:
+            self.progress(self.report)
+
+    def finish(self) -> ImportReport:
+        self.flush()
+        if self.down is not None:
+            # Announcing would only fail (with a traceback in the log): say what to run instead.
+            if self.stored:
+                logger.warning(
+                    "%d stored games not counted in the statistics yet (database unavailable): "
+                    "the next statistics job counts them", len(self.stored),
+                )
+        elif self.stored or self.unsettled:
+            _announce_stored(self.stored, final=True)
+        if self.progress is not None:
+            self.progress(self.report)
+        return self.report
+
+    def emit(self, result: RecordResult) -> None:
+        self.report.add(result, keep=result is self.report.limit_refusal)
+        if self.on_result is not None:
+            self.on_result(result)
+
+
+def _import(
+    records: Iterable[fourcolor.RecordText],
+    lines: DecodedLines | None,
+    uploader: Uploader,
+    options: ImportOptions,
+) -> ImportReport:
+    start_at, max_records = options.start_at, options.max_records
+    report = ImportReport(max_results=options.max_results, max_problems=options.max_problems)
+    report.next_index = max(start_at, 0)
+    importer = _Importer(uploader, report, options)
+    for rt in records:
+        bad = lines.take_bad(rt.line) if lines is not None else None
+        if rt.index < start_at:
+            continue  # done by the import this one resumes
+        if max_records is not None and rt.index >= max_records:
+            _too_many(importer, rt, max_records)
+            break  # the rest is not read: a huge file costs no more than its first records
+        if importer.down is not None:
+            # Not validated: the import stopped, and a resumed one will look at it.
+            importer.emit(unavailable_result(rt.index, rt.line, report.next_index))
+        else:
+            importer.add(_validate(rt, bad))
+    return importer.finish()
+
+
+def _too_many(importer: _Importer, rt: fourcolor.RecordText, max_records: int) -> None:
+    """Refuse the record after the first `max_records`, once, for it and all that follow."""
+    message = f"too many records in one upload: at most {max_records} (split the file)"
+    quote = line_of(rt.text, rt.line, rt.line).encode("utf-8", "replace").decode("utf-8")
+    refusal = refused_result(rt.index, rt.line, LimitError(message, line=rt.line, col=1), quote)
+    importer.report.limit_refusal = refusal
+    if importer.down is not None:
+        importer.emit(refusal)  # the database stopped the import first: its reason stands
+        return
+    importer.report.stopped = message  # a database failure storing the last batch overrides
+    importer.add(refusal)
+
+
+def _announce_stored(game_ids: list[int], *, final: bool) -> None:
+    """Tell derived-data apps about freshly stored games, in batches (far cheaper than one by
+    one); `final` on the import's last call. A failing receiver is logged and never fails the
+    upload: such games stay due, and the next statistics job (jobs app) counts them."""
+    for receiver, response in games_stored_batch.send_robust(
+        sender=Game, game_ids=list(game_ids), final=final
+    ):
+        if isinstance(response, Exception):
+            logger.error(
+                "derived data not updated for %d games by %r (%s); the next statistics job will",
+                len(game_ids), receiver, response,
+            )
+    game_ids.clear()
+
+
+def _validate(rt: fourcolor.RecordText, bad: BadLine | None) -> RecordResult | ValidRecord:
+    """The engine's verdict on one record: its refusal, or the record ready to be stored."""
+    if bad is not None:
+        return refused_result(rt.index, rt.line, bad.error, bad.text)
+    unencodable = unencodable_error(rt.text, rt.line)
+    if unencodable is not None:
+        return refused_result(rt.index, rt.line, unencodable,
+                              line_of(rt.text, rt.line, unencodable.line).encode(
+                                  "utf-8", "replace").decode("utf-8"))
+    check = fourcolor.check_record(rt.text, rt.line, oversize=rt.oversize)
+    error = check.error if check.error is not None else storage_limits(check)
+    if error is not None:
+        seats = check.record.seats if check.record is not None else ()
+        quote = line_of(rt.text, rt.line, error.line)
+        return refused_result(rt.index, rt.line, error, quote, seats)
+    return ValidRecord.of(check, rt.text, rt.index, rt.line)
