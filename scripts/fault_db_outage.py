@@ -3,11 +3,14 @@ Retry-After, none a 500; the service recovers by itself; no upload is lost or do
 
     .venv/bin/python scripts/fault_db_outage.py [--cut 15] [--port 8201] [--pg-port 5621]
                                                 [--workers 4] [--clients 6]
+                                                [--broker redis://127.0.0.1:6379/14]
 
 Runs as root (the throwaway PostgreSQL runs as `postgres`, see scripts/fault_db_restart.py,
 whose `Instance` it uses). The production set-up of the README: gunicorn with
 config/gunicorn.conf.py, DEBUG off, no Celery broker, no Redis (rate-limit counters in the
-database). Then:
+database). With `--broker URL` the full set-up instead: CELERY_BROKER_URL set for gunicorn and
+for a Celery worker with beat (`celery -A config worker -B`, concurrency 1) that the script
+starts beside it, so the statistics jobs run on Celery and beat's check catches up. Then:
 
 1. a database with 40 stored games, a user and an API token;
 2. `--clients` threads ask, in turn, for the archive page, a replay page, the API's game list
@@ -18,7 +21,8 @@ database). Then:
 4. checks: no answer is a 500 (or a dropped connection) at any time; every answer while the
    database is down is a 503 with Retry-After; /healthz is 200 again within 5 s of the restart
    and everything answers as before; every upload answered 201 is in the database once, every
-   upload answered 503 is not, and no game is stored twice.
+   upload answered 503 is not, and no game is stored twice; and every stored game is counted
+   in the statistics within a minute after (by the job worker, or Celery and its beat).
 
 Prints the counts per phase and status; exit status 1 when a check fails.
 """
@@ -30,6 +34,7 @@ import collections
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -58,8 +63,11 @@ class Answer:
     upload: str | None = None  # the uploaded record's Event tag
 
 
-def env(url: str, port: int, workers: int) -> dict[str, str]:
+def env(url: str, port: int, workers: int, broker: str) -> dict[str, str]:
     return {
+        # With a broker, beat's statistics check every 5 s: the catch-up after the cut is seen
+        # within the run (the default is a minute).
+        "CELERY_BROKER_URL": broker, "STATS_CHECK_SECONDS": "5",
         **os.environ, "DATABASE_URL": url, "DEBUG": "false", "HTTPS": "false",
         "SECRET_KEY": "outage-test-not-secret-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1",
         "LOG_LEVEL": "WARNING", "GUNICORN_BIND": f"127.0.0.1:{port}",
@@ -140,6 +148,27 @@ def start_server(environ: dict[str, str], port: int, log: Path) -> subprocess.Po
     raise SystemExit(f"gunicorn did not answer: see {log}")
 
 
+def start_celery(environ: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """A Celery worker with beat (its own session: stopped with its pool child)."""
+    with log.open("wb") as sink:
+        return subprocess.Popen(
+            [PYTHON, "-m", "celery", "-A", "config", "worker", "-B", "-s",
+             str(log.with_name("beat-schedule")), "-l", "info", "--concurrency", "1",
+             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            env=environ, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT,
+            start_new_session=True)
+
+
+def stop_celery(worker: subprocess.Popen[bytes]) -> None:
+    if worker.poll() is None:
+        os.killpg(worker.pid, signal.SIGTERM)
+    try:
+        worker.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=10)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cut", type=float, default=15.0)
@@ -147,18 +176,21 @@ def main() -> int:
     parser.add_argument("--pg-port", type=int, default=5621)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--clients", type=int, default=6)
+    parser.add_argument("--broker", default="",
+                        help="a Celery broker URL (Redis or RabbitMQ): run the statistics jobs "
+                             "on a Celery worker with beat, started by the script")
     args = parser.parse_args()
     if os.geteuid() != 0:
         raise SystemExit("run as root (the instance runs as the postgres user via runuser)")
     base_dir = Path(tempfile.mkdtemp(prefix="fourcolor-outage-"))
     db = Instance(base_dir, args.pg_port)
-    server = None
+    server = celery = None
     try:
         db.init()
         db.start()
         subprocess.run(["psql", "-X", "-q", "-h", "127.0.0.1", "-p", str(db.port), "-U",
                         "postgres", "-d", "postgres", "-c", f"CREATE DATABASE {DB}"], check=True)
-        environ = env(db.url, args.port, args.workers)
+        environ = env(db.url, args.port, args.workers, args.broker)
         manage(environ, "migrate", "--verbosity", "0")
         manage(environ, "collectstatic", "--noinput", "--verbosity", "0")
         manage(environ, "seed_demo", "--games", "40")
@@ -168,6 +200,8 @@ def main() -> int:
             "u = User.objects.create_user('outage'); print(Token.objects.create(user=u).key)"
         )).strip().splitlines()[-1]
         game = int(db.query("SELECT min(id) FROM records_game"))
+        if args.broker:
+            celery = start_celery(environ, base_dir / "celery.log")
         server = start_server(environ, args.port, base_dir / "gunicorn.log")
         return run(db, args, token, game)
     finally:
@@ -175,6 +209,9 @@ def main() -> int:
             server.terminate()
             server.wait(timeout=30)
             shutil.copy(base_dir / "gunicorn.log", ROOT / "var" / "fault_db_outage_gunicorn.log")
+        if celery is not None:
+            stop_celery(celery)
+            shutil.copy(base_dir / "celery.log", ROOT / "var" / "fault_db_outage_celery.log")
         db.stop()
         shutil.rmtree(base_dir, ignore_errors=True)
 
@@ -245,6 +282,9 @@ def run(db: Instance, args: argparse.Namespace, token: str, game: int) -> int:
     rows = db_rows(db, "SELECT event FROM records_game WHERE event LIKE 'outage %'")
     stored.update(rows)
     doubled = [event for event, n in stored.items() if n > 1]
+    print(f"  set-up: gunicorn, {args.workers} workers, "
+          + (f"Celery worker with beat on {args.broker}" if args.broker
+             else "no broker (gunicorn's job worker)"))
     print(f"  uploads: {len(uploads)}, 201: {len(created)}, 503: {len(refused)}; "
           f"stored now: {len(stored)}; recovered (/healthz 200) "
           f"{(healthy - back_at) if healthy else float('nan'):.2f} s after the start")
@@ -262,6 +302,22 @@ def run(db: Instance, args: argparse.Namespace, token: str, game: int) -> int:
         ("no upload answered 503 during the cut is stored", not (refused_in_cut & set(stored))),
         ("no game stored twice", not doubled),
     ]
+    # Nothing lost from the statistics either: every stored game counted, caught up after the
+    # cut by the job worker (or by Celery, beat's check included) without anything run by hand.
+    uncounted = None
+    caught_up = None
+    counting_began = time.monotonic()
+    while time.monotonic() - counting_began < 60:
+        uncounted = db.query("SELECT count(*) FROM records_game g WHERE NOT EXISTS "
+                             "(SELECT 1 FROM ratings_countedgame c WHERE c.game_id = g.id)")
+        if uncounted == 0:
+            caught_up = time.monotonic() - counting_began
+            break
+        time.sleep(1)
+    print(f"  statistics: {uncounted} stored game(s) not counted "
+          + (f"(all counted {caught_up:.1f} s after the load ended)" if caught_up is not None
+             else "a minute after the load ended"))
+    checks.append(("every stored game counted within a minute", uncounted == 0))
     late = refused & set(stored)
     if late:
         print(f"  {len(late)} upload(s) answered 503 as the database went away were stored "
