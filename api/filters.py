@@ -1,4 +1,4 @@
-"""The API's game filters: the web archive's (`records.filters.GameFilter`) and `uploaded_by`.
+"""The API's game filters: the web archive's (`records.filters.GameFilter`), `uploaded_by` too.
 
 `uploaded_by` is a username, matched exactly as Django matches usernames at sign-in; it finds
 what a user uploaded (a script's own uploads, or a user's page built on the API).
@@ -8,17 +8,9 @@ what a user uploaded (a script's own uploads, or a user's page built on the API)
 
 from __future__ import annotations
 
-import django_filters
-
 from records.filters import GameFilter
-
-MAX_USERNAME = 150  # django.contrib.auth's User.username
 
 
 class ApiGameFilter(GameFilter):
-    uploaded_by = django_filters.CharFilter(
-        field_name="uploaded_by__username", max_length=MAX_USERNAME, label="Uploaded by"
-    )
-
-    class Meta(GameFilter.Meta):
-        fields = [*GameFilter.Meta.fields, "uploaded_by"]
+    """The archive's filters, `uploaded_by` included (records.filters); the API's own
+    additions go here."""

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from fourcolor import analysis as _analysis
 
+from config.email import account_settings, email_settings
 from config.env import env_bool, env_int, env_list, env_rates, env_str
 from config.logging import FORMATS as LOG_FORMATS
 from config.logging import logging_config
@@ -82,6 +83,8 @@ INSTALLED_APPS = [
     "csp",
     "corsheaders",
     "axes",
+    "allauth",
+    "allauth.account",
     "records",
     "ratings",
     "api",
@@ -110,6 +113,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # allauth's: the state of a sign-in in progress (e.g. waiting for a confirmed address).
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: it answers a locked-out sign-in attempt (config/signin.py) whatever the view did.
     "axes.middleware.AxesMiddleware",
@@ -131,6 +136,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "web.accounts.context.email_available",
             ],
         },
     },
@@ -194,7 +200,8 @@ AUTH_PASSWORD_VALIDATORS = [
 AUTHENTICATION_BACKENDS = [
     # Refuses a locked-out attempt before the password is checked; needs the request.
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, extended by allauth to sign in by username or e-mail address.
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_LOCKOUT_MINUTES", 15, minimum=1))
@@ -208,6 +215,39 @@ AXES_HTTP_RESPONSE_CODE = 429
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+# --- E-mail (config/email.py) ---
+# EMAIL_URL (e.g. submission://user:password@smtp.example.org:587) or EMAIL_HOST, EMAIL_PORT,
+# EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL; DEFAULT_FROM_EMAIL.
+# Neither: the console in development; in production no mail at all (EMAIL_AVAILABLE false).
+_email = email_settings(DEBUG)
+globals().update(_email)
+EMAIL_AVAILABLE: bool = _email["EMAIL_AVAILABLE"]
+EMAIL_SUBJECT_PREFIX = "[fourcolor] "
+
+# --- Accounts (django-allauth; web/accounts/) ---
+# Sign-up, sign-in by username or e-mail address, sign-out, e-mail confirmation and password
+# reset under /accounts/. With mail, a new account must confirm its address before it signs
+# in, which is also what keeps sign-up from telling whether an address has an account (an
+# address already taken gets a mail saying so, and the page is the same). Without mail
+# (production with no EMAIL_URL), sign-up asks for no address and confirms nothing, and the
+# password reset page says that this site sends no mail (docs/deploy.md, "E-mail").
+ACCOUNT_ADAPTER = "web.accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {
+    "login": "web.accounts.forms.LoginForm",
+    "signup": "web.accounts.forms.SignupForm",
+    "reset_password": "web.accounts.forms.ResetPasswordForm",
+    "reset_password_from_key": "web.accounts.forms.ResetPasswordKeyForm",
+    "change_password": "web.accounts.forms.ChangePasswordForm",
+}
+globals().update(account_settings(EMAIL_AVAILABLE))
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = EMAIL_SUBJECT_PREFIX
+# Failed sign-ins are counted by django-axes (above) at every door alike; allauth's own
+# counter for them is off so that one lockout, with one message, applies.
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
+ACCOUNT_USERNAME_MIN_LENGTH = 2
 
 # --- Internationalisation -------------------------------------------------------------------
 
@@ -372,6 +412,8 @@ ANALYSIS_REQUESTS_PER_HOUR = env_int("ANALYSIS_REQUESTS_PER_HOUR", 30, minimum=1
 # e.g. a load test on loopback. Otherwise a production start (DEBUG off) is HTTPS-only;
 # each switch below can still be set on its own.
 HTTPS = env_bool("HTTPS", not DEBUG)
+# The links in account mail (confirmation, password reset).
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS else "http"
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
 # Load balancers probe /healthz over plain HTTP on the private network.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

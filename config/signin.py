@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
@@ -32,8 +33,19 @@ def username_of(request: HttpRequest, credentials: dict[str, Any] | None) -> str
         for field in ACCOUNT_FIELDS:
             value = source.get(field)
             if isinstance(value, str) and value.strip():
-                return value.strip().casefold()
+                return _account_name(value.strip())
     return None
+
+
+def _account_name(given: str) -> str:
+    """The username an attempt is counted under: an e-mail address that one account uses
+    stands for that account's username, so guesses by address and by name add up."""
+    if "@" in given:
+        names = list(get_user_model().objects.filter(email__iexact=given)
+                     .values_list("username", flat=True)[:2])
+        if len(names) == 1:
+            return str(names[0]).casefold()
+    return given.casefold()
 
 
 def cool_off_seconds() -> int:

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 
+from allauth.account import views as account_views
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponseRedirect
 from django.templatetags.static import static
 from django.urls import URLPattern, URLResolver, include, path
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
+from django.views.generic.base import RedirectView
 
 from config.views import healthz
 
@@ -43,8 +45,15 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
-    # login / logout / password views named "login", "logout", ... (templates: registration/).
-    path("accounts/", include("django.contrib.auth.urls")),
+    # Accounts (django-allauth; templates/account/, web/accounts/): sign-up, sign-in,
+    # sign-out, e-mail confirmation, password reset and change. Sign-in and sign-out keep the
+    # names "login" and "logout" that LOGIN_URL and the pages use.
+    path("accounts/login/", account_views.login, name="login"),
+    path("accounts/logout/", account_views.logout, name="logout"),
+    # Django's own address for a password reset, from before allauth: links to it still work.
+    path("accounts/password_reset/",
+         RedirectView.as_view(pattern_name="account_reset_password", permanent=True)),
+    path("accounts/", include("allauth.urls")),
     # set_language, for the language selector.
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -38,6 +38,7 @@ from records.models import MAX_PLAYER_NAME, Game, GameSeat, Outcome, player_key
 # Ids and points are bounded so that a huge number is a form error, not a database overflow.
 _MAX_ID = 2**63 - 1
 _MAX_POINTS = 2**31 - 1
+MAX_USERNAME = 150  # django.contrib.auth's User.username
 PLAYER_COUNTS = (2, 3, 4)
 
 # Public parameter -> model field. Dates and points sort missing values last either way.
@@ -144,12 +145,17 @@ class GameFilter(django_filters.FilterSet):
         field_name="points", lookup_expr="gte", label=_("Minimum points"),
         min_value=0, max_value=_MAX_POINTS,
     )
+    # A username, matched exactly as Django matches usernames at sign-in: what one account
+    # uploaded (the user's page, a script's own uploads).
+    uploaded_by = django_filters.CharFilter(
+        field_name="uploaded_by__username", max_length=MAX_USERNAME, label=_("Uploaded by")
+    )
     ordering = GameOrderingFilter(label=_("Sort by"), empty_label=_("newest played first"))
 
     class Meta:
         model = Game
         fields = ["player", "opponent", "ruleset", "players", "outcome", "since", "until",
-                  "match", "min_points"]
+                  "match", "min_points", "uploaded_by"]
 
     def filter_seated(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
         if not player_key(value):

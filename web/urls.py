@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import URLPattern, URLResolver, path
 
 from web.views import (account, analysis, archive, game_delete, job, matches, players, replay,
-                       upload, upload_result)
+                       upload, upload_result, users)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", archive.archive, name="archive"),
@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("upload/<int:pk>/", upload_result.upload_result, name="upload-result"),
     path("jobs/<int:pk>/", job.job_detail, name="job"),
     path("account/", account.account, name="account"),
+    path("users/<str:username>/", users.user_detail, name="user"),
     path("players/", players.player_list, name="players"),
     path("players/<int:pk>/", players.player_detail, name="player"),
     path("matches/", matches.match_list, name="matches"),

@@ -146,3 +146,36 @@ def test_the_lock_ends_after_the_cool_off(user: User) -> None:
         attempt_time=datetime.datetime.now(datetime.UTC) - datetime.timedelta(seconds=COOL_OFF + 1))
 
     assert _web(Client(), "uploader", PASSWORD).status_code == 302
+
+
+def _allauth(client: Client, login: str, password: str, address: str = "10.0.0.1") -> Any:
+    """The sign-in form as the page posts it (allauth's field `login`: a name or address)."""
+    return client.post("/accounts/login/", {"login": login, "password": password},
+                       REMOTE_ADDR=address)
+
+
+def test_the_sign_in_page_locks_after_five_wrong_passwords_then_the_right_one(
+    user: User,
+) -> None:
+    answers = [_allauth(Client(), "uploader", "wrong", address=f"10.3.0.{n}").status_code
+               for n in range(LIMIT)]
+    # The form's error until the limit; the failure that reaches it is answered as locked.
+    assert answers == [200] * (LIMIT - 1) + [429]
+
+    locked = _allauth(Client(), "uploader", PASSWORD, address="10.3.1.1")
+
+    _assert_locked("site", locked)
+
+
+def test_guesses_by_name_and_by_address_count_for_one_account(user: User) -> None:
+    from allauth.account.models import EmailAddress
+
+    user.email = "uploader@example.org"
+    user.save()
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    for n in range(LIMIT):
+        login = "uploader" if n % 2 else "Uploader@Example.org"
+        _allauth(Client(), login, "wrong", address=f"10.4.0.{n}")
+
+    _assert_locked("site", _allauth(Client(), "uploader@example.org", PASSWORD,
+                                    address="10.4.1.1"))

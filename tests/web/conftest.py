@@ -8,6 +8,7 @@ HTML entity: every page must show them escaped and exactly as written.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from django.core.cache import cache
 from django.test import Client, TestCase
 
 import fourcolor
+from config.email import account_settings
 from fourcolor.cards import CARDS
 from fourcolor.generate import generate_match, generate_record
 from fourcolor.replay import Replay
@@ -160,3 +162,19 @@ def user(db: None) -> User:
 def signed_in(client: Client, user: User) -> Client:
     client.force_login(user)
     return client
+
+
+@pytest.fixture
+def no_mail(settings: Any) -> None:
+    """A production site without EMAIL_URL (config/email.py): what settings.py derives then."""
+    settings.EMAIL_AVAILABLE = False
+    settings.EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+    for name, value in account_settings(False).items():
+        setattr(settings, name, value)
+
+
+def mailed_link(message: Any) -> str:
+    """The one address of this site in a mail's text."""
+    links = re.findall(r"http://testserver(/\S+)", message.body)
+    assert len(links) == 1, message.body
+    return str(links[0])

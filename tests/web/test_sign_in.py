@@ -1,8 +1,10 @@
-"""Signing in and out with Django's auth views, and the header that shows who is signed in."""
+"""Signing in (allauth's login view at /accounts/login/, by username or e-mail address) and
+out, and the header that shows who is signed in."""
 
 from __future__ import annotations
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
@@ -10,32 +12,52 @@ from django.urls import reverse
 from tests.web.dom import parse
 
 pytestmark = pytest.mark.django_db
+PASSWORD = "a-long-test-password-1"
 
 
 def test_it_shows_a_labelled_sign_in_form_with_csrf(client: Client) -> None:
+    assert reverse("login") == "/accounts/login/"
     doc = parse(client.get(reverse("login"), {"next": "/upload/"}).content)
     form = doc.find("main").find("form")
     assert form.attrs["method"] == "post"
     assert form.find_all("input", name="csrfmiddlewaretoken")
-    for field in ("id_username", "id_password"):
-        assert doc.find("label", **{"for": field})
-        assert doc.find("input", id=field)
+    labels = {field: doc.find("label", **{"for": field}).words()
+              for field in ("id_login", "id_password")}
+    assert labels == {"id_login": "Username or e-mail address", "id_password": "Password"}
     assert form.find("input", name="next").attrs["value"] == "/upload/"
     assert doc.find("p", "notice").words() == "Sign in to continue."
+    links = {a.words(): a.attrs["href"] for a in doc.find("main").find_all("a")}
+    assert links["Sign up"].startswith(reverse("account_signup"))
+    assert links["Forgot your password?"] == reverse("account_reset_password")
 
 
 def test_it_signs_in_and_returns_to_the_page_asked_for(client: Client, user: User) -> None:
     response = client.post(reverse("login"), {
-        "username": "uploader", "password": "a-long-test-password-1", "next": "/upload/"})
+        "login": "uploader", "password": PASSWORD, "next": "/upload/"})
     assert response.status_code == 302 and response["Location"] == "/upload/"
     assert client.get("/upload/").status_code == 200
 
 
+def test_it_signs_in_with_the_e_mail_address_of_a_confirmed_account(client: Client) -> None:
+    ann = User.objects.create_user("ann", email="ann@example.org", password=PASSWORD)
+    EmailAddress.objects.create(user=ann, email="ann@example.org", verified=True, primary=True)
+    response = client.post(reverse("login"), {"login": "ANN@example.org", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(ann.pk)
+
+
+def test_it_reads_djangos_field_name_posted_by_older_scripts(client: Client, user: User) -> None:
+    response = client.post(reverse("login"), {"username": "uploader", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(user.pk)
+
+
 def test_it_explains_a_wrong_password(client: Client, user: User) -> None:
-    response = client.post(reverse("login"), {"username": "uploader", "password": "nope"})
+    response = client.post(reverse("login"), {"login": "uploader", "password": "nope"})
     assert response.status_code == 200
-    assert "Please enter a correct username and password" in parse(
-        response.content).find("div", "errors").words()
+    assert parse(response.content).find("div", "errors").words() == (
+        "The username or the password is not right.")
+    assert "_auth_user_id" not in client.session
 
 
 def test_it_shows_the_user_and_signs_out_with_a_post(client: Client, db: None) -> None:
@@ -51,3 +73,11 @@ def test_it_shows_the_user_and_signs_out_with_a_post(client: Client, db: None) -
     assert client.get(reverse("upload")).status_code == 302
     anonymous = parse(client.get(reverse("archive")).content)
     assert anonymous.find("a", href="/accounts/login/?next=/").words() == "Sign in"
+    assert anonymous.find("a", href=reverse("account_signup")).words() == "Sign up"
+
+
+def test_it_asks_before_signing_out_on_a_get(client: Client, user: User) -> None:
+    client.force_login(user)
+    doc = parse(client.get(reverse("logout")).content)
+    assert doc.find("main").find("form").attrs["method"] == "post"
+    assert "_auth_user_id" in client.session

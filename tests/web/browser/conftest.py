@@ -103,7 +103,7 @@ def account(transactional_db: None) -> Any:
 def sign_in(page: Any, username: str, then: str) -> None:
     """Sign in through the login form, as a person would."""
     page.goto(f"/accounts/login/?next={then}")
-    page.fill("#id_username", username)
+    page.fill("#id_login", username)
     page.fill("#id_password", PASSWORD)
     with page.expect_navigation():
         page.click("main button[type=submit]")

@@ -40,6 +40,8 @@ def pages(archive: Archive) -> list[str]:
         reverse("matches"),
         reverse("match", args=[archive.match.pk]),
         reverse("login"),
+        reverse("account_signup"),
+        reverse("account_reset_password"),
     ]
 
 
@@ -66,7 +68,7 @@ def test_the_upload_page_has_no_serious_violation(
     User.objects.create_user("axe", password="axe-pass-12345")
     page = make_page()
     page.goto(reverse("login"))
-    page.fill("#id_username", "axe")
+    page.fill("#id_login", "axe")
     page.fill("#id_password", "axe-pass-12345")
     page.locator("main form button[type=submit], main form input[type=submit]").first.click()
     page.wait_for_load_state()
