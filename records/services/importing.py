@@ -241,13 +241,17 @@ def _import(
             # Not validated: the import stopped, and a resumed one will look at it.
             importer.emit(unavailable_result(rt.index, rt.line, report.next_index))
         else:
-            importer.add(_validate(rt, bad))
+            importer.add(validate_record(rt, bad))
     return importer.finish()
+
+
+def too_many_message(max_records: int) -> str:
+    return f"too many records in one upload: at most {max_records} (split the file)"
 
 
 def _too_many(importer: _Importer, rt: fourcolor.RecordText, max_records: int) -> None:
     """Refuse the record after the first `max_records`, once, for it and all that follow."""
-    message = f"too many records in one upload: at most {max_records} (split the file)"
+    message = too_many_message(max_records)
     quote = line_of(rt.text, rt.line, rt.line).encode("utf-8", "replace").decode("utf-8")
     refusal = refused_result(rt.index, rt.line, LimitError(message, line=rt.line, col=1), quote)
     importer.report.limit_refusal = refusal
@@ -273,7 +277,7 @@ def _announce_stored(game_ids: list[int], *, final: bool) -> None:
     game_ids.clear()
 
 
-def _validate(rt: fourcolor.RecordText, bad: BadLine | None) -> RecordResult | ValidRecord:
+def validate_record(rt: fourcolor.RecordText, bad: BadLine | None) -> RecordResult | ValidRecord:
     """The engine's verdict on one record: its refusal, or the record ready to be stored."""
     if bad is not None:
         return refused_result(rt.index, rt.line, bad.error, bad.text)

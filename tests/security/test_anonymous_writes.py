@@ -14,11 +14,12 @@ from tests.web.conftest import Archive
 
 pytestmark = pytest.mark.django_db
 
-# Routes meant for anonymous visitors: signing in, choosing a language, asking for a password
-# reset. Everything else must refuse an anonymous POST.
+# Routes meant for anonymous visitors: signing up and in, choosing a language, asking for a
+# password reset (allauth's, and Django's old address that redirects to it). Everything else
+# must refuse an anonymous POST.
 ANONYMOUS_BY_DESIGN = {
-    "accounts/login/", "accounts/logout/", "i18n/setlang/", "accounts/password_reset/",
-    "accounts/reset/<uidb64>/<token>/",
+    "accounts/login/", "accounts/logout/", "accounts/signup/", "i18n/setlang/",
+    "accounts/password/reset/", "accounts/password_reset/",
 }
 # The API's: exchanging a password for a token (it checks the password itself: a body without
 # one is a 400 naming the missing fields, and no token is made).

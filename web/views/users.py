@@ -27,6 +27,6 @@ def user_detail(request: HttpRequest, username: str) -> HttpResponse:
         "page": page,
         "games": page.object_list,
         "upload_count": page.paginator.count,
-        "archive_url": f"{reverse('archive')}?{query}",
+        "uploads_archive_url": f"{reverse('archive')}?{query}",
         "api_url": f"{reverse('api:game-list')}?{query}",
     })

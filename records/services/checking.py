@@ -1,0 +1,80 @@
+"""Checking records without storing them (the /check/ page): each record's verdict exactly as an
+upload would give it (the same reader, engine and limits), the valid records' canonical texts
+for their replays, and which of them the archive already holds. Nothing is written: no game, no
+job, no session; the only query reads the content hashes of the valid records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import fourcolor
+from fourcolor.errors import LimitError
+
+from records.models import Game
+from records.services.importing import too_many_message, validate_record
+from records.services.reading import DecodedLines, line_of
+from records.services.report import RecordResult, refused_result
+from records.services.storing import ValidRecord
+
+VALID = "valid"  # a legal record that the archive does not hold yet
+
+
+@dataclass
+class CheckReport:
+    """Every record's result in file order: status "valid", "duplicate" (legal and already
+    stored: `game_id`) or "refused" (`error`, as in an upload's report)."""
+
+    results: list[RecordResult] = field(default_factory=list)
+    canonical: dict[int, str] = field(default_factory=dict)  # record index -> canonical FCN
+    stopped: str = ""  # why reading stopped before the end (too many records)
+
+    def count(self, status: str) -> int:
+        return sum(1 for result in self.results if result.status == status)
+
+    @property
+    def valid(self) -> int:
+        return self.count(VALID)
+
+    @property
+    def duplicates(self) -> int:
+        return self.count("duplicate")
+
+    @property
+    def refused(self) -> int:
+        return self.count("refused")
+
+    @property
+    def total(self) -> int:
+        return len(self.results)
+
+
+def check_records(source: Any, *, max_records: int | None = None) -> CheckReport:
+    """The verdicts on every record of `source` (bytes, text or a file, as `import_records`
+    takes it). Past `max_records` records, the next one is refused as in an upload and the
+    rest is not read. The caller bounds the size: this runs in the request."""
+    lines = DecodedLines(source)
+    report = CheckReport()
+    legal: list[ValidRecord] = []
+    for rt in fourcolor.iter_records(lines):
+        bad = lines.take_bad(rt.line)
+        if max_records is not None and rt.index >= max_records:
+            message = too_many_message(max_records)
+            quote = line_of(rt.text, rt.line, rt.line).encode("utf-8", "replace").decode("utf-8")
+            error = LimitError(message, line=rt.line, col=1)
+            report.results.append(refused_result(rt.index, rt.line, error, quote))
+            report.stopped = message
+            break
+        verdict = validate_record(rt, bad)
+        if isinstance(verdict, ValidRecord):
+            legal.append(verdict)
+            report.canonical[verdict.index] = str(verdict.fields["canonical_text"])
+            verdict = RecordResult(verdict.index, verdict.line, VALID)
+        report.results.append(verdict)
+    stored = dict(Game.objects.filter(content_hash__in={v.content_hash for v in legal})
+                  .values_list("content_hash", "pk"))
+    for valid in legal:
+        if valid.content_hash in stored:
+            result = report.results[valid.index]
+            result.status, result.game_id = "duplicate", stored[valid.content_hash]
+    return report
