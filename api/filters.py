@@ -1,6 +1,6 @@
 """The API's game filters: the web archive's (`records.filters.GameFilter`), `uploaded_by` too.
 
-`uploaded_by` is a username, matched exactly as Django matches usernames at sign-in; it finds
+`uploaded_by` is a username, matched exactly as written (case counts); it finds
 what a user uploaded (a script's own uploads, or a user's page built on the API).
 
 `since` after `until` is an empty range, here as in every statistic (ratings.stats.Filters).

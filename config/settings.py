@@ -200,7 +200,9 @@ AUTH_PASSWORD_VALIDATORS = [
 AUTHENTICATION_BACKENDS = [
     # Refuses a locked-out attempt before the password is checked; needs the request.
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend, extended by allauth to sign in by username or e-mail address.
+    # The exact username first (two old accounts that differ only in case both still sign
+    # in), then allauth's: the username in any case, or the e-mail address.
+    "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5, minimum=1)

@@ -145,7 +145,7 @@ class GameFilter(django_filters.FilterSet):
         field_name="points", lookup_expr="gte", label=_("Minimum points"),
         min_value=0, max_value=_MAX_POINTS,
     )
-    # A username, matched exactly as Django matches usernames at sign-in: what one account
+    # A username, exactly as written (case counts): what one account
     # uploaded (the user's page, a script's own uploads).
     uploaded_by = django_filters.CharFilter(
         field_name="uploaded_by__username", max_length=MAX_USERNAME, label=_("Uploaded by")

@@ -81,3 +81,16 @@ def test_it_asks_before_signing_out_on_a_get(client: Client, user: User) -> None
     doc = parse(client.get(reverse("logout")).content)
     assert doc.find("main").find("form").attrs["method"] == "post"
     assert "_auth_user_id" in client.session
+
+
+def test_it_takes_a_username_in_any_case_and_an_exact_one_first(client: Client) -> None:
+    """Sign-up refuses a name that differs from a taken one only in case (allauth), so one
+    account answers to every case; two older accounts that differ only in case each sign in
+    with their exact name."""
+    ana = User.objects.create_user("ana", password=PASSWORD)
+    assert client.post(reverse("login"), {"login": "ANA", "password": PASSWORD}).status_code == 302
+    assert client.session["_auth_user_id"] == str(ana.pk)
+    big = User.objects.create_user("Ana", password=PASSWORD + "x")
+    other = Client()
+    other.post(reverse("login"), {"login": "Ana", "password": PASSWORD + "x"})
+    assert other.session["_auth_user_id"] == str(big.pk)
