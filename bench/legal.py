@@ -26,7 +26,7 @@ from _common import fmt_us, header, mixed_records, summary_us, table, timer_over
 
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
-from fourcolor.game import Round  # noqa: E402
+from fourcolor.round import Round  # noqa: E402
 from tests.engine.perft import check_state  # noqa: E402
 
 TARGET_MEDIAN_US = 50.0

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from .cards import CARDS, Card, parse_card
 from .claims import Claim, ClaimRight, Live, claim_right, resolve_claims
 from .errors import FcnError, FcnSyntaxError, IllegalRecordError, LimitError
-from .game import Finish, Game, Round, pile_size, qualifies_for_redeal, settle, validate
+from .deal import pile_size, qualifies_for_redeal
+from .game import Game, validate
+from .round import Round
+from .scoring import Finish, settle
 from .match import Match, next_dealer
 from .melds import Meld, classify
 from .notation import (

@@ -18,7 +18,9 @@ from . import __version__
 from .analysis import DEFAULT_SAMPLES
 from .cards import COPIES, parse_card
 from .errors import FcnError
-from .game import Illegal, Round, validate
+from .errors import Illegal
+from .game import validate
+from .round import Round
 from .generate import BOTS, generate_record
 from .melds import classify
 from .notation import (

@@ -27,7 +27,8 @@ from typing import Any
 
 from .cards import CARDS, COPIES, KINDS, Card
 from .claims import Claim, ClaimRight, claim_right, resolve_claims
-from .game import LIVE, MUST_DISCARD, OPENING, Round, validate
+from .game import validate
+from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .melds import classify
 from .notation import Event, Record
 from .playout import greedy_playout

@@ -64,3 +64,12 @@ class LimitError(FcnError):
     """Input larger than the parser accepts (record size, line length, events, tags)."""
 
     category = "limit"
+
+
+class Illegal(Exception):
+    """A rule broken by one event; `validate` adds where (line, column, ply, event)."""
+
+    def __init__(self, category: str, message: str) -> None:
+        super().__init__(message)
+        self.category = category
+        self.message = message

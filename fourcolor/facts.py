@@ -19,7 +19,8 @@ from .claims import (
     skipped_seats,
     taken_from,
 )
-from .game import ClaimRecord, Game, Round
+from .game import Game
+from .round import ClaimRecord, Round
 from .moves import WinOption
 from .replay import missed_on_live
 from .split import RANK_BLOCK, block_splits

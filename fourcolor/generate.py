@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from .cards import CARDS, Card, full_deck
 from .claims import Claim, ClaimRight, claim_right, resolve_claims
-from .game import LIVE, MUST_DISCARD, OPENING, Round, validate
+from .game import validate
+from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .match import is_below_threshold, next_dealer
 from .melds import Meld, classify
 from .notation import Event, Record

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from .cards import CARDS, KINDS, Card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, resolve_claims
-from .game import ENDED, LIVE, MUST_DISCARD, Round, _split_hidden, settle
+from .round import ENDED, LIVE, MUST_DISCARD, Round
+from .scoring import settle, split_hidden
 from .moves import best_completing_win, locked_ok, melds_with
 from .melds import Meld
 from .rulesets import RULESETS
@@ -226,7 +227,7 @@ class _Table:
             for i in range(KINDS)
         ):
             # Nothing to discard: a forced finish, scored like a win.
-            split = _split_hidden(hand, locked_now or [0] * KINDS, self.rs)
+            split = split_hidden(hand, locked_now or [0] * KINDS, self.rs)
             assert split is not None
             counts = [hand[i] + self.shown[seat][i] for i in range(KINDS)]
             return self._finish(seat, self.exposed[seat] + split[0], counts)

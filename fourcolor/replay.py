@@ -16,7 +16,8 @@ from typing import Any
 
 from .cards import CARDS, COPIES, Card
 from .claims import CLAIM_KINDS, ClaimRight, Live, skipped_seats, taken_from
-from .game import ENDED, LIVE, ClaimRecord, Game, Round, validate
+from .game import Game, validate
+from .round import ENDED, LIVE, ClaimRecord, Round
 from .melds import Meld
 from .moves import WinOption
 from .notation import Event, Record

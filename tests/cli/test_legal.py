@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import fourcolor
-from fourcolor.game import Round
+from fourcolor.round import Round
 from fourcolor.generate import generate_record
 
 from .cli import Runner, Writer

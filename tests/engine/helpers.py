@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from fourcolor.cards import CARDS, COPIES, Card, counts_of, parse_card
 from fourcolor.errors import FcnError
-from fourcolor.game import Game, Round, pile_size, validate
+from fourcolor.deal import pile_size
+from fourcolor.game import Game, validate
+from fourcolor.round import Round
 from fourcolor.notation import Record, parse_record
 from fourcolor.rulesets import Ruleset
 

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from fourcolor.cards import CARDS, Card
-from fourcolor.game import Illegal, Round
+from fourcolor.errors import Illegal
+from fourcolor.round import Round
 from fourcolor.notation import Event, Record
 from fourcolor.rulesets import Ruleset
 

@@ -20,7 +20,7 @@ from fourcolor.analysis import (
     verdict,
 )
 from fourcolor.cards import parse_card
-from fourcolor.game import Round
+from fourcolor.round import Round
 from fourcolor.generate import generate_record
 from fourcolor.notation import Record, parse_record, write_fcn
 from fourcolor.replay import Replay

@@ -11,7 +11,8 @@ import pytest
 
 from fourcolor.claims import Live
 from fourcolor.facts import SeatFacts, finish_taken_from, seat_facts, skipped_seats, taken_from
-from fourcolor.game import pile_size, validate
+from fourcolor.deal import pile_size
+from fourcolor.game import validate
 from fourcolor.generate import generate_record
 from tests.engine.helpers import (
     FORCED_EVENTS,

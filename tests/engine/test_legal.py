@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fourcolor
-from fourcolor.game import Round
+from fourcolor.round import Round
 from fourcolor.generate import generate_record
 from fourcolor.notation import Record, parse_record
 from fourcolor.rulesets import get_ruleset, with_switches

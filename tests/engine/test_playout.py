@@ -9,7 +9,7 @@ import random
 import pytest
 
 from fourcolor import analysis
-from fourcolor.game import Round
+from fourcolor.round import Round
 from fourcolor.generate import GreedyBot, generate_record, play_out
 from fourcolor.playout import greedy_playout
 from fourcolor.rulesets import Ruleset, get_ruleset, with_switches

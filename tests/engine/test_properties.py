@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fourcolor.game import ENDED, MUST_DISCARD, OPENING, Round, validate
+from fourcolor.game import validate
+from fourcolor.round import ENDED, MUST_DISCARD, OPENING, Round
 from fourcolor.generate import generate_record
 from fourcolor.notation import Record, parse_record, record_from_json, record_to_json, write_fcn
 from fourcolor.rulesets import get_ruleset, with_switches

@@ -14,7 +14,10 @@ import pytest
 
 from fourcolor.cards import parse_card
 from fourcolor.errors import FcnError
-from fourcolor.game import Illegal, Round, pile_size, qualifies_for_redeal, validate
+from fourcolor.deal import pile_size, qualifies_for_redeal
+from fourcolor.errors import Illegal
+from fourcolor.game import validate
+from fourcolor.round import Round
 from fourcolor.generate import generate_record
 from fourcolor.moves import meld_claims
 from fourcolor.notation import Event, Record, parse_record, write_fcn

@@ -12,7 +12,8 @@ import pytest
 import fourcolor
 from fourcolor.claims import ClaimRight
 from fourcolor.facts import SeatFacts, seat_facts, skipped_seats
-from fourcolor.game import LIVE, Game, Round
+from fourcolor.game import Game
+from fourcolor.round import LIVE, Round
 from fourcolor.generate import generate_record
 from fourcolor.replay import Replay, missed_on_live_card
 from tests.engine.helpers import WAITS, all_rights_game, play

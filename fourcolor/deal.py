@@ -1,0 +1,101 @@
+"""The deal (RULES.md §8, §9): the pile's size, the copies rule over the deal and the Pile tag,
+and which dealt hands may ask for a redeal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .cards import CARDS, COPIES, DECK_SIZE, KINDS, Card, cards_or_none, parse_card
+from .errors import IllegalRecordError
+from .notation import Record
+from .rulesets import Ruleset
+
+if TYPE_CHECKING:
+    from .round import Round
+
+
+def pile_size(players: int) -> int:
+    """Cards left to draw after the deal: 112 - 20N - 1 (71, 51, 31)."""
+    return DECK_SIZE - 20 * players - 1
+
+
+def qualifies_for_redeal(counts: Sequence[int], ruleset: Ruleset) -> bool:
+    """A dealt hand with no general, no triple or quad, and no four-colour group (§8)."""
+    for index, n in enumerate(counts):
+        card = CARDS[index]
+        if n and card.rank == "K":
+            return False
+        if n >= 3 and (ruleset.allows("triple", card.rank) or ruleset.allows("quad", card.rank)):
+            return False
+    for r, rank in enumerate("KAERHCP"):
+        if ruleset.allows("four_colour", rank) and all(counts[c * 7 + r] for c in range(4)):
+            return False
+    return True
+
+
+def pile_cards(tag: str) -> tuple[Card, ...]:
+    """The cards of a Pile tag, in order; `BadCardToken` for a word that names none."""
+    cards = cards_or_none(tag)
+    if cards is not None:
+        return cards
+    return tuple(parse_card(t) for t in tag.split())  # raises for the first bad word
+
+
+def deal_is_sound(record: Record, state: Round) -> bool:
+    """Whether `check_deal` would find nothing, decided with whole-list operations: the
+    sizes first, then the copies (the round has counted the deal already)."""
+    deal = record.deal
+    dealer = state.dealer
+    for seat in range(1, state.players + 1):
+        if len(deal[seat]) != (21 if seat == dealer else 20):
+            return False
+    seen = state.seen
+    if max(seen) > COPIES:
+        return False
+    pile = state.pile
+    if pile is None:
+        return True
+    if len(pile) != pile_size(state.players):
+        return False
+    counts = list(seen)
+    for card in pile:
+        counts[card.index] += 1
+    return max(counts) <= COPIES
+
+
+def check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) -> None:
+    """The first fault of the deal and the Pile tag, in seat and card order (ply 0)."""
+
+    def fail(category: str, message: str, key: str) -> IllegalRecordError:
+        line, col = record.position(key)
+        return IllegalRecordError(message, category=category, line=line, col=col, ply=0)
+
+    for seat in range(1, record.players + 1):
+        want = 21 if seat == record.dealer else 20
+        got = len(record.deal[seat])
+        if got != want:
+            raise fail("deal", f"seat {seat} is dealt {got} cards, not {want}", f"deal {seat}")
+    counts = [0] * KINDS
+    for seat in range(1, record.players + 1):
+        for card in record.deal[seat]:
+            counts[card.index] += 1
+            if counts[card.index] > COPIES:
+                raise fail(
+                    "too-many-copies",
+                    f"{counts[card.index]} copies of {card} dealt",
+                    f"deal {seat}",
+                )
+    if pile is not None:
+        size = pile_size(record.players)
+        if len(pile) != size:
+            raise fail("pile-mismatch", f"the Pile tag holds {len(pile)} cards, not {size}", "Pile")
+        for card in pile:
+            counts[card.index] += 1
+            if counts[card.index] > COPIES:
+                raise fail(
+                    "too-many-copies",
+                    f"{counts[card.index]} copies of {card} in the deal and the Pile tag",
+                    "Pile",
+                )

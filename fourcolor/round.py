@@ -1,0 +1,495 @@
+"""The round: one state object with push/replay semantics (RULES.md §2-§9).
+
+`Round` holds every hand (as counts), display, the discard pile, the live card, the pile and
+whose move it is. `Round.push(event)` checks one event against the rules and applies it, or
+raises `Illegal` with the rule's category and a message; nothing changes then. The events it
+would accept next are `Round.legal_events()` (fourcolor/legal.py); how a round ends and pays is
+fourcolor/scoring.py; a whole record is validated by `fourcolor.game.validate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from .cards import CARDS, COPIES, KINDS, Card, format_cards, parse_card
+from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
+from .deal import pile_cards, pile_size, qualifies_for_redeal
+from .errors import Illegal
+from .legal import ENDED, LIVE, MUST_DISCARD, OPENING, legal_events
+from .melds import Meld, classify, meld_shape
+from .moves import WinOption, best_completing_win, can_complete, meld_claims
+from .notation import Event, Record
+from .rulesets import RULESETS, Ruleset, get_ruleset
+from .scoring import Finish, forced_finish, no_payments, win_finish
+
+
+class ClaimRecord(NamedTuple):
+    """A claim that took effect: at which ply, by whom, under which right, on which card."""
+
+    ply: int
+    seat: int
+    right: ClaimRight
+    meld: Meld
+    live: Live
+
+
+# Builds a named tuple from a plain tuple without the Python-level `__new__` the class
+# generates (a few hundred nanoseconds per event on the validation path).
+_new_named_tuple = tuple.__new__
+# Every live card a discard or a draw can make, built once: [seat][card index], for the seats
+# a record can name (one digit). A live card is an immutable value, and even `tuple.__new__`
+# costs more than two list look-ups on every discard and draw.
+_DISCARD_LIVES = [[Live(i, seat, "discard") for i in range(KINDS)] for seat in range(10)]
+_DRAW_LIVES = [[Live(i, seat, "draw") for i in range(KINDS)] for seat in range(10)]
+# (A round built by hand may have more seats: its live cards are made as they come.)
+
+
+# What a meld takes from the hand (the cards besides the live one, and per kind the copies),
+# and the meld the cards make under the round's ruleset (None: no meld).
+_MeldPlan = tuple[tuple[Card, ...], tuple[tuple[int, int], ...], Meld | None]
+# (meld cards, live card) -> its plan, per ruleset. Few melds recur; and finding the live card
+# among the cards with `in`, `remove` and `count` compares Cards with ==, which goes through
+# Python. The shipped rulesets keep theirs for the process (by name: only the shipped objects
+# themselves use them); any other ruleset's round keeps its own.
+_PLANS: dict[str, dict[tuple[tuple[Card, ...], Card], _MeldPlan]] = {}
+_PLANS_SIZE = 20_000
+
+
+def _plans_for(ruleset: Ruleset) -> dict[tuple[tuple[Card, ...], Card], _MeldPlan]:
+    if ruleset is RULESETS.get(ruleset.name):
+        return _PLANS.setdefault(ruleset.name, {})
+    return {}
+
+
+def _meld_plan(
+    cards: tuple[Card, ...],
+    live_card: Card,
+    ruleset: Ruleset,
+    plans: dict[tuple[tuple[Card, ...], Card], _MeldPlan],
+) -> _MeldPlan | None:
+    """The plan of a meld made with the live card (kept in `plans` for next time); None when
+    the live card is not among the cards."""
+    if live_card not in cards:
+        return None
+    from_hand = list(cards)
+    from_hand.remove(live_card)
+    needs: dict[int, int] = {}
+    for card in from_hand:
+        needs[card.index] = needs.get(card.index, 0) + 1
+    plan = (tuple(from_hand), tuple(needs.items()), classify(cards, ruleset))
+    if len(plans) < _PLANS_SIZE:
+        plans[(cards, live_card)] = plan
+    return plan
+
+
+class Round:
+    """The state of one round. Seats are 1-based; `hands[s]` are 28 counts for seat s."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        dealer: int,
+        deal: Mapping[int, Sequence[Card]],
+        *,
+        pile: Sequence[Card] | None = None,
+        lucky: Card | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.dealer = dealer
+        # Copies dealt or drawn, for the 4-copies rule: every dealt card counted once.
+        seen = [0] * KINDS
+        hands: list[list[int]] = [[0] * KINDS]
+        for s in range(1, players + 1):
+            hand = [0] * KINDS
+            # One pass for both counts: adding whole lists with map(operator.add) costs more
+            # per seat than the extra increment costs per card.
+            for card in deal.get(s, ()):
+                index = card.index
+                hand[index] += 1
+                seen[index] += 1
+            hands.append(hand)
+        self.hands = hands
+        self.dealt: list[list[int]] = [list(h) for h in hands]
+        self.displays: list[list[Meld]] = [[] for _ in range(players + 1)]
+        self.discards: list[tuple[int, Card]] = []  # unclaimed discards, oldest first
+        self.pile = list(pile) if pile is not None else None
+        self.pile_left = pile_size(players)
+        self.drawn = 0
+        self.seen = seen
+        self.lucky_tag = lucky
+        self.phase = OPENING
+        self.live: Live | None = None
+        self.actor = dealer  # who must act in OPENING / MUST_DISCARD, the drawer in LIVE draw
+        self.opening_discard: Card | None = None
+        self.calls: list[tuple[Claim, Event]] = []
+        self.finish: Finish | None = None
+        self.ply = 0
+        self.locked: list[list[int]] = [[0] * KINDS for _ in range(players + 1)]
+        if ruleset.dealt_sets_locked:
+            for s in range(1, players + 1):
+                hand = hands[s]
+                if 3 not in hand and 4 not in hand:
+                    continue  # no dealt set (two C-level scans instead of a Python loop)
+                # Only sets that are melds of the ruleset lock (bga: three generals stay free).
+                self.locked[s] = [
+                    n
+                    if n >= 3 and ruleset.allows("triple" if n == 3 else "quad", CARDS[i].rank)
+                    else 0
+                    for i, n in enumerate(hand)
+                ]
+        self.claims_log: list[ClaimRecord] = []
+        self._plans = _plans_for(ruleset)
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_record(cls, record: Record, ruleset: Ruleset | None = None) -> Round:
+        ruleset = ruleset or get_ruleset(record.ruleset_name)
+        pile_tag = record.tag("Pile")
+        lucky_tag = record.tag("Lucky")
+        return cls(
+            ruleset,
+            record.players,
+            record.dealer,
+            record.deal,
+            pile=pile_cards(pile_tag) if pile_tag is not None else None,
+            lucky=parse_card(lucky_tag) if lucky_tag is not None else None,
+        )
+
+    def copy(self) -> Round:
+        """An independent copy (cheap: the values inside are immutable or copied here)."""
+        other = Round.__new__(Round)
+        other.__dict__.update(self.__dict__)
+        other.hands = [list(h) for h in self.hands]
+        other.displays = [list(d) for d in self.displays]
+        other.discards = list(self.discards)
+        other.locked = [list(x) for x in self.locked]
+        other.seen = list(self.seen)
+        other.calls = list(self.calls)
+        other.claims_log = list(self.claims_log)
+        return other
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == ENDED
+
+    def hand_cards(self, seat: int) -> list[Card]:
+        cards: list[Card] = []
+        for i, n in enumerate(self.hands[seat]):
+            if n:
+                cards += (CARDS[i],) * n
+        return cards
+
+    def exposed_points(self, seat: int) -> int:
+        ruleset = self.ruleset
+        points = 0
+        for meld in self.displays[seat]:
+            points += meld.points(ruleset, exposed=True)
+        return points
+
+    def best_win(self, seat: int, card: Card) -> WinOption | None:
+        """The best win `seat` could make with `card` now (ignoring who may claim it)."""
+        hand = self.hands[seat]
+        ruleset = self.ruleset
+        # Most hands do not split with the card: a split check (table look-ups) refuses them
+        # before the display's points and every meld with the card are looked at.
+        if not can_complete(hand, card, ruleset):
+            return None
+        locked = self.locked[seat] if ruleset.dealt_sets_locked else None
+        return best_completing_win(hand, card, ruleset, self.exposed_points(seat), locked)
+
+    def meld_claims(self, seat: int) -> list[tuple[Meld, ClaimRight]]:
+        """The plain melds `seat` may claim on the live card now, with their rights."""
+        if self.phase != LIVE or self.live is None:
+            return []
+        locked = self.locked[seat] if self.ruleset.dealt_sets_locked else None
+        return meld_claims(self.ruleset, self.players, self.live, seat, self.hands[seat], locked)
+
+    def can_discard(self, seat: int) -> bool:
+        """Whether the seat holds a card it may discard: not a general, not a locked set."""
+        hand = self.hands[seat]
+        if not self.ruleset.dealt_sets_locked:
+            # Any kind held between the generals (at i % 7 == 0): a hand after a meld nearly
+            # always holds one in its first colour, so this stops early (sum(hand) reads all).
+            return any(hand[1:7]) or any(hand[8:14]) or any(hand[15:21]) or any(hand[22:])
+        locked = self.locked[seat]
+        return any(n and i % 7 != 0 and not locked[i] for i, n in enumerate(hand))
+
+    # ------------------------------------------------------------------ legal events
+
+    def legal_events(self) -> list[Event]:
+        """Every event `push` would accept next, for any seat, in canonical form (see
+        `fourcolor.legal.legal_events`)."""
+        return legal_events(self)
+
+    def expected(self) -> str:
+        """What the round waits for, in words (for replays and messages)."""
+        if self.phase == OPENING:
+            return f"seat {self.dealer} (the dealer) to discard"
+        if self.phase == MUST_DISCARD:
+            return f"seat {self.actor} to discard"
+        if self.phase == LIVE and self.live is not None:
+            if self.live.source == "draw":
+                return f"claims on seat {self.live.owner}'s draw, or its meld or discard"
+            if self.pile_left == 0:
+                return "claims on the last discard"
+            return f"claims, or seat {next_seat(self.live.owner, self.players)} to draw"
+        return "nothing: the round has ended"
+
+    # ------------------------------------------------------------------ events
+
+    def push(self, event: Event) -> None:
+        """Apply one event, or raise `Illegal` (the state is unchanged then)."""
+        if self.phase == ENDED:
+            raise Illegal("after-end", "event after the round ended")
+        seat, verb, cards = event[0], event[1], event[2]
+        if not 1 <= seat <= self.players:
+            raise Illegal("turn", f"there is no seat {seat} in a {self.players}-player round")
+        if self.calls and verb not in "mwch":
+            raise Illegal(
+                "priority",
+                "calls were made on the live card, so a claim must take effect next",
+            )
+        if verb == "x":
+            self._discard(seat, cards[0])
+        elif verb == "d":
+            self._draw(seat, cards[0])
+        elif verb == "m":
+            self._meld(seat, event, False)
+        elif verb == "w":
+            self._meld(seat, event, True)
+        elif verb in "ch":
+            self._call(seat, event, win=verb == "h")
+        elif verb == "r":
+            self._redeal(seat)
+        self.ply += 1
+
+    def _discard(self, seat: int, card: Card) -> None:
+        live = self.live
+        phase = self.phase
+        if phase == MUST_DISCARD and seat == self.actor:
+            # The usual discard, after a meld. Its card is held, no general and not locked
+            # (the checks of `_discard_from_hand`, inline: this runs for every other event).
+            hand = self.hands[seat]
+            index = card.index
+            if hand[index] and card.rank != "K" and not self.locked[seat][index]:
+                hand[index] -= 1
+            else:
+                self._discard_from_hand(seat, card)  # raises for the first rule broken
+        elif phase == OPENING:
+            if seat != self.dealer:
+                raise Illegal(
+                    "turn", f"seat {seat} cannot discard now: the dealer (seat {self.dealer}) opens"
+                )
+            self._discard_from_hand(seat, card)
+            self.opening_discard = card
+        elif phase == MUST_DISCARD:
+            if seat != self.actor:
+                raise Illegal(
+                    "turn", f"seat {seat} cannot discard now (seat {self.actor} must discard)"
+                )
+            self._discard_from_hand(seat, card)
+        elif live is not None and live.source == "draw":
+            if seat != live.owner:
+                raise Illegal("turn", f"only the drawer (seat {live.owner}) may discard now")
+            drawn = CARDS[live.card_index]
+            if card.rank == "K":
+                raise Illegal("discard-general", "generals are never discarded")
+            if card is not drawn:
+                raise Illegal(
+                    "not-live",
+                    f"the drawer must meld or discard the drawn {drawn}, not discard {card}",
+                )
+        else:
+            raise Illegal("turn", f"seat {seat} cannot discard now (a claim or draw is due)")
+        self.discards.append((seat, card))
+        index = card.index
+        self.live = _DISCARD_LIVES[seat][index] if seat < 10 else Live(index, seat, "discard")
+        self.phase = LIVE
+
+    def _discard_from_hand(self, seat: int, card: Card) -> None:
+        hand = self.hands[seat]
+        index = card.index
+        if hand[index] == 0:
+            raise Illegal("not-in-hand", f"seat {seat} does not hold {card}")
+        if card.rank == "K":
+            raise Illegal("discard-general", "generals are never discarded")
+        if self.locked[seat][index]:
+            raise Illegal(
+                "locked", f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)"
+            )
+        hand[index] -= 1
+
+    def _draw(self, seat: int, card: Card) -> None:
+        live = self.live
+        if self.phase != LIVE or live is None or live.source != "discard":
+            raise Illegal("turn", f"seat {seat} cannot draw now")
+        drawer = live.owner % self.players + 1  # next_seat, inlined
+        if seat != drawer:
+            raise Illegal("turn", f"seat {drawer} draws, not seat {seat}")
+        if self.pile_left == 0:
+            raise Illegal("empty-pile", f"seat {seat} draws from an empty pile")
+        pile = self.pile
+        if pile is not None:
+            expected = pile[self.drawn]
+            if expected is not card:
+                raise Illegal("pile-mismatch", f"the pile gives {expected}, not {card}")
+        index = card.index
+        seen = self.seen
+        if seen[index] >= COPIES:
+            raise Illegal("too-many-copies", f"{seen[index] + 1} copies of {card} dealt and drawn")
+        seen[index] += 1
+        self.drawn += 1
+        self.pile_left -= 1
+        self.live = _DRAW_LIVES[seat][index] if seat < 10 else Live(index, seat, "draw")
+
+    def _check_meld(
+        self, seat: int, event: Event, win: bool
+    ) -> tuple[Meld, ClaimRight, tuple[tuple[int, int], ...]]:
+        """The meld, the right it is claimed under and what it takes from the hand (kind,
+        copies), or `Illegal` for the first rule it breaks."""
+        live = self.live
+        if self.phase != LIVE or live is None:
+            verb = "win" if win else "meld"
+            raise Illegal("turn", f"seat {seat} cannot {verb} now: no live card")
+        live_card = CARDS[live.card_index]
+        cards = event.cards
+        plan = self._plans.get((cards, live_card)) or _meld_plan(
+            cards, live_card, self.ruleset, self._plans
+        )
+        if plan is None:
+            raise Illegal("not-live", f"the meld does not contain the live card {live_card}")
+        from_hand, needs, meld = plan
+        hand = self.hands[seat]
+        for index, copies in needs:
+            if hand[index] < copies:
+                raise Illegal("not-in-hand", f"seat {seat} does not hold {format_cards(from_hand)}")
+        if meld is None:
+            shape = meld_shape(sorted(cards, key=lambda c: c.index))
+            why = f"a {shape} of {live_card.rank}" if shape else format_cards(cards)
+            raise Illegal("not-a-meld", f"{why} is not a meld of {self.ruleset.name}")
+        try:
+            right = claim_right(
+                self.ruleset, self.players, live, seat, meld.kind, live_card.rank, win=win
+            )
+        except ClaimRefused as refused:
+            raise Illegal("claim-right", str(refused)) from None
+        if not self.ruleset.dealt_sets_locked:
+            return meld, right, needs
+        locked = self.locked[seat]
+        for card in from_hand:
+            if locked[card.index] and not (
+                meld.kind == "quad"
+                and right in (ClaimRight.GAN, ClaimRight.OWN_DRAW, ClaimRight.WIN)
+            ):
+                raise Illegal(
+                    "locked", f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)"
+                )
+        return meld, right, needs
+
+    def _call(self, seat: int, event: Event, *, win: bool) -> None:
+        """A competing call that did not take effect (extension): checked like the claim."""
+        if any(claim.seat == seat for claim, _ in self.calls):
+            raise Illegal("priority", f"seat {seat} has already called this card")
+        meld, right, needs = self._check_meld(seat, event, win)
+        if win:
+            win_finish(self, seat, meld, event, needs)
+        self.calls.append((Claim(seat, right), event))
+
+    def _meld(self, seat: int, event: Event, win: bool) -> None:
+        meld, right, needs = self._check_meld(seat, event, win)
+        live = self.live
+        assert live is not None
+        if self.calls:
+            if any(claim.seat == seat for claim, _ in self.calls):
+                raise Illegal(
+                    "priority", f"seat {seat} called this card, so its call did not take effect"
+                )
+            claims = [c for c, _ in self.calls] + [Claim(seat, right)]
+            chosen = resolve_claims(claims, live, self.players)
+            if chosen.seat != seat:
+                raise Illegal(
+                    "priority",
+                    f"seat {chosen.seat}'s {chosen.right.label} takes priority over seat "
+                    f"{seat}'s {right.label}",
+                )
+        finish = win_finish(self, seat, meld, event, needs) if win else None
+        # Apply the meld: the hand gives the cards besides the live one.
+        hand = self.hands[seat]
+        for index, copies in needs:
+            hand[index] -= copies
+        live_card = CARDS[live.card_index]
+        melded = meld.cards
+        if self.ruleset.dealt_sets_locked:
+            locked = self.locked[seat]
+            for card in melded:
+                if locked[card.index]:
+                    for other in melded:
+                        locked[other.index] = 0
+                    break
+        discards = self.discards
+        if live.source == "discard" and discards and discards[-1][1] is live_card:
+            discards.pop()  # a claimed discard leaves the discard pile
+        self.displays[seat].append(meld)
+        logged = _new_named_tuple(ClaimRecord, (self.ply + 1, seat, right, meld, live))
+        self.claims_log.append(logged)
+        if self.calls:
+            self.calls = []
+        self.live = None
+        if finish is not None:
+            self._end(finish)
+            return
+        if not self.can_discard(seat):
+            # Nothing to discard (empty, all generals, or only locked sets): forced finish.
+            self._end(forced_finish(self, seat, live))
+            return
+        self.phase = MUST_DISCARD
+        self.actor = seat
+
+    def _redeal(self, seat: int) -> None:
+        if not self.ruleset.redeal:
+            raise Illegal("redeal", f"ruleset {self.ruleset.name} has no redeal")
+        if self.phase != OPENING:
+            raise Illegal("redeal", "redeal only before the dealer's first discard")
+        if not qualifies_for_redeal(self.dealt[seat], self.ruleset):
+            raise Illegal("redeal", f"seat {seat}'s dealt hand does not qualify for a redeal")
+        self._end(Finish("redeal", seat=seat, settlement=no_payments(self.players)))
+
+    def _end(self, finish: Finish) -> None:
+        self.finish = finish
+        self.phase = ENDED
+        self.live = None
+
+    def end_of_record(self) -> Finish:
+        """How the round stands when the record stops: ended, exhausted or unfinished."""
+        if self.finish is not None:
+            if self.finish.lucky_error is not None:
+                raise self.finish.lucky_error
+            return self.finish
+        if self.calls:
+            return Finish("unfinished", settlement=no_payments(self.players))
+        if (
+            self.phase == LIVE
+            and self.live is not None
+            and self.live.source == "discard"
+            and self.pile_left == 0
+        ):
+            return Finish("exhausted", settlement=no_payments(self.players))
+        return Finish("unfinished", settlement=no_payments(self.players))
+
+
+__all__ = [
+    "ENDED",
+    "LIVE",
+    "MUST_DISCARD",
+    "OPENING",
+    "ClaimRecord",
+    "Round",
+    "pile_size",
+    "qualifies_for_redeal",
+]

@@ -1,0 +1,278 @@
+"""How a round ends and what it pays (RULES.md §4, §7): the finish of a win or a forced finish,
+the finisher's best hidden split, the lucky card and the settlement.
+
+`Round` calls `win_finish` when a win is claimed (and when one is called) and `forced_finish`
+when a meld leaves nothing to discard; both raise `Illegal` for a win the rules refuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .cards import CARDS, KINDS, Card, format_cards
+from .claims import Live
+from .errors import Illegal
+from .melds import Meld, classify, meld_shape
+from .moves import hidden_points
+from .notation import Event
+from .rulesets import Ruleset
+from .split import best_split_counts
+
+if TYPE_CHECKING:
+    from .round import Round
+
+
+def settle(
+    ruleset: Ruleset, players: int, seat: int, points: int, lucky_bonus: int = 0
+) -> dict[int, int]:
+    """Payments per seat when `seat` finishes (a win or a forced finish) with `points` (§7).
+
+    classic: every other seat pays the finisher P. bga: at P >= T every other seat pays
+    P - T + B plus the lucky bonus; a forced finish under T pays every other seat T + B
+    (``below_threshold = fixed``) or T - P + B (``shortfall``). The payments sum to zero.
+    """
+    if ruleset.threshold is None:
+        each = points
+    elif points >= ruleset.threshold:
+        each = points - ruleset.threshold + ruleset.base + lucky_bonus
+    elif ruleset.below_threshold == "fixed":
+        each = -(ruleset.threshold + ruleset.base)
+    else:
+        each = -(ruleset.threshold - points + ruleset.base)
+    payments = {s: -each for s in range(1, players + 1)}
+    payments[seat] = each * (players - 1)
+    return payments
+
+
+class _Later:
+    """A `Finish` field that also takes a function of no arguments, called when the field is
+    first read (a dataclass field with a descriptor as its default).
+
+    A win's hidden melds need a full split, about three times the cost of its points alone;
+    validating a record needs only the points, so the melds are found when someone asks."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._key = "_" + name
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> tuple[Meld, ...]:
+        if obj is None:
+            return ()  # the field's default, as dataclasses read it
+        value: tuple[Meld, ...] | Callable[[], tuple[Meld, ...]] = obj.__dict__[self._key]
+        if callable(value):
+            value = value()
+            obj.__dict__[self._key] = value
+        return value
+
+    def __set__(
+        self, obj: object, value: tuple[Meld, ...] | Callable[[], tuple[Meld, ...]]
+    ) -> None:
+        obj.__dict__[self._key] = value
+
+
+@dataclass
+class Finish:
+    """How a round ended, with the finisher's score and the payments."""
+
+    outcome: str  # win, forced, exhausted, redeal, unfinished
+    seat: int | None = None
+    on: str | None = None  # draw or discard: where the winning card came from
+    points: int | None = None
+    exposed_points: int | None = None
+    hidden_points: int | None = None
+    exposed_melds: tuple[Meld, ...] = ()
+    hidden_melds: _Later = _Later()  # a tuple of melds when read
+    declared_split: bool = False
+    best_hidden_points: int | None = None  # the maximum, shown beside a declared split
+    lucky_card: Card | None = None
+    lucky_bonus: int = 0
+    settlement: dict[int, int] = field(default_factory=dict)
+    lucky_error: Illegal | None = None
+
+    @property
+    def result_tag(self) -> str:
+        if self.outcome in ("win", "forced"):
+            return f"{self.seat}:{self.points}"
+        return {"exhausted": "-", "redeal": "R", "unfinished": "*"}[self.outcome]
+
+
+def split_hidden(
+    rest: Sequence[int], locked: Sequence[int], ruleset: Ruleset
+) -> tuple[int, tuple[Meld, ...]] | None:
+    """The best split of a finisher's hidden cards (counts) with its points; dealt sets still
+    locked score as hidden triples/quads, unsplit. None when the cards do not split."""
+    rest = list(rest)
+    melds: list[Meld] = []
+    points = 0
+    for i, n in enumerate(locked):
+        if n and rest[i] >= n:
+            kind = "triple" if n == 3 else "quad"
+            value = ruleset.points(kind, CARDS[i].rank)
+            if value is None:
+                continue  # not a meld of the ruleset (bga triple of generals): not locked
+            rest[i] -= n
+            melds.append(Meld(kind, (CARDS[i],) * n))
+            points += value[0]
+    split = best_split_counts(rest, ruleset)
+    if split is None:
+        return None
+    ordered = sorted(melds + list(split.melds), key=lambda m: [c.index for c in m.cards])
+    return split.points + points, tuple(ordered)
+
+
+class _HiddenSplit:
+    """The hidden melds of a win, found when first read (see `_Later`)."""
+
+    __slots__ = ("rest", "locked", "ruleset")
+
+    def __init__(self, rest: Sequence[int], locked: Sequence[int], ruleset: Ruleset) -> None:
+        self.rest = tuple(rest)
+        self.locked = tuple(locked)
+        self.ruleset = ruleset
+
+    def __call__(self) -> tuple[Meld, ...]:
+        split = split_hidden(self.rest, self.locked, self.ruleset)
+        assert split is not None  # its points were found when the win was checked
+        return split[1]
+
+
+def no_payments(players: int) -> dict[int, int]:
+    """The settlement of a round nobody finished: every seat pays 0."""
+    return {s: 0 for s in range(1, players + 1)}
+
+
+def win_finish(
+    rnd: Round, seat: int, meld: Meld, event: Event, needs: tuple[tuple[int, int], ...]
+) -> Finish:
+    """The finish of a win with `meld`, which takes `needs` (kind, copies) from the hand
+    besides the live card (see `Round._check_meld`)."""
+    live = rnd.live
+    assert live is not None
+    rest = list(rnd.hands[seat])
+    for index, copies in needs:
+        rest[index] -= copies
+    locked = rnd.locked[seat]
+    best = hidden_points(rest, rnd.ruleset, locked)  # the melds only when asked for
+    hidden: tuple[int, tuple[Meld, ...] | _HiddenSplit]
+    if event.groups:
+        hidden_melds = []
+        declared = [0] * KINDS
+        for group in event.groups:
+            g = classify(group, rnd.ruleset)
+            if g is None:
+                raise Illegal("bad-split", f"declared group ({format_cards(group)}) is not a meld")
+            hidden_melds.append(g)
+            for card in group:
+                declared[card.index] += 1
+        if declared != rest:
+            raise Illegal(
+                "bad-split",
+                "the declared split does not cover the rest of the hand "
+                f"({format_cards(CARDS[i] for i, n in enumerate(rest) for _ in range(n))})",
+            )
+        for i, n in enumerate(rnd.locked[seat]):
+            if (
+                n
+                and rest[i] >= n
+                and not any(
+                    m.cards[0].index == i
+                    and len(m.cards) >= n
+                    and meld_shape(m.cards) in ("triple", "quad")
+                    for m in hidden_melds
+                )
+            ):
+                raise Illegal("bad-split", f"the locked dealt set of {CARDS[i]} is split")
+        declared_points = sum(m.points(rnd.ruleset, exposed=False) for m in hidden_melds)
+        hidden = (declared_points, tuple(hidden_melds))
+    else:
+        if best is None:
+            raise Illegal("no-win", f"seat {seat}'s hand does not split into melds")
+        hidden = (best, _HiddenSplit(rest, tuple(locked), rnd.ruleset))
+    exposed = tuple(rnd.displays[seat]) + (meld,)
+    exposed_points = rnd.exposed_points(seat) + meld.points(rnd.ruleset, exposed=True)
+    points = exposed_points + hidden[0]
+    threshold = rnd.ruleset.threshold
+    if threshold is not None and points < threshold:
+        raise Illegal(
+            "no-win",
+            f"seat {seat}'s melds score {points}, under the {rnd.ruleset.name} threshold "
+            f"{threshold}",
+        )
+    finish = Finish(
+        "win",
+        seat=seat,
+        on=live.source,
+        points=points,
+        exposed_points=exposed_points,
+        hidden_points=hidden[0],
+        exposed_melds=exposed,
+        hidden_melds=hidden[1],
+        declared_split=bool(event.groups),
+        best_hidden_points=best,
+    )
+    _pay(rnd, finish, rest)
+    return finish
+
+
+def forced_finish(rnd: Round, seat: int, live: Live) -> Finish:
+    hidden = split_hidden(rnd.hands[seat], rnd.locked[seat], rnd.ruleset)
+    assert hidden is not None  # an empty or all-generals hand always splits
+    exposed = tuple(rnd.displays[seat])
+    exposed_points = rnd.exposed_points(seat)
+    finish = Finish(
+        "forced",
+        seat=seat,
+        on=live.source,
+        points=exposed_points + hidden[0],
+        exposed_points=exposed_points,
+        hidden_points=hidden[0],
+        exposed_melds=exposed,
+        hidden_melds=hidden[1],
+        best_hidden_points=hidden[0],
+    )
+    _pay(rnd, finish, rnd.hands[seat])
+    return finish
+
+
+def _lucky_card(rnd: Round) -> Card:
+    """The lucky card turned after a bga win (§7): the pile's next card, or the dealer's
+    opening discard when the pile is used up; without a Pile tag, the Lucky tag."""
+    if rnd.pile_left == 0:
+        lucky = rnd.opening_discard
+        assert lucky is not None
+        if rnd.lucky_tag is not None and rnd.lucky_tag is not lucky:
+            raise Illegal(
+                "lucky",
+                f"Lucky says {rnd.lucky_tag}, but the pile is used up "
+                f"and the dealer's opening discard {lucky} serves",
+            )
+        return lucky
+    if rnd.pile is not None:
+        lucky = rnd.pile[rnd.drawn]
+        if rnd.lucky_tag is not None and rnd.lucky_tag is not lucky:
+            raise Illegal("lucky", f"Lucky says {rnd.lucky_tag}, the pile gives {lucky}")
+        return lucky
+    if rnd.lucky_tag is None:
+        raise Illegal("lucky", "a bga win needs its lucky card: a Lucky or Pile tag")
+    # The copies rule counts the deal and the draws (§9), not the lucky card.
+    return rnd.lucky_tag
+
+
+def _pay(rnd: Round, finish: Finish, hidden: Sequence[int]) -> None:
+    """Lucky card and payments; `hidden`: the counts of the finisher's hidden cards."""
+    rs = rnd.ruleset
+    assert finish.seat is not None and finish.points is not None
+    if rs.threshold is not None and finish.points >= rs.threshold and rs.lucky_draw:
+        try:
+            lucky = _lucky_card(rnd)
+        except Illegal as err:
+            # Reported when the record ends (ply N+1), like a disagreeing Result.
+            finish.lucky_error = err
+            lucky = None
+        finish.lucky_card = lucky
+        # The finisher's 21 cards are exactly its exposed melds and its hidden cards.
+        finish.lucky_bonus = (0 if lucky is None else hidden[lucky.index]) + sum(
+            1 for m in finish.exposed_melds for c in m.cards if c is lucky
+        )
+    finish.settlement = settle(rs, rnd.players, finish.seat, finish.points, finish.lucky_bonus)
