@@ -1,8 +1,9 @@
 """Cards: 4 colours x 7 ranks, four copies of each of the 28 kinds (RULES.md §1).
 
-A `Card` is a kind (colour and rank); copies are not told apart. The 28 kinds are created once,
-so cards compare and hash by identity as cheaply as by value, and `Card.index` gives the
-canonical order used everywhere counts are kept in a flat list.
+A `Card` is a kind (colour and rank); copies are not told apart. The 28 kinds are created once
+and interned: `Card("r", "A")`, `parse_card("rA")`, `CARDS[1]`, a copy and an unpickled card are
+one object, so the engine compares cards with `is` and they hash by identity as cheaply as by
+value. `Card.index` gives the canonical order used everywhere counts are kept in a flat list.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ DECK_SIZE = KINDS * COPIES  # 112
 
 
 class Card:
-    """One kind of card, e.g. ``rK`` (red general). Immutable; use `parse_card` or `CARDS`."""
+    """One kind of card, e.g. ``rK`` (red general). Immutable and interned: ``Card("r", "K")``
+    is the one red general (`CARDS[0]`), whichever way it is made."""
 
     __slots__ = ("colour", "rank", "index", "token", "glyph")
 
@@ -41,14 +43,24 @@ class Card:
     token: str
     glyph: str
 
-    def __init__(self, colour: str, rank: str) -> None:
+    def __new__(cls, colour: str, rank: str) -> Card:
+        token = colour + rank
+        known = _BY_TOKEN.get(token)
+        if known is not None and known.colour == colour:
+            return known
+        if len(colour) != 1 or len(rank) != 1 or colour not in COLOURS or rank not in RANKS:
+            raise BadCardToken(token)
+        # Only while the module builds `CARDS`: every later call finds its card above.
+        card = object.__new__(cls)
         ci, ri = COLOURS.index(colour), RANKS.index(rank)
-        object.__setattr__(self, "colour", colour)
-        object.__setattr__(self, "rank", rank)
-        object.__setattr__(self, "index", ci * len(RANKS) + ri)
-        object.__setattr__(self, "token", colour + rank)
+        object.__setattr__(card, "colour", colour)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "index", ci * len(RANKS) + ri)
+        object.__setattr__(card, "token", colour + rank)
         glyphs = _GLYPHS_WARM if colour in "ry" else _GLYPHS_COOL
-        object.__setattr__(self, "glyph", glyphs[ri])
+        object.__setattr__(card, "glyph", glyphs[ri])
+        _BY_TOKEN[card.token] = card
+        return card
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
@@ -74,8 +86,8 @@ class Card:
         return f"{COLOUR_NAMES[self.colour]} {RANK_NAMES[self.rank]}"
 
 
+_BY_TOKEN: dict[str, Card] = {}  # filled by Card.__new__, once per kind
 CARDS: tuple[Card, ...] = tuple(Card(c, r) for c in COLOURS for r in RANKS)
-_BY_TOKEN = {card.token: card for card in CARDS}
 
 
 class BadCardToken(ValueError):

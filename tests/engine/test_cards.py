@@ -134,3 +134,22 @@ def test_it_refuses_a_deal_naming_a_card_that_does_not_exist() -> None:
     check = check_record(text)
     assert check.error is not None
     assert (check.error.category, check.error.ply, check.error.line) == ("deal", 0, 6)
+
+
+def test_it_makes_any_two_equal_cards_the_same_card() -> None:
+    # The engine compares cards with `is`: a Card built by hand is the parsed one (issue 16).
+    from fourcolor.cards import Card
+    from fourcolor.melds import classify
+    from fourcolor.rulesets import get_ruleset
+
+    assert Card("r", "A") is parse_card("rA") is CARDS[1]
+    meld = classify([Card("r", "A"), parse_card("rA")], get_ruleset("classic"))
+    assert meld is not None and meld.kind == "pair"
+
+
+def test_it_refuses_to_make_a_card_that_does_not_exist() -> None:
+    from fourcolor.cards import Card
+
+    for colour, rank in [("x", "A"), ("r", "Z"), ("rA", ""), ("", "rA"), ("r", "")]:
+        with pytest.raises(BadCardToken):
+            Card(colour, rank)

@@ -134,3 +134,28 @@ def test_it_generates_valid_rounds_with_dealt_sets_locked(ruleset: str) -> None:
         for players in (2, 4):
             record = generate_record(rules, players, seed, bot="greedy")
             assert validate(record, rules).result_tag == record.tags["Result"]
+
+
+_KIND = st.tuples(st.sampled_from("rygw"), st.sampled_from("KAERHCP"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_KIND, min_size=1, max_size=4), st.sampled_from(["classic", "bga"]))
+def test_cards_made_by_hand_copied_or_unpickled_are_the_parsed_cards(
+    kinds: list[tuple[str, str]], ruleset: str
+) -> None:
+    import copy
+    import pickle
+
+    from fourcolor.cards import CARDS, Card, parse_card
+    from fourcolor.melds import classify
+    from fourcolor.rulesets import get_ruleset
+
+    made = [Card(colour, rank) for colour, rank in kinds]
+    parsed = [parse_card(colour + rank) for colour, rank in kinds]
+    assert all(a is b is CARDS[a.index] for a, b in zip(made, parsed, strict=True))
+    assert copy.deepcopy(made) == parsed and pickle.loads(pickle.dumps(made)) == parsed
+    rs = get_ruleset(ruleset)
+    assert classify(made, rs) == classify(parsed, rs)
+    pair = classify([made[0], parsed[0]], rs)
+    assert (pair is not None and pair.kind == "pair") == rs.allows("pair", made[0].rank)
