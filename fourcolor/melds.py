@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, format_cards, sort_cards
-from .rulesets import MELD_LABELS, RULESETS, Ruleset
+from .rulesets import MELD_LABELS, Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,16 +57,16 @@ def meld_shape(cards: Sequence[Card]) -> str | None:
     return None
 
 
-_CLASSIFIED: dict[tuple[int, tuple[Card, ...]], Meld | None] = {}
 _UNKNOWN = object()
+_CLASSIFIED_SIZE = 100_000
 
 
 def classify(cards: Iterable[Card], ruleset: Ruleset) -> Meld | None:
     """The meld these cards form under `ruleset`, or None when they are not one."""
     given = tuple(cards)
-    key = (id(ruleset), given)
-    # Few groups recur: a cache keeps validation fast. One lookup (a tuple's hash is not kept).
-    known = _CLASSIFIED.get(key, _UNKNOWN)
+    # Few groups recur: the ruleset's cache keeps validation fast (one look-up).
+    classified = ruleset.caches.classified
+    known = classified.get(given, _UNKNOWN)
     if known is not _UNKNOWN:
         return known  # type: ignore[return-value]
     ordered = tuple(sort_cards(given))
@@ -74,10 +74,8 @@ def classify(cards: Iterable[Card], ruleset: Ruleset) -> Meld | None:
     meld = None
     if kind is not None and ruleset.allows(kind, ordered[0].rank):
         meld = Meld(kind, ordered)
-    if len(_CLASSIFIED) < 100_000 and ruleset is RULESETS.get(ruleset.name):
-        # Only the shipped ruleset objects themselves: they live as long as the module, so
-        # their ids are never reused (a copy made by with_switches keeps the name, not the id).
-        _CLASSIFIED[key] = meld
+    if len(classified) < _CLASSIFIED_SIZE:
+        classified[given] = meld
     return meld
 
 

@@ -9,7 +9,7 @@ from itertools import combinations
 from .cards import CARDS, COPIES, Card
 from .claims import ClaimRefused, ClaimRight, Live, claim_right
 from .melds import Meld, classify
-from .rulesets import RULESETS, Ruleset
+from .rulesets import Ruleset
 from .split import best_points
 
 NRANKS = 7
@@ -22,7 +22,7 @@ def melds_with(card: Card, hand: Sequence[int], ruleset: Ruleset) -> tuple[Meld,
     colour, rank = divmod(i, NRANKS)
     # Which melds exist depends on few facts about the hand: the copies of the card held (up
     # to 3), which other colours of its rank are held, whether its command or field partners
-    # are. Those make the key of a cache (for the shipped rulesets, as `classify` keeps).
+    # are. Those make the key of the ruleset's cache.
     colours = 0
     for c in range(4):
         if c != colour and hand[c * NRANKS + rank]:
@@ -31,12 +31,11 @@ def melds_with(card: Card, hand: Sequence[int], ruleset: Ruleset) -> tuple[Meld,
     if rank < 6:
         first = colour * NRANKS + (0 if rank < 3 else 3)
         partners = all(hand[first + r] for r in range(3) if first + r != i)
-    key = (ruleset.name, i, min(hand[i], 3), colours, partners)
-    cache = _MELDS_WITH if ruleset is RULESETS.get(ruleset.name) else None
-    if cache is not None:
-        known = cache.get(key)
-        if known is not None:
-            return known
+    key = (i, min(hand[i], 3), colours, partners)
+    cache = ruleset.caches.melds_with
+    known = cache.get(key)
+    if known is not None:
+        return known
     candidates: list[list[Card]] = []
     if card.rank == "K":
         candidates.append([card])
@@ -55,12 +54,8 @@ def melds_with(card: Card, hand: Sequence[int], ruleset: Ruleset) -> tuple[Meld,
         if meld is not None:
             melds.append(meld)
     found = tuple(melds)
-    if cache is not None:
-        cache[key] = found  # at most 28 * 4 * 8 * 2 keys per ruleset
+    cache[key] = found  # at most 28 * 4 * 8 * 2 keys
     return found
-
-
-_MELDS_WITH: dict[tuple[str, int, int, int, bool], tuple[Meld, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)

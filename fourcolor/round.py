@@ -20,7 +20,7 @@ from .legal import ENDED, LIVE, MUST_DISCARD, OPENING, legal_events
 from .melds import Meld, classify, meld_shape
 from .moves import WinOption, best_completing_win, can_complete, meld_claims
 from .notation import Event, Record
-from .rulesets import RULESETS, Ruleset, get_ruleset
+from .rulesets import MeldPlan, Ruleset, get_ruleset
 from .scoring import Finish, forced_finish, no_payments, win_finish
 
 
@@ -45,29 +45,17 @@ _DRAW_LIVES = [[Live(i, seat, "draw") for i in range(KINDS)] for seat in range(1
 # (A round built by hand may have more seats: its live cards are made as they come.)
 
 
-# What a meld takes from the hand (the cards besides the live one, and per kind the copies),
-# and the meld the cards make under the round's ruleset (None: no meld).
-_MeldPlan = tuple[tuple[Card, ...], tuple[tuple[int, int], ...], Meld | None]
-# (meld cards, live card) -> its plan, per ruleset. Few melds recur; and finding the live card
-# among the cards with `in`, `remove` and `count` compares Cards with ==, which goes through
-# Python. The shipped rulesets keep theirs for the process (by name: only the shipped objects
-# themselves use them); any other ruleset's round keeps its own.
-_PLANS: dict[str, dict[tuple[tuple[Card, ...], Card], _MeldPlan]] = {}
+# A meld's plan is kept on the ruleset (`Ruleset.caches.plans`): few melds recur, and working
+# one out (where the live card is among the cards, what the rest takes) costs more than a look-up.
 _PLANS_SIZE = 20_000
-
-
-def _plans_for(ruleset: Ruleset) -> dict[tuple[tuple[Card, ...], Card], _MeldPlan]:
-    if ruleset is RULESETS.get(ruleset.name):
-        return _PLANS.setdefault(ruleset.name, {})
-    return {}
 
 
 def _meld_plan(
     cards: tuple[Card, ...],
     live_card: Card,
     ruleset: Ruleset,
-    plans: dict[tuple[tuple[Card, ...], Card], _MeldPlan],
-) -> _MeldPlan | None:
+    plans: dict[tuple[tuple[Card, ...], Card], MeldPlan],
+) -> MeldPlan | None:
     """The plan of a meld made with the live card (kept in `plans` for next time); None when
     the live card is not among the cards."""
     if live_card not in cards:
@@ -141,7 +129,7 @@ class Round:
                     for i, n in enumerate(hand)
                 ]
         self.claims_log: list[ClaimRecord] = []
-        self._plans = _plans_for(ruleset)
+        self._plans = ruleset.caches.plans
 
     # ------------------------------------------------------------------ construction
 

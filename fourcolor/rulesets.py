@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .cards import Card
+    from .melds import Meld
+    from .split import _RankTables
 
 MELD_KINDS = (
     "lone",
@@ -53,6 +58,32 @@ class RulesetError(ValueError):
     """A ruleset name or mapping that does not describe a ruleset."""
 
 
+# What a meld takes from the hand (the cards besides the live one, and per kind the copies),
+# and the meld the cards make under the ruleset (None: no meld); see `Round._check_meld`.
+MeldPlan = tuple[tuple["Card", ...], tuple[tuple[int, int], ...], "Meld | None"]
+
+
+class RulesetCaches:
+    """The engine's memo tables for one ruleset, kept on the ruleset itself: they live and die
+    with it, so a copy (`with_switches`, a house ruleset) never shares or inherits answers, and
+    nothing is keyed by name or `id()`. Each table belongs to one module, named beside it."""
+
+    __slots__ = ("points", "classified", "plans", "melds_with", "split_tables")
+
+    def __init__(self) -> None:
+        # (kind, rank) -> points: `Ruleset.points`.
+        self.points: dict[tuple[str, str], Points | None] = {}
+        # cards as given -> meld or None: `melds.classify` (bounded: few groups recur).
+        self.classified: dict[tuple[Card, ...], Meld | None] = {}
+        # (meld cards, live card) -> plan: `Round._check_meld` (bounded).
+        self.plans: dict[tuple[tuple[Card, ...], Card], MeldPlan] = {}
+        # (card index, copies held, other colours held, partners held) -> melds:
+        # `moves.melds_with` (at most 28 * 4 * 16 * 2 keys).
+        self.melds_with: dict[tuple[int, int, int, bool], tuple[Meld, ...]] = {}
+        # The best split's rank tables: `split.best_points`, built on first use.
+        self.split_tables: _RankTables | None = None
+
+
 @dataclass(frozen=True, eq=False)
 class Ruleset:
     name: str
@@ -70,9 +101,14 @@ class Ruleset:
     dealt_sets_locked: bool = False
     match_rounds: int = 1
     description: str = ""
-    _cache: dict[tuple[str, str], Points | None] = field(
-        default_factory=dict, compare=False, repr=False, hash=False
-    )
+    # Not an init field: a `replace()`d copy gets caches of its own (__post_init__).
+    caches: RulesetCaches = field(init=False, compare=False, repr=False)
+    _points: dict[tuple[str, str], Points | None] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        caches = RulesetCaches()
+        object.__setattr__(self, "caches", caches)
+        object.__setattr__(self, "_points", caches.points)  # one attribute on the hot path
 
     def points(self, kind: str, rank: str) -> Points | None:
         """(hidden, exposed) points of a meld of `kind` whose defining rank is `rank`.
@@ -82,11 +118,11 @@ class Ruleset:
         meld's first card's and does not matter.
         """
         key = (kind, rank)
-        value = self._cache.get(key, _UNKNOWN)
+        value = self._points.get(key, _UNKNOWN)
         if value is not _UNKNOWN:  # one look-up: scoring asks for every meld of a win
             return value  # type: ignore[return-value]
         value = self._lookup(kind, rank)
-        self._cache[key] = value
+        self._points[key] = value
         return value
 
     def _lookup(self, kind: str, rank: str) -> Points | None:
@@ -295,4 +331,4 @@ def with_switches(ruleset: Ruleset, **switches: Any) -> Ruleset:
             raise RulesetError(f"{switch} must be an integer, not {value!r}")
         if allowed is not None and value not in allowed:
             raise RulesetError(f"switch {switch} must be one of {allowed}, not {value!r}")
-    return replace(ruleset, _cache={}, **switches)
+    return replace(ruleset, **switches)

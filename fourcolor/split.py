@@ -90,15 +90,13 @@ class _RankTables:
         return points, melds
 
 
-_TABLES: dict[int, tuple[Ruleset, _RankTables]] = {}
-
-
 def _tables(ruleset: Ruleset) -> _RankTables:
-    entry = _TABLES.get(id(ruleset))
-    if entry is None or entry[0] is not ruleset:
-        entry = (ruleset, _RankTables(ruleset))
-        _TABLES[id(ruleset)] = entry
-    return entry[1]
+    """The ruleset's rank tables, built on first use and kept on the ruleset."""
+    caches = ruleset.caches
+    tables = caches.split_tables
+    if tables is None:
+        tables = caches.split_tables = _RankTables(ruleset)
+    return tables
 
 
 def _best_block(

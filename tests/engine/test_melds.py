@@ -281,20 +281,24 @@ def test_it_refuses_malformed_house_tables_with_a_ruleset_error(mapping: dict[st
 
 
 def test_it_never_answers_for_a_freed_copy_of_a_ruleset_with_the_same_name() -> None:
-    # Copies made by with_switches keep the shipped name; a classify() cache must not mistake
-    # a new copy for a freed one whose id Python reused.
-    import gc
-
+    # Copies made by with_switches keep the shipped name, and CPython gives a new copy the id
+    # of one just freed: a cache keyed by name or id() would answer for the wrong copy. The
+    # caches live on each ruleset (Ruleset.caches), so a new copy starts with its own.
     from fourcolor.cards import parse_card
     from fourcolor.melds import classify
     from fourcolor.rulesets import CLASSIC, with_switches
 
     advisors = [parse_card(t) for t in ("rA", "yA", "gA")]
+    ids = []
     for _ in range(50):
         soldiers_only = with_switches(CLASSIC, color_groups="soldiers")
+        ids.append(id(soldiers_only))
+        assert soldiers_only.caches is not CLASSIC.caches and not soldiers_only.caches.classified
         assert classify(advisors, soldiers_only) is None
-        del soldiers_only
-        gc.collect()
+        del soldiers_only  # freed at once (no cycle): its id is free for the next copy
         any_rank = with_switches(CLASSIC, color_groups="any")
+        ids.append(id(any_rank))
         meld = classify(advisors, any_rank)
         assert meld is not None and meld.kind == "three_colour"
+        del any_rank
+    assert len(set(ids)) < len(ids)  # ids were reused: the case the caches must survive
