@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from .cards import CARDS, Card, parse_card
 from .claims import Claim, ClaimRight, Live, claim_right, resolve_claims
-from .errors import FcnError, FcnSyntaxError, IllegalRecordError, LimitError
+from .errors import FcnError, FcnSyntaxError, IllegalMoveError, IllegalRecordError, LimitError
 from .deal import pile_size, qualifies_for_redeal
+from .facts import SeatFacts, SeatFactsObserver
 from .game import Game, validate
 from .round import Round
 from .scoring import Finish, settle
@@ -37,11 +38,13 @@ __version__ = "1.0.0"
 
 @dataclass(frozen=True)
 class Check:
-    """The verdict on one record's text: `game` when valid, `error` when not."""
+    """The verdict on one record's text: `game` when valid, `error` when not; `facts`, the
+    seats' facts, when asked for (`check_record(..., facts=True)`) and the record is valid."""
 
     record: Record | None
     game: Game | None
     error: FcnError | None
+    facts: list[SeatFacts] | None = None
 
     @property
     def ok(self) -> bool:
@@ -52,9 +55,12 @@ class Check:
         return write_fcn(self.record) if self.record is not None else None
 
 
-def check_record(text: str, first_line: int = 1, *, oversize: bool = False) -> Check:
+def check_record(
+    text: str, first_line: int = 1, *, oversize: bool = False, facts: bool = False
+) -> Check:
     """Read and validate one record's text. Never raises for bad input: the error is in the
-    result, with its line (counted in the file from `first_line`), column, ply and category."""
+    result, with its line (counted in the file from `first_line`), column, ply and category.
+    With `facts`, the seats' facts are counted in the same pass (what the archive stores)."""
     if oversize:
         err: FcnError = LimitError(
             f"the record is longer than {MAX_RECORD_CHARS} characters", line=first_line, col=1
@@ -64,11 +70,12 @@ def check_record(text: str, first_line: int = 1, *, oversize: bool = False) -> C
         record = parse_record(text, first_line, lenient=True)
     except FcnError as err:
         return Check(None, None, err)
+    observer = SeatFactsObserver(record) if facts else None
     try:
-        game = validate(record)
+        game = validate(record, observer=observer)
     except FcnError as err:
         return Check(record, None, err)
-    return Check(record, game, None)
+    return Check(record, game, None, observer.facts(game) if observer is not None else None)
 
 
 __all__ = [
@@ -82,6 +89,7 @@ __all__ = [
     "FcnSyntaxError",
     "Finish",
     "Game",
+    "IllegalMoveError",
     "IllegalRecordError",
     "LimitError",
     "Live",

@@ -17,8 +17,7 @@ from typing import Any, TextIO
 from . import __version__
 from .analysis import DEFAULT_SAMPLES
 from .cards import COPIES, parse_card
-from .errors import FcnError
-from .errors import Illegal
+from .errors import FcnError, IllegalMoveError
 from .game import validate
 from .round import Round
 from .generate import BOTS, generate_record
@@ -344,7 +343,7 @@ def legal_after(record: Record, ply: int | None) -> tuple[int, list[str]]:
     for n, event in enumerate(events[:ply], start=1):
         try:
             state.push(event)
-        except Illegal as err:
+        except IllegalMoveError as err:
             raise UsageError(
                 f"ply {n} ({event.text()}) is not legal: {err.message} [{err.category}]"
             ) from None

@@ -1,5 +1,12 @@
 """The error family: every problem with a record is a `FcnError` (a ValueError) that says what
-(category, message), where (line, column, ply) and in which event (its text)."""
+(category, message), where (line, column, ply) and in which event (its text).
+
+    FcnError (ValueError)
+    ├── FcnSyntaxError      the text is not well-formed FCN (the reader)
+    ├── LimitError          input larger than the reader accepts
+    └── IllegalRecordError  well-formed, but not a legal round (`validate`)
+        └── IllegalMoveError  one event the round refuses (`Round.push`)
+"""
 
 from __future__ import annotations
 
@@ -60,16 +67,17 @@ class IllegalRecordError(FcnError):
     category = "illegal"
 
 
+class IllegalMoveError(IllegalRecordError):
+    """An event that breaks a rule in the round's current state: `Round.push` raises it with
+    the rule's category, the event's ply and text, and its line and column when it was read
+    from a record (0 for an event built by hand). The round is unchanged then."""
+
+    def locate(self, ply: int, line: int, col: int, event: str) -> None:
+        """Where the refused event is: set by `Round.push`, which knows the ply and event."""
+        self.ply, self.line, self.col, self.event = ply, line, col, event
+
+
 class LimitError(FcnError):
     """Input larger than the parser accepts (record size, line length, events, tags)."""
 
     category = "limit"
-
-
-class Illegal(Exception):
-    """A rule broken by one event; `validate` adds where (line, column, ply, event)."""
-
-    def __init__(self, category: str, message: str) -> None:
-        super().__init__(message)
-        self.category = category
-        self.message = message

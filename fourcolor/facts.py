@@ -1,27 +1,29 @@
 """Per-seat facts of a validated round: what player statistics are computed from.
 
-One forward pass over the events (no per-ply copies), so the archive can store these rows at
-import time and aggregate them in SQL. Definitions are in docs/stats.md.
+Counted while the round is validated (`validate(record, observer=SeatFactsObserver(record))`,
+the import's one pass) or by `seat_facts(game)` on a validated round: the round's own state, no
+copy of its rules. The archive stores these rows at import time and aggregates them in SQL.
+Definitions are in docs/stats.md.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import KINDS, Card, counts_of
+from .cards import KINDS, Card
 from .claims import (
     DISCARD,
     DRAW,
     SELF_DRAW,
     TAKEN_FROM,
     ClaimRight,
-    Live,
     skipped_seats,
     taken_from,
 )
 from .game import Game
 from .round import ClaimRecord, Round
 from .moves import WinOption
+from .notation import Event, Record
 from .replay import missed_on_live
 from .split import RANK_BLOCK, block_splits
 
@@ -66,34 +68,29 @@ _BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
 
 
 class _Wins:
-    """`Round.best_win` for every seat on every live card of one valid round, without a
-    `Round` kept in step with every event.
+    """`Round.best_win` for every seat on a live card, asked on the round being validated.
 
-    The caller follows the hands itself (`hands`, `ply`: the events applied so far). A hand
-    plus a card splits into melds only when each of its three rank blocks does, and the card
-    changes one block only: while a seat's hand stays the same (it does between the seat's own
-    moves, over several live cards) whether each block splits is worked out once, and a card
-    is refused at once when a block other than its own does not split, or its own block does
-    not split with it. Only a hand that splits with the card (a win, but for the locked sets
-    and the bga threshold) is asked of a `Round`, replayed then up to the same event (few
-    rounds ever get there, and late), whose `best_win` gives the answer."""
+    A hand plus a card splits into melds only when each of its three rank blocks does, and the
+    card changes one block only: while a seat's hand stays the same (it does between the seat's
+    own moves, over several live cards) whether each block splits is worked out once, and a
+    card is refused at once when a block other than its own does not split, or its own block
+    does not split with it. Only a hand that splits with the card (a win, but for the locked
+    sets and the bga threshold) is asked of the round itself."""
 
-    def __init__(self, game: Game, hands: list[list[int]]) -> None:
-        self.game = game
-        self.hands = hands
-        self.ply = 0
+    def __init__(self) -> None:
+        self.state: Round | None = None  # the round at the live card (set before each ask)
         # Per seat, whether each rank block of its hand splits (None: not worked out yet),
         # until the hand changes (`forget`).
         self.known: dict[int, list[bool | None]] = {}
-        self.round: Round | None = None
-        self.pushed = 0
 
     def forget(self, seat: int) -> None:
         """The seat's hand changed."""
         self.known.pop(seat, None)
 
     def __call__(self, seat: int, card: Card) -> WinOption | None:
-        hand = self.hands[seat]
+        state = self.state
+        assert state is not None
+        hand = state.hands[seat]
         known = self.known.get(seat)
         if known is None:
             known = self.known[seat] = [None, None, None]
@@ -103,81 +100,85 @@ class _Wins:
                 continue
             ok = known[block]
             if ok is None:
-                ok = known[block] = block_splits(hand, block, self.game.ruleset)
+                ok = known[block] = block_splits(hand, block, state.ruleset)
             if not ok:
                 return None
         with_card = list(hand)
         with_card[card.index] += 1
-        if not block_splits(with_card, own, self.game.ruleset):
+        if not block_splits(with_card, own, state.ruleset):
             return None
-        return self._round().best_win(seat, card)
+        return state.best_win(seat, card)
 
-    def _round(self) -> Round:
-        """The round after the first `ply` events (replayed as far as needed, once)."""
-        rnd = self.round
-        if rnd is None:
-            rnd = self.round = Round.from_record(self.game.record, self.game.ruleset)
-        events = self.game.record.events
-        while self.pushed < self.ply:
-            rnd.push(events[self.pushed])
-            self.pushed += 1
-        assert rnd.hands == self.hands, "the hands followed by seat_facts went astray"
-        return rnd
+
+class SeatFactsObserver:
+    """Collects the per-seat facts of a round while `validate(record, observer=...)` replays
+    it: called with the round before each event is pushed (the rules stay in `Round`; this
+    only counts). `facts(game)` gives them once the record is valid."""
+
+    def __init__(self, record: Record) -> None:
+        players = record.players
+        self.events = record.events
+        self.players = players
+        self.draws = dict.fromkeys(range(1, players + 1), 0)
+        self.turns = dict.fromkeys(range(1, players + 1), 0)
+        self.turns[record.dealer] = 1  # the dealer's opening discard is its first turn
+        self.missed = dict.fromkeys(range(1, players + 1), 0)
+        self.win_turn: int | None = None
+        self.dealt_in_seat: int | None = None
+        self.wins = _Wins()
+        self.after_call = False  # the event before was a call (c or h): the card was judged
+
+    def __call__(self, state: Round, event: Event) -> None:
+        seat, verb = event.seat, event.verb
+        live = state.live  # what a discard or a draw made live; calls leave it live
+        wins = self.wins
+        if live is not None:
+            if not self.after_call:
+                wins.state = state
+                ply = state.ply
+                for s, _card, _points in missed_on_live(live, self.players, self.events, ply, wins):
+                    self.missed[s] += 1
+            if verb in "mw" and not (seat == live.owner and live.source == "draw"):
+                self.turns[seat] += 1
+            if verb == "w" and seat != live.owner:
+                self.dealt_in_seat = live.owner
+        if verb == "x":
+            # A discard comes from the hand, except the drawer's discard of its draw.
+            if live is None or live.source != "draw":
+                wins.forget(seat)
+        elif verb == "d":
+            self.draws[seat] += 1
+            self.turns[seat] += 1
+        elif verb in "mw":
+            wins.forget(seat)
+            if verb == "w":
+                self.win_turn = self.turns[seat]
+        self.after_call = verb in "ch"
+
+    def facts(self, game: Game) -> list[SeatFacts]:
+        """The facts of every seat, in seat order, of the validated round."""
+        return _seat_facts(game, self)
 
 
 def seat_facts(game: Game) -> list[SeatFacts]:
+    """The facts of a validated round's seats, replaying it once more (the import has them
+    from `validate` itself: `SeatFactsObserver`)."""
+    record = game.record
+    observer = SeatFactsObserver(record)
+    state = Round.from_record(record, game.ruleset)
+    for event in record.events:
+        observer(state, event)
+        state.push(event)
+    return observer.facts(game)
+
+
+def _seat_facts(game: Game, seen: SeatFactsObserver) -> list[SeatFacts]:
     record = game.record
     rs = game.ruleset
     players = record.players
     finish = game.finish
-    draws = dict.fromkeys(range(1, players + 1), 0)
-    turns = dict.fromkeys(range(1, players + 1), 0)
-    turns[record.dealer] = 1  # the dealer's opening discard is its first turn
-    missed = dict.fromkeys(range(1, players + 1), 0)
-    win_turn: int | None = None
-    dealt_in_seat: int | None = None
-    # The hands as the events change them (the record is valid: no rule is checked again),
-    # and the live card: what a discard or a draw makes live, a meld or win takes; calls leave
-    # it live. As `Round.push` does: a discard comes from the hand, except the drawer's
-    # discard of the card it drew (never in the hand); a meld takes its cards from the hand
-    # but the live one.
-    hands = [[0] * KINDS] + [counts_of(record.deal.get(s, ())) for s in range(1, players + 1)]
-    wins = _Wins(game, hands)
-    live: Live | None = None
-    events = record.events
-    after_call = False  # the event before was a call (c or h): the live card was judged then
-    for ply, event in enumerate(events):
-        seat, verb = event.seat, event.verb
-        if live is not None:
-            if not after_call:
-                wins.ply = ply
-                for s, _card, _points in missed_on_live(live, players, events, ply, wins):
-                    missed[s] += 1
-            if verb in "mw" and not (seat == live.owner and live.source == "draw"):
-                turns[seat] += 1
-            if verb == "w" and seat != live.owner:
-                dealt_in_seat = live.owner
-        if verb == "x":
-            index = event.cards[0].index
-            if live is None or live.source != "draw":
-                hands[seat][index] -= 1
-                wins.forget(seat)
-            live = Live(index, seat, "discard")
-        elif verb == "d":
-            draws[seat] += 1
-            turns[seat] += 1
-            live = Live(event.cards[0].index, seat, "draw")
-        elif verb in "mw":
-            assert live is not None  # a valid record melds only on a live card
-            hand = hands[seat]
-            for card in event.cards:
-                hand[card.index] -= 1
-            hand[live.card_index] += 1
-            wins.forget(seat)
-            live = None
-            if verb == "w":
-                win_turn = turns[seat]
-        after_call = verb in "ch"
+    draws, missed = seen.draws, seen.missed
+    win_turn, dealt_in_seat = seen.win_turn, seen.dealt_in_seat
     by_right: dict[int, dict[ClaimRight, int]] = {s: {} for s in range(1, players + 1)}
     steals = dict.fromkeys(range(1, players + 1), 0)
     lost = dict.fromkeys(range(1, players + 1), 0)
@@ -236,6 +237,7 @@ __all__ = [
     "SELF_DRAW",
     "TAKEN_FROM",
     "SeatFacts",
+    "SeatFactsObserver",
     "finish_taken_from",
     "seat_facts",
     "skipped_seats",

@@ -4,12 +4,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card
 from .deal import check_deal, deal_is_sound
-from .errors import Illegal, IllegalRecordError
+from .errors import IllegalMoveError, IllegalRecordError
 from .melds import Meld
 from .notation import Event, Record
 from .round import ClaimRecord, Round
@@ -105,9 +106,17 @@ def _where(record: Record, ply: int, event: Event | None) -> dict[str, Any]:
     return {"line": event.line, "col": event.col, "ply": ply, "event": event.text()}
 
 
-def validate(record: Record, ruleset: Ruleset | None = None) -> Game:
+# Called with the round before each event is pushed: what the one pass of `validate` lets a
+# caller learn besides the verdict (`fourcolor.facts.SeatFactsObserver`: the seats' facts).
+PlyObserver = Callable[[Round, Event], None]
+
+
+def validate(
+    record: Record, ruleset: Ruleset | None = None, *, observer: PlyObserver | None = None
+) -> Game:
     """Replay a record under its ruleset; the `Game` on success, else an `FcnError` at the
-    first fault in event order (tags and deal first, ply 0)."""
+    first fault in event order (tags and deal first, ply 0). `observer` sees the round before
+    each event (it must not change it)."""
     if ruleset is None:
         try:
             ruleset = get_ruleset(record.ruleset_name)
@@ -120,19 +129,20 @@ def validate(record: Record, ruleset: Ruleset | None = None) -> Game:
     if not deal_is_sound(record, state):
         check_deal(record, ruleset, state.pile)  # finds the fault to report
     push = state.push
-    for ply, event in enumerate(record.events, start=1):
-        try:
+    # Each push raises IllegalMoveError (an IllegalRecordError) at the ply and event at fault.
+    if observer is None:
+        for event in record.events:
             push(event)
-        except Illegal as err:
-            raise IllegalRecordError(
-                err.message, category=err.category, **_where(record, ply, event)
-            ) from None
+    else:
+        for event in record.events:
+            observer(state, event)
+            push(event)
     if record.syntax_error is not None:
         raise record.syntax_error
     end = len(record.events) + 1
     try:
         finish = state.end_of_record()
-    except Illegal as err:
+    except IllegalMoveError as err:  # the lucky card, settled when the record ends
         raise IllegalRecordError(
             err.message, category=err.category, **_where(record, end, None)
         ) from None
@@ -153,4 +163,4 @@ def validate(record: Record, ruleset: Ruleset | None = None) -> Game:
     return Game(record, ruleset, finish, state, state.claims_log)
 
 
-__all__ = ["Game", "validate"]
+__all__ = ["Game", "PlyObserver", "validate"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import CARDS, COPIES, KINDS, Card
-from .claims import Claim, ClaimRight, Live, resolve_claims
+from .claims import Claim, ClaimRight, Live, next_seat, resolve_claims
 from .deal import qualifies_for_redeal
 from .moves import can_complete, locked_ok, melds_with, rest_after
 from .notation import Event
@@ -75,7 +75,7 @@ def _moves_on(rnd: Round, live: Live) -> list[Event]:
         return [_DISCARD_EVENTS[seat][card.index] if seat < 10 else Event(seat, "x", (card,))]
     if rnd.pile_left == 0:
         return []
-    seat = live.owner % rnd.players + 1
+    seat = next_seat(live.owner, rnd.players)
     events = _DRAW_EVENTS[seat] if seat < 10 else [Event(seat, "d", (c,)) for c in CARDS]
     seen = rnd.seen
     if rnd.pile is not None:
@@ -95,7 +95,7 @@ def _claim_events(rnd: Round, seat: int, live: Live) -> list[Event]:
     out = _win_events(rnd, seat, card)
     if (
         seat != live.owner
-        and (live.source == "draw" or seat != live.owner % rnd.players + 1)
+        and (live.source == "draw" or seat != next_seat(live.owner, rnd.players))
         and rnd.hands[seat][live.card_index] < 2
     ):
         # Not the drawer, not the seat after the discarder: only a pong or a gan, which

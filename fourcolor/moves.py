@@ -102,20 +102,34 @@ def locked_ok(meld: Meld, card: Card, locked: Sequence[int] | None) -> bool:
     return True
 
 
+def without_locked_sets(
+    rest: Sequence[int], locked: Sequence[int], ruleset: Ruleset
+) -> tuple[list[int], int, list[tuple[str, int, int]]]:
+    """A finisher's hidden cards (counts) without its dealt sets still locked, which score as
+    hidden triples or quads, unsplit: the other counts, the sets' points and the sets (kind,
+    card index, copies). A dealt set that is no meld of the ruleset (bga: three generals) was
+    never locked."""
+    counts = list(rest)
+    points = 0
+    sets = []
+    for i, n in enumerate(locked):
+        if n and counts[i] >= n:
+            kind = "triple" if n == 3 else "quad"
+            value = ruleset.points(kind, CARDS[i].rank)
+            if value is not None:
+                counts[i] -= n
+                points += value[0]
+                sets.append((kind, i, n))
+    return counts, points, sets
+
+
 def hidden_points(
     rest: Sequence[int], ruleset: Ruleset, locked: Sequence[int] | None = None
 ) -> int | None:
     """Best hidden points of `rest` (counts), keeping locked dealt sets whole."""
     if locked is None or not any(locked):
         return best_points(rest, ruleset)
-    counts = list(rest)
-    points = 0
-    for i, n in enumerate(locked):
-        if n and counts[i] >= n:
-            value = ruleset.points("triple" if n == 3 else "quad", CARDS[i].rank)
-            if value is not None:
-                counts[i] -= n
-                points += value[0]
+    counts, points, _sets = without_locked_sets(rest, locked, ruleset)
     sub = best_points(counts, ruleset)
     return None if sub is None else sub + points
 

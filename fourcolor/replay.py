@@ -70,13 +70,7 @@ class Replay:
         for event in record.events:
             state.push(event)
             self.rounds.append(state.copy())
-        if self.game.finish.outcome == "exhausted":
-            # Nobody claimed the last discard and the pile is empty: the round is over, which
-            # the events alone do not say. The last state shows it.
-            last = self.rounds[-1]
-            last.finish = self.game.finish
-            last.phase = ENDED
-            last.live = None
+        self.rounds[-1].close()  # an exhausted round's last state shows it over
         self._review: list[dict[int, list[Wait]]] | None = None
         # The claim that took effect at each ply (melds and wins), by ply.
         self.claims: dict[int, ClaimRecord] = {claim.ply: claim for claim in self.game.claims}
@@ -125,7 +119,7 @@ class Replay:
             "comments": list(event.comments) if event else list(self.record.comments),
             "phase": rnd.phase,
             "expected": rnd.expected(),
-            "turn": self._turn(rnd),
+            "turn": rnd.turn,
             "live": (
                 {"card": CARDS[live.card_index].token, "owner": live.owner, "source": live.source}
                 if live is not None
@@ -156,16 +150,6 @@ class Replay:
             "taken": taken_from(live, claim.seat),
             "skipped": skipped_seats(live.owner, live.source, claim.seat, self.record.players),
         }
-
-    @staticmethod
-    def _turn(rnd: Round) -> int | None:
-        if rnd.phase == ENDED:
-            return None
-        if rnd.phase == LIVE and rnd.live is not None:
-            if rnd.live.source == "draw":
-                return rnd.live.owner
-            return rnd.live.owner % rnd.players + 1
-        return rnd.actor
 
     def _can_claim(self, rnd: Round, seat: int) -> list[str]:
         live = rnd.live

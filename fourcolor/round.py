@@ -2,7 +2,8 @@
 
 `Round` holds every hand (as counts), display, the discard pile, the live card, the pile and
 whose move it is. `Round.push(event)` checks one event against the rules and applies it, or
-raises `Illegal` with the rule's category and a message; nothing changes then. The events it
+raises `IllegalMoveError` (an `IllegalRecordError`, see fourcolor/errors.py) with the rule's
+category, a message, the ply and the event; nothing changes then. The events it
 would accept next are `Round.legal_events()` (fourcolor/legal.py); how a round ends and pays is
 fourcolor/scoring.py; a whole record is validated by `fourcolor.game.validate`.
 """
@@ -15,7 +16,7 @@ from typing import NamedTuple
 from .cards import CARDS, COPIES, KINDS, Card, format_cards, parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .deal import pile_cards, pile_size, qualifies_for_redeal
-from .errors import Illegal
+from .errors import IllegalMoveError
 from .legal import ENDED, LIVE, MUST_DISCARD, OPENING, legal_events
 from .melds import Meld, classify, meld_shape
 from .moves import WinOption, best_completing_win, can_complete, meld_claims
@@ -166,6 +167,19 @@ class Round:
     def ended(self) -> bool:
         return self.phase == ENDED
 
+    @property
+    def turn(self) -> int | None:
+        """The seat whose move the round waits for, claims aside: the dealer or the seat that
+        must discard; on a drawn card the drawer (its meld or discard); on a discard the next
+        seat (its draw). None once the round has ended."""
+        phase = self.phase
+        if phase == ENDED:
+            return None
+        live = self.live
+        if phase == LIVE and live is not None:
+            return live.owner if live.source == "draw" else next_seat(live.owner, self.players)
+        return self.actor
+
     def hand_cards(self, seat: int) -> list[Card]:
         cards: list[Card] = []
         for i, n in enumerate(self.hands[seat]):
@@ -232,29 +246,36 @@ class Round:
     # ------------------------------------------------------------------ events
 
     def push(self, event: Event) -> None:
-        """Apply one event, or raise `Illegal` (the state is unchanged then)."""
-        if self.phase == ENDED:
-            raise Illegal("after-end", "event after the round ended")
-        seat, verb, cards = event[0], event[1], event[2]
-        if not 1 <= seat <= self.players:
-            raise Illegal("turn", f"there is no seat {seat} in a {self.players}-player round")
-        if self.calls and verb not in "mwch":
-            raise Illegal(
-                "priority",
-                "calls were made on the live card, so a claim must take effect next",
-            )
-        if verb == "x":
-            self._discard(seat, cards[0])
-        elif verb == "d":
-            self._draw(seat, cards[0])
-        elif verb == "m":
-            self._meld(seat, event, False)
-        elif verb == "w":
-            self._meld(seat, event, True)
-        elif verb in "ch":
-            self._call(seat, event, win=verb == "h")
-        elif verb == "r":
-            self._redeal(seat)
+        """Apply one event, or raise `IllegalMoveError` with the rule's category, the ply and
+        the event's text and position (the state is unchanged then)."""
+        try:
+            if self.phase == ENDED:
+                raise IllegalMoveError("event after the round ended", category="after-end")
+            seat, verb, cards = event[0], event[1], event[2]
+            if not 1 <= seat <= self.players:
+                raise IllegalMoveError(
+                    f"there is no seat {seat} in a {self.players}-player round", category="turn"
+                )
+            if self.calls and verb not in "mwch":
+                raise IllegalMoveError(
+                    "calls were made on the live card, so a claim must take effect next",
+                    category="priority",
+                )
+            if verb == "x":
+                self._discard(seat, cards[0])
+            elif verb == "d":
+                self._draw(seat, cards[0])
+            elif verb == "m":
+                self._meld(seat, event, False)
+            elif verb == "w":
+                self._meld(seat, event, True)
+            elif verb in "ch":
+                self._call(seat, event, win=verb == "h")
+            elif verb == "r":
+                self._redeal(seat)
+        except IllegalMoveError as err:
+            err.locate(self.ply + 1, event.line, event.col, event.text())
+            raise
         self.ply += 1
 
     def _discard(self, seat: int, card: Card) -> None:
@@ -271,30 +292,36 @@ class Round:
                 self._discard_from_hand(seat, card)  # raises for the first rule broken
         elif phase == OPENING:
             if seat != self.dealer:
-                raise Illegal(
-                    "turn", f"seat {seat} cannot discard now: the dealer (seat {self.dealer}) opens"
+                raise IllegalMoveError(
+                    f"seat {seat} cannot discard now: the dealer (seat {self.dealer}) opens",
+                    category="turn",
                 )
             self._discard_from_hand(seat, card)
             self.opening_discard = card
         elif phase == MUST_DISCARD:
             if seat != self.actor:
-                raise Illegal(
-                    "turn", f"seat {seat} cannot discard now (seat {self.actor} must discard)"
+                raise IllegalMoveError(
+                    f"seat {seat} cannot discard now (seat {self.actor} must discard)",
+                    category="turn",
                 )
             self._discard_from_hand(seat, card)
         elif live is not None and live.source == "draw":
             if seat != live.owner:
-                raise Illegal("turn", f"only the drawer (seat {live.owner}) may discard now")
+                raise IllegalMoveError(
+                    f"only the drawer (seat {live.owner}) may discard now", category="turn"
+                )
             drawn = CARDS[live.card_index]
             if card.rank == "K":
-                raise Illegal("discard-general", "generals are never discarded")
+                raise IllegalMoveError("generals are never discarded", category="discard-general")
             if card is not drawn:
-                raise Illegal(
-                    "not-live",
+                raise IllegalMoveError(
                     f"the drawer must meld or discard the drawn {drawn}, not discard {card}",
+                    category="not-live",
                 )
         else:
-            raise Illegal("turn", f"seat {seat} cannot discard now (a claim or draw is due)")
+            raise IllegalMoveError(
+                f"seat {seat} cannot discard now (a claim or draw is due)", category="turn"
+            )
         self.discards.append((seat, card))
         index = card.index
         self.live = _DISCARD_LIVES[seat][index] if seat < 10 else Live(index, seat, "discard")
@@ -304,33 +331,38 @@ class Round:
         hand = self.hands[seat]
         index = card.index
         if hand[index] == 0:
-            raise Illegal("not-in-hand", f"seat {seat} does not hold {card}")
+            raise IllegalMoveError(f"seat {seat} does not hold {card}", category="not-in-hand")
         if card.rank == "K":
-            raise Illegal("discard-general", "generals are never discarded")
+            raise IllegalMoveError("generals are never discarded", category="discard-general")
         if self.locked[seat][index]:
-            raise Illegal(
-                "locked", f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)"
+            raise IllegalMoveError(
+                f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)",
+                category="locked",
             )
         hand[index] -= 1
 
     def _draw(self, seat: int, card: Card) -> None:
         live = self.live
         if self.phase != LIVE or live is None or live.source != "discard":
-            raise Illegal("turn", f"seat {seat} cannot draw now")
-        drawer = live.owner % self.players + 1  # next_seat, inlined
+            raise IllegalMoveError(f"seat {seat} cannot draw now", category="turn")
+        drawer = next_seat(live.owner, self.players)
         if seat != drawer:
-            raise Illegal("turn", f"seat {drawer} draws, not seat {seat}")
+            raise IllegalMoveError(f"seat {drawer} draws, not seat {seat}", category="turn")
         if self.pile_left == 0:
-            raise Illegal("empty-pile", f"seat {seat} draws from an empty pile")
+            raise IllegalMoveError(f"seat {seat} draws from an empty pile", category="empty-pile")
         pile = self.pile
         if pile is not None:
             expected = pile[self.drawn]
             if expected is not card:
-                raise Illegal("pile-mismatch", f"the pile gives {expected}, not {card}")
+                raise IllegalMoveError(
+                    f"the pile gives {expected}, not {card}", category="pile-mismatch"
+                )
         index = card.index
         seen = self.seen
         if seen[index] >= COPIES:
-            raise Illegal("too-many-copies", f"{seen[index] + 1} copies of {card} dealt and drawn")
+            raise IllegalMoveError(
+                f"{seen[index] + 1} copies of {card} dealt and drawn", category="too-many-copies"
+            )
         seen[index] += 1
         self.drawn += 1
         self.pile_left -= 1
@@ -340,33 +372,39 @@ class Round:
         self, seat: int, event: Event, win: bool
     ) -> tuple[Meld, ClaimRight, tuple[tuple[int, int], ...]]:
         """The meld, the right it is claimed under and what it takes from the hand (kind,
-        copies), or `Illegal` for the first rule it breaks."""
+        copies), or `IllegalMoveError` for the first rule it breaks."""
         live = self.live
         if self.phase != LIVE or live is None:
             verb = "win" if win else "meld"
-            raise Illegal("turn", f"seat {seat} cannot {verb} now: no live card")
+            raise IllegalMoveError(f"seat {seat} cannot {verb} now: no live card", category="turn")
         live_card = CARDS[live.card_index]
         cards = event.cards
         plan = self._plans.get((cards, live_card)) or _meld_plan(
             cards, live_card, self.ruleset, self._plans
         )
         if plan is None:
-            raise Illegal("not-live", f"the meld does not contain the live card {live_card}")
+            raise IllegalMoveError(
+                f"the meld does not contain the live card {live_card}", category="not-live"
+            )
         from_hand, needs, meld = plan
         hand = self.hands[seat]
         for index, copies in needs:
             if hand[index] < copies:
-                raise Illegal("not-in-hand", f"seat {seat} does not hold {format_cards(from_hand)}")
+                raise IllegalMoveError(
+                    f"seat {seat} does not hold {format_cards(from_hand)}", category="not-in-hand"
+                )
         if meld is None:
             shape = meld_shape(sorted(cards, key=lambda c: c.index))
             why = f"a {shape} of {live_card.rank}" if shape else format_cards(cards)
-            raise Illegal("not-a-meld", f"{why} is not a meld of {self.ruleset.name}")
+            raise IllegalMoveError(
+                f"{why} is not a meld of {self.ruleset.name}", category="not-a-meld"
+            )
         try:
             right = claim_right(
                 self.ruleset, self.players, live, seat, meld.kind, live_card.rank, win=win
             )
         except ClaimRefused as refused:
-            raise Illegal("claim-right", str(refused)) from None
+            raise IllegalMoveError(str(refused), category="claim-right") from None
         if not self.ruleset.dealt_sets_locked:
             return meld, right, needs
         locked = self.locked[seat]
@@ -375,15 +413,16 @@ class Round:
                 meld.kind == "quad"
                 and right in (ClaimRight.GAN, ClaimRight.OWN_DRAW, ClaimRight.WIN)
             ):
-                raise Illegal(
-                    "locked", f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)"
+                raise IllegalMoveError(
+                    f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)",
+                    category="locked",
                 )
         return meld, right, needs
 
     def _call(self, seat: int, event: Event, *, win: bool) -> None:
         """A competing call that did not take effect (extension): checked like the claim."""
         if any(claim.seat == seat for claim, _ in self.calls):
-            raise Illegal("priority", f"seat {seat} has already called this card")
+            raise IllegalMoveError(f"seat {seat} has already called this card", category="priority")
         meld, right, needs = self._check_meld(seat, event, win)
         if win:
             win_finish(self, seat, meld, event, needs)
@@ -395,16 +434,17 @@ class Round:
         assert live is not None
         if self.calls:
             if any(claim.seat == seat for claim, _ in self.calls):
-                raise Illegal(
-                    "priority", f"seat {seat} called this card, so its call did not take effect"
+                raise IllegalMoveError(
+                    f"seat {seat} called this card, so its call did not take effect",
+                    category="priority",
                 )
             claims = [c for c, _ in self.calls] + [Claim(seat, right)]
             chosen = resolve_claims(claims, live, self.players)
             if chosen.seat != seat:
-                raise Illegal(
-                    "priority",
+                raise IllegalMoveError(
                     f"seat {chosen.seat}'s {chosen.right.label} takes priority over seat "
                     f"{seat}'s {right.label}",
+                    category="priority",
                 )
         finish = win_finish(self, seat, meld, event, needs) if win else None
         # Apply the meld: the hand gives the cards besides the live one.
@@ -441,17 +481,30 @@ class Round:
 
     def _redeal(self, seat: int) -> None:
         if not self.ruleset.redeal:
-            raise Illegal("redeal", f"ruleset {self.ruleset.name} has no redeal")
+            raise IllegalMoveError(f"ruleset {self.ruleset.name} has no redeal", category="redeal")
         if self.phase != OPENING:
-            raise Illegal("redeal", "redeal only before the dealer's first discard")
+            raise IllegalMoveError(
+                "redeal only before the dealer's first discard", category="redeal"
+            )
         if not qualifies_for_redeal(self.dealt[seat], self.ruleset):
-            raise Illegal("redeal", f"seat {seat}'s dealt hand does not qualify for a redeal")
+            raise IllegalMoveError(
+                f"seat {seat}'s dealt hand does not qualify for a redeal", category="redeal"
+            )
         self._end(Finish("redeal", seat=seat, settlement=no_payments(self.players)))
 
     def _end(self, finish: Finish) -> None:
         self.finish = finish
         self.phase = ENDED
         self.live = None
+
+    def close(self) -> Finish:
+        """The record stops here: how the round stands (`end_of_record`), and an exhausted
+        round is then over (ended, with its finish), which its events alone do not say: the
+        last discard went unclaimed with the pile used up."""
+        finish = self.end_of_record()
+        if finish.outcome == "exhausted":
+            self._end(finish)
+        return finish
 
     def end_of_record(self) -> Finish:
         """How the round stands when the record stops: ended, exhausted or unfinished."""

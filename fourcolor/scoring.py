@@ -2,7 +2,7 @@
 the finisher's best hidden split, the lucky card and the settlement.
 
 `Round` calls `win_finish` when a win is claimed (and when one is called) and `forced_finish`
-when a meld leaves nothing to discard; both raise `Illegal` for a win the rules refuse.
+when a meld leaves nothing to discard; both raise `IllegalMoveError` for a win the rules refuse.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from .cards import CARDS, KINDS, Card, format_cards
 from .claims import Live
-from .errors import Illegal
+from .errors import IllegalMoveError
 from .melds import Meld, classify, meld_shape
-from .moves import hidden_points
+from .moves import hidden_points, without_locked_sets
 from .notation import Event
 from .rulesets import Ruleset
 from .split import best_split_counts
@@ -88,7 +88,7 @@ class Finish:
     lucky_card: Card | None = None
     lucky_bonus: int = 0
     settlement: dict[int, int] = field(default_factory=dict)
-    lucky_error: Illegal | None = None
+    lucky_error: IllegalMoveError | None = None
 
     @property
     def result_tag(self) -> str:
@@ -102,22 +102,12 @@ def split_hidden(
 ) -> tuple[int, tuple[Meld, ...]] | None:
     """The best split of a finisher's hidden cards (counts) with its points; dealt sets still
     locked score as hidden triples/quads, unsplit. None when the cards do not split."""
-    rest = list(rest)
-    melds: list[Meld] = []
-    points = 0
-    for i, n in enumerate(locked):
-        if n and rest[i] >= n:
-            kind = "triple" if n == 3 else "quad"
-            value = ruleset.points(kind, CARDS[i].rank)
-            if value is None:
-                continue  # not a meld of the ruleset (bga triple of generals): not locked
-            rest[i] -= n
-            melds.append(Meld(kind, (CARDS[i],) * n))
-            points += value[0]
-    split = best_split_counts(rest, ruleset)
+    counts, points, sets = without_locked_sets(rest, locked, ruleset)
+    split = best_split_counts(counts, ruleset)
     if split is None:
         return None
-    ordered = sorted(melds + list(split.melds), key=lambda m: [c.index for c in m.cards])
+    melds = [Meld(kind, (CARDS[i],) * n) for kind, i, n in sets] + list(split.melds)
+    ordered = sorted(melds, key=lambda m: [c.index for c in m.cards])
     return split.points + points, tuple(ordered)
 
 
@@ -161,15 +151,17 @@ def win_finish(
         for group in event.groups:
             g = classify(group, rnd.ruleset)
             if g is None:
-                raise Illegal("bad-split", f"declared group ({format_cards(group)}) is not a meld")
+                raise IllegalMoveError(
+                    f"declared group ({format_cards(group)}) is not a meld", category="bad-split"
+                )
             hidden_melds.append(g)
             for card in group:
                 declared[card.index] += 1
         if declared != rest:
-            raise Illegal(
-                "bad-split",
+            raise IllegalMoveError(
                 "the declared split does not cover the rest of the hand "
                 f"({format_cards(CARDS[i] for i, n in enumerate(rest) for _ in range(n))})",
+                category="bad-split",
             )
         for i, n in enumerate(rnd.locked[seat]):
             if (
@@ -182,22 +174,26 @@ def win_finish(
                     for m in hidden_melds
                 )
             ):
-                raise Illegal("bad-split", f"the locked dealt set of {CARDS[i]} is split")
+                raise IllegalMoveError(
+                    f"the locked dealt set of {CARDS[i]} is split", category="bad-split"
+                )
         declared_points = sum(m.points(rnd.ruleset, exposed=False) for m in hidden_melds)
         hidden = (declared_points, tuple(hidden_melds))
     else:
         if best is None:
-            raise Illegal("no-win", f"seat {seat}'s hand does not split into melds")
+            raise IllegalMoveError(
+                f"seat {seat}'s hand does not split into melds", category="no-win"
+            )
         hidden = (best, _HiddenSplit(rest, tuple(locked), rnd.ruleset))
     exposed = tuple(rnd.displays[seat]) + (meld,)
     exposed_points = rnd.exposed_points(seat) + meld.points(rnd.ruleset, exposed=True)
     points = exposed_points + hidden[0]
     threshold = rnd.ruleset.threshold
     if threshold is not None and points < threshold:
-        raise Illegal(
-            "no-win",
+        raise IllegalMoveError(
             f"seat {seat}'s melds score {points}, under the {rnd.ruleset.name} threshold "
             f"{threshold}",
+            category="no-win",
         )
     finish = Finish(
         "win",
@@ -242,19 +238,23 @@ def _lucky_card(rnd: Round) -> Card:
         lucky = rnd.opening_discard
         assert lucky is not None
         if rnd.lucky_tag is not None and rnd.lucky_tag is not lucky:
-            raise Illegal(
-                "lucky",
+            raise IllegalMoveError(
                 f"Lucky says {rnd.lucky_tag}, but the pile is used up "
                 f"and the dealer's opening discard {lucky} serves",
+                category="lucky",
             )
         return lucky
     if rnd.pile is not None:
         lucky = rnd.pile[rnd.drawn]
         if rnd.lucky_tag is not None and rnd.lucky_tag is not lucky:
-            raise Illegal("lucky", f"Lucky says {rnd.lucky_tag}, the pile gives {lucky}")
+            raise IllegalMoveError(
+                f"Lucky says {rnd.lucky_tag}, the pile gives {lucky}", category="lucky"
+            )
         return lucky
     if rnd.lucky_tag is None:
-        raise Illegal("lucky", "a bga win needs its lucky card: a Lucky or Pile tag")
+        raise IllegalMoveError(
+            "a bga win needs its lucky card: a Lucky or Pile tag", category="lucky"
+        )
     # The copies rule counts the deal and the draws (§9), not the lucky card.
     return rnd.lucky_tag
 
@@ -266,7 +266,7 @@ def _pay(rnd: Round, finish: Finish, hidden: Sequence[int]) -> None:
     if rs.threshold is not None and finish.points >= rs.threshold and rs.lucky_draw:
         try:
             lucky = _lucky_card(rnd)
-        except Illegal as err:
+        except IllegalMoveError as err:
             # Reported when the record ends (ply N+1), like a disagreeing Result.
             finish.lucky_error = err
             lucky = None

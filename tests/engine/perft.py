@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from fourcolor.cards import CARDS, Card
-from fourcolor.errors import Illegal
+from fourcolor.errors import IllegalMoveError
 from fourcolor.round import Round
 from fourcolor.notation import Event, Record
 from fourcolor.rulesets import Ruleset
@@ -65,7 +65,7 @@ def brute_force(state: Round) -> set[tuple[int, str, tuple[Card, ...]]]:
         for event in candidates:
             try:
                 trial.push(event)  # a refused event leaves the round unchanged
-            except Illegal:
+            except IllegalMoveError:
                 continue
             accepted.add((event.seat, event.verb, event.cards))
             trial = state.copy()

@@ -6,6 +6,7 @@ seat owns the card another seat won on."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -201,3 +202,22 @@ def test_it_says_whose_card_ended_a_forced_finish_and_only_a_win_sets_won_on() -
     assert finish_taken_from(game) == "discard"
     assert [f.won_on for f in seat_facts(game)] == [None, None]
 
+
+@pytest.mark.parametrize("ruleset,players", [("classic", 4), ("bga", 3), ("bga", 4)])
+def test_check_record_counts_the_facts_in_the_pass_that_validates(
+    ruleset: str, players: int
+) -> None:
+    # What the import stores, from one replay of the round (issue 16 item 1).
+    from fourcolor import check_record
+    from fourcolor.notation import write_fcn
+
+    for seed in range(8):
+        record = generate_record(ruleset, players, seed, bot="random")
+        text = write_fcn(record)
+        check = check_record(text, facts=True)
+        assert check.game is not None and check.facts == seat_facts(check.game)
+        assert check_record(text).facts is None  # only when asked for
+        stopped = write_fcn(replace(record, events=record.events[:-1]))
+        refused = check_record(stopped, facts=True)
+        assert refused.error is not None and refused.error.category == "truncated"
+        assert refused.game is None and refused.facts is None

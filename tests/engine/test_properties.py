@@ -159,3 +159,21 @@ def test_cards_made_by_hand_copied_or_unpickled_are_the_parsed_cards(
     assert classify(made, rs) == classify(parsed, rs)
     pair = classify([made[0], parsed[0]], rs)
     assert (pair is not None and pair.kind == "pair") == rs.allows("pair", made[0].rank)
+
+
+@settings(max_examples=60, deadline=None)
+@given(args=rounds)
+def test_validate_s_one_pass_gives_the_seat_facts_a_replay_does(args: dict[str, Any]) -> None:
+    # The observer sees the round before every event; `seat_facts` replays the round again.
+    from fourcolor.facts import SeatFactsObserver, seat_facts
+
+    record = generated(args)
+    observer = SeatFactsObserver(record)
+    turns = []
+    game = validate(
+        record, observer=lambda state, event: (observer(state, event), turns.append(state.turn))
+    )
+    assert observer.facts(game) == seat_facts(game)
+    # Whose turn it is: the seat that moves next, unless a claim takes the card.
+    for event, turn in zip(record.events, turns, strict=True):
+        assert event.seat == turn or event.verb in "mwchr", (event.text(), turn)

@@ -15,7 +15,7 @@ import pytest
 from fourcolor.cards import parse_card
 from fourcolor.errors import FcnError
 from fourcolor.deal import pile_size, qualifies_for_redeal
-from fourcolor.errors import Illegal
+from fourcolor.errors import IllegalMoveError
 from fourcolor.game import validate
 from fourcolor.round import Round
 from fourcolor.generate import generate_record
@@ -157,7 +157,7 @@ def test_it_leaves_the_round_unchanged_when_it_refuses_an_event() -> None:
         Event(2, "w", tuple(cards("rA rA"))),  # does not split
         Event(1, "x", tuple(cards("rP"))),
     ):
-        with pytest.raises(Illegal):
+        with pytest.raises(IllegalMoveError):
             rnd.push(bad)
     after = ([list(h) for h in rnd.hands], list(rnd.discards), rnd.live, rnd.pile_left, rnd.ply)
     assert after == before
@@ -636,3 +636,48 @@ def test_it_writes_records_that_read_back_the_same() -> None:
     again = parse_record(write_fcn(record))
     assert write_fcn(again) == write_fcn(record)
     assert validate(again).points == 15
+
+
+def test_it_refuses_an_event_with_an_error_of_the_record_family_saying_where() -> None:
+    # One error family (issue 16 item 8): push raises an IllegalRecordError, a ValueError.
+    import fourcolor
+    from fourcolor.errors import IllegalRecordError
+
+    record = parse_record(fcn({1: "rA rP", 2: "rA"}, "1x rA\n2x rA", result="*"))
+    rnd = Round.from_record(record)
+    rnd.push(record.events[0])
+    with pytest.raises(fourcolor.IllegalMoveError) as refused:
+        rnd.push(record.events[1])
+    err = refused.value
+    assert isinstance(err, IllegalRecordError) and isinstance(err, ValueError)
+    second = record.events[1]
+    assert (err.category, err.ply, err.line, err.col, err.event) == (
+        "turn",
+        2,
+        second.line,
+        second.col,
+        "2x rA",
+    )
+    assert second.line > 0 and str(err).startswith(f"{second.line}:{second.col}: error[turn]")
+
+
+def test_it_names_whose_turn_it_is() -> None:
+    record = parse_record(fcn({1: "rA rP", 2: "rA"}, "1x rA", result="*"))
+    rnd = Round.from_record(record)
+    assert rnd.turn == 1  # the dealer opens
+    rnd.push(record.events[0])
+    assert rnd.turn == 2  # the next seat draws (claims aside)
+    rnd.push(Event(2, "d", tuple(cards("yP"))))
+    assert rnd.turn == 2  # the drawer melds or discards its draw
+
+
+@pytest.mark.parametrize("ruleset,players", [("classic", 4), ("bga", 3)])
+def test_it_closes_an_exhausted_round_where_its_record_stops(ruleset: str, players: int) -> None:
+    record = _exhausted(ruleset, players)
+    rnd = Round.from_record(record)
+    for event in record.events:
+        rnd.push(event)
+    assert not rnd.ended and rnd.live is not None  # the last discard could still be claimed
+    finish = rnd.close()
+    assert finish.outcome == "exhausted" and rnd.ended and rnd.finish is finish
+    assert rnd.turn is None and rnd.legal_events() == [] and rnd.live is None

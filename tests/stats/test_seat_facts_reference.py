@@ -11,7 +11,7 @@ import pytest
 
 import fourcolor
 from fourcolor.claims import ClaimRight
-from fourcolor.facts import SeatFacts, seat_facts, skipped_seats
+from fourcolor.facts import SeatFacts, SeatFactsObserver, seat_facts, skipped_seats
 from fourcolor.game import Game
 from fourcolor.round import LIVE, Round
 from fourcolor.generate import generate_record
@@ -62,7 +62,8 @@ def reference_facts(game: Game) -> list[SeatFacts]:
                 for s in skipped:
                     lost[s] += 1
     below = (
-        finish.outcome == "forced" and rs.threshold is not None
+        finish.outcome == "forced"
+        and rs.threshold is not None
         and (finish.points or 0) < rs.threshold
     )
     win_melds = tuple(m.kind for m in finish.exposed_melds + finish.hidden_melds)
@@ -70,26 +71,41 @@ def reference_facts(game: Game) -> list[SeatFacts]:
     last = game.claims[-1] if game.claims else None
     winning_card = None
     if last is not None:
-        winning_card = "discard" if last.live.source == "discard" else (
-            "self_draw" if last.live.owner == last.seat else "draw")
+        winning_card = (
+            "discard"
+            if last.live.source == "discard"
+            else ("self_draw" if last.live.owner == last.seat else "draw")
+        )
     out = []
     for s in range(1, players + 1):
         is_finisher = finish.seat == s and finish.outcome in ("win", "forced")
         rights = by_right[s]
-        out.append(SeatFacts(
-            seat=s, name=record.seats[s - 1], is_dealer=s == record.dealer,
-            finisher=is_finisher, won=is_finisher and finish.outcome == "win",
-            forced=is_finisher and finish.outcome == "forced",
-            won_on=winning_card if is_finisher and finish.outcome == "win" else None,
-            dealt_in=dealt_in_seat == s, points=finish.points if is_finisher else None,
-            delta=finish.settlement.get(s, 0), below_threshold=is_finisher and below,
-            pongs=rights.get(ClaimRight.PONG, 0), gans=rights.get(ClaimRight.GAN, 0),
-            chis=rights.get(ClaimRight.CHI, 0), own_draw_melds=rights.get(ClaimRight.OWN_DRAW, 0),
-            steals=steals[s], turns_lost=lost[s], draws=draws[s],
-            win_turn=win_turn if is_finisher and finish.outcome == "win" else None,
-            redeal_declared=finish.outcome == "redeal" and finish.seat == s,
-            missed_wins=missed[s], win_melds=win_melds if is_finisher else (),
-        ))
+        out.append(
+            SeatFacts(
+                seat=s,
+                name=record.seats[s - 1],
+                is_dealer=s == record.dealer,
+                finisher=is_finisher,
+                won=is_finisher and finish.outcome == "win",
+                forced=is_finisher and finish.outcome == "forced",
+                won_on=winning_card if is_finisher and finish.outcome == "win" else None,
+                dealt_in=dealt_in_seat == s,
+                points=finish.points if is_finisher else None,
+                delta=finish.settlement.get(s, 0),
+                below_threshold=is_finisher and below,
+                pongs=rights.get(ClaimRight.PONG, 0),
+                gans=rights.get(ClaimRight.GAN, 0),
+                chis=rights.get(ClaimRight.CHI, 0),
+                own_draw_melds=rights.get(ClaimRight.OWN_DRAW, 0),
+                steals=steals[s],
+                turns_lost=lost[s],
+                draws=draws[s],
+                win_turn=win_turn if is_finisher and finish.outcome == "win" else None,
+                redeal_declared=finish.outcome == "redeal" and finish.seat == s,
+                missed_wins=missed[s],
+                win_melds=win_melds if is_finisher else (),
+            )
+        )
     return out
 
 
@@ -99,9 +115,7 @@ def _games() -> list[Game]:
         for players in (2, 3, 4):
             for seed in range(40):
                 bot = "random" if seed % 3 == 0 else "greedy"
-                record = generate_record(
-                    ruleset, players, seed, dealer=1 + seed % players, bot=bot
-                )
+                record = generate_record(ruleset, players, seed, dealer=1 + seed % players, bot=bot)
                 games.append(fourcolor.validate(record))
     # Hand-made rounds with calls, missed wins and wins on draws (tests/engine/helpers).
     games.append(all_rights_game())
@@ -131,3 +145,12 @@ def test_seat_facts_equal_the_reference(index: int) -> None:
     for missed in Replay(game.record, game).missed_wins():
         by_seat[missed.seat] += 1
     assert {f.seat: f.missed_wins for f in facts} == by_seat
+
+
+@pytest.mark.parametrize("index", range(len(GAMES)))
+def test_the_facts_of_validate_s_one_pass_equal_the_reference(index: int) -> None:
+    # The import's one pass (issue 16 item 1): validate with the facts observer.
+    game = GAMES[index]
+    observer = SeatFactsObserver(game.record)
+    again = fourcolor.validate(game.record, game.ruleset, observer=observer)
+    assert observer.facts(again) == reference_facts(game)
