@@ -83,11 +83,13 @@ SEAT_FACT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Sea
 
 
 def derive_seat_fields(check: fourcolor.Check) -> list[dict[str, Any]]:
-    """One dict per seat: every `fourcolor.facts.SeatFacts` field, ready for `GameSeat`."""
+    """One dict per seat: every `fourcolor.facts.SeatFacts` field, ready for `GameSeat`. The
+    facts come from the pass that validated the record (`check_record(..., facts=True)`); a
+    check made without them replays the round once more."""
     if check.game is None:
         raise ValueError("a refused record has no seat facts")
     rows = []
-    for facts in seat_facts(check.game):
+    for facts in check.facts if check.facts is not None else seat_facts(check.game):
         # Shallow (dataclasses.asdict deep-copies, at a cost per import): the values are plain.
         # A SeatFacts' attributes are its fields, in order: a copy of them is the row.
         row = dict(vars(facts))

@@ -286,7 +286,8 @@ def validate_record(rt: fourcolor.RecordText, bad: BadLine | None) -> RecordResu
         return refused_result(rt.index, rt.line, unencodable,
                               line_of(rt.text, rt.line, unencodable.line).encode(
                                   "utf-8", "replace").decode("utf-8"))
-    check = fourcolor.check_record(rt.text, rt.line, oversize=rt.oversize)
+    # One replay of the round gives the verdict and the seats' facts.
+    check = fourcolor.check_record(rt.text, rt.line, oversize=rt.oversize, facts=True)
     error = check.error if check.error is not None else storage_limits(check)
     if error is not None:
         seats = check.record.seats if check.record is not None else ()

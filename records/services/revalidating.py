@@ -108,7 +108,7 @@ def revalidate_games(
     queryset = games.select_related("match").prefetch_related(seats).order_by("pk")
     for game in queryset.iterator(chunk_size=chunk_size):
         report.checked += 1
-        check = fourcolor.check_record(game.original_text)
+        check = fourcolor.check_record(game.original_text, facts=True)
         diffs = game_differences(game, check)
         if on_game is not None:
             on_game(game, diffs)

@@ -317,3 +317,28 @@ def test_it_refuses_a_lone_surrogate_that_could_not_be_stored() -> None:
     assert error["text"] == "{bad ? comment}"
     assert "U+D800" in error["message"]
     assert not Game.objects.exists()
+
+
+def test_it_replays_each_round_once_to_validate_it_and_count_its_seats_facts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 16 item 1: the facts come from validate's pass, not from a second replay.
+    from fourcolor.round import Round
+
+    replays: list[int] = []
+    original = Round.from_record.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[Round], *args: object, **kwargs: object) -> Round:
+        replays.append(1)
+        return original(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Round, "from_record", classmethod(counted))
+    texts = good_texts(5)
+    report = import_records(fcn_file(texts))
+    assert report.stored == 5 and len(replays) == 5
+    for game in Game.objects.all():
+        facts = fourcolor.check_record(game.original_text, facts=True).facts
+        assert facts is not None
+        assert [s.missed_wins for s in game.seats.order_by("seat")] == [
+            f.missed_wins for f in facts
+        ]
