@@ -44,6 +44,30 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "too_large"
 
 
+class Conflict(exceptions.APIException):
+    """409: a well-formed request the resource's state or the rules refuse (a draft's illegal
+    event, with the engine's verdict in `record`)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The request conflicts with the resource's state."
+    default_code = "conflict"
+
+    def __init__(self, message: str, code: str, record: dict[str, Any] | None = None) -> None:
+        super().__init__(message, code)
+        self.record = record
+
+
+class RecordSyntax(exceptions.APIException):
+    """400: text that is not well-formed FCN where FCN is asked for, in the engine's words."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "syntax"
+
+    def __init__(self, error: FcnError) -> None:
+        super().__init__(error.message, "syntax")
+        self.record = error.as_dict()
+
+
 def error_body(status_code: int, code: str, message: str, **extra: Any) -> dict[str, Any]:
     """The documented error body; `extra` adds `fields`, `record` or `retry_after`."""
     error: dict[str, Any] = {"status": status_code, "code": code, "message": message}
@@ -128,6 +152,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         message = _message_of(exc.detail)
     if wait is not None:
         extra["retry_after"] = int(wait)
+    extra["record"] = getattr(exc, "record", None)
     set_rollback()
     return Response(
         error_body(exc.status_code, _code_of(exc), message, **extra),

@@ -71,6 +71,12 @@ class ApiAutoSchema(AutoSchema):
             # pagination all read it so): say so.
             if parameter["in"] == "query" and not parameter.get("required"):
                 parameter["allowEmptyValue"] = True
+        body = operation.get("requestBody")
+        if body is not None and getattr(self.view, "action", None) in getattr(
+                self.view, "body_required_actions", ()):
+            # A body of alternatives (PolymorphicProxySerializer), which spectacular leaves
+            # optional although the view needs one of them.
+            body["required"] = True
         ref = self.resolve_serializer(ErrorDoc, "response").ref
         for code, description in COMMON_ERRORS.items():
             operation["responses"].setdefault(

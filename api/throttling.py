@@ -6,7 +6,7 @@ counts the requests of the last minute (hour, ...) exactly, as DRF's sliding win
 burst spends the minute's allowance and waits under a minute, instead of the hour's allowance
 and an hour; only a client that keeps going meets the hourly rate. Rates come from
 `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` (environment variables API_THROTTLE_ANON, _USER,
-_UPLOAD, _EXPORT); a scope missing there falls back to DEFAULT_RATES.
+_UPLOAD, _EXPORT, _DRAFTS); a scope missing there falls back to DEFAULT_RATES.
 
 Clients are told where they stand on every throttled answer, in the IETF draft's headers
 (draft-ietf-httpapi-ratelimit-headers) for the rate closest to its limit:
@@ -38,6 +38,7 @@ DEFAULT_RATES = {
     "user": "300/minute,10000/hour",
     "upload": "20/minute,120/hour",
     "export": "10/minute,60/hour",
+    "drafts": "120/minute,3000/hour",
 }
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 

@@ -21,6 +21,7 @@ from rest_framework.routers import APIRootView, DefaultRouter
 from api.views.analysis import GameAnalysisView
 from api.views.auth import TokenView
 from api.views.base import BrowsableApiCspMixin, not_found
+from api.views.drafts import DraftViewSet
 from api.views.games import GameViewSet
 from api.views.jobs import JobViewSet
 from api.views.players import PlayerGamesView, PlayerViewSet
@@ -74,6 +75,7 @@ router = ApiRouter()
 router.register("games", GameViewSet, basename="game")
 router.register("players", PlayerViewSet, basename="player")
 router.register("jobs", JobViewSet, basename="job")
+router.register("drafts", DraftViewSet, basename="draft")
 
 v1: list[URLPattern | URLResolver] = [
     path("games/<int:id>/analysis/", GameAnalysisView.as_view(), name="game-analysis"),

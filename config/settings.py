@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "ratings",
     "api",
     "jobs",
+    "drafts",
     "web",
 ]
 
@@ -307,6 +308,8 @@ REST_FRAMEWORK = {
         "user": env_rates("API_THROTTLE_USER", "300/minute,10000/hour"),
         "upload": env_rates("API_THROTTLE_UPLOAD", "20/minute,120/hour"),
         "export": env_rates("API_THROTTLE_EXPORT", "10/minute,60/hour"),
+        # The record editor's changes (an event a tap): a round at a table, not a script.
+        "drafts": env_rates("API_THROTTLE_DRAFTS", "120/minute,3000/hour"),
     },
     # Engine and notation errors, and every other error, in the one documented body.
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
@@ -338,7 +341,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # A job's status and an upload result's status are two different choice sets.
-    "ENUM_NAME_OVERRIDES": {"JobStatusEnum": "jobs.models.Job.Status"},
+    "ENUM_NAME_OVERRIDES": {"JobStatusEnum": "jobs.models.Job.Status",
+                            "CardEnum": "drafts.play.CARD_TOKENS"},
 }
 
 # --- Background jobs ---------------------------------------------------------------------------

@@ -42,6 +42,7 @@ export DATABASE_URL=${SCHEMATHESIS_DATABASE_URL:-sqlite:///$WORK/schemathesis.sq
 export DEBUG=true LOG_LEVEL=ERROR
 export API_THROTTLE_ANON=1000000/hour API_THROTTLE_USER=1000000/hour
 export API_THROTTLE_UPLOAD=1000000/hour API_THROTTLE_EXPORT=1000000/hour
+export API_THROTTLE_DRAFTS=1000000/hour
 # Analyses requested by the run are queued jobs (a worker may run them meanwhile): cheap ones.
 export ANALYSIS_REQUESTS_PER_HOUR=1000000 ANALYSIS_SAMPLES=2 ANALYSIS_MAX_SAMPLES=4
 

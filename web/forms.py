@@ -99,3 +99,53 @@ class PlayerFilterForm(forms.Form):
         if not self.is_valid():
             return {}
         return {name: value for name, value in self.cleaned_data.items() if value}
+
+
+class DraftStartForm(forms.Form):
+    """The record editor's start: ruleset, two to four seats in turn order, the dealer and the
+    optional tags. The engine checks the names (drafts.services.create_draft)."""
+
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=[("classic", "classic"),
+                                                              ("bga", "bga")])
+    seat1 = forms.CharField(label=_("Seat 1"), max_length=100, strip=True)
+    seat2 = forms.CharField(label=_("Seat 2"), max_length=100, strip=True)
+    seat3 = forms.CharField(label=_("Seat 3"), max_length=100, strip=True, required=False)
+    seat4 = forms.CharField(label=_("Seat 4"), max_length=100, strip=True, required=False)
+    dealer = forms.ChoiceField(label=_("Dealer"), choices=[(str(n), str(n)) for n in range(1, 5)])
+    event = forms.CharField(label=_("Event"), max_length=200, required=False)
+    date = forms.DateField(label=_("Date"), required=False,
+                           widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    match = forms.CharField(label=_("Match"), max_length=200, required=False)
+    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=999, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].choices = [  # type: ignore[attr-defined]
+            (str(n), _("Seat %(number)s") % {"number": n}) for n in range(1, 5)]
+        for number in range(1, 5):
+            self.fields[f"seat{number}"].widget.attrs.update(
+                {"data-suggest": "/api/v1/players/", "list": f"seat{number}-names",
+                 "autocomplete": "off"})
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("seat4") and not data.get("seat3"):
+            raise forms.ValidationError(_("Fill the seats in turn order: seat 3 before seat 4."),
+                                        code="gap")
+        dealer = int(data.get("dealer") or 1)
+        if dealer > len(self.seats()):
+            raise forms.ValidationError(_("The dealer must be one of the seats."), code="dealer")
+        return data
+
+    def seats(self) -> list[str]:
+        data = self.cleaned_data
+        return [data[f"seat{n}"] for n in range(1, 5) if data.get(f"seat{n}")]
+
+    def tags(self) -> dict[str, str]:
+        data = self.cleaned_data
+        tags = {"Event": data.get("event") or "", "Match": data.get("match") or ""}
+        if data.get("date"):
+            tags["Date"] = data["date"].strftime("%Y.%m.%d")
+        if data.get("round"):
+            tags["Round"] = str(data["round"])
+        return {name: value for name, value in tags.items() if value}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from web.views import (account, analysis, archive, game_delete, job, matches, players, replay,
-                       upload, upload_result, users)
+from web.views import (account, analysis, archive, game_delete, job, matches, players, record,
+                       replay, upload, upload_result, users)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", archive.archive, name="archive"),
@@ -18,6 +18,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("upload/", upload.upload, name="upload"),
     path("upload/<int:pk>/", upload_result.upload_result, name="upload-result"),
     path("jobs/<int:pk>/", job.job_detail, name="job"),
+    path("record/", record.record_start, name="record"),
+    path("record/<int:pk>/", record.record_draft, name="record-draft"),
+    path("record/<int:pk>/draft.fcn", record.record_download, name="record-download"),
     path("account/", account.account, name="account"),
     path("users/<str:username>/", users.user_detail, name="user"),
     path("players/", players.player_list, name="players"),

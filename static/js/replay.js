@@ -21,76 +21,10 @@
 
   // ---------------------------------------------------------------- building blocks
 
-  function fmt(template, values) {
-    return template.replace(/%\((\w+)\)s/g, function (_m, key) {
-      return key in values ? String(values[key]) : "";
-    });
-  }
-
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (key) {
-      if (key === "text") node.textContent = attrs[key];
-      else if (key === "className") node.className = attrs[key];
-      else node.setAttribute(key, attrs[key]);
-    });
-    (children || []).forEach(function (child) {
-      if (child === null || child === undefined) return;
-      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
-    });
-    return node;
-  }
-
-  function fill(field, scope, nodes) {
-    var target = (scope || root).querySelector('[data-field="' + field + '"]');
-    if (!target) return null;
-    target.textContent = "";
-    nodes.forEach(function (node) {
-      if (node !== null) target.appendChild(typeof node === "string" ? document.createTextNode(node) : node);
-    });
-    return target;
-  }
-
-  // The data writes each list of cards as one string, "rK yA gE" ("" for none).
-  function split(cards) {
-    return cards ? cards.split(" ") : [];
-  }
-
-  function empty() {
-    return el("p", { className: "empty", text: L.nothing });
-  }
-
-  function cardItem(token, small, live) {
-    var info = L.cards[token] || ["?", token];
-    var classes = "card card--" + token.charAt(0) + (small ? " card--sm" : "") + (live ? " card--live" : "");
-    return el("li", { className: classes, "data-card": token, title: info[1] }, [
-      el("span", { className: "sr-only", text: info[1] }),
-      el("span", { "aria-hidden": "true", text: info[0] }),
-    ]);
-  }
-
-  function cardList(tokens, small, inline) {
-    if (!tokens || !tokens.length) return empty();
-    return el("ul", { className: inline ? "cards cards--inline" : "cards" }, tokens.map(function (t) {
-      return cardItem(t, small, false);
-    }));
-  }
-
-  function hiddenHand(count) {
-    return el("div", { className: "hand-hidden", "data-hidden": "true" }, [
-      el("ul", { className: "cards", "aria-hidden": "true" }, [el("li", { className: "card card--back card--sm" })]),
-      el("span", { text: fmt(L.cardsHidden, { count: count }) }),
-    ]);
-  }
-
-  function meld(kind, tokens, points) {
-    return el("div", { className: "meld", "data-kind": kind }, [
-      cardList(tokens, true),
-      el("span", { className: "meld__name", text: L.melds[kind] || kind }),
-      " ",
-      el("span", { className: "meld__points", text: fmt(L.pointsShort, { points: points }) }),
-    ]);
-  }
+  var T = window.FourcolorTable(root, L, names);
+  var fmt = T.fmt, el = T.el, fill = T.fill, split = T.split, empty = T.empty;
+  var cardItem = T.cardItem, cardList = T.cardList, drawCentre = T.drawCentre;
+  var drawSeats = T.drawSeats;
 
   // A translated template ("%(name)s pongs %(owner)s’s discard") as nodes: each slot a
   // span holding the name as text, never as markup.
@@ -133,35 +67,6 @@
     fill("event", null, [eventLine(st.event, false)]);
     var turn = st.turn ? fmt(L.turnOf, { name: names[st.turn] }) + " · " : null;
     fill("turn", null, [turn, el("span", { className: "muted", text: L.phases[st.phase] || st.phase })]);
-  }
-
-  function drawCentre(st) {
-    if (st.live) {
-      var live = el("ul", { className: "cards cards--inline" }, [cardItem(st.live.card, false, true)]);
-      var who = (L.sources[st.live.source] || st.live.source) + " " + (names[st.live.owner] || "");
-      fill("live", null, [live, el("p", { text: who })]);
-    } else {
-      fill("live", null, [empty()]);
-    }
-    fill("pile", null, [String(st.pile)]);
-    fill("discards", null, [cardList(split(st.discards), true)]);
-  }
-
-  function drawSeats(st) {
-    st.seats.forEach(function (s) {
-      var box = root.querySelector('.seat[data-seat="' + s.seat + '"]');
-      if (!box) return;
-      box.classList.toggle("is-turn", s.seat === st.turn);
-      var badge = box.querySelector('[data-field="turn-badge"]');
-      if (badge) badge.hidden = s.seat !== st.turn;
-      fill("count", box, ["(" + s.count + ")"]);
-      fill("hand", box, [s.hand === null ? hiddenHand(s.count) : cardList(split(s.hand), false)]);
-      fill("exposed", box, ["(" + fmt(L.pointsShort, { points: s.exposed }) + ")"]);
-      fill("display", box, s.display.length ? s.display.map(function (m) { return meld(m[0], split(m[1]), m[2]); }) : [empty()]);
-      var claims = (s.claims || []).map(function (c) { return L.claims[c] || c; }).join(", ");
-      var claimsNode = fill("claims", box, [fmt(L.mayClaim, { claims: claims })]);
-      if (claimsNode) claimsNode.hidden = !claims;
-    });
   }
 
   function drawReview(st) {

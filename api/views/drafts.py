@@ -1,0 +1,508 @@
+"""Drafts: a round recorded event by event (the record editor's API; the /record/ page uses it).
+
+A draft belongs to the user who made it: anyone else is told it does not exist (404). Its
+state comes with every answer: the FCN so far, the table as the replay shows it and the
+`legal` next events from the engine, which judges every change. Well-formed requests the
+rules refuse (an illegal event, a fifth copy in a deal, a save before the round ended) are
+409 with the engine's category and message in `record`; requests that break the schema
+(a typed event that is not FCN, a field of the wrong type or length) are 400. See
+docs/api.md, "Drafts".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import reverse
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.caching import PRIVATE_CACHE_CONTROL
+from api.exceptions import Conflict, RecordSyntax
+from api.pagination import ApiPagination
+from api.parsers import JsonParser
+from api.serializers import ErrorDoc, FinishDoc, PlyStateDoc, absolute
+from api.throttling import SCOPED_THROTTLES
+from api.views.base import PAGES, ApiViewMixin, names
+from drafts import play as drafts_play
+from drafts import services
+from drafts.models import Draft
+from drafts.play import CARD_TOKENS, EVENT_PATTERN, MAX_EVENT_CHARS
+from fourcolor.errors import FcnError, FcnSyntaxError
+from fourcolor.notation import MAX_COMMENT_CHARS, MAX_EVENTS, MAX_RECORD_CHARS
+from fourcolor.rulesets import RULESETS
+from records.models import MAX_PLAYER_NAME
+
+NO_NUL = r"^[^\x00]*$"
+# A comment as FCN can hold it: no '}' and no control character but tab and line breaks.
+COMMENT_PATTERN = r"^[^}\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$"
+TAG_CHARS = 1024
+
+# ----------------------------------------------------------------------------- requests
+
+
+def _pattern_field(pattern: str, max_length: int, *, min_length: int = 0,
+                   **kwargs: Any) -> serializers.RegexField:
+    """Text matching `pattern`, kept as sent; the schema says exactly that (spectacular would
+    write a blank-allowed field as a oneOf that "" matches twice, which makes "" invalid)."""
+    schema: dict[str, Any] = {"type": "string", "maxLength": max_length, "pattern": pattern}
+    if min_length:
+        schema["minLength"] = min_length
+    if "help_text" in kwargs:
+        schema["description"] = kwargs["help_text"]
+    # A class per field: DRF copies fields by calling the class again with the same arguments.
+    field_class = extend_schema_field(schema)(
+        type("PatternField", (_PatternText,), {"blank_ok": not min_length}))
+    field: _PatternText = field_class(pattern, max_length=max_length,
+                                      min_length=min_length or None, trim_whitespace=False,
+                                      **kwargs)
+    return field
+
+
+class _PatternText(serializers.RegexField):
+    """A RegexField that takes "" when its pattern does, without `allow_blank` (whose schema is
+    the oneOf above)."""
+
+    blank_ok = False
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        if data is not serializers.empty and data is not None and not isinstance(data, str):
+            self.fail("invalid")  # not a number written as text: the schema says string
+        if data == "" and self.blank_ok:
+            return ""
+        return super().run_validation(data)
+
+
+def _text(max_length: int, **kwargs: Any) -> serializers.RegexField:
+    # DRF refuses NUL characters in any text: the pattern says so in the schema.
+    return _pattern_field(NO_NUL, max_length, **kwargs)
+
+
+def _seats(**kwargs: Any) -> serializers.ListField:
+    return serializers.ListField(
+        child=_text(MAX_PLAYER_NAME, min_length=1), min_length=2, max_length=4,
+        help_text="the players' names in turn order, seat 1 first", **kwargs,
+    )
+
+
+def _comment(**kwargs: Any) -> serializers.RegexField:
+    return _pattern_field(COMMENT_PATTERN, MAX_COMMENT_CHARS, **kwargs)
+
+
+class DraftTagsSerializer(serializers.Serializer[Any]):
+    """Optional tags; "" removes one."""
+
+    Event = _text(TAG_CHARS, required=False)
+    Site = _text(TAG_CHARS, required=False)
+    Date = _pattern_field(r"^([0-9?]{4}\.[0-9?]{2}\.[0-9?]{2})?$", 10, required=False,
+                          help_text="YYYY.MM.DD (? for an unknown digit)")
+    Match = _text(TAG_CHARS, required=False)
+    Round = _text(TAG_CHARS, required=False)
+    Lucky = serializers.ChoiceField(
+        CARD_TOKENS, required=False, allow_blank=True,
+        help_text="bga: the lucky card turned after a win (when there is no Pile tag)",
+    )
+
+
+def _deal_field(seat: int) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.ChoiceField(CARD_TOKENS), max_length=21, required=False,
+        help_text=f"seat {seat}'s dealt cards so far (the dealer 21, the others 20)",
+    )
+
+
+DraftDealSerializer = type(
+    "DraftDealSerializer", (serializers.Serializer,),
+    {"__doc__": "Each seat's dealt cards, complete or not yet.",
+     **{str(seat): _deal_field(seat) for seat in range(1, 5)}},
+)
+
+
+class DraftFieldsSerializer(serializers.Serializer[Any]):
+    """A draft from the start form's fields."""
+
+    ruleset = serializers.ChoiceField(sorted(RULESETS))
+    seats = _seats()
+    dealer = serializers.IntegerField(min_value=1, max_value=4, help_text="the dealer's seat")
+    tags = DraftTagsSerializer(required=False)
+    deal = DraftDealSerializer(required=False)
+
+
+class DraftFcnSerializer(serializers.Serializer[Any]):
+    """A draft from a record's text: its tags and deal, with any events already played."""
+
+    fcn = _text(MAX_RECORD_CHARS, help_text="one FCN record; Result absent or `*`")
+
+
+class DraftUpdateSerializer(serializers.Serializer[Any]):
+    """What may change: names and optional tags at any time (the Lucky card of a bga win
+    too); the ruleset, the dealer and the deal until the first event is entered."""
+
+    seats = _seats(required=False)
+    ruleset = serializers.ChoiceField(sorted(RULESETS), required=False)
+    dealer = serializers.IntegerField(min_value=1, max_value=4, required=False)
+    tags = DraftTagsSerializer(required=False)
+    deal = DraftDealSerializer(required=False)
+
+
+class DraftEventSerializer(serializers.Serializer[Any]):
+    event = _pattern_field(
+        EVENT_PATTERN, MAX_EVENT_CHARS, min_length=2,
+        help_text="one event in canonical FCN: seat, verb, cards (3x rK, 2m rE rE)",
+    )
+    comment = _comment(required=False, help_text="a comment on this event")
+    ply = serializers.IntegerField(
+        min_value=1, max_value=MAX_EVENTS, required=False,
+        help_text="the number this event will have: a repeated request (a lost answer) is "
+        "then answered 200 instead of entering the event twice",
+    )
+
+
+class DraftCommentSerializer(serializers.Serializer[Any]):
+    comment = _comment(help_text="the event's comment; \"\" removes it")
+
+
+# ----------------------------------------------------------------------------- answers
+
+
+class LegalEventDoc(serializers.Serializer[Any]):
+    event = serializers.CharField(help_text="as FCN, to send to `events/`")
+    seat = serializers.IntegerField()
+    kind = serializers.CharField(help_text="discard, draw, claim, win or redeal")
+    right = serializers.CharField(allow_null=True,
+                                  help_text="claims: pong, gan or chi; wins: win")
+    cards = serializers.ListField(child=serializers.CharField())
+    split = serializers.ListField(child=serializers.ListField(child=serializers.CharField()),
+                                  help_text="a win's declared split of the rest of the hand")
+
+
+class DraftEventDoc(serializers.Serializer[Any]):
+    ply = serializers.IntegerField()
+    event = serializers.CharField()
+    comments = serializers.ListField(child=serializers.CharField())
+    played = serializers.BooleanField(help_text="false: undone (redo brings it back)")
+
+
+class DraftTableDoc(PlyStateDoc):
+    """The table after the played events (as a replay's ply)."""
+
+    game = None
+    links = None
+    view = None
+    finish = None
+    says = None
+
+
+class DraftSerializer(serializers.Serializer[Any]):
+    """A draft as the list shows it."""
+
+    id = serializers.IntegerField()
+    url = serializers.CharField(help_text="this draft in the API")
+    page = serializers.CharField(help_text="this draft in the record editor (/record/{id}/)")
+    ruleset = serializers.CharField()
+    seats = serializers.ListField(child=serializers.CharField())
+    dealer = serializers.IntegerField()
+    stage = serializers.ChoiceField(
+        ["deal", "play", "lucky", "ended", "saved"],
+        help_text="deal: cards being dealt; play; lucky: a bga win waits for its Lucky card; "
+        "ended: ready to save; saved: in the archive (read-only)",
+    )
+    position = serializers.IntegerField(help_text="events played")
+    events_total = serializers.IntegerField(help_text="events played and undone")
+    game = serializers.CharField(allow_null=True, help_text="the archive's game once saved")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class DraftDetailDoc(DraftSerializer):
+    """A draft with everything derived from it."""
+
+    tags = serializers.DictField(child=serializers.CharField())
+    deal = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    free = serializers.DictField(child=serializers.IntegerField(),
+                                 help_text="copies of each card not dealt yet")
+    events = DraftEventDoc(many=True)
+    fcn = serializers.CharField(help_text="the record so far (Result `*` until it ends)")
+    legal = LegalEventDoc(many=True, help_text="every event the engine accepts next")
+    expected = serializers.CharField(allow_null=True, help_text="what the round waits for")
+    table = DraftTableDoc(allow_null=True, help_text="null while the deal is entered")
+    finish = FinishDoc(allow_null=True, help_text="once the round has ended")
+    game_page = serializers.CharField(allow_null=True, help_text="the saved game's replay")
+
+
+class DraftSavedDoc(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(["created", "duplicate", "running"])
+    game = serializers.CharField(allow_null=True, help_text="the stored game (or the duplicate)")
+    game_page = serializers.CharField(allow_null=True, help_text="its replay page")
+    job = serializers.CharField(help_text="the upload's job")
+    draft = DraftDetailDoc()
+
+
+def _page(request: Request, name: str, *args: Any) -> str:
+    return request.build_absolute_uri(reverse(name, args=args))
+
+
+def draft_json(draft: Draft, request: Request, *, detail: bool) -> dict[str, Any]:
+    """A draft as the API shows it (the list's fields, or every derived one)."""
+    context = {"request": request}
+    data = drafts_play.state_json(draft)
+    data["url"] = absolute(context, "draft-detail", draft.pk)
+    data["page"] = _page(request, "record-draft", draft.pk)
+    data["game"] = absolute(context, "game-detail", draft.game_id) if draft.game_id else None
+    data["game_page"] = _page(request, "game", draft.game_id) if draft.game_id else None
+    for name in ("created_at", "updated_at"):
+        data[name] = serializers.DateTimeField().to_representation(data[name])
+    if not detail:
+        return {name: data[name] for name in DraftSerializer().fields}
+    return data
+
+
+# ----------------------------------------------------------------------------- views
+
+NOT_YOURS = OpenApiResponse(ErrorDoc, "No such draft (or not yours).")
+REFUSED = OpenApiResponse(
+    ErrorDoc, "Refused by the rules or the draft's state: `code` says which (illegal: the "
+    "engine's verdict in `record`, with its category; stale, saved, nothing_to_undo, ...).",
+)
+ERRORS = {401: OpenApiResponse(ErrorDoc, "Not signed in."),
+          403: OpenApiResponse(ErrorDoc, "CSRF check failed (session authentication)."),
+          404: NOT_YOURS, 429: ErrorDoc}
+BAD = {400: OpenApiResponse(ErrorDoc, "A malformed body (the typed event: `record` has the "
+                                      "engine's syntax error).")}
+DETAIL = OpenApiResponse(DraftDetailDoc, "The draft's state after the change.")
+CREATE_REQUEST = PolymorphicProxySerializer(
+    component_name="DraftCreate", serializers=[DraftFieldsSerializer, DraftFcnSerializer],
+    resource_type_field_name=None,
+)
+EXAMPLE_START = {"ruleset": "classic", "seats": ["An", "Bình"], "dealer": 1,
+                 "tags": {"Event": "Friday club", "Date": "2026.11.27"}}
+
+
+def _refused(error: FcnError | services.DraftConflict) -> Conflict:
+    if isinstance(error, services.DraftConflict):
+        return Conflict(error.message, error.code)
+    return Conflict(error.message, "illegal", error.as_dict())
+
+
+@extend_schema(tags=["drafts"])
+class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
+    permission_classes = [IsAuthenticated]
+    pagination_class = ApiPagination
+    lookup_value_regex = r"\d+"
+    throttle_classes = SCOPED_THROTTLES
+    allowed_query = {"list": names(PAGES)}
+    cache_control = PRIVATE_CACHE_CONTROL  # one's own drafts
+    serializer_class = DraftSerializer
+    parser_classes = [JsonParser]
+    body_required_actions = ("create",)
+
+    def get_throttles(self) -> list[Any]:
+        # Reads count as any API read; changes also under the "drafts" scope.
+        self.throttle_scope = "" if self.request.method in ("GET", "HEAD") else "drafts"
+        return super().get_throttles()
+
+    def get_queryset(self) -> QuerySet[Draft]:
+        if getattr(self, "swagger_fake_view", False):
+            return Draft.objects.none()
+        return services.open_drafts(self.request.user)
+
+    def _pk(self) -> int:
+        return int(self.kwargs["pk"])
+
+    def _answer(self, draft: Draft, status: int = 200) -> Response:
+        return Response(draft_json(draft, self.request, detail=True), status=status)
+
+    def _run(self, operation: Any, *args: Any, status: int = 200) -> Response:
+        try:
+            draft = operation(self.request.user, self._pk(), *args)
+        except Draft.DoesNotExist:
+            raise NotFound("No such draft.") from None
+        except (FcnError, services.DraftConflict) as error:
+            # The typed event's syntax was checked before (400): any FcnError here is the
+            # rules' refusal of a well-formed request.
+            raise _refused(error) from None
+        return self._answer(draft, status)
+
+    @extend_schema(summary="Your unfinished drafts",
+                   description="The drafts you have not saved yet, last changed first.",
+                   responses={200: DraftSerializer(many=True), **ERRORS})
+    def list(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        drafts = list(page if page is not None else self.get_queryset())
+        body = [draft_json(draft, request, detail=False) for draft in drafts]
+        return self.get_paginated_response(body) if page is not None else Response(body)
+
+    @extend_schema(
+        summary="Start a draft",
+        description="From the start form's fields (ruleset, seats, dealer, optional tags and "
+        "the deal so far), or from a record's text `{\"fcn\": ...}`: its tags and deal with "
+        f"any events already played (`Result` absent or `*`). At most "
+        f"{services.MAX_OPEN_DRAFTS} unfinished drafts per user (409 `too_many_drafts`).",
+        request=CREATE_REQUEST,
+        responses={201: OpenApiResponse(DraftDetailDoc, "The new draft."),
+                   400: OpenApiResponse(ErrorDoc, "A malformed body."), 409: REFUSED, **ERRORS},
+        examples=[OpenApiExample("start form", value=EXAMPLE_START, request_only=True)],
+    )
+    def create(self, request: Request) -> Response:
+        fields = DraftFieldsSerializer(data=request.data)
+        fcn = DraftFcnSerializer(data=request.data)
+        as_fields, as_fcn = fields.is_valid(), fcn.is_valid()
+        if as_fields == as_fcn:
+            # Neither (what is wrong with the fields) or both (which one was meant?).
+            raise ValidationError(
+                fields.errors if not as_fields
+                else {"non_field_errors": ["Send the start form's fields or `fcn`, not both."]}
+            )
+        try:
+            if as_fcn:
+                draft = services.create_from_fcn(request.user, fcn.validated_data["fcn"])
+            else:
+                data = fields.validated_data
+                draft = services.create_draft(
+                    request.user, ruleset=data["ruleset"], seats=data["seats"],
+                    dealer=data["dealer"], tags=data.get("tags"), deal=data.get("deal"),
+                )
+        except (FcnError, services.DraftConflict) as error:
+            raise _refused(error) from None
+        body = draft_json(draft, request, detail=True)
+        return Response(body, status=201, headers={"Location": body["url"]})
+
+    @extend_schema(summary="A draft",
+                   description="Its state: the FCN so far, the table, the legal next events.",
+                   responses={200: DraftDetailDoc, **ERRORS})
+    def retrieve(self, request: Request, pk: str) -> Response:
+        try:
+            draft = services.user_drafts(request.user).get(pk=self._pk())
+        except Draft.DoesNotExist:
+            raise NotFound("No such draft.") from None
+        return self._answer(draft)
+
+    @extend_schema(summary="Change a draft's names, tags or deal",
+                   description="The names and the optional tags at any time (`Lucky`: the "
+                   "lucky card a bga win waits for); the ruleset, the dealer and the deal (each "
+                   "seat's cards so far) until the first event is entered. Checked by the "
+                   "engine: a fifth copy, a seat over its size, a bad name are 409.",
+                   request=DraftUpdateSerializer,
+                   responses={200: DETAIL, 400: OpenApiResponse(ErrorDoc, "A malformed body."),
+                              409: REFUSED, **ERRORS})
+    def partial_update(self, request: Request, pk: str) -> Response:
+        body = DraftUpdateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self._run(services.update_draft, body.validated_data)
+
+    @extend_schema(summary="Delete a draft",
+                   description="Unfinished or saved: a saved draft's game stays in the archive.",
+                   responses={204: OpenApiResponse(description="Deleted."), **ERRORS})
+    def destroy(self, request: Request, pk: str) -> Response:
+        try:
+            services.delete_draft(request.user, self._pk())
+        except Draft.DoesNotExist:
+            raise NotFound("No such draft.") from None
+        return Response(status=204)
+
+    @extend_schema(
+        summary="Enter the next event",
+        description="One event in FCN, checked by the engine after the played ones (undone "
+        "events are dropped). 201 with the new state; 409 `illegal` with the engine's category "
+        "and message when the rules refuse it; 400 `syntax` when it is not FCN.",
+        request=DraftEventSerializer,
+        responses={201: DETAIL, 200: OpenApiResponse(DraftDetailDoc, "Already entered (`ply` "
+                   "repeated)."), **BAD, 409: REFUSED, **ERRORS},
+        examples=[OpenApiExample("a discard", value={"event": "1x wP", "comment": "safe"},
+                                 request_only=True)],
+    )
+    @action(detail=True, methods=["post"])
+    def events(self, request: Request, pk: str) -> Response:
+        body = DraftEventSerializer(data=request.data)
+        if not body.is_valid():
+            text = request.data.get("event") if hasattr(request.data, "get") else None
+            if isinstance(text, str) and set(body.errors) == {"event"}:
+                try:
+                    drafts_play.parse_event(text)
+                except FcnSyntaxError as error:
+                    raise RecordSyntax(error) from None
+            raise ValidationError(body.errors)
+        data = body.validated_data
+        created = [True]
+
+        def add(user: Any, draft_pk: int) -> Draft:
+            draft, created[0] = services.add_event(
+                user, draft_pk, data["event"], data.get("comment", ""), data.get("ply"))
+            return draft
+
+        response = self._run(add)
+        response.status_code = 201 if created[0] else 200
+        return response
+
+    @extend_schema(
+        summary="Change an event's comment",
+        description="On any event, played or undone, by its number (1 is the first).",
+        request=DraftCommentSerializer,
+        responses={200: DETAIL, 400: OpenApiResponse(ErrorDoc, "A malformed body."),
+                   409: REFUSED, **ERRORS},
+    )
+    @action(detail=True, methods=["put"], url_path=r"events/(?P<ply>[0-9]{1,9})")
+    def comment(self, request: Request, pk: str, ply: str) -> Response:
+        body = DraftCommentSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self._run(services.set_comment, int(ply), body.validated_data["comment"])
+
+    @extend_schema(summary="Undo the last event", request=None,
+                   description="Steps back one event (as often as there are events); the "
+                   "undone events stay for redo until a new event is entered.",
+                   responses={200: DETAIL, 409: REFUSED, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def undo(self, request: Request, pk: str) -> Response:
+        return self._run(services.undo)
+
+    @extend_schema(summary="Redo the last undone event", request=None,
+                   description="Plays the next undone event again.",
+                   responses={200: DETAIL, 409: REFUSED, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def redo(self, request: Request, pk: str) -> Response:
+        return self._run(services.redo)
+
+    @extend_schema(
+        summary="Save the round in the archive",
+        description="Stores the ended round as an upload of its FCN (the same checks, "
+        "duplicates and statistics as `/uploads/`). 201 with the new game; 200 when the "
+        "archive holds it already (`duplicate`, the game is that one); 202 while the upload "
+        "still runs (the database stopped it half-way: follow `job`). The draft is then "
+        "read-only and leaves the list.",
+        request=None,
+        responses={201: DraftSavedDoc, 200: DraftSavedDoc, 202: DraftSavedDoc, 409: REFUSED,
+                   **ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def save(self, request: Request, pk: str) -> Response:
+        try:
+            saved = services.save_draft(request.user, self._pk())
+        except Draft.DoesNotExist:
+            raise NotFound("No such draft.") from None
+        except (FcnError, services.DraftConflict) as error:
+            raise _refused(error) from None
+        context = {"request": request}
+        game = saved.game_id
+        status = "running" if game is None else "duplicate" if saved.duplicate else "created"
+        body = {
+            "status": status,
+            "game": absolute(context, "game-detail", game) if game else None,
+            "game_page": _page(request, "game", game) if game else None,
+            "job": absolute(context, "job-detail", saved.job.pk),
+            "draft": draft_json(saved.draft, request, detail=True),
+        }
+        code = {"created": 201, "duplicate": 200, "running": 202}[status]
+        headers = {"Location": body["game"] or body["job"]}
+        return Response(body, status=code, headers=headers)

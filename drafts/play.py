@@ -1,0 +1,303 @@
+"""A draft as the engine sees it: its record, the round after the played events, what may come
+next, the table and the FCN text. Everything here is derived from the Draft's fields on each
+call; the engine (`fourcolor`) is the one judge of every deal, tag and event.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import fourcolor
+from fourcolor.cards import CARDS, COPIES, Card, parse_card
+from fourcolor.claims import CLAIM_KINDS
+from fourcolor.errors import FcnError, FcnSyntaxError, IllegalRecordError
+from fourcolor.game import Finish, Game, Illegal, Round
+from fourcolor.notation import Event, Record, parse_record, write_fcn
+from fourcolor.replay import Replay, finish_json
+from fourcolor.rulesets import get_ruleset
+
+from drafts.models import Draft
+
+# One event as FCN, written canonically: a seat (1-4), a verb, its cards with one space between
+# words; a win's declared split in parentheses. The API's schema states this same pattern, so
+# that what it calls well-formed is exactly what is read (drafts.play.parse_event).
+CARD_PATTERN = "[rygw][KAERHCP]"
+EVENT_PATTERN = (
+    rf"^[1-4](?:[xd] {CARD_PATTERN}|r|[mc](?: {CARD_PATTERN}){{1,4}}"
+    rf"|[wh](?: {CARD_PATTERN}){{1,4}}(?: \({CARD_PATTERN}(?: {CARD_PATTERN}){{0,3}}\)){{0,21}})$"
+)
+EVENT_RE = re.compile(EVENT_PATTERN)
+CARD_TOKENS = [card.token for card in CARDS]  # the 28 kinds, in canonical order
+_GROUP_RE = re.compile(r"\(([^)]*)\)")
+MAX_EVENT_CHARS = 200
+# The tags a draft's start form and PATCH set besides the seats, the dealer and the ruleset.
+OPTIONAL_TAGS = ("Event", "Site", "Date", "Match", "Round", "Lucky")
+# The tags the draft's own fields hold: never in `Draft.tags`.
+OWN_TAGS = ("Ruleset", "Dealer", "Result")
+KINDS = {"x": "discard", "d": "draw", "m": "claim", "w": "win", "r": "redeal",
+         "c": "call", "h": "call"}
+
+# A record with no deal to speak of, to ask the engine's reader what is wrong with a typed event.
+_PROBE = '[Ruleset "classic"]\n[Seat1 "1"]\n[Seat2 "2"]\n[Dealer "1"]\n\n1:\n2:\n\n'
+
+
+def parse_event(text: str, ply: int = 0) -> Event:
+    """One typed event (`EVENT_PATTERN`), or FcnSyntaxError in the engine's words."""
+    if len(text) > MAX_EVENT_CHARS or not EVENT_RE.fullmatch(text):
+        raise FcnSyntaxError(_syntax_message(text), ply=ply, event=text[:MAX_EVENT_CHARS])
+    head, _, rest = text.partition(" ")
+    cards_text, _, _ = rest.partition(" (")
+    cards = tuple(parse_card(token) for token in cards_text.split())
+    groups = tuple(
+        tuple(parse_card(token) for token in group.split())
+        for group in _GROUP_RE.findall(text)
+    )
+    return Event(int(head[0]), head[1], cards, groups)
+
+
+def _syntax_message(text: str) -> str:
+    if len(text) <= MAX_EVENT_CHARS and "{" not in text:
+        try:
+            events = parse_record(_PROBE + text).events
+        except FcnError as err:
+            return err.message
+        if len(events) > 1:
+            return "one event at a time (3x rK)"
+        if not events:
+            return "no event: write a seat, a verb and its cards (3x rK)"
+    return ("write one event as FCN, one space between words and no comment: "
+            "3x rK, 2d gP, 1m rE rE, 4w rK rA rE (gP gP)")
+
+
+def event_text(event: Event) -> str:
+    return event.canonical().text()
+
+
+def _cards(tokens: Any) -> tuple[Card, ...]:
+    return tuple(parse_card(token) for token in tokens)
+
+
+def seat_size(draft: Draft, seat: int) -> int:
+    """How many cards `seat` is dealt: the dealer 21, the others 20."""
+    return 21 if seat == draft.dealer else 20
+
+
+def record_of(draft: Draft, played: int | None = None, result: str = "*") -> Record:
+    """The draft's record with its first `played` events (all the played ones by default)."""
+    tags: dict[str, str] = {"Ruleset": draft.ruleset}
+    for number, name in enumerate(draft.seats, start=1):
+        tags[f"Seat{number}"] = name
+    tags["Dealer"] = str(draft.dealer)
+    tags.update(draft.tags)
+    tags["Result"] = result
+    deal = {seat: _cards(draft.deal.get(str(seat), ())) for seat in range(1, len(draft.seats) + 1)}
+    count = draft.position if played is None else played
+    events = []
+    for entry in draft.events[:count]:
+        event = parse_event(entry["event"])
+        events.append(event._replace(comments=tuple(entry.get("comments", ()))))
+    return Record(tags=tags, deal=deal, events=events, comments=list(draft.comments))
+
+
+def deal_complete(draft: Draft) -> bool:
+    return all(
+        len(draft.deal.get(str(seat), ())) == seat_size(draft, seat)
+        for seat in range(1, len(draft.seats) + 1)
+    )
+
+
+def check_head(draft: Draft) -> None:
+    """The tags and the deal so far, as the engine reads them: FcnError for the first fault.
+
+    The tags go through the engine's own reader (the FCN written from them must read back);
+    a deal being entered may be short, never over a seat's size nor past four copies; a
+    complete deal is checked by the validator itself."""
+    record = record_of(draft, 0)
+    parse_record(write_fcn(record))  # names, dates, the Lucky card, unknown ruleset aside
+    try:
+        get_ruleset(draft.ruleset)
+    except ValueError:
+        raise IllegalRecordError(f"unknown ruleset {draft.ruleset!r}", category="tags") from None
+    beyond = [seat for seat, cards in draft.deal.items()
+              if cards and not 1 <= int(seat) <= len(draft.seats)]
+    if beyond:
+        raise IllegalRecordError(
+            f"there is no seat {beyond[0]} to deal to: the round has {len(draft.seats)} seats",
+            category="deal",
+        )
+    copies = [0] * len(CARDS)
+    for seat, cards in record.deal.items():
+        want = seat_size(draft, seat)
+        if len(cards) > want:
+            raise IllegalRecordError(
+                f"seat {seat} is dealt {len(cards)} cards, not {want}", category="deal"
+            )
+        for card in cards:
+            copies[card.index] += 1
+            if copies[card.index] > COPIES:
+                raise IllegalRecordError(
+                    f"{copies[card.index]} copies of {card} dealt", category="too-many-copies"
+                )
+    if deal_complete(draft):
+        try:
+            fourcolor.validate(record)
+        except FcnError as err:
+            if err.ply == 0:
+                raise
+
+
+@dataclass
+class Play:
+    """The draft after its played events."""
+
+    draft: Draft
+    record: Record  # the played events; Result as the round gives it ("*" while unfinished)
+    round: Round | None  # None while the deal is being entered
+    finish: Finish | None  # how the round ended (None while it goes on)
+    lucky_missing: bool  # a bga win waits for its lucky card (the Lucky tag)
+
+    @property
+    def stage(self) -> str:
+        """saved, deal, play, lucky or ended (the round can be saved)."""
+        if self.draft.game_id is not None:
+            return "saved"
+        if self.round is None:
+            return "deal"
+        if self.lucky_missing:
+            return "lucky"
+        return "play" if self.finish is None else "ended"
+
+    def legal(self) -> list[Event]:
+        if self.round is None or self.draft.game_id is not None:
+            return []
+        return self.round.legal_events()
+
+    def fcn(self) -> str:
+        return write_fcn(self.record)
+
+    def push(self, event: Event) -> None:
+        """Play `event` on a copy of the round; IllegalRecordError in the engine's words."""
+        ply = len(self.record.events) + 1
+        if self.round is None:
+            raise IllegalRecordError(
+                "the deal is not complete: every seat needs its cards first",
+                category="deal", ply=ply, event=event_text(event),
+            )
+        try:
+            self.round.copy().push(event)
+        except Illegal as err:
+            raise IllegalRecordError(
+                err.message, category=err.category, ply=ply, event=event_text(event)
+            ) from None
+
+
+def play(draft: Draft) -> Play:
+    """Replay the draft's played events (each was legal when it was entered)."""
+    record = record_of(draft)
+    if not deal_complete(draft):
+        return Play(draft, record, None, None, False)
+    rnd = Round.from_record(record)
+    for event in record.events:
+        rnd.push(event)
+    lucky_missing = False
+    try:
+        finish: Finish | None = rnd.end_of_record()
+    except Illegal:
+        finish, lucky_missing = rnd.finish, True
+    if finish is not None and finish.outcome == "unfinished":
+        finish = None
+    if finish is not None and not lucky_missing:
+        record.tags["Result"] = finish.result_tag
+    return Play(draft, record, rnd, finish, lucky_missing)
+
+
+def legal_json(state: Play) -> list[dict[str, Any]]:
+    """The legal next events, each with its seat, its kind and, for a claim, its right."""
+    rnd = state.round
+    if rnd is None:
+        return []
+    rights: dict[tuple[int, tuple[Card, ...]], str] = {}
+    out = []
+    for event in state.legal():
+        kind = KINDS[event.verb]
+        right = None
+        if event.verb == "m":
+            if event.seat not in {seat for seat, _ in rights}:
+                for meld, claim in rnd.meld_claims(event.seat):
+                    rights[(event.seat, tuple(sorted(meld.cards)))] = CLAIM_KINDS[claim]
+                rights.setdefault((event.seat, ()), "")
+            right = rights.get((event.seat, tuple(sorted(event.cards))))
+        elif event.verb == "w":
+            right = "win"
+        out.append({
+            "event": event_text(event),
+            "seat": event.seat,
+            "kind": kind,
+            "right": right,
+            "cards": [card.token for card in event.canonical().cards],
+            "split": [[card.token for card in group] for group in event.canonical().groups],
+        })
+    return out
+
+
+def table_json(state: Play) -> dict[str, Any] | None:
+    """The table after the played events, as the replay shows it (fourcolor.replay)."""
+    rnd = state.round
+    if rnd is None:
+        return None
+    finish = state.finish or Finish("unfinished", settlement={})
+    game = Game(state.record, rnd.ruleset, finish, rnd, list(rnd.claims_log))
+    table = Replay(state.record, game).state(len(state.record.events))
+    table.pop("finish", None)
+    table.pop("view", None)
+    return table
+
+
+def finish_data(state: Play) -> dict[str, Any] | None:
+    """The result and settlement once the round has ended (before the lucky card of a bga
+    win is known: its points and the payments without the lucky bonus)."""
+    if state.finish is None or state.round is None:
+        return None
+    game = Game(state.record, state.round.ruleset, state.finish, state.round,
+                list(state.round.claims_log))
+    return finish_json(game)
+
+
+def free_copies(draft: Draft) -> dict[str, int]:
+    """Copies of each kind not yet dealt (for the deal's card palette)."""
+    free = {card.token: COPIES for card in CARDS}
+    for cards in draft.deal.values():
+        for token in cards:
+            free[token] = free.get(token, 0) - 1
+    return free
+
+
+def state_json(draft: Draft) -> dict[str, Any]:
+    """Everything about a draft but its addresses, as the API and the editor page show it."""
+    state = play(draft)
+    return {
+        "id": draft.pk,
+        "ruleset": draft.ruleset,
+        "seats": list(draft.seats),
+        "dealer": draft.dealer,
+        "stage": state.stage,
+        "position": draft.position,
+        "events_total": len(draft.events),
+        "created_at": draft.created_at,
+        "updated_at": draft.updated_at,
+        "tags": dict(draft.tags),
+        "deal": {seat: list(cards) for seat, cards in sorted(draft.deal.items())},
+        "free": free_copies(draft),
+        "events": [
+            {"ply": number, "event": entry["event"], "comments": list(entry.get("comments", [])),
+             "played": number <= draft.position}
+            for number, entry in enumerate(draft.events, start=1)
+        ],
+        "fcn": state.fcn(),
+        "legal": legal_json(state),
+        "expected": state.round.expected() if state.round is not None else None,
+        "table": table_json(state),
+        "finish": finish_data(state),
+    }

@@ -1,0 +1,309 @@
+"""The record editor's operations on a user's drafts (the API and the /record/ page share them).
+
+Every change takes the draft's row lock, checks with the engine (drafts.play) and saves the
+fields; nothing is changed when the engine refuses. Refusals are `fourcolor.FcnError`s (the
+engine's category and message) or `DraftConflict`s (an operation the draft's state does not
+allow: nothing to undo, a saved draft, ...). Saving goes through the archive's one entry point
+for uploads, `jobs.queue.submit_upload`: the same checks, duplicate detection and statistics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import QuerySet
+
+import fourcolor
+from fourcolor.errors import FcnError, IllegalRecordError
+from fourcolor.notation import MAX_COMMENT_CHARS, parse_record
+from jobs.models import Job
+from jobs.queue import submit_upload
+from jobs.reports import stored_report
+
+from drafts.models import Draft
+from drafts.play import (
+    OPTIONAL_TAGS,
+    OWN_TAGS,
+    check_head,
+    event_text,
+    parse_event,
+    play,
+    record_of,
+)
+
+# Unfinished drafts one user may keep at once: a draft is a round at a table, not storage.
+MAX_OPEN_DRAFTS = 100
+
+
+class DraftConflict(Exception):
+    """An operation the draft's state does not allow; `code` names it for clients."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def open_drafts(user: Any) -> QuerySet[Draft]:
+    """The user's unfinished drafts (not saved to the archive), last changed first."""
+    return Draft.objects.filter(owner=user, game__isnull=True).order_by("-updated_at", "-pk")
+
+
+def user_drafts(user: Any) -> QuerySet[Draft]:
+    return Draft.objects.filter(owner=user)
+
+
+def _clean_comment(text: str) -> list[str]:
+    """A comment as the FCN reader would give it back (whitespace collapsed), refused when the
+    record could not hold it."""
+    text = " ".join(text.split())
+    if not text:
+        return []
+    if "}" in text:
+        raise IllegalRecordError("a comment cannot contain '}'", category="syntax")
+    if len(text) > MAX_COMMENT_CHARS:
+        raise IllegalRecordError(
+            f"comment longer than {MAX_COMMENT_CHARS} characters", category="limit"
+        )
+    return [text]
+
+
+def _check_room(user: Any) -> None:
+    if open_drafts(user).count() >= MAX_OPEN_DRAFTS:
+        raise DraftConflict(
+            "too_many_drafts",
+            f"You have {MAX_OPEN_DRAFTS} unfinished drafts: save or delete one first.",
+        )
+
+
+def create_draft(
+    user: Any,
+    *,
+    ruleset: str,
+    seats: Sequence[str],
+    dealer: int,
+    tags: Mapping[str, str] | None = None,
+    deal: Mapping[str, Sequence[str]] | None = None,
+) -> Draft:
+    """A new draft from the start form's fields; the deal may be partial (or absent)."""
+    _check_room(user)
+    draft = Draft(owner=user, ruleset=ruleset, seats=list(seats), dealer=dealer,
+                  tags={k: v for k, v in (tags or {}).items() if v != ""},
+                  deal={str(k): list(v) for k, v in (deal or {}).items()})
+    check_head(draft)
+    draft.save()
+    return draft
+
+
+def create_from_fcn(user: Any, text: str) -> Draft:
+    """A new draft from a record's text: its tags and deal, with any events already played.
+    `Result` must be absent or `*`; the events must be legal (the round may be unfinished)."""
+    _check_room(user)
+    record = parse_record(text)
+    result = record.tags.pop("Result", None)
+    if result not in (None, "*"):
+        raise IllegalRecordError(
+            f"a draft's Result is absent or '*', not {result!r}", category="tags"
+        )
+    tags = {k: v for k, v in record.tags.items()
+            if k not in OWN_TAGS and not (k.startswith("Seat") and k[4:].isdecimal())}
+    draft = Draft(
+        owner=user, ruleset=record.ruleset_name, seats=list(record.seats),
+        dealer=record.dealer, tags=tags, comments=list(record.comments),
+        deal={str(seat): [c.token for c in cards] for seat, cards in record.deal.items()},
+    )
+    check_head(draft)
+    try:
+        fourcolor.validate(record)  # without its Result: an unfinished round is no fault
+    except FcnError as err:
+        if err.ply <= len(record.events):
+            raise
+    draft.events = [{"event": event_text(e), "comments": list(e.comments)} for e in record.events]
+    draft.position = len(draft.events)
+    draft.save()
+    return draft
+
+
+def _change(user: Any, pk: int, change: Callable[[Draft], None]) -> Draft:
+    """Apply `change` to the user's draft under its row lock, then save it. `Draft.DoesNotExist`
+    for a draft that is not the user's."""
+    with transaction.atomic():
+        draft = user_drafts(user).select_for_update().get(pk=pk)
+        if draft.game_id is not None:
+            raise DraftConflict("saved", "This draft is saved in the archive: it is read-only.")
+        change(draft)
+        draft.save()
+    return draft
+
+
+def update_draft(user: Any, pk: int, fields: Mapping[str, Any]) -> Draft:
+    """Names, optional tags (Lucky too), and, before the first event, ruleset, dealer, deal."""
+
+    def change(draft: Draft) -> None:
+        if "seats" in fields:
+            if len(fields["seats"]) != len(draft.seats):
+                raise DraftConflict("seats", f"The draft has {len(draft.seats)} seats.")
+            draft.seats = list(fields["seats"])
+        if "tags" in fields:
+            # The tags sent change; "" removes one; the others stay.
+            merged = draft.tags | {k: v for k, v in fields["tags"].items() if k in OPTIONAL_TAGS}
+            draft.tags = {k: v for k, v in merged.items() if v != ""}
+        fixed = [name for name in ("ruleset", "dealer", "deal") if name in fields]
+        if fixed and draft.events:
+            raise DraftConflict(
+                "events", f"The {fixed[0]} is fixed once events are entered (undo them, or "
+                "start a new draft).")
+        if "ruleset" in fields:
+            draft.ruleset = fields["ruleset"]
+        if "dealer" in fields:
+            draft.dealer = fields["dealer"]
+        if "deal" in fields:
+            draft.deal = {str(k): list(v) for k, v in fields["deal"].items()}
+        check_head(draft)
+        state = play(draft)
+        if state.round is not None and draft.position:
+            # New names or tags change no event; a new Lucky tag is checked at the end.
+            play_lucky(state)
+
+    return _change(user, pk, change)
+
+
+def play_lucky(state: Any) -> None:
+    """A bga win's Lucky tag must agree with the pile (when the Pile tag is there)."""
+    rnd = state.round
+    if rnd is None or rnd.finish is None:
+        return
+    error = rnd.finish.lucky_error
+    if error is not None and state.record.tag("Lucky") is not None:
+        raise IllegalRecordError(error.message, category=error.category,
+                                 ply=len(state.record.events) + 1)
+
+
+def add_event(user: Any, pk: int, text: str, comment: str = "", ply: int | None = None
+              ) -> tuple[Draft, bool]:
+    """Play one typed event (after the played ones; the undone ones are dropped). With `ply`
+    (the number the event will have), a repeated request is recognised: (draft, False) when
+    that event is already there, and a conflict when the draft has moved on."""
+    created = True
+
+    def change(draft: Draft) -> None:
+        nonlocal created
+        event = parse_event(text, draft.position + 1)
+        comments = _clean_comment(comment)
+        if ply is not None and ply != draft.position + 1:
+            entry = draft.events[ply - 1] if 0 < ply <= draft.position else None
+            if entry is not None and entry["event"] == event_text(event):
+                created = False
+                return
+            raise DraftConflict(
+                "stale", f"The draft has {draft.position} events played: this would be event "
+                f"{draft.position + 1}, not {ply}.")
+        state = play(draft)
+        state.push(event)
+        draft.events = draft.events[: draft.position] + [
+            {"event": event_text(event), "comments": comments}
+        ]
+        draft.position += 1
+
+    return _change(user, pk, change), created
+
+
+def set_comment(user: Any, pk: int, ply: int, comment: str) -> Draft:
+    """Replace the comment on event `ply` (played or undone); "" removes it."""
+
+    def change(draft: Draft) -> None:
+        if not 1 <= ply <= len(draft.events):
+            raise DraftConflict("no_event", f"The draft has no event {ply}.")
+        draft.events[ply - 1] = {**draft.events[ply - 1], "comments": _clean_comment(comment)}
+
+    return _change(user, pk, change)
+
+
+def undo(user: Any, pk: int) -> Draft:
+    def change(draft: Draft) -> None:
+        if draft.position == 0:
+            raise DraftConflict("nothing_to_undo", "No event to undo.")
+        draft.position -= 1
+
+    return _change(user, pk, change)
+
+
+def redo(user: Any, pk: int) -> Draft:
+    def change(draft: Draft) -> None:
+        if draft.position >= len(draft.events):
+            raise DraftConflict("nothing_to_redo", "No undone event to redo.")
+        draft.position += 1
+
+    return _change(user, pk, change)
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What became of a saved draft: the archive's game (`duplicate`: it was already there),
+    or the upload's job while it still runs (the database stopped it half-way)."""
+
+    draft: Draft
+    job: Job
+    game_id: int | None
+    duplicate: bool
+
+
+def save_draft(user: Any, pk: int) -> Saved:
+    """Store the ended round in the archive as an upload of its FCN text."""
+    draft = user_drafts(user).get(pk=pk)
+    if draft.game_id is not None:
+        raise DraftConflict("saved", "This draft is saved in the archive already.")
+    state = play(draft)
+    if state.stage != "ended":
+        raise DraftConflict(
+            "unfinished",
+            "The lucky card of the win is missing (the Lucky tag)." if state.stage == "lucky"
+            else "The round has not ended: only a finished round goes into the archive.",
+        )
+    text = state.fcn()
+    submitted = submit_upload(text, user, f"draft-{draft.pk}.fcn",
+                              size=len(text.encode("utf-8")))
+    job = submitted.job
+    if not submitted.finished:
+        return Saved(draft, job, None, False)
+    results = stored_report(job.report or {}).results
+    result = results[0] if results else None
+    if result is None or result.game_id is None:
+        error = (result.error or {}) if result is not None else {}
+        raise IllegalRecordError(
+            str(error.get("message") or "the archive refused the record"),
+            category=str(error.get("category") or "refused"),
+            ply=int(error.get("ply") or 0),
+        )
+    Draft.objects.filter(pk=draft.pk).update(game_id=result.game_id)
+    draft.refresh_from_db()
+    return Saved(draft, job, result.game_id, result.status == "duplicate")
+
+
+def delete_draft(user: Any, pk: int) -> None:
+    deleted, _ = user_drafts(user).filter(pk=pk).delete()
+    if not deleted:
+        raise Draft.DoesNotExist
+
+
+__all__ = [
+    "DraftConflict",
+    "FcnError",
+    "MAX_OPEN_DRAFTS",
+    "Saved",
+    "add_event",
+    "create_draft",
+    "create_from_fcn",
+    "delete_draft",
+    "open_drafts",
+    "record_of",
+    "redo",
+    "save_draft",
+    "set_comment",
+    "undo",
+    "update_draft",
+    "user_drafts",
+]
