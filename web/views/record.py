@@ -138,7 +138,7 @@ def _table(state: dict[str, Any], seats: list[dict[str, Any]]
     rows = [{**seat, "count": row["hand_count"], "hand": row["hand"],
              "display": [[m["kind"], m["cards"], m["points"]] for m in row["display"]],
              "exposed": row["exposed_points"], "claims": row["can_claim"], "player": None}
-            for seat, row in zip(seats, table["seats"])]
+            for seat, row in zip(seats, table["seats"], strict=True)]
     return {"live": table["live"], "pile": table["pile_left"], "turn": table["turn"]}, rows
 
 

@@ -150,7 +150,8 @@ def test_it_undoes_across_a_claim_and_keeps_the_state_over_a_reload(
     sign_in(page, "uploader", f"/record/{draft.pk}/")
     wait_ready(page)
     claimant = record.events[claim - 1]
-    hand_before = page.locator(f'.seat[data-seat="{claimant.seat}"] [data-field="hand"]').inner_text()
+    hand_of = f'.seat[data-seat="{claimant.seat}"] [data-field="hand"]'
+    hand_before = page.locator(hand_of).inner_text()
     play = record.events[claim - 1: claim + 1]
     for ply, event in enumerate(play, start=claim):
         page.click(f'[data-field="legal"] button[data-event="{event.canonical().text()}"]')
@@ -166,8 +167,7 @@ def test_it_undoes_across_a_claim_and_keeps_the_state_over_a_reload(
     for ply in (claim, claim - 1):
         page.click('[data-action="undo"]')
         wait_position(page, ply)
-    hand = page.locator(f'.seat[data-seat="{claimant.seat}"] [data-field="hand"]').inner_text()
-    assert hand == hand_before
+    assert page.locator(hand_of).inner_text() == hand_before
     claim_button = f'[data-field="legal"] button[data-event="{claimant.canonical().text()}"]'
     assert page.locator(claim_button).count() == 1
     page.click('[data-action="redo"]')
