@@ -12,8 +12,10 @@ from typing import Any
 import fourcolor
 from fourcolor.cards import CARDS, COPIES, Card, parse_card
 from fourcolor.claims import CLAIM_KINDS
-from fourcolor.errors import FcnError, FcnSyntaxError, IllegalRecordError
-from fourcolor.game import Finish, Game, Illegal, Round
+from fourcolor.errors import FcnError, FcnSyntaxError, IllegalMoveError, IllegalRecordError
+from fourcolor.game import Game
+from fourcolor.round import Round
+from fourcolor.scoring import Finish
 from fourcolor.notation import Event, Record, parse_record, write_fcn
 from fourcolor.replay import Replay, finish_json
 from fourcolor.rulesets import get_ruleset
@@ -187,7 +189,7 @@ class Play:
             )
         try:
             self.round.copy().push(event)
-        except Illegal as err:
+        except IllegalMoveError as err:
             raise IllegalRecordError(
                 err.message, category=err.category, ply=ply, event=event_text(event)
             ) from None
@@ -204,7 +206,7 @@ def play(draft: Draft) -> Play:
     lucky_missing = False
     try:
         finish: Finish | None = rnd.end_of_record()
-    except Illegal:
+    except IllegalMoveError:
         finish, lucky_missing = rnd.finish, True
     if finish is not None and finish.outcome == "unfinished":
         finish = None
@@ -248,8 +250,18 @@ def table_json(state: Play) -> dict[str, Any] | None:
     if rnd is None:
         return None
     finish = state.finish or Finish("unfinished", settlement={})
-    game = Game(state.record, rnd.ruleset, finish, rnd, list(rnd.claims_log))
-    table = Replay(state.record, game).state(len(state.record.events))
+    record = state.record
+    if state.lucky_missing:
+        # The table does not depend on the lucky card, which the replay's last round asks for
+        # (its close()): any card stands in, or the Pile tag's own when there is one.
+        record = Record(tags=dict(record.tags), deal=record.deal, events=record.events,
+                        comments=record.comments)
+        if "Pile" in record.tags:
+            record.tags.pop("Lucky", None)
+        else:
+            record.tags["Lucky"] = CARDS[0].token
+    game = Game(record, rnd.ruleset, finish, rnd, list(rnd.claims_log))
+    table = Replay(record, game).state(len(record.events))
     table.pop("finish", None)
     table.pop("view", None)
     return table
