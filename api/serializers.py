@@ -18,10 +18,14 @@ from records.services import SEAT_FACT_FIELDS
 
 
 def absolute(context: dict[str, Any], name: str, *args: Any) -> str:
-    """An absolute URL when the serializer has a request, else a path."""
+    """An absolute URL when the serializer has a request (or, outside one, a `base_url` such
+    as `https://fourcolor.example`: `manage.py export_games --base-url`), else a path."""
     path = reverse(f"api:{name}", args=args)
     request = context.get("request")
-    return request.build_absolute_uri(path) if request is not None else path
+    if request is not None:
+        return str(request.build_absolute_uri(path))
+    base = context.get("base_url")
+    return f"{str(base).rstrip('/')}{path}" if base else path
 
 
 class PlayerRefSerializer(serializers.Serializer[Player]):
@@ -390,21 +394,6 @@ class ErrorDoc(serializers.Serializer[Any]):
 
 
 # ----------------------------------------------------------------------------- uploads
-
-
-class UploadTextSerializer(serializers.Serializer[Any]):
-    """A JSON upload: the records' text in one string."""
-
-    text = serializers.CharField(
-        trim_whitespace=False, help_text="one or more FCN records, as in a .fcn file"
-    )
-
-
-class UploadFormSerializer(serializers.Serializer[Any]):
-    """A form upload: a .fcn file, or the text in a `text` field."""
-
-    file = serializers.FileField(required=False, help_text="a UTF-8 .fcn file (many records)")
-    text = serializers.CharField(required=False, trim_whitespace=False)
 
 
 class RefusalDoc(RecordErrorDoc):

@@ -14,6 +14,7 @@ from pathlib import Path
 # The file is run by path: make the project importable for config.env and config.logging.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from config import gunicorn_errors  # noqa: E402
 from config.env import env_bool, env_int, env_list, env_str  # noqa: E402
 from config.logging import logging_config  # noqa: E402
 
@@ -47,8 +48,13 @@ forwarded_allow_ips = ",".join(env_list("GUNICORN_FORWARDED_ALLOW_IPS", ["127.0.
 # --- Request limits (gunicorn answers 400/414/431 before Django sees the request) ----------
 
 # Request line (method, path and query string) in bytes: long enough for a filtered archive
-# address, short enough to refuse abuse. Django refuses a too-long query string itself too.
+# address, short enough to refuse abuse. It must stay above QUERY_STRING_MAX_BYTES (4096):
+# an address with a query string merely too long is then refused by the application, with a
+# 414 that says by how much (JSON under /api/). What gunicorn refuses itself (a longer line,
+# headers too large, a malformed request) is answered with the API's JSON error body too
+# (config/gunicorn_errors.py), never gunicorn's HTML page.
 limit_request_line = env_int("GUNICORN_LIMIT_REQUEST_LINE", 8190, minimum=0, maximum=8190)
+gunicorn_errors.install()
 limit_request_fields = env_int("GUNICORN_LIMIT_REQUEST_FIELDS", 100, minimum=1, maximum=32768)
 limit_request_field_size = env_int("GUNICORN_LIMIT_REQUEST_FIELD_SIZE", 8190, minimum=0)
 

@@ -3,14 +3,13 @@ any ply, the engine's review, streamed export, and deletion by the uploader or s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponseBase, StreamingHttpResponse
 from django.urls import reverse
 from rest_framework.utils.urls import replace_query_param
@@ -25,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import fourcolor
-from fourcolor.replay import Replay, finish_json
+from fourcolor.replay import Replay
 
 from api.caching import (
     GAME_CACHE_CONTROL,
@@ -35,6 +34,7 @@ from api.caching import (
     not_modified,
     validators,
 )
+from api.game_object import fcn_lines, game_json, games_queryset, ndjson_lines
 from api.pagination import (
     CURSOR_PATTERN,
     MAX_CURSOR,
@@ -64,12 +64,9 @@ from api.throttling import SCOPED_THROTTLES
 from api.views.base import CURSOR_PAGES, ApiViewMixin, names
 from records.deletion import MAX_REASON, delete_game
 from api.filters import ApiGameFilter as GameFilter
-# The same separator as `manage.py export_games`: both exports are importable as they are.
-from records.management.commands.export_games import fcn_separator
-from records.models import Game, GameSeat
+from records.models import Game
 from records.wording import event_words
 
-EXPORT_CHUNK = 500
 MAX_SEAT = 4
 MAX_PLY = 10**9 - 1  # what `_whole_number` reads in a ply's path
 
@@ -83,33 +80,6 @@ ERRORS_LIST = {
 # What the replay and the texts need of a game (not its seats or tags), and its validators.
 REPLAY_FIELDS = ("pk", "canonical_text", "content_hash", "event_count", "players",
                  "engine_version", "validated_at", "uploaded_at", "stale", "uploaded_by_id")
-
-
-def game_json(game: Game, context: dict[str, Any]) -> dict[str, Any]:
-    """The game object of `/games/{id}/` (and of each export line): one engine pass."""
-    check = fourcolor.check_record(game.canonical_text)
-    # A game the current engine refuses (stale) still shows what was stored.
-    record_json = (
-        fourcolor.record_to_json(check.record)
-        if check.record is not None
-        else {"deal": {}, "events": []}
-    )
-    finish = (
-        finish_json(check.game)
-        if check.game is not None and check.game.outcome != "unfinished"
-        else None
-    )
-    context = context | {"record_json": record_json, "finish": finish}
-    return dict(GameDetailSerializer(game, context=context).data)
-
-
-def games_queryset(detail: bool = False) -> QuerySet[Game]:
-    seats = Prefetch("seats", queryset=GameSeat.objects.select_related("player").order_by("seat"))
-    games = Game.objects.select_related("uploaded_by").prefetch_related(seats)
-    if not detail:
-        # A list never shows the texts: leave them in the database.
-        games = games.defer("original_text", "canonical_text", "tags", "settlement")
-    return games
 
 
 class PlyQuery(serializers.Serializer[Any]):
@@ -509,9 +479,9 @@ class GameViewSet(
         games = games[:size]
         renderer = request.accepted_renderer
         if renderer.format == "fcn":
-            body: Iterator[str] = _fcn_lines(games)
+            body: Iterator[str] = fcn_lines(games)
         else:
-            body = _ndjson_lines(games, self.get_serializer_context(),
+            body = ndjson_lines(games, self.get_serializer_context(),
                                  query.validated_data["with_text"])
         response = StreamingHttpResponse(
             (piece.encode("utf-8") for piece in body),
@@ -534,24 +504,6 @@ def _whole_number(text: str) -> int | None:
     if not (text.isascii() and text.isdecimal()) or len(text) > 9:
         return None
     return int(text)
-
-
-def _fcn_lines(games: QuerySet[Game]) -> Iterator[str]:
-    plain = games.select_related(None).prefetch_related(None)
-    for game in plain.only("pk", "original_text").iterator(chunk_size=EXPORT_CHUNK):
-        yield game.original_text + fcn_separator(game.original_text)
-
-
-def _ndjson_lines(
-    games: QuerySet[Game], context: dict[str, Any], with_text: bool
-) -> Iterator[str]:
-    """Each line is the game object of /games/{id}/ (plus `text`, the record as uploaded)."""
-    encoder = JSONRenderer.encoder_class
-    for game in games.iterator(chunk_size=EXPORT_CHUNK):
-        line = game_json(game, context)
-        if with_text:
-            line["text"] = game.original_text
-        yield json.dumps(line, ensure_ascii=False, cls=encoder) + "\n"
 
 
 def _says(replay: Replay, ply: int) -> str | None:

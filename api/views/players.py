@@ -32,7 +32,7 @@ from api.serializers import (
 )
 from api.views.stats import BAD_FILTER, StatsQuery, call, parse
 from api.views.base import CURSOR_PAGES, PAGES, ApiViewMixin, names
-from api.views.games import games_queryset
+from api.game_object import games_queryset
 import fourcolor
 from ratings.history import rating_histories
 from api.filters import ApiGameFilter as GameFilter

@@ -10,7 +10,9 @@ address in `Location`:
 - 202 Accepted: the job runs in the background (a larger upload, or a small one the database
   stopped half-way: it is resumed by the worker, nothing to send again); follow `Location`
   until `finished`.
-- 400: a request that holds no record at all, or is malformed (the one error body).
+- 400: a malformed request: nothing sent, a `file` and a `text` both, a body that is not
+  what its content type says (the one error body). Text holding no record is an upload of
+  none (201, `total` 0), as the web form's.
 
 An upload holds at most UPLOAD_MAX_RECORDS records: the record after them is refused (category
 `limit`) and the rest is not read; the records before keep their verdicts.
@@ -24,7 +26,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -33,13 +34,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.exceptions import PayloadTooLarge, error_body
+from api.exceptions import PayloadTooLarge
 from api.parsers import FcnTextParser, JsonParser, OctetStreamParser
-from api.serializers import ErrorDoc, UploadFormSerializer, UploadTextSerializer, absolute
+from api.schema import ApiAutoSchema
+from api.serializers import ErrorDoc, absolute
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import ApiViewMixin
 from api.views.jobs import JobDetailSerializer
-from jobs.models import Job
 from jobs.queue import submit_upload
 from records.services import ImportReport, RecordResult
 
@@ -64,6 +65,32 @@ gA yR wA wR rE rK gP wA wP gK rH"]
 
 1x wP 2w wP wP
 """
+
+
+# The request bodies exactly as the server takes them (schemathesis holds the server to it):
+# any non-empty text is an upload, whose records the job's report lists one by one (text with
+# no record at all is an upload of none: `total` 0); nothing sent, or both a file and a text,
+# is a 400.
+# A text body has no JSON type to state: whatever a client sends as text/x-fcn is text (even
+# `{}`), and an upload; only an empty one is refused.
+UPLOAD_TEXT = {"minLength": 1,
+               "description": "one or more FCN records, as in a .fcn file (UTF-8 text)"}
+UPLOAD_FIELD = {"type": "string", "minLength": 1,
+                "description": "one or more FCN records, as in a .fcn file"}
+UPLOAD_JSON = {
+    "type": "object", "required": ["text"], "additionalProperties": False,
+    "properties": {"text": UPLOAD_FIELD},
+    "description": "A JSON upload: the records' text in one string.",
+}
+UPLOAD_FORM = {
+    "type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+    "properties": {
+        "file": {"type": "string", "format": "binary",
+                 "description": "a UTF-8 .fcn file (many records)"},
+        "text": UPLOAD_FIELD,
+    },
+    "description": "A form upload: a .fcn `file`, or the text in a `text` field (one of them).",
+}
 
 
 def max_upload_bytes() -> int:
@@ -101,9 +128,21 @@ def report_json(report: ImportReport, context: dict[str, Any]) -> dict[str, Any]
     }
 
 
+class UploadSchema(ApiAutoSchema):
+    """The upload's body is required: a request without one is a 400 (spectacular leaves a
+    body given as raw schemas optional)."""
+
+    def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:
+        body: dict[str, Any] | None = super()._get_request_body(direction)
+        if body is not None:
+            body["required"] = True
+        return body
+
+
 class UploadView(ApiViewMixin, APIView):
     """Upload FCN records (signed-in users)."""
 
+    schema = UploadSchema()
     permission_classes = [IsAuthenticated]
     parser_classes = [FcnTextParser, OctetStreamParser, MultiPartParser, FormParser, JsonParser]
     throttle_classes = SCOPED_THROTTLES
@@ -126,17 +165,18 @@ class UploadView(ApiViewMixin, APIView):
             "records come back as duplicates, never stored twice."
         ),
         request={
-            "text/x-fcn": OpenApiTypes.STR,
-            "text/plain": OpenApiTypes.STR,
-            "multipart/form-data": UploadFormSerializer,
-            "application/json": UploadTextSerializer,
+            "text/x-fcn": UPLOAD_TEXT,
+            "text/plain": UPLOAD_TEXT,
+            "multipart/form-data": UPLOAD_FORM,
+            "application/json": UPLOAD_JSON,
         },
         responses={
             201: OpenApiResponse(JobDetailSerializer,
                                  "Done within the request: the job with its whole report."),
             202: OpenApiResponse(JobDetailSerializer,
                                  "Running in the background: follow `Location`."),
-            400: OpenApiResponse(ErrorDoc, "No record in the upload, or a malformed request."),
+            400: OpenApiResponse(ErrorDoc, "A malformed request: nothing sent, both a `file` "
+                                 "and a `text`, a body that is not what its type says."),
             401: OpenApiResponse(ErrorDoc, "Not signed in."),
             403: OpenApiResponse(ErrorDoc, "CSRF check failed (session authentication)."),
             413: OpenApiResponse(ErrorDoc, "The body is larger than the upload limit."),
@@ -153,10 +193,6 @@ class UploadView(ApiViewMixin, APIView):
         submitted = submit_upload(source, request.user, name if isinstance(name, str) else "",
                                   size=self._size(request, source))
         job = submitted.job
-        if submitted.finished and job.status == Job.Status.DONE and job.seen == 0:
-            job.delete()
-            return Response(error_body(400, "no_records", "The upload holds no record."),
-                            status=400)
         body = JobDetailSerializer(job, context={"request": request}).data
         return Response(body, status=201 if submitted.finished else 202,
                         headers={"Location": body["url"]})
@@ -189,6 +225,11 @@ class UploadView(ApiViewMixin, APIView):
         data = request.data
         if hasattr(data, "read"):
             return data  # raw FCN text: the service reads the stream itself
+        unknown = sorted(set(data.keys() if hasattr(data, "keys") else ()) - {"file", "text"})
+        if unknown:
+            # As every endpoint's unknown parameters: a misspelt field is not silently dropped.
+            raise exceptions.ValidationError(
+                {name: ["Unknown field: send a `file` or a `text`."] for name in unknown})
         files = request.FILES.getlist("file")
         if len(files) > 1:
             raise exceptions.ValidationError({"file": ["Send one file per upload."]})

@@ -168,7 +168,7 @@ def test_it_streams_the_first_game_before_reading_the_rest(
     api: APIClient, many_games: int, monkeypatch: pytest.MonkeyPatch, fmt: str
 ) -> None:
     chunk = 5
-    monkeypatch.setattr("api.views.games.EXPORT_CHUNK", chunk)
+    monkeypatch.setattr("api.game_object.EXPORT_CHUNK", chunk)
     loaded: list[int] = []
     original = Game.from_db.__func__  # type: ignore[attr-defined]
 

@@ -53,5 +53,8 @@ def test_it_still_reads_json_nested_as_deep_as_a_client_would(
     response = client_for(user).post(
         "/api/v1/uploads/", {"text": round_text(3), "extra": [[[[[[[[1]]]]]]]]}, format="json")
 
-    assert response.status_code == 201
-    assert Game.objects.count() == 1
+    # Read whole (no parse_error): then refused for its unknown field, as any upload would be.
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert (error["code"], list(error["fields"])) == ("invalid", ["extra"])
+    assert Game.objects.count() == 0

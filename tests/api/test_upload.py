@@ -171,15 +171,25 @@ def test_it_reports_every_refusal_when_every_record_is_refused(uploader: APIClie
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("text", "code"), [("", "invalid"), ("   \n\n\n", "no_records")])
-def test_it_answers_400_when_the_upload_holds_no_record(
-    uploader: APIClient, text: str, code: str
-) -> None:
-    response = post_text(uploader, text)
+def test_it_answers_400_when_nothing_is_sent(uploader: APIClient) -> None:
+    response = post_text(uploader, "")
 
     assert response.status_code == 400
-    assert response.json()["error"]["code"] == code
+    assert response.json()["error"]["code"] == "invalid"
     assert not Job.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", ["   \n\n\n", "\ufeff\ufeff", "\u3000\r\n"])
+def test_it_answers_text_without_a_record_with_an_upload_of_none(
+    uploader: APIClient, text: str
+) -> None:
+    """Any non-empty text is an upload (the schema says so: minLength 1): one that holds no
+    record is a job with nothing in it, as on the web ("No record was found")."""
+    body = report(post_text(uploader, text))
+
+    assert (body["total"], body["created"], body["refused"], body["results"]) == (0, 0, 0, [])
+    assert Job.objects.get().seen == 0 and not Game.objects.exists()
 
 
 @pytest.mark.django_db
@@ -264,7 +274,9 @@ def test_it_refuses_an_unsupported_content_type(uploader: APIClient) -> None:
     [
         ({}, "json", "text"),
         ({"text": 12}, "json", "text"),
-        ({"other": "x"}, "multipart", "text"),
+        ({"other": "x"}, "multipart", "other"),
+        ({"text": "1x rK", "other": "x"}, "multipart", "other"),
+        ({"text": "1x rK", "other": "x"}, "json", "other"),
     ],
 )
 def test_it_refuses_a_body_without_records(
@@ -274,6 +286,7 @@ def test_it_refuses_a_body_without_records(
 
     assert response.status_code == 400
     assert field in response.json()["error"]["fields"]
+    assert not Job.objects.exists()
 
 
 @pytest.mark.django_db

@@ -2,8 +2,9 @@
 comes back row for row, the sequences where they were, the original texts byte for byte.
 
 PostgreSQL only, and only where the client tools are installed (skipped otherwise). The
-archive's own export and re-import is tested in test_export_games.py; the whole procedure,
-with player totals and ratings, is scripts/backup_restore_check.py (docs/reliability.md)."""
+archive's own export and re-import is tested in tests/api/test_export_games.py; the whole
+procedure, with player totals and ratings, is scripts/backup_restore_check.py
+(docs/reliability.md)."""
 
 from __future__ import annotations
 

@@ -3,8 +3,10 @@
 Records are validated, then stored in batches (a record's game and seats always in the same
 transaction); refused records are listed at the end as
 `FILE:LINE:COL: error[CATEGORY]: MESSAGE (ply N: "EVENT")`, duplicates with the stored game.
-An `.ndjson`/`.jsonl` file (as written by `export_games --format ndjson`) is read through its
-objects' `original` texts, so such an export imports back byte for byte.
+An `.ndjson`/`.jsonl` file (as written by `export_games --format ndjson` or the API's
+`/games/export/?with_text=true`) is read through its objects' `text`, the record as uploaded
+(`original` in exports written before the two had one line shape), so such an export imports
+back byte for byte.
 
 When the database stays unavailable (after the service's retries) the import stops, lists the
 records not stored and prints the command that resumes it: `--start-at N` starts the first
@@ -41,19 +43,23 @@ class _Progress:
 
 
 def _ndjson_originals(file: IO[bytes], bar: tqdm) -> Iterator[str]:
-    """The `original` texts of an NDJSON export, one record each."""
+    """The texts as uploaded of an NDJSON export (`text`; `original` in older ones), one
+    record each."""
     for number, raw in enumerate(file, start=1):
         bar.update(len(raw))
         if not raw.strip():
             continue
         try:
-            original = json.loads(raw)["original"]
+            line = json.loads(raw)
+            key = "text" if "text" in line else "original"
+            original = line[key]
         except (ValueError, KeyError, TypeError) as exc:
             raise CommandError(
-                f"line {number}: not an export object with 'original': {exc}"
+                f"line {number}: not an export object with 'text' (export_games, or the "
+                f"API's export with with_text=true): {exc}"
             ) from None
         if not isinstance(original, str):
-            raise CommandError(f"line {number}: 'original' is not a string")
+            raise CommandError(f"line {number}: '{key}' is not a string")
         yield original
 
 

@@ -1,4 +1,5 @@
-"""manage.py export_games: streamed FCN, JSON and NDJSON, filters, and the round trip back."""
+"""manage.py export_games: streamed FCN, JSON and NDJSON (the API export's lines), filters,
+and the round trip back."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from rest_framework.test import APIClient
 
 import fourcolor
 from fourcolor.generate import generate_record
@@ -86,13 +88,43 @@ def test_it_writes_a_json_array_and_ndjson_objects_with_the_record_and_its_resul
     assert array == lines and len(array) == 4
     for item in array:
         game = Game.objects.get(pk=item["id"])
-        assert item["original"] == game.original_text
+        assert item["text"] == game.original_text
         assert item["tags"] == game.tags
-        assert item["result"]["result"] == game.result_tag
-        assert item["result"]["settlement"] == game.settlement
-        record = fourcolor.record_from_json(item["json"])
+        assert item["result"] == game.result_tag and item["outcome"] == game.outcome
+        assert item["settlement"] == {str(k): v for k, v in game.settlement.items()}
+        assert item["url"] == f"/api/v1/games/{game.pk}/"  # a path without --base-url
+        record = fourcolor.record_from_json({"deal": item["deal"], "events": item["events"],
+                                             "tags": item["tags"]})
         assert fourcolor.write_fcn(record) == game.canonical_text
     assert json.loads(_export("--format", "json", "--ruleset", "nope")) == []
+
+
+def test_it_writes_each_line_as_the_apis_export_does() -> None:
+    import_records(fcn_file(good_texts(3, start=110)))
+    import_records(fcn_file(match_texts("line-match", rounds=2, date="2026.04.02")))
+
+    command = [json.loads(line) for line in
+               _export("--format", "ndjson", "--base-url", "http://testserver/").splitlines()]
+    answer = APIClient().get("/api/v1/games/export/?with_text=true")
+    api = [json.loads(line) for line in answer.getvalue().decode().splitlines()]
+
+    assert answer.status_code == 200 and len(api) == len(command) == 5
+    # The same objects, field for field (the API's order is newest played first).
+    assert sorted(command, key=lambda o: o["id"]) == sorted(api, key=lambda o: o["id"])
+    without = json.loads(_export("--format", "ndjson", "--no-text").splitlines()[0])
+    assert "text" not in without and without["id"] == command[0]["id"]
+
+
+def test_it_still_imports_an_export_of_the_older_line_shape(tmp_path: Path) -> None:
+    text = good_text(120)
+    path = tmp_path / "old.ndjson"
+    path.write_text(json.dumps({"id": 7, "original": text, "json": None}) + "\n")
+    out = io.StringIO()
+
+    call_command("import_games", str(path), stdout=out, stderr=io.StringIO())
+
+    assert "1 stored, 0 duplicates, 0 refused" in out.getvalue()
+    assert _originals() == [text]
 
 
 def test_it_filters_by_player_ruleset_players_outcome_dates_and_match() -> None:

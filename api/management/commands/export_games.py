@@ -1,11 +1,15 @@
 """`manage.py export_games [filters] [--format fcn|json|ndjson] [--output FILE]`.
 
 Streams the archive (or the games the filters select) in id order, a chunk of rows at a time,
-so exporting a whole archive needs no more memory than exporting ten games.
+so exporting a whole archive needs no more memory than exporting ten games. The lines are the
+API export's (api.game_object, one implementation for both):
 
 - fcn: the original texts, verbatim, separated by a blank line (importable as is);
-- json: one JSON array, written incrementally;
-- ndjson: one JSON object per line: id, tags, result summary, `original` and the `json` record.
+- ndjson: one JSON object per line, the game object of `/api/v1/games/{id}/` with `text`, the
+  record as uploaded (`--no-text` leaves it out), as `GET /api/v1/games/export/?with_text=true`
+  writes them; `import_games` reads such a file back through its `text`. Its URLs are paths
+  unless `--base-url https://fourcolor.example` makes them absolute, as the API's;
+- json: the same objects as one JSON array, written incrementally.
 """
 
 from __future__ import annotations
@@ -18,10 +22,12 @@ from collections.abc import Generator, Iterator
 from typing import IO, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from rest_framework.renderers import JSONRenderer
 from tqdm import tqdm
 
+from api.game_object import export_line, fcn_lines, games_queryset, ndjson_lines
 from records.models import Outcome
-from records.services import filter_games, game_export
+from records.services import filter_games
 
 CHUNK = 500
 
@@ -31,19 +37,6 @@ def _date(value: str) -> datetime.date:
         return datetime.date.fromisoformat(value)
     except ValueError:
         raise CommandError(f"{value!r} is not a date (YYYY-MM-DD)") from None
-
-
-def fcn_separator(text: str) -> str:
-    """What ends a record's text and leaves one blank line after it, in its own line-ending
-    style (a bare \\r stays a bare \\r: a \\n after it would turn it into \\r\\n)."""
-    if text.endswith("\r\n"):
-        return "\r\n"
-    if text.endswith("\r"):
-        return "\r"
-    if text.endswith("\n"):
-        return "\n"
-    # The record's last line had no ending (it closed its upload file): one must be added.
-    return "\n\n"
 
 
 class Command(BaseCommand):
@@ -58,6 +51,11 @@ class Command(BaseCommand):
         parser.add_argument("--until", type=_date, help="played on or before (YYYY-MM-DD)")
         parser.add_argument("--match", help="the Match tag")
         parser.add_argument("--format", choices=("fcn", "json", "ndjson"), default="fcn")
+        parser.add_argument("--no-text", dest="with_text", action="store_false",
+                            help="JSON/NDJSON: leave out each game's text as uploaded")
+        parser.add_argument("--base-url", default="",
+                            help="JSON/NDJSON: make the objects' URLs absolute on this site "
+                            "(e.g. https://fourcolor.example); paths otherwise")
         parser.add_argument("--output", "-o", help="write here instead of standard output")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -66,9 +64,14 @@ class Command(BaseCommand):
             outcome=options["outcome"], since=options["since"], until=options["until"],
             match=options["match"],
         ).order_by("pk")
-        fmt = options["format"]
-        pieces = self._fcn(games) if fmt == "fcn" else self._json(games, array=fmt == "json")
         total = games.count()
+        games = games_queryset(detail=True).filter(pk__in=games.values("pk")).order_by("pk")
+        fmt = options["format"]
+        context = {"base_url": options["base_url"]}
+        pieces = (
+            self._fcn(games) if fmt == "fcn"
+            else self._json(games, context, options["with_text"], array=fmt == "json")
+        )
         bar = tqdm(total=total, unit="game", disable=None, file=sys.stderr, leave=False)
         written = 0
         with bar:
@@ -106,19 +109,20 @@ class Command(BaseCommand):
         return written
 
     def _fcn(self, games: Any) -> Iterator[tuple[str, int]]:
-        for text in games.values_list("original_text", flat=True).iterator(chunk_size=CHUNK):
-            yield text + fcn_separator(text), 1
+        for text in fcn_lines(games):
+            yield text, 1
 
-    def _json(self, games: Any, *, array: bool) -> Iterator[tuple[str, int]]:
-        if array:
-            yield "[", 0
+    def _json(self, games: Any, context: dict[str, Any], with_text: bool, *, array: bool
+              ) -> Iterator[tuple[str, int]]:
+        if not array:
+            for line in ndjson_lines(games, context, with_text):
+                yield line, 1
+            return
+        yield "[", 0
         first = True
         for game in games.iterator(chunk_size=CHUNK):
-            text = json.dumps(game_export(game), ensure_ascii=False)
-            if array:
-                yield ("\n" if first else ",\n") + text, 1
-            else:
-                yield text + "\n", 1
+            text = json.dumps(export_line(game, context, with_text), ensure_ascii=False,
+                              cls=JSONRenderer.encoder_class)
+            yield ("\n" if first else ",\n") + text, 1
             first = False
-        if array:
-            yield "\n]\n", 0
+        yield "\n]\n", 0

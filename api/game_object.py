@@ -1,0 +1,86 @@
+"""The game object of `/games/{id}/`, and the export lines made of it: one implementation for
+`GET /games/export/` and `manage.py export_games`, so an NDJSON line is the same object
+wherever it comes from (plus `text`, the record as uploaded, when asked), and an FCN export is
+the original texts separated by blank lines, importable as they are."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from rest_framework.renderers import JSONRenderer
+
+import fourcolor
+from api.serializers import GameDetailSerializer
+from fourcolor.replay import finish_json
+from records.models import Game, GameSeat
+
+# Games read from the database at a time by a streamed export.
+EXPORT_CHUNK = 500
+
+
+def games_queryset(detail: bool = False) -> QuerySet[Game]:
+    seats = Prefetch("seats", queryset=GameSeat.objects.select_related("player").order_by("seat"))
+    games = Game.objects.select_related("uploaded_by").prefetch_related(seats)
+    if not detail:
+        # A list never shows the texts: leave them in the database.
+        games = games.defer("original_text", "canonical_text", "tags", "settlement")
+    return games
+
+
+def game_json(game: Game, context: dict[str, Any]) -> dict[str, Any]:
+    """The game object of `/games/{id}/` (and of each export line): one engine pass."""
+    check = fourcolor.check_record(game.canonical_text)
+    # A game the current engine refuses (stale) still shows what was stored.
+    record_json = (
+        fourcolor.record_to_json(check.record)
+        if check.record is not None
+        else {"deal": {}, "events": []}
+    )
+    finish = (
+        finish_json(check.game)
+        if check.game is not None and check.game.outcome != "unfinished"
+        else None
+    )
+    context = context | {"record_json": record_json, "finish": finish}
+    return dict(GameDetailSerializer(game, context=context).data)
+
+
+def export_line(game: Game, context: dict[str, Any], with_text: bool) -> dict[str, Any]:
+    """One NDJSON export line: the game object, plus `text` (the record as uploaded)."""
+    line = game_json(game, context)
+    if with_text:
+        line["text"] = game.original_text
+    return line
+
+
+def ndjson_lines(
+    games: QuerySet[Game], context: dict[str, Any], with_text: bool
+) -> Iterator[str]:
+    """Each game as one line of JSON (export_line), read a chunk of rows at a time."""
+    encoder = JSONRenderer.encoder_class
+    for game in games.iterator(chunk_size=EXPORT_CHUNK):
+        line = export_line(game, context, with_text)
+        yield json.dumps(line, ensure_ascii=False, cls=encoder) + "\n"
+
+
+def fcn_separator(text: str) -> str:
+    """What ends a record's text and leaves one blank line after it, in its own line-ending
+    style (a bare \\r stays a bare \\r: a \\n after it would turn it into \\r\\n)."""
+    if text.endswith("\r\n"):
+        return "\r\n"
+    if text.endswith("\r"):
+        return "\r"
+    if text.endswith("\n"):
+        return "\n"
+    # The record's last line had no ending (it closed its upload file): one must be added.
+    return "\n\n"
+
+
+def fcn_lines(games: QuerySet[Game]) -> Iterator[str]:
+    """Each game's original text, verbatim, with what separates it from the next."""
+    plain = games.select_related(None).prefetch_related(None)
+    for game in plain.only("pk", "original_text").iterator(chunk_size=EXPORT_CHUNK):
+        yield game.original_text + fcn_separator(game.original_text)
