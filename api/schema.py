@@ -94,6 +94,19 @@ class ApiAutoSchema(AutoSchema):
             }
         return operation
 
+    def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:
+        # A view's `request_body_required` says whether a request without a body is answered
+        # as such: spectacular guesses from the serializer's required fields (or, for a body
+        # given as raw schemas, leaves it optional), which can be the opposite of the truth.
+        body: dict[str, Any] | None = super()._get_request_body(direction)
+        required = getattr(self.view, "request_body_required", None)
+        if body is not None and required is not None:
+            if required:
+                body["required"] = True
+            else:
+                body.pop("required", None)
+        return body
+
     def _is_list_view(self, serializer: Any = None) -> bool:
         # The export takes the list's filters (spectacular documents filters on lists only).
         if getattr(self.view, "action", None) == "export":

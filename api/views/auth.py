@@ -83,6 +83,8 @@ NOT_SIGNED_IN = OpenApiResponse(ErrorDoc, "Not signed in.")
 @extend_schema(tags=["auth"])
 class TokenView(ApiViewMixin, APIView):
     permission_classes = [SignedInOrPasswordPost]
+    # A POST without a body rotates one's own token (signed in): the body is optional.
+    request_body_required = False
     cache_control = NO_STORE  # the answer names the account (and, once, holds the key)
 
     @extend_schema(
@@ -124,7 +126,9 @@ class TokenView(ApiViewMixin, APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        if request.data:
+        # A body, even `{}`, is a password exchange (and `{}` a 400 for its missing fields);
+        # only a request without one rotates the signed-in user's token, as documented.
+        if request.data or self._has_body(request):
             user = self._check_password(request)
         elif request.user and request.user.is_authenticated:
             user = request.user
@@ -133,6 +137,13 @@ class TokenView(ApiViewMixin, APIView):
                 "Send a username and password, or sign in, to get a token."
             )
         return Response(token_json(rotate_token(user), with_key=True), status=201)
+
+    @staticmethod
+    def _has_body(request: Request) -> bool:
+        try:
+            return int(request.META.get("CONTENT_LENGTH") or 0) > 0
+        except ValueError:
+            return True
 
     def _check_password(self, request: Request) -> Any:
         form = PasswordSerializer(data=request.data)

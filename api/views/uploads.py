@@ -36,7 +36,6 @@ from rest_framework.views import APIView
 
 from api.exceptions import PayloadTooLarge
 from api.parsers import FcnTextParser, JsonParser, OctetStreamParser
-from api.schema import ApiAutoSchema
 from api.serializers import ErrorDoc, absolute
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import ApiViewMixin
@@ -128,21 +127,10 @@ def report_json(report: ImportReport, context: dict[str, Any]) -> dict[str, Any]
     }
 
 
-class UploadSchema(ApiAutoSchema):
-    """The upload's body is required: a request without one is a 400 (spectacular leaves a
-    body given as raw schemas optional)."""
-
-    def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:
-        body: dict[str, Any] | None = super()._get_request_body(direction)
-        if body is not None:
-            body["required"] = True
-        return body
-
-
 class UploadView(ApiViewMixin, APIView):
     """Upload FCN records (signed-in users)."""
 
-    schema = UploadSchema()
+    request_body_required = True  # nothing sent is a 400 (api.schema.ApiAutoSchema)
     permission_classes = [IsAuthenticated]
     parser_classes = [FcnTextParser, OctetStreamParser, MultiPartParser, FormParser, JsonParser]
     throttle_classes = SCOPED_THROTTLES

@@ -151,3 +151,20 @@ def test_it_refuses_an_inactive_user(django_user_model: Any) -> None:
 
     with pytest.raises(CommandError, match="inactive"):
         issue("gone")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("body", "fmt"), [({}, "json"), ({"username": "uploader"}, "json")])
+def test_a_body_is_a_password_exchange_even_signed_in(
+    client_for: Any, user: Any, body: dict[str, str], fmt: str
+) -> None:
+    """Only a POST without a body rotates one's own token (the schema's body is optional); a
+    body that misses the password fields is refused, not taken for a rotation."""
+    client = client_for(user)
+    old = Token.objects.get(user=user).key
+
+    response = client.post(URL, body, format=fmt)
+
+    assert response.status_code == 400
+    assert "password" in response.json()["error"]["fields"]
+    assert Token.objects.get(user=user).key == old

@@ -1,0 +1,91 @@
+"""The schema states the limits the server enforces (issue 17, item 8): a request at each
+stated limit is answered, one past it refused with the JSON error body; the schema's own
+upload example is accepted; every operation documents the query string's 414. schemathesis
+(scripts/schemathesis_run.sh) checks the same across every operation, with no exemption."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+from django.contrib.auth.models import AbstractUser
+from rest_framework.test import APIClient
+
+from records.models import Game
+
+from .conftest import Archive
+from .openapi import openapi_document
+
+pytestmark = pytest.mark.django_db
+
+
+def _parameter(path: str, method: str, name: str) -> dict[str, Any]:
+    operation = openapi_document()["paths"][path][method]
+    (found,) = [p for p in operation["parameters"] if p["name"] == name]
+    schema: dict[str, Any] = found["schema"]
+    return schema
+
+
+def _refused(response: Any) -> None:
+    assert response.status_code == 400, response.content[:300]
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json()["error"]["status"] == 400
+
+
+def test_it_answers_an_export_of_the_stated_maximum_and_refuses_one_more(
+    archive: Archive, settings: Any
+) -> None:
+    settings.API_EXPORT_MAX_GAMES = 3
+    maximum = _parameter("/api/v1/games/export/", "get", "max")["maximum"]
+    assert maximum == 3  # API_EXPORT_MAX_GAMES, as the server reads it
+
+    answer = APIClient().get(f"/api/v1/games/export/?max={maximum}")
+    assert answer.status_code == 200
+    assert len(answer.getvalue().splitlines()) == 3
+    _refused(APIClient().get(f"/api/v1/games/export/?max={maximum + 1}"))
+
+
+def test_it_takes_a_reason_of_the_stated_length_even_in_four_byte_characters(
+    archive: Archive, user: AbstractUser, client_for: Callable[[Any], APIClient]
+) -> None:
+    longest = _parameter("/api/v1/games/{id}/", "delete", "reason")["maxLength"]
+    first, second = archive.match[:2]
+    client = client_for(user)
+
+    # 12 bytes each once percent-encoded: still under the query string's limit, never a 414.
+    assert client.delete(f"/api/v1/games/{first}/?reason={'𝄞' * longest}").status_code == 204
+    _refused(client.delete(f"/api/v1/games/{second}/?reason={'a' * (longest + 1)}"))
+    assert Game.objects.filter(pk=second).exists()
+
+
+def test_it_accepts_the_schemas_own_upload_example(
+    user: AbstractUser, client_for: Callable[[Any], APIClient]
+) -> None:
+    body = openapi_document()["paths"]["/api/v1/uploads/"]["post"]["requestBody"]
+    assert body["required"] is True
+    (example,) = body["content"]["text/x-fcn"]["examples"].values()
+
+    response = client_for(user).post("/api/v1/uploads/", data=example["value"],
+                                     content_type="text/x-fcn")
+
+    assert response.status_code == 201, response.content[:500]
+    assert response.json()["import_report"]["created"] == 1
+
+
+def test_it_states_what_an_upload_body_must_be() -> None:
+    content = openapi_document()["paths"]["/api/v1/uploads/"]["post"]["requestBody"]["content"]
+
+    assert content["text/x-fcn"]["schema"]["minLength"] == 1
+    form = content["multipart/form-data"]["schema"]
+    assert (form["minProperties"], form["maxProperties"], form["additionalProperties"]) == (
+        1, 1, False)
+    assert set(form["properties"]) == {"file", "text"}
+    assert content["application/json"]["schema"]["additionalProperties"] is False
+
+
+def test_every_operation_documents_the_query_strings_limit() -> None:
+    for path, item in openapi_document()["paths"].items():
+        for method, operation in item.items():
+            answer = operation["responses"]["414"]
+            assert "QUERY_STRING_MAX_BYTES" in answer["description"], (method, path)
+            assert "application/json" in answer["content"], (method, path)
