@@ -45,9 +45,12 @@ def token_json(token: Token, *, with_key: bool = False) -> dict[str, Any]:
 
 
 class PasswordSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(max_length=MAX_USERNAME)
+    # min_length: the schema says an empty field is refused (400); untrimmed: a name of spaces
+    # is a name no user has (401), as the schema's `minLength: 1` lets it be sent.
+    username = serializers.CharField(min_length=1, max_length=MAX_USERNAME, trim_whitespace=False)
     password = serializers.CharField(
-        max_length=MAX_PASSWORD, trim_whitespace=False, style={"input_type": "password"}
+        min_length=1, max_length=MAX_PASSWORD, trim_whitespace=False,
+        style={"input_type": "password"},
     )
 
 

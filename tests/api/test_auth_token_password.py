@@ -176,3 +176,16 @@ def test_the_sign_in_lockout_counts_and_blocks_password_exchanges(ana: Any, sett
     assert right.json()["error"]["code"] == "locked_out"
     assert int(right["Retry-After"]) == settings.AXES_COOLOFF_TIME.total_seconds()
     assert not Token.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("username", "status"), [("", 400), ("   ", 401)])
+def test_it_refuses_an_empty_username_and_finds_no_user_named_by_spaces(
+    username: str, status: int
+) -> None:
+    """As the schema says (`minLength: 1`): an empty field is a 400; a name of spaces is sent
+    as it is, and no user has it."""
+    response = APIClient().post(URL, {"username": username, "password": "x"}, format="json")
+
+    assert response.status_code == status
+    assert not Token.objects.exists()

@@ -44,6 +44,8 @@ def test_it_redirects_every_upload_to_its_result_page(
     assert page.status_code == 200
     assert statuses(page.content) == expected
     assert parse(page.content).find("h1").words() == "Upload result"
+    # "Upload more" sends the next file to the upload form, not to this page.
+    assert parse(page.content).find("form", cls="form--upload").attrs["action"] == "/upload/"
 
 
 def test_it_shows_the_same_result_on_a_reload_without_storing_anything_again(
