@@ -45,6 +45,10 @@ KEEP = 3
 # Standard errors by which an option's mean gain over another must exceed zero to count as
 # better (`_rate`): below it, sampling cannot tell the two apart.
 Z = 2.0
+# Adaptive sampling (`_rate`): an unclear decision gets up to EXTEND times the sample count, and
+# it is clear once the gaps that decide it are SURE standard errors wide.
+EXTEND = 4
+SURE = 3.0
 
 
 @dataclass(frozen=True)
@@ -319,11 +323,97 @@ def _world(state: Round, seat: int, unseen: Sequence[int], rng: random.Random) -
 
 def _playout(world: Round, option: _Option, seat: int, rng_seed: str) -> float:
     """The seat's settlement after `option` and the policy's play to the end of the round
-    (`world` is changed)."""
+    (`world` is changed): the greedy bot at every seat, careful of forced finishes under a
+    threshold (`greedy_playout`)."""
+    careful = range(1, world.players + 1)
     if option.event is not None:
         world.push(option.event)
-        return float(greedy_playout(world, random.Random(rng_seed))[seat])
-    return float(greedy_playout(world, random.Random(rng_seed), declining=seat)[seat])
+        return float(greedy_playout(world, random.Random(rng_seed), careful=careful)[seat])
+    return float(
+        greedy_playout(world, random.Random(rng_seed), declining=seat, careful=careful)[seat]
+    )
+
+
+def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The mean of the deal-by-deal differences a - b and its standard error."""
+    gains = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(gains)
+    mean = sum(gains) / n if n else 0.0
+    if n < 2:
+        return mean, math.inf
+    var = sum((g - mean) ** 2 for g in gains) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _margin(a: Sequence[float], b: Sequence[float]) -> float:
+    """How far a's paired mean gain over b is above zero, in standard errors."""
+    mean, se = _paired(a, b)
+    if se == 0.0:
+        return math.inf if mean > 0 else (-math.inf if mean < 0 else 0.0)
+    return mean / se
+
+
+@dataclass(frozen=True)
+class _Judgement:
+    values: list[float]
+    best: int
+    loss: float  # best - played when the best beats the played, else 0
+    unclear: bool  # more deals could change the best option named, or a mistake verdict
+    racing: list[int]  # the options that more deals could still name the best, and the played
+
+
+def _is_win(option: _Option) -> bool:
+    return option.event is not None and option.event.verb == "w"
+
+
+def _judge(
+    judged: Sequence[Sequence[float]],
+    active: Sequence[int],
+    options: Sequence[_Option],
+    played: int,
+    players: int,
+) -> _Judgement:
+    """The best option from the deals so far (`_rate`'s rules), and whether the decision is
+    still unclear: it might be a mistake or worse (the top option's gain over the one played,
+    plus `Z` standard errors, reaches the mistake threshold) while that gain, or the gap between
+    the top option and another near it, is not yet `SURE` standard errors clear."""
+    values = [round(sum(r) / len(r), 3) for r in judged]
+    top = max(active, key=lambda k: (values[k], -k))
+    beats = [k for k in active if k != played and _margin(judged[k], judged[played]) > Z]
+    best = played
+    if beats:
+        near = [k for k in beats if k == top or _margin(judged[top], judged[k]) <= Z]
+        best = min(near) if near else top
+        if values[best] <= values[played]:
+            best = played
+    loss = round(max(values[best] - values[played], 0.0), 3) if best != played else 0.0
+    if not _is_win(options[best]):
+        # Between options sampling cannot tell apart, a win is named the best: it ends the
+        # round now with a known settlement, the others only on average. The loss stays that
+        # of the option it replaces (0 when that is the one played).
+        tied = [
+            k
+            for k in active
+            if _is_win(options[k])
+            and k != best
+            and _margin(judged[best], judged[k]) <= Z
+            and (best == played or k in beats)
+        ]
+        if tied:
+            best = tied[0]
+            if loss:
+                loss = round(max(values[best] - values[played], 0.0), 3)
+    unclear = False
+    if top != played:
+        gain, se = _paired(judged[top], judged[played])
+        if (gain + Z * se) / max(players - 1, 1) >= THRESHOLDS[1]:
+            unclear = gain < SURE * se or any(
+                Z / 2 < _margin(judged[top], judged[k]) < SURE
+                for k in active
+                if k not in (top, played)
+            )
+    racing = [k for k in active if k in (top, played) or _margin(judged[top], judged[k]) < SURE]
+    return _Judgement(values, best, loss, unclear, racing)
 
 
 def _rate(point: _Point, state: Round, players: int, samples: int, seed: int) -> Decision:
@@ -338,7 +428,12 @@ def _rate(point: _Point, state: Round, players: int, samples: int, seed: int) ->
     tell it from the best). Otherwise the best is, among the options that beat the played one
     and that sampling cannot tell from the highest value, the first in the engine's order
     (`legal_events`: wins before melds, discards by card), so that two seeds name the same
-    best option when two options are worth the same."""
+    best option when two options are worth the same.
+
+    Adaptive sampling: while the decision is unclear (`_judge`: it may be a mistake and the
+    deals so far do not settle which option is best), the number of deals is doubled, up to
+    `EXTEND` times `samples`. Most decisions are clear after `samples` deals; the few that
+    decide the mistake and blunder marks get the deals they need."""
     unseen = _unseen(state, point.seat)
     options = point.options
     results: list[list[float]] = [[] for _ in options]
@@ -348,43 +443,32 @@ def _rate(point: _Point, state: Round, players: int, samples: int, seed: int) ->
     screen = 0
     if len(options) > KEEP + 1:
         screen = max(samples // 4, min(samples, 8))
-    for sample in range(samples):
-        if sample == screen and screen and len(active) > KEEP + 1:
-            ranked = sorted(active, key=lambda k: -sum(results[k]))
-            active = sorted(set(ranked[:KEEP]) | {played_at})
-        world = _world(state, point.seat, unseen, rng)
-        playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
-        for k in active:
-            # A pass leaves the round as it is: only a move needs a copy to be pushed on.
-            here = world if options[k].event is None else world.copy()
-            results[k].append(_playout(here, options[k], point.seat, playout_seed))
-    # The options kept after the screening are judged on the later deals only: the deals that
-    # chose them would flatter them (the best of several noisy means is too high).
-    fresh = screen if len(active) < len(options) and samples > screen else 0
-    judged = [r[fresh:] if k in active else r for k, r in enumerate(results)]
-    values = [round(sum(r) / len(r), 3) for r in judged]
-    top = max(active, key=lambda k: (values[k], -k))
-
-    def margin(k: int, base: int) -> float:
-        """How far `k`'s paired mean gain over `base` is above zero, in standard errors."""
-        gains = [a - b for a, b in zip(judged[k], judged[base], strict=True)]
-        n = len(gains)
-        if n < 2:
-            return 0.0
-        mean = sum(gains) / n
-        var = sum((g - mean) ** 2 for g in gains) / (n - 1)
-        if var == 0.0:
-            return math.inf if mean > 0 else (-math.inf if mean < 0 else 0.0)
-        return float(mean / math.sqrt(var / n))
-
-    beats = [k for k in active if k != played_at and margin(k, played_at) > Z]
-    best_at = played_at
-    if beats:
-        near_top = [k for k in beats if k == top or margin(top, k) <= Z]
-        best_at = min(near_top) if near_top else top
-        if values[best_at] <= values[played_at]:
-            best_at = played_at
-    loss = round(max(values[best_at] - values[played_at], 0.0), 3)
+    kept = active  # the options valued on every deal after the screening
+    done, total = 0, samples
+    while True:
+        for sample in range(done, total):
+            if sample == screen and screen and len(active) > KEEP + 1:
+                ranked = sorted(active, key=lambda k: -sum(results[k]))
+                active = kept = sorted(set(ranked[:KEEP]) | {played_at})
+            world = _world(state, point.seat, unseen, rng)
+            playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
+            for k in active:
+                # A pass leaves the round as it is: only a move needs a copy to be pushed on.
+                here = world if options[k].event is None else world.copy()
+                results[k].append(_playout(here, options[k], point.seat, playout_seed))
+        done = total
+        # The options kept after the screening are judged on the later deals only: the deals
+        # that chose them would flatter them (the best of several noisy means is too high).
+        fresh = screen if len(kept) < len(options) and total > screen else 0
+        judged = [r[fresh:] if k in kept else r for k, r in enumerate(results)]
+        judgement = _judge(judged, active, options, played_at, players)
+        if not judgement.unclear or total >= samples * EXTEND:
+            break
+        # The next deals go to the options still in the race: the one played, the top one and
+        # those sampling cannot yet tell from the top (the others cannot be named the best).
+        active = judgement.racing
+        total = min(total * 2, samples * EXTEND)
+    values, best_at, loss = judgement.values, judgement.best, judgement.loss
     rest = sorted((k for k in range(len(options)) if k != best_at), key=lambda k: (-values[k], k))
     return Decision(
         ply=point.ply,

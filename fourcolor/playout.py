@@ -11,7 +11,7 @@ The reviewer plays tens of thousands of rounds per record, so this is its hot pa
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .cards import CARDS, KINDS, Card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, resolve_claims
@@ -49,8 +49,11 @@ def _partners(i: int, hand: Sequence[int], colour_groups: bool) -> float:
 class _Table:
     """The round's state as counts, and the greedy bot's play on it."""
 
-    def __init__(self, state: Round, rng: random.Random) -> None:
+    def __init__(self, state: Round, rng: random.Random, careful: frozenset[int]) -> None:
         rs = state.ruleset
+        # Seats that never make a plain meld ending the round by a forced finish under the
+        # threshold (`_forces_below`); only rulesets with a threshold have one.
+        self.careful = careful if rs.threshold is not None else frozenset()
         self.rs = rs
         self.players = state.players
         self.rng = rng
@@ -160,6 +163,54 @@ class _Table:
             cache[key] = best
         return best
 
+    def _forces_below(self, seat: int, meld: Meld, card: Card) -> bool:
+        """Whether claiming `meld` on `card` leaves `seat` nothing to discard (a forced finish)
+        with fewer points than the threshold: every other seat is then paid T + B (§7)."""
+        hand = list(self.hands[seat])
+        skipped = False
+        for c in meld.cards:
+            if c is card and not skipped:
+                skipped = True
+            else:
+                hand[c.index] -= 1
+        locked = self.locked[seat] if self.locked is not None else None
+        if locked is not None and any(locked[c.index] for c in meld.cards):
+            locked = [
+                0 if any(c.index == i for c in meld.cards) else n for i, n in enumerate(locked)
+            ]
+        if any(hand[i] and i % 7 and not (locked is not None and locked[i]) for i in range(KINDS)):
+            return False
+        split = _split_hidden(hand, locked or [0] * KINDS, self.rs)
+        assert split is not None and self.rs.threshold is not None
+        points = self.exposed[seat] + meld.points(self.rs, exposed=True) + split[0]
+        return points < self.rs.threshold
+
+    def _careful_choice(
+        self, seat: int, live: Live, card: Card, choice: tuple[Meld, ClaimRight] | None
+    ) -> tuple[Meld, ClaimRight] | None:
+        """A careful seat's meld: the greedy one unless it forces a finish under the threshold,
+        then the greedy best of the melds that do not (None: it lets the card go)."""
+        if choice is None or not self._forces_below(seat, choice[0], card):
+            return choice
+        locked = self.locked[seat] if self.locked is not None else None
+        best: tuple[Meld, ClaimRight] | None = None
+        best_key = (0, 0, 0)
+        for meld in melds_with(card, self.hands[seat], self.rs):
+            if not locked_ok(meld, card, locked) or self._forces_below(seat, meld, card):
+                continue
+            try:
+                right = claim_right(
+                    self.rs, self.players, live, seat, meld.kind, card.rank, win=False
+                )
+            except ClaimRefused:
+                continue
+            rank_key = (meld.points(self.rs, exposed=True), len(meld.cards), -meld.cards[0].index)
+            if best is None or rank_key > best_key:
+                best, best_key = (meld, right), rank_key
+        if best is None and live.source == "draw" and seat == live.owner and card.rank == "K":
+            return choice  # a drawn general must be melded
+        return best
+
     # -------------------------------------------------------------- the rules, on counts
 
     def _finish(self, seat: int, points: int, lucky_counts: Sequence[int]) -> dict[int, int]:
@@ -188,6 +239,8 @@ class _Table:
                 calls.append((Claim(seat, _WIN), None, points))
                 continue
             choice = self._meld_choice(seat, live, card)
+            if seat in self.careful:
+                choice = self._careful_choice(seat, live, card, choice)
             if choice is not None:
                 calls.append((Claim(seat, choice[1]), choice[0], 0))
         if not calls and declining is not None and live.source == "draw":
@@ -265,14 +318,20 @@ class _Table:
 
 
 def greedy_playout(
-    state: Round, rng: random.Random, *, declining: int | None = None
+    state: Round,
+    rng: random.Random,
+    *,
+    declining: int | None = None,
+    careful: Iterable[int] = (),
 ) -> dict[int, int]:
     """The settlement of `state` played to its end by the greedy bot at every seat, drawing its
     random numbers from `rng` (a round that has ended: its own). `declining`: a seat that lets
-    the current live card go. The round itself is not changed."""
+    the current live card go. `careful`: seats that, in a ruleset with a threshold, never make a
+    plain meld that ends the round by a forced finish under it (the reviewer's policy, see
+    docs/analysis.md); the others play exactly as the greedy bot. The round is not changed."""
     if state.phase == ENDED:
         return state.end_of_record().settlement
-    return _Table(state, rng).play(declining)
+    return _Table(state, rng, frozenset(careful)).play(declining)
 
 
 __all__ = ["greedy_playout"]

@@ -57,3 +57,34 @@ def test_it_plays_exactly_as_the_greedy_bot(rules: Ruleset, players: int) -> Non
                 assert got == expected, (record, point, option)
                 compared += 1
     assert compared > 20
+
+
+def _opened(rules: Ruleset, seed: int) -> Round:
+    """A fresh 4-seat deal after the greedy bot's opening discard."""
+    record = generate_record(rules, 4, seed)
+    state = Round.from_record(record, rules)
+    state.push(record.events[0])
+    return state
+
+
+def test_its_careful_seats_stop_forcing_finishes_under_the_threshold() -> None:
+    # The reviewer's policy (docs/analysis.md): in bga a careful seat never makes a plain meld
+    # that ends the round by a forced finish under T (every other seat is paid T + B = 11);
+    # only a drawn general with nothing but such melds still forces one. In classic (no
+    # threshold) careful seats play exactly as the greedy bot.
+    bga, classic = get_ruleset("bga"), get_ruleset("classic")
+    everyone = (1, 2, 3, 4)
+    greedy_forced = careful_forced = 0
+    for seed in range(120):
+        state = _opened(bga, seed)
+        greedy = greedy_playout(state, random.Random(seed))
+        careful = greedy_playout(state, random.Random(seed), careful=everyone)
+        greedy_forced += min(greedy.values()) == -33 and sorted(greedy.values())[1] == 11
+        careful_forced += min(careful.values()) == -33 and sorted(careful.values())[1] == 11
+        if seed < 30:
+            plain = _opened(classic, seed)
+            assert greedy_playout(plain, random.Random(seed), careful=everyone) == greedy_playout(
+                plain, random.Random(seed)
+            )
+    assert greedy_forced >= 3
+    assert careful_forced < greedy_forced / 2
