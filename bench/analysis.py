@@ -17,7 +17,12 @@ sample count (docs/analysis.md has the figures).
   mistake or a blunder with a win as the best option (the issue asks 95 %), and why the others
   are not (see docs/analysis.md).
 
-The exit status is 0 when strength, stability and speed hold (the missed-win figure is
+- Policy: the reviewer's playout policy (careful seats, fourcolor/playout.py) against the
+  greedy bot on the same deals: its seats' mean gain per round must not be below zero by more
+  than two standard errors (the issue: at least as strong as the greedy bot).
+
+`--rulesets bga` runs one ruleset, `--only-missed` only the missed wins, `--no-missed` skips them.
+The exit status is 0 when strength, stability, speed and the policy hold (the missed-win figure is
 reported: docs/analysis.md explains why 95 % cannot hold under the rules' own scoring).
 """
 

@@ -180,7 +180,7 @@ class _Table:
             ]
         if any(hand[i] and i % 7 and not (locked is not None and locked[i]) for i in range(KINDS)):
             return False
-        split = _split_hidden(hand, locked or [0] * KINDS, self.rs)
+        split = split_hidden(hand, locked or [0] * KINDS, self.rs)
         assert split is not None and self.rs.threshold is not None
         points = self.exposed[seat] + meld.points(self.rs, exposed=True) + split[0]
         return points < self.rs.threshold
