@@ -2,7 +2,7 @@
 then a check that every upload the server accepted is stored exactly once (issue #8).
 
     .venv/bin/python scripts/load_test.py [--database-url URL] [--games 2000] [--seconds 60]
-        [--users 24] [--workers 4] [--port 8160] [--reset] [--json FILE]
+        [--users 24] [--workers 4] [--port 8160] [--reset] [--json FILE] [--broker URL]
 
 Needs the `bench` extras (`pip install -e '.[bench]'`: Locust). The steps:
 
@@ -55,6 +55,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from scripts.fault_db_outage import start_celery, stop_celery  # noqa: E402
+
 PYTHON = sys.executable
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_h6_load"
 UPLOAD_URL = "/api/v1/uploads/"
@@ -172,10 +177,12 @@ def upload_pool(run_id: str, count: int) -> list[tuple[str, str]]:
     return pool
 
 
-def start_server(database_url: str, port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(database_url: str, port: int, workers: int, log: Path, broker: str = ""
+                 ) -> subprocess.Popen[bytes]:
     env = production_env(database_url) | {
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "GUNICORN_WORKERS": str(workers),
+        "CELERY_BROKER_URL": broker,
     }
     gunicorn = str(Path(PYTHON).with_name("gunicorn"))
     with log.open("wb") as out:
@@ -335,6 +342,23 @@ def run_locust(host: str, token: str, data: Targets, pool: list[tuple[str, str]]
 # ----------------------------------------------------------------------------- checks
 
 
+def wait_counted(database_url: str, seconds: float) -> int:
+    """Stored games the statistics do not count yet, once none are left or after `seconds`:
+    each upload's statistics job (on the job worker, or Celery) must catch up by itself."""
+    import psycopg
+
+    deadline = time.monotonic() + seconds
+    while True:
+        with psycopg.connect(database_url) as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM records_game g WHERE NOT EXISTS "
+                "(SELECT 1 FROM ratings_countedgame c WHERE c.game_id = g.id)").fetchone()
+        left = int(row[0]) if row else 0
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(1)
+
+
 def check_database(database_url: str, ledger: Ledger, before: int, run_id: str) -> list[str]:
     """Every problem found; empty when every accepted upload is stored exactly once."""
     import psycopg
@@ -431,6 +455,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=2500, help="new records generated ahead")
     parser.add_argument("--reset", action="store_true", help="drop and reseed the database")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--broker", default="",
+                        help="a Celery broker URL: the jobs (each upload's statistics) run on a "
+                             "Celery worker with beat that the script starts (default: none, "
+                             "gunicorn's job worker)")
     args = parser.parse_args(argv)
 
     print(f"preparing {args.database_url} ({args.games} seed games)...", flush=True)
@@ -443,17 +471,26 @@ def main(argv: list[str] | None = None) -> int:
     pool = upload_pool(run_id, args.pool)
     before = game_count(args.database_url)
     log = ROOT / "var" / f"load_test_gunicorn_{args.port}.log"
-    server = start_server(args.database_url, args.port, args.workers, log)
+    celery = None
+    if args.broker:
+        celery = start_celery(production_env(args.database_url) | {
+            "CELERY_BROKER_URL": args.broker}, ROOT / "var" / f"load_test_celery_{args.port}.log")
+    server = start_server(args.database_url, args.port, args.workers, log, args.broker)
     print(f"gunicorn on 127.0.0.1:{args.port} ({args.workers} workers), {len(data.games)} games; "
-          f"{args.users} users for {args.seconds} s", flush=True)
+          f"{args.users} users for {args.seconds} s; "
+          + (f"Celery worker with beat on {args.broker}" if args.broker
+             else "no broker (gunicorn's job worker)"), flush=True)
     ledger = Ledger()
     try:
         stats, statuses, elapsed = run_locust(
             f"http://127.0.0.1:{args.port}", token, data, pool, args.users, args.seconds, ledger
         )
+        uncounted = wait_counted(args.database_url, 120)
     finally:
         server.terminate()
         server.wait(timeout=60)
+        if celery is not None:
+            stop_celery(celery)
     figures = report(stats, statuses, elapsed)
     after = game_count(args.database_url)
     print_report(figures, ledger, before, after)
@@ -461,6 +498,9 @@ def main(argv: list[str] | None = None) -> int:
     server_errors = sum(n for s, n in figures["by_status"].items() if s >= 500 or s == 0)
     if server_errors:
         problems.append(f"{server_errors} requests answered 5xx or not at all")
+    print(f"statistics: {uncounted} stored games not counted after the load")
+    if uncounted:
+        problems.append(f"{uncounted} stored games not counted 2 minutes after the load")
     if figures["failures"]:
         problems.append(f"{figures['failures']} requests failed")
     if ledger.pool_exhausted:
