@@ -46,6 +46,16 @@ def _partners(i: int, hand: Sequence[int], colour_groups: bool) -> float:
     return score
 
 
+def _take_meld(hand: list[int], meld: Meld, card: Card) -> None:
+    """Take from `hand` the cards of `meld` other than the live `card` (counts, in place)."""
+    skipped = False
+    for c in meld.cards:
+        if c is card and not skipped:
+            skipped = True
+        else:
+            hand[c.index] -= 1
+
+
 class _Table:
     """The round's state as counts, and the greedy bot's play on it."""
 
@@ -167,12 +177,7 @@ class _Table:
         """Whether claiming `meld` on `card` leaves `seat` nothing to discard (a forced finish)
         with fewer points than the threshold: every other seat is then paid T + B (§7)."""
         hand = list(self.hands[seat])
-        skipped = False
-        for c in meld.cards:
-            if c is card and not skipped:
-                skipped = True
-            else:
-                hand[c.index] -= 1
+        _take_meld(hand, meld, card)
         locked = self.locked[seat] if self.locked is not None else None
         if locked is not None and any(locked[c.index] for c in meld.cards):
             locked = [
@@ -259,12 +264,8 @@ class _Table:
             counts = [hand[i] + self.shown[seat][i] for i in range(KINDS)]
             counts[card.index] += 1
             return self._finish(seat, points, counts)
-        skipped = False
+        _take_meld(hand, meld, card)
         for c in meld.cards:
-            if c is card and not skipped:
-                skipped = True
-            else:
-                hand[c.index] -= 1
             self.shown[seat][c.index] += 1
         if self.locked is not None:
             locked = self.locked[seat]
