@@ -1,0 +1,68 @@
+"""The deal lines of a record: ``S: card card ...``, one per seat, in any order."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..cards import Card, card_or_none, cards_or_none
+from ..errors import FcnSyntaxError
+from .model import DEAL_RE, Record
+
+
+def parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> int:
+    positions = record.positions
+    deal = record.deal
+    start = i
+    while i < len(lines):
+        line = lines[i]
+        m = DEAL_RE.match(line)
+        if not m:
+            if not line.strip():
+                i += 1
+                continue
+            break
+        number = first_line + i
+        if not deal:
+            positions["deal"] = (number, 1)
+        seat = int(m.group(1))
+        if seat in deal:
+            raise FcnSyntaxError(
+                f"bad or repeated deal line for seat {seat}",
+                category="deal",
+                line=number,
+                col=m.start(1) + 1,
+            )
+        key = _DEAL_KEYS[seat] if seat < len(_DEAL_KEYS) else f"deal {seat}"
+        cards = cards_or_none(line[m.end() :])
+        # None: a word names no card; the slow reader raises at the first one.
+        deal[seat] = cards if cards is not None else _deal_cards(line, m.end(), number)
+        positions[key] = (number, m.start(1) + 1)
+        i += 1
+    if not deal:
+        # No deal line: errors about the deal point at the record's last line (or where the
+        # deal was due, when that comes first).
+        last = next((k for k in range(len(lines) - 1, -1, -1) if lines[k].strip()), 0)
+        positions.setdefault("deal", (first_line + min(start, last), 1))
+    return i
+
+
+_DEAL_KEYS = tuple(f"deal {seat}" for seat in range(10))
+
+
+def _deal_cards(line: str, start: int, number: int) -> tuple[Card, ...]:
+    """The cards of a deal line from column `start` on, or the error for its first bad word."""
+    cards: list[Card] = []
+    for word, col in _words(line, start):
+        card = card_or_none(word)
+        if card is None:
+            raise FcnSyntaxError(
+                f"no such card {word!r} in the deal", category="deal", line=number, col=col
+            )
+        cards.append(card)
+    return tuple(cards)
+
+
+def _words(line: str, start: int) -> Iterator[tuple[str, int]]:
+    for m in re.finditer(r"\S+", line[start:]):
+        yield m.group(0), start + m.start() + 1

@@ -1,0 +1,377 @@
+"""The event section of a record: the one reader of events, for every layout.
+
+One regular expression cuts the section into tokens, and one loop turns them into events: an
+event head with the cards that follow it on its line is one token (the usual event, looked up
+in a cache by its text), and so are more cards of the open event (after a line break, a comment
+or a group), a comment (which may span lines), a turn number and a line end. Anything else, a
+word or a parenthesis, is one token too; an event holding one is assembled by `_assemble`,
+which finds its first fault in reading order (docs/notation.md, "Reading rules").
+
+Errors are kept in reading order: the faults inside an event are found when the event ends
+(at the next head or the section's end), a comment over the limit or a word before the first
+event when it is read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from ..cards import _BY_TOKEN as _CARDS_BY_TOKEN
+from ..cards import Card, card_or_none
+from ..errors import FcnSyntaxError, LimitError
+from .model import ARITY, HEADS, MAX_COMMENT_CHARS, MAX_EVENTS, VERB_NAMES, Event, Record
+
+# The tokens, by group: 1 events one space apart on a line, each a head and its cards (the
+# canonical layout: a line of the writer is one token), 2 the line end after them if that is
+# what follows; 3 more cards of the open event; 4 a line end; 5 and 6 a comment's text and its
+# closing brace ("" when the section ends first); 7 a turn number; 8 any other word, or a
+# parenthesis or a stray brace.
+# A word ends at a blank, a parenthesis or a brace. Blanks other than line ends are skipped;
+# nothing else is (group 7 takes any other character), so the tokens cover the section.
+_TOKENS = re.compile(
+    r"[^\S\n]*+(?:"
+    r"([0-9][xdmwrch](?: [rygw][KAERHCP])*+(?: [0-9][xdmwrch](?: [rygw][KAERHCP])*+)*+)"
+    r"(?![^\s(){}])[^\S\n]*+(\n)?"
+    r"|([rygw][KAERHCP](?:[^\S\n]++[rygw][KAERHCP])*+)(?![^\s(){}])"
+    r"|(\n)"
+    r"|\{([^}]*+)(\}?)"
+    r"|([0-9]++\.++)(?![^\s(){}])"
+    r"|([()}]|[^\s(){}]++)"
+    r")"
+)
+_EVENTS, _EVENTS_LINE_END, _CARDS, _LINE_END, _COMMENT, _TURN, _OTHER = 1, 2, 3, 4, 6, 7, 8
+_WORD = re.compile(r"\S+")
+# Where a token of events one space apart splits into events: a space before a seat digit.
+_EVENT_GAP = re.compile(r" (?=[0-9])")
+
+# Event text ("2m rE rE") -> seat, verb, cards and no groups nor comments, for texts whose
+# cards fit their verb. Few distinct texts recur (a seat, a verb and a meld's cards), so a
+# bounded cache saves splitting and looking up the words of most events.
+_Value = tuple[int, str, tuple[Card, ...], tuple[()], tuple[()]]
+_CACHE: dict[str, _Value] = {}
+_CACHE_SIZE = 20_000
+_new_event = tuple.__new__  # an Event from a plain tuple, without the Python-level __new__
+
+
+class _Token(NamedTuple):
+    kind: str  # "word", "open", "close", "stray", "unclosed-comment"
+    text: str
+    line: int
+    col: int
+
+
+_KINDS = {"(": "open", ")": "close", "}": "stray"}
+
+
+class _Open:
+    """What the open event has beyond its first token: more cards, comments and, from its
+    first unusual token (a group, a word that is no card...) on, every token in order."""
+
+    __slots__ = ("cards", "comments", "tokens")
+
+    def __init__(self) -> None:
+        self.cards: list[Card] = []
+        self.comments: list[str] = []
+        self.tokens: list[_Token] | None = None
+
+    def add_cards(self, text: str, line: int, col: int) -> None:
+        if self.tokens is None:
+            self.cards += [_CARDS_BY_TOKEN[w] for w in text.split()]
+        else:
+            self.tokens += [
+                _Token("word", m.group(), line, col + m.start()) for m in _WORD.finditer(text)
+            ]
+
+    def add_token(self, token: _Token) -> None:
+        if self.tokens is None:
+            self.tokens = []
+        self.tokens.append(token)
+
+
+def read_events(lines: list[str], start: int, first_line: int, record: Record) -> None:
+    """Fill `record.events` from the event section, `lines[start:]` (`lines[0]` is line
+    `first_line` of the file). At the first malformed event, the events before it are kept
+    and the error is stored in `record.syntax_error`: the validator reports a rule broken by
+    an earlier event first, since faults are reported in event order.
+
+    The lines as the writer writes them (events one space apart, each an event text the cache
+    knows) are read first, at a split and a lookup per event; the rest of the section, from the
+    first other line on, goes through `scan_events` (a property test holds the two readers to
+    the same events, verdicts, lines and columns on every layout)."""
+    events = record.events
+    append = events.append
+    cache_get = _CACHE.get
+    split = _EVENT_GAP.split
+    value: _Value | None = None
+    at_line = at_col = 0
+    k = start
+    for k in range(start, len(lines)):
+        texts = split(lines[k])
+        values = list(map(cache_get, texts))
+        if not all(values) or len(events) + len(texts) >= MAX_EVENTS:
+            break
+        if value is not None:
+            append(_new_event(Event, value + (at_line, at_col)))
+        number = first_line + k
+        col = 1
+        last = len(texts) - 1
+        for j in range(last):
+            append(_new_event(Event, values[j] + (number, col)))  # type: ignore[operator]
+            col += len(texts[j]) + 1
+        # The line's last event is left open: the next line may hold more of it.
+        value, at_line, at_col = values[last], number, col
+    else:
+        k = len(lines)
+    ply = len(events) + (value is not None)
+    scan_events("\n".join(lines[k:]), first_line + k, record, (ply, value, at_line, at_col))
+
+
+_Start = tuple[int, "_Value | None", int, int]
+
+
+def scan_events(section: str, line: int, record: Record, begun: _Start = (0, None, 0, 0)) -> None:
+    """Read the event section `section` (from line `line` of the file) into `record`, as
+    `read_events` does, or the rest of it after `begun`: the events read so far, the open
+    event and where its head is."""
+    events = record.events
+    append = events.append
+    cache_get = _CACHE.get
+    split = _EVENT_GAP.split
+    line_start = 0  # where the current line starts in `section`
+    ply, value, at_line, at_col = begun  # events begun, the open event's first token, its head
+    more: _Open | None = None  # what the open event has beyond that first token
+    try:
+        for m in _TOKENS.finditer(section):
+            kind: int = m.lastindex  # type: ignore[assignment]  # every token is a group
+            if kind <= _EVENTS_LINE_END:
+                if value is not None:
+                    if more is None:
+                        append(_new_event(Event, value + (at_line, at_col)))
+                    else:
+                        append(_finish(value, more, at_line, at_col, ply))
+                texts = split(m[1])
+                values = list(map(cache_get, texts))
+                col = m.start(1) - line_start + 1
+                last = len(texts) - 1
+                if all(values) and ply + last < MAX_EVENTS:  # the usual
+                    for k in range(last):
+                        append(_new_event(Event, values[k] + (line, col)))  # type: ignore[operator]
+                        col += len(texts[k]) + 1
+                    ply += last + 1
+                    value, more = values[last], None
+                    at_line, at_col = line, col
+                    if kind == _EVENTS_LINE_END:
+                        line += 1
+                        line_start = m.end()
+                    continue
+                for k, text in enumerate(texts):  # one by one: a text not seen, or the limit
+                    if k:
+                        append(_finish(value, more or _Open(), at_line, at_col, ply))  # type: ignore[arg-type]
+                        col += len(texts[k - 1]) + 1
+                    if ply >= MAX_EVENTS:
+                        raise _too_many(text[:2], line, col, ply)
+                    ply += 1
+                    at_line, at_col = line, col
+                    value, more = values[k], None
+                    if value is None:
+                        value, fits = _value(text)
+                        if not fits:
+                            more = _Open()  # more cards may follow; `_finish` counts them
+                if kind == _EVENTS_LINE_END:
+                    line += 1
+                    line_start = m.end()
+                continue
+            if kind == _LINE_END:
+                line += 1
+                line_start = m.end()
+                continue
+            if kind == _TURN:
+                continue
+            if kind == _CARDS:
+                text = m[3]
+                col = m.start(3) - line_start + 1
+                if value is None:
+                    raise _before_first(text.split()[0], line, col)
+                if more is None:
+                    more = _Open()
+                more.add_cards(text, line, col)
+                continue
+            if kind == _COMMENT:
+                col = m.start(5) - line_start  # the "{" just before the text, 1-based
+                comment_line = line
+                body = m[5]
+                if "\n" in body:
+                    line += body.count("\n")
+                    line_start = section.rindex("\n", 0, m.end()) + 1
+                if not m[6]:  # no closing brace before the section ends
+                    if value is None:
+                        raise FcnSyntaxError(
+                            "an unclosed comment before the first event",
+                            line=comment_line,
+                            col=col,
+                            ply=0,
+                        )
+                    if more is None:
+                        more = _Open()
+                    more.add_token(_Token("unclosed-comment", "{", comment_line, col))
+                    continue
+                comment = " ".join(body.split())
+                if len(comment) > MAX_COMMENT_CHARS:
+                    raise LimitError(
+                        f"comment longer than {MAX_COMMENT_CHARS} characters",
+                        line=comment_line,
+                        col=col,
+                        ply=max(ply, 1),
+                    )
+                if value is None:
+                    record.comments.append(comment)
+                    continue
+                if more is None:
+                    more = _Open()
+                more.comments.append(comment)
+                continue
+            # Any other word, a parenthesis or a stray brace.
+            word = m[8]
+            col = m.start(8) - line_start + 1
+            if word[0] in "0123456789":  # a head with no card after it on its line, or no head
+                head = HEADS.get(word)
+                if value is not None:
+                    append(_finish(value, more or _Open(), at_line, at_col, ply))
+                    value = None
+                if head is None:
+                    raise FcnSyntaxError(
+                        f"malformed event {word!r}: expected a seat digit and a verb "
+                        f"(x d m w r, or the extensions c h)",
+                        line=line,
+                        col=col,
+                        ply=ply + 1,
+                        event=word,
+                    )
+                if ply >= MAX_EVENTS:
+                    raise _too_many(word, line, col, ply)
+                ply += 1
+                at_line, at_col = line, col
+                value = (head[0], head[1], (), (), ())
+                more = _Open()
+                continue
+            if value is None:
+                raise _before_first(word, line, col)
+            if more is None:
+                more = _Open()
+            card = _CARDS_BY_TOKEN.get(word)
+            if card is not None and more.tokens is None:
+                more.cards.append(card)  # a card glued to a bad word after it ("yE yKz")
+            else:
+                more.add_token(_Token(_KINDS.get(word, "word"), word, line, col))
+        if value is not None:
+            if more is None:
+                append(_new_event(Event, value + (at_line, at_col)))
+            else:
+                append(_finish(value, more, at_line, at_col, ply))
+    except FcnSyntaxError as err:
+        record.syntax_error = err
+
+
+def _value(text: str) -> tuple[_Value, bool]:
+    """Seat, verb and cards of an event token's text, and whether the cards fit the verb (the
+    value is then kept in the cache)."""
+    head, *words = text.split()
+    seat, verb = HEADS[head]
+    value: _Value = (seat, verb, tuple([_CARDS_BY_TOKEN[w] for w in words]), (), ())
+    low, high = ARITY[verb]
+    fits = low <= len(words) <= high
+    if fits and len(_CACHE) < _CACHE_SIZE:
+        _CACHE[text] = value
+    return value, fits
+
+
+def _too_many(head: str, line: int, col: int, ply: int) -> LimitError:
+    return LimitError(f"more than {MAX_EVENTS} events", line=line, col=col, ply=ply + 1, event=head)
+
+
+def _before_first(word: str, line: int, col: int) -> FcnSyntaxError:
+    return FcnSyntaxError(f"{word!r} before the first event", line=line, col=col, ply=0)
+
+
+def _finish(value: _Value, more: _Open, line: int, col: int, ply: int) -> Event:
+    """The open event, once it ends: its cards counted, its unusual tokens read."""
+    seat, verb, cards = value[0], value[1], value[2]
+    if more.cards:
+        cards += tuple(more.cards)
+    if more.tokens is not None:
+        return _assemble(seat, verb, list(cards), more, line, col, ply)
+    low, high = ARITY[verb]
+    if not low <= len(cards) <= high:
+
+        def fail(message: str) -> FcnSyntaxError:
+            text = " ".join([f"{seat}{verb}", *(c.token for c in cards)])
+            return FcnSyntaxError(message, line=line, col=col, ply=ply, event=text)
+
+        check_arity(verb, list(cards), fail)
+    return _new_event(Event, (seat, verb, cards, (), tuple(more.comments), line, col))
+
+
+def _assemble(
+    seat: int, verb: str, cards: list[Card], more: _Open, line: int, col: int, ply: int
+) -> Event:
+    """An event with groups or a fault: its tokens read in order, the first fault raised.
+    `cards` are those before its first unusual token."""
+    tokens = more.tokens or []
+
+    def fail(message: str, token: _Token | None = None) -> FcnSyntaxError:
+        at = (token.line, token.col) if token else (line, col)
+        text = " ".join([f"{seat}{verb}", *(c.token for c in cards[:first])])
+        for t in tokens:
+            if t.kind != "unclosed-comment":
+                text += ("" if t.kind == "close" or text.endswith("(") else " ") + t.text
+        return FcnSyntaxError(message, line=at[0], col=at[1], ply=ply, event=text)
+
+    first = len(cards)
+    groups: list[tuple[Card, ...]] = []
+    group: list[Card] | None = None
+    group_open: _Token | None = None
+    for token in tokens:
+        if token.kind == "unclosed-comment":
+            raise fail("unclosed comment", token)
+        if token.kind == "stray":
+            raise fail("'}' without a comment to close", token)
+        if token.kind == "open":
+            if verb not in "wh":
+                raise fail(f"a group in a {VERB_NAMES[verb]} event", token)
+            if group is not None:
+                raise fail("unclosed group", group_open)
+            group, group_open = [], token
+            continue
+        if token.kind == "close":
+            if group is None:
+                raise fail("')' without a group to close", token)
+            if not group:
+                raise fail("empty group", token)
+            groups.append(tuple(group))
+            group = None
+            continue
+        card = card_or_none(token.text)
+        if card is None:
+            raise fail(f"no such card {token.text!r}", token)
+        if group is not None:
+            group.append(card)
+        elif groups:
+            raise fail(f"card {token.text} after the declared groups", token)
+        else:
+            cards.append(card)
+    if group is not None:
+        raise fail("unclosed group", group_open)
+    check_arity(verb, cards, fail)
+    return Event(seat, verb, tuple(cards), tuple(groups), tuple(more.comments), line, col)
+
+
+def check_arity(verb: str, cards: list[Card], fail: Any) -> None:
+    """Raise `fail(message)` when `cards` are not as many as `verb` names."""
+    name = VERB_NAMES[verb]
+    if verb in "xd" and len(cards) != 1:
+        raise fail(f"a {name} names exactly one card, not {len(cards)}")
+    if verb == "r" and cards:
+        raise fail("a redeal names no cards")
+    if verb in "mwch" and not 1 <= len(cards) <= 4:
+        raise fail(f"a {name} names the 1 to 4 cards of its meld, not {len(cards)}")

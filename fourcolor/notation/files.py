@@ -1,0 +1,109 @@
+"""Splitting a multi-record file into its records (`iter_records`), one at a time, whatever the
+line ends and chunks of the stream."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from .model import MAX_RECORD_CHARS, RecordText
+
+
+def iter_records(stream: Iterable[str]) -> Iterator[RecordText]:
+    """The records of a multi-record file, one at a time, each with its verbatim text.
+
+    A record starts with a tag line (``[`` in column 1) that follows its predecessor's deal or
+    events; blank lines between records belong to neither. Only one record is held in memory;
+    a record over `MAX_RECORD_CHARS` keeps its first part and is flagged ``oversize``.
+    """
+    index = 0
+    start = 0
+    lines: list[str] = []
+    append = lines.append
+    size = 0
+    oversize = False
+    # Whether a record has begun: not `bool(lines)`, since a record whose first line alone is
+    # over the limit keeps no line at all and must still be reported (as oversize).
+    started = False
+    has_body = False
+    blank_before = True
+    in_comment = False
+    number = 0
+    for raw in _lines(stream):
+        number += 1
+        if raw[:1] == "\ufeff":
+            # A byte order mark marks where a file began: `cat a.fcn b.fcn` leaves b's in the
+            # middle, before its first tag line. It is not text; dropped, as at the file's start.
+            raw = raw[1:]
+        blank = not raw or raw.isspace()  # what `not raw.strip()` says, without a copy
+        tag_line = raw.startswith("[")
+        if tag_line and has_body and (blank_before or not in_comment):
+            yield RecordText(index, start, _trim(lines), oversize)
+            index += 1
+            lines, size, oversize, has_body, in_comment = [], 0, False, False, False
+            append = lines.append
+            started = False
+        if not started:
+            if blank:
+                blank_before = True
+                continue  # blank lines before a record are separators
+            started = True
+            start = number
+        size += len(raw)
+        if size <= MAX_RECORD_CHARS:
+            append(raw)
+        else:
+            oversize = True
+            size -= len(raw)
+        if not (blank or tag_line):
+            has_body = True
+        # The per-character scan only runs on lines that could change the state.
+        if has_body and ("}" if in_comment else "{") in raw:
+            in_comment = _comment_state(raw, in_comment)
+        blank_before = blank
+    if started:
+        yield RecordText(index, start, _trim(lines), oversize)
+
+
+_LINE_END = re.compile(r"\r\n|\n|\r")
+
+
+def _lines(stream: Iterable[str]) -> Iterator[str]:
+    """Lines with their endings (``\n``, ``\r\n`` or a bare ``\r``), whatever the chunks the
+    stream yields: a text file opened with ``newline=""``, a list of lines, or arbitrary pieces."""
+    pending = ""
+    for chunk in stream:
+        # Its first newline is its last character (so it ends with one, when not empty).
+        if not pending and chunk and chunk.find("\n") == len(chunk) - 1 and "\r" not in chunk:
+            yield chunk  # already one whole line (a file's or a list's lines): the usual case
+            continue
+        pending += chunk
+        start = 0
+        for m in _LINE_END.finditer(pending):
+            if m.group() == "\r" and m.end() == len(pending):
+                break  # a \r at the end may be the first half of \r\n in the next chunk
+            yield pending[start : m.end()]
+            start = m.end()
+        pending = pending[start:]
+        if len(pending) > MAX_RECORD_CHARS:
+            # A line this long is refused later anyway; do not let it grow without bound.
+            yield pending
+            pending = ""
+    if pending:
+        yield pending
+
+
+def _trim(lines: list[str]) -> str:
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "".join(lines)
+
+
+def _comment_state(line: str, in_comment: bool) -> bool:
+    for ch in line:
+        if in_comment:
+            if ch == "}":
+                in_comment = False
+        elif ch == "{":
+            in_comment = True
+    return in_comment

@@ -1,0 +1,151 @@
+"""What a record is once read: its `Event`s, the `Record` (tags, deal, events and where each
+was written), a record's text as it stands in a file (`RecordText`), and the limits and names
+the notation fixes (docs/notation.md)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ..cards import Card, sort_cards
+from ..errors import FcnSyntaxError
+
+# Hostile input is bounded: a real round has a few hundred events in a few KiB.
+MAX_RECORD_CHARS = 256 * 1024
+MAX_LINE_CHARS = 4096
+MAX_TAGS = 64
+MAX_TAG_VALUE_CHARS = 1024
+MAX_EVENTS = 2000
+MAX_COMMENT_CHARS = 2000
+
+VERBS = "xdmwrch"  # discard, draw, meld, win, redeal; extensions: call, hu call (see docs)
+REQUIRED_TAGS = ("Ruleset", "Dealer")
+KNOWN_ORDER = ("Event", "Site", "Date", "Match", "Round", "Ruleset")
+AFTER_SEATS = ("Dealer", "Result", "Pile", "Lucky")
+RESULT_RE = re.compile(r"^(?:([1-9]):(0|[1-9][0-9]{0,3})|-|R|\*)$")
+DATE_RE = re.compile(r"^[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}$")
+SEAT_TAG_RE = re.compile(r"^Seat([1-9][0-9]*)$")
+TAG_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+TURN_NUMBER_RE = re.compile(r"^[0-9]+\.+$")
+DEAL_RE = re.compile(r"^\s*([0-9]+)\s*:")
+LINE_WIDTH = 79
+# Seat1, Seat2, ...: more than a record can have tags, so the seats always end before these do.
+_SEAT_KEYS = tuple(f"Seat{n}" for n in range(1, MAX_TAGS + 2))
+# "1x" -> (1, "x"): every event head there is.
+HEADS = {f"{seat}{verb}": (seat, verb) for seat in range(10) for verb in VERBS}
+# How many cards each verb names (fewest, most).
+ARITY = {"x": (1, 1), "d": (1, 1), "m": (1, 4), "w": (1, 4), "c": (1, 4), "h": (1, 4), "r": (0, 0)}
+VERB_NAMES = {
+    "x": "discard",
+    "d": "draw",
+    "m": "meld",
+    "w": "win",
+    "r": "redeal",
+    "c": "call",
+    "h": "win call",
+}
+
+
+class Event(NamedTuple):
+    """One event: seat, verb letter, cards, and for a win the declared split of the rest.
+
+    A named tuple: immutable and cheap to build (a round has hundreds; use ``_replace``)."""
+
+    seat: int
+    verb: str
+    cards: tuple[Card, ...] = ()
+    groups: tuple[tuple[Card, ...], ...] = ()
+    comments: tuple[str, ...] = ()
+    line: int = 0
+    col: int = 0
+
+    @property
+    def head(self) -> str:
+        return f"{self.seat}{self.verb}"
+
+    def text(self) -> str:
+        """The event as written canonically (without its comments), for messages."""
+        parts = [self.head]
+        if self.verb in "wh" and self.cards:
+            parts.extend(c.token for c in sort_cards(self.cards))
+        else:
+            parts.extend(c.token for c in self.cards)
+        parts.extend("(" + " ".join(c.token for c in sort_cards(g)) + ")" for g in self.groups)
+        return " ".join(parts)
+
+    def canonical(self) -> Event:
+        if self.verb in "mwch":
+            return Event(
+                self.seat,
+                self.verb,
+                tuple(sort_cards(self.cards)),
+                tuple(tuple(sort_cards(g)) for g in self.groups),
+                self.comments,
+                self.line,
+                self.col,
+            )
+        return self
+
+
+@dataclass
+class Record:
+    """One round as written: tags in order, the deal per seat, the events."""
+
+    tags: dict[str, str]
+    deal: dict[int, tuple[Card, ...]]
+    events: list[Event] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    # Where things were written, for errors about them: tag name or "deal N" -> (line, col).
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
+    first_line: int = field(default=1, compare=False)
+    # The first malformed event, when there is one; `events` then holds the events before it.
+    syntax_error: FcnSyntaxError | None = field(default=None, compare=False)
+
+    @property
+    def ruleset_name(self) -> str:
+        return self.tags["Ruleset"]
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        # Computed on each call, not cached: `tags` is a plain dict that callers may change.
+        return seat_names(self.tags)
+
+    @property
+    def players(self) -> int:
+        return len(seat_names(self.tags))
+
+    @property
+    def dealer(self) -> int:
+        return int(self.tags["Dealer"])
+
+    def tag(self, name: str) -> str | None:
+        return self.tags.get(name)
+
+    def position(self, key: str) -> tuple[int, int]:
+        return self.positions.get(key, (self.first_line, 1))
+
+
+def seat_names(tags: dict[str, str]) -> tuple[str, ...]:
+    """The values of Seat1, Seat2, ... up to the first one missing."""
+    names: list[str] = []
+    for key in _SEAT_KEYS:
+        name = tags.get(key)
+        if name is None:
+            return tuple(names)
+        names.append(name)
+    n = len(names) + 1
+    while f"Seat{n}" in tags:  # more seats than a parsed record can have: a record built by hand
+        names.append(tags[f"Seat{n}"])
+        n += 1
+    return tuple(names)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordText:
+    """One record of a file, as it stands there."""
+
+    index: int
+    line: int
+    text: str
+    oversize: bool = False

@@ -1,0 +1,205 @@
+"""The tag lines of a record and their checks (required tags, seats, Dealer, Result, Date,
+Pile and Lucky shapes: category tags)."""
+
+from __future__ import annotations
+
+import re
+
+from ..cards import _BY_TOKEN as _CARDS_BY_TOKEN
+from ..cards import card_or_none
+from ..errors import FcnSyntaxError, LimitError
+from .model import (
+    DATE_RE,
+    MAX_TAG_VALUE_CHARS,
+    MAX_TAGS,
+    RESULT_RE,
+    SEAT_TAG_RE,
+    Record,
+    seat_names,
+)
+from .names import name_problem, player_key
+
+_DIGITS = re.compile(r"[0-9]+")
+_CARD_TOKENS = frozenset(_CARDS_BY_TOKEN)
+
+
+def parse_tags(lines: list[str], record: Record, first_line: int) -> int:
+    tags = record.tags
+    positions = record.positions
+    simple_tag = _SIMPLE_TAG.fullmatch
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        number = first_line + i
+        simple = simple_tag(line)
+        if simple is not None:
+            # The usual tag line, read at once (what `parse_tag_line` would give).
+            name, value = simple.groups()
+            col = simple.start(1)  # the "[" before the name, 1-based
+        if simple is None or len(value) > MAX_TAG_VALUE_CHARS:
+            stripped = line.strip()
+            if not stripped:
+                i += 1
+                continue
+            if not stripped.startswith("["):
+                break
+            name, value = parse_tag_line(line, number)
+            col = line.index("[") + 1
+        if name in tags:
+            raise FcnSyntaxError(f"duplicated tag {name}", category="tags", line=number, col=col)
+        if len(tags) >= MAX_TAGS:
+            raise LimitError(f"more than {MAX_TAGS} tags", line=number, col=1)
+        tags[name] = value
+        positions[name] = (number, col)
+        i += 1
+    return i
+
+
+# A tag line without escapes nor anything to check: what most tag lines are.
+_SIMPLE_TAG = re.compile(r'\s*\[([A-Za-z][A-Za-z0-9_]*)\s+"([^"\\\x00-\x1f]*)"\s*\]\s*')
+
+
+def parse_tag_line(line: str, number: int) -> tuple[str, str]:
+    """Name and value of a tag line (one that starts with ``[`` after blanks), escapes read;
+    the error for a malformed one. `parse_tags` reads the usual line without it (a property
+    test holds the two to the same answers)."""
+    col0 = line.index("[")
+    body = line[col0 + 1 :]
+    m = re.match(r"([A-Za-z][A-Za-z0-9_]*)\s+\"", body)
+    if not m:
+        raise FcnSyntaxError(
+            f'malformed tag line {line.strip()[:60]!r}: expected [Name "value"]',
+            category="tags",
+            line=number,
+            col=col0 + 1,
+        )
+    name = m.group(1)
+    pos = m.end()
+    value: list[str] = []
+    while True:
+        if pos >= len(body):
+            raise FcnSyntaxError(
+                f"tag {name}: unclosed value", category="tags", line=number, col=col0 + 2 + pos
+            )
+        ch = body[pos]
+        if ch == "\\":
+            nxt = body[pos + 1] if pos + 1 < len(body) else ""
+            if nxt not in ('"', "\\"):
+                raise FcnSyntaxError(
+                    f'tag {name}: only \\" and \\\\ are escapes',
+                    category="tags",
+                    line=number,
+                    col=col0 + 2 + pos,
+                )
+            value.append(nxt)
+            pos += 2
+            continue
+        if ch == '"':
+            pos += 1
+            break
+        value.append(ch)
+        pos += 1
+    rest = body[pos:].strip()
+    if rest != "]":
+        raise FcnSyntaxError(
+            f"tag {name}: expected ] after the value",
+            category="tags",
+            line=number,
+            col=col0 + 2 + pos,
+        )
+    text = "".join(value)
+    if len(text) > MAX_TAG_VALUE_CHARS:
+        raise LimitError(f"tag {name}: value longer than {MAX_TAG_VALUE_CHARS}", line=number, col=1)
+    if any(ord(c) < 32 for c in text):
+        raise FcnSyntaxError(
+            f"tag {name}: control character in the value",
+            category="tags",
+            line=number,
+            col=col0 + 1,
+        )
+    return name, text
+
+
+def check_tags(record: Record, *, deal_complete: bool = True) -> None:
+    """Required tags, seat numbering, Dealer, Result, Date and Pile shapes (category tags)."""
+    tags = record.tags
+
+    def fail(message: str, tag: str | None = None) -> FcnSyntaxError:
+        line, col = record.position(tag) if tag else (record.first_line, 1)
+        return FcnSyntaxError(message, category="tags", line=line, col=col)
+
+    if "Ruleset" not in tags:
+        raise fail("missing Ruleset tag")
+    names = seat_names(tags)
+    if len([name for name in tags if name[:4] == "Seat"]) == len(names):
+        seat_numbers = list(range(1, len(names) + 1))  # Seat1..SeatN and no other Seat tag
+    else:
+        seat_numbers = sorted(
+            int(m.group(1))
+            for name in tags
+            if name.startswith("Seat") and (m := SEAT_TAG_RE.match(name)) is not None
+        )
+    if not seat_numbers:
+        raise fail("missing Seat1 tag")
+    if seat_numbers != list(range(1, len(seat_numbers) + 1)):
+        missing = next(n for n in range(1, len(seat_numbers) + 2) if n not in seat_numbers)
+        raise fail(f"missing Seat{missing} tag (seats are numbered 1..N with no gap)")
+    if not 2 <= len(seat_numbers) <= 4:
+        raise fail(f"{len(seat_numbers)} seats: a round has 2, 3 or 4 players", "Seat1")
+    seated: dict[str, int] = {}
+    for n, seat_name in enumerate(names, start=1):  # the seats are 1..N here
+        problem = name_problem(seat_name)
+        if problem is not None:
+            raise fail(f"Seat{n} {problem}", f"Seat{n}")
+        other = seated.setdefault(player_key(seat_name), n)
+        if other != n:
+            raise fail(
+                f"Seat{n} {seat_name!r} is the same player as Seat{other} {names[other - 1]!r} "
+                "(names are compared ignoring case, accents' encoding and blanks)",
+                f"Seat{n}",
+            )
+    dealer = tags.get("Dealer")
+    if dealer is None:
+        raise fail("missing Dealer tag")
+    if not _DIGITS.fullmatch(dealer) or not 1 <= int(dealer) <= len(seat_numbers):
+        raise fail(f"bad or missing Dealer {dealer!r}", "Dealer")
+    result = tags.get("Result")
+    if result is not None:
+        m = RESULT_RE.match(result)
+        if m is None or (m.group(1) and int(m.group(1)) > len(seat_numbers)):
+            raise fail(f"malformed Result {result!r}: expected S:P, -, R or *", "Result")
+    date = tags.get("Date")
+    if date is not None and not DATE_RE.match(date):
+        raise fail(f"malformed Date {date!r}: expected YYYY.MM.DD", "Date")
+    for name in ("Pile", "Lucky"):
+        value = tags.get(name)
+        if value is None:
+            continue
+        words = value.split()
+        if not _CARD_TOKENS.issuperset(words):
+            for word in words:
+                if card_or_none(word) is None:
+                    raise fail(f"{name}: no such card {word!r}", name)
+        if name == "Lucky" and len(words) != 1:
+            raise fail("Lucky names one card", name)
+    if not deal_complete:
+        return
+    missing_deal = [n for n in seat_numbers if n not in record.deal]
+    if missing_deal:
+        line, col = record.position("deal")
+        raise FcnSyntaxError(
+            f"no deal line for seat {missing_deal[0]}",
+            category="deal",
+            line=line,
+            col=col,
+        )
+    extra = [n for n in record.deal if n not in seat_numbers]
+    if extra:
+        line, col = record.position(f"deal {extra[0]}")
+        raise FcnSyntaxError(
+            f"bad or repeated deal line for seat {extra[0]} (the record has "
+            f"{len(seat_numbers)} seats)",
+            category="deal",
+            line=line,
+            col=col,
+        )

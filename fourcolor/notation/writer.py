@@ -1,0 +1,65 @@
+"""The canonical text of a record (`write_fcn`): tags in canonical order, deal lines in seat
+order, events with meld cards sorted and wrapped at `LINE_WIDTH` columns, comments kept."""
+
+from __future__ import annotations
+
+from ..cards import sort_cards
+from .model import AFTER_SEATS, KNOWN_ORDER, LINE_WIDTH, Record
+
+
+def canonical_tags(record: Record) -> list[tuple[str, str]]:
+    """Tags in canonical order: the known ones first, then unknown ones as they came."""
+    tags = record.tags
+    order: list[str] = [name for name in KNOWN_ORDER if name in tags]
+    order += [f"Seat{n}" for n in range(1, len(record.seats) + 1)]
+    order += [name for name in AFTER_SEATS if name in tags]
+    placed = set(order)
+    order += [name for name in tags if name not in placed]
+    return [(name, _tag_value(name, tags[name])) for name in order]
+
+
+def _tag_value(name: str, value: str) -> str:
+    if name in ("Pile", "Lucky"):
+        return " ".join(value.split())
+    return value
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment(text: str) -> str:
+    return "{" + text + "}"
+
+
+def write_fcn(record: Record) -> str:
+    """The canonical text of a record: tags in canonical order, deal lines in seat order with
+    cards in canonical order, events (meld cards sorted) wrapped at 79 columns, comments kept,
+    turn numbers dropped. Ends with a newline."""
+    out = [f'[{name} "{_escape(value)}"]' for name, value in canonical_tags(record)]
+    out.append("")
+    for seat in sorted(record.deal):
+        out.append(f"{seat}: " + " ".join(c.token for c in sort_cards(record.deal[seat])))
+    words: list[str] = [_comment(c) for c in record.comments]
+    for event in record.events:
+        event = event.canonical()
+        words.append(event.text())
+        words.extend(_comment(c) for c in event.comments)
+    if words:
+        out.append("")
+        out.extend(_wrap(words))
+    return "\n".join(out) + "\n"
+
+
+def _wrap(words: list[str]) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > LINE_WIDTH:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        lines.append(current)
+    return lines
