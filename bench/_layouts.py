@@ -88,34 +88,39 @@ def _text(record: Record, rng: random.Random, words: list[str], width: int, **kw
     return "\n".join(_head(record, rng, shuffled=kw.get("shuffled", False)) + _wrap(words, width))
 
 
-def comments_between(record: Record, rng: random.Random) -> str:
-    words: list[str] = []
-    for event in record.events:
-        words += _event_words(event)
-        if rng.random() < 0.3:
-            words.append("{" + rng.choice(COMMENTS) + "}")
-    return _text(record, rng, words, 79)
-
-
-def comments_inside(record: Record, rng: random.Random) -> str:
-    words: list[str] = []
-    for event in record.events:
-        words += _event_words(event, rng)
-        if rng.random() < 0.15:
-            words.append("{" + rng.choice(COMMENTS) + "}")
-    return _text(record, rng, words, 79)
-
-
-def turn_numbers(record: Record, rng: random.Random) -> str:
-    """``N.`` before each turn: the dealer's first discard, then each draw or claim."""
+def _words(
+    record: Record,
+    rng: random.Random,
+    *,
+    turns: bool = False,
+    inside: bool = False,
+    between: float = 0.0,
+) -> list[str]:
+    """The event words: with `turns`, ``N.`` before each turn (the dealer's first discard,
+    then each draw or claim); with `inside`, comments between some melds' cards; a comment
+    after an event with probability `between`."""
     words: list[str] = []
     turn = 0
     for k, event in enumerate(record.events):
-        if k == 0 or event.verb in "dmw" and record.events[k - 1].verb == "x":
+        if turns and (k == 0 or event.verb in "dmw" and record.events[k - 1].verb == "x"):
             turn += 1
             words.append(f"{turn}.")
-        words += _event_words(event)
-    return _text(record, rng, words, 79)
+        words += _event_words(event, rng if inside else None)
+        if between and rng.random() < between:
+            words.append("{" + rng.choice(COMMENTS) + "}")
+    return words
+
+
+def comments_between(record: Record, rng: random.Random) -> str:
+    return _text(record, rng, _words(record, rng, between=0.3), 79)
+
+
+def comments_inside(record: Record, rng: random.Random) -> str:
+    return _text(record, rng, _words(record, rng, inside=True, between=0.15), 79)
+
+
+def turn_numbers(record: Record, rng: random.Random) -> str:
+    return _text(record, rng, _words(record, rng, turns=True), 79)
 
 
 def one_per_line(record: Record, rng: random.Random) -> str:
@@ -125,8 +130,7 @@ def one_per_line(record: Record, rng: random.Random) -> str:
 
 def wrapped_narrow(record: Record, rng: random.Random) -> str:
     """Wrapped at 30 columns: events break across lines (``3m rR`` / ``gR wR``)."""
-    words = [w for e in record.events for w in _event_words(e)]
-    return _text(record, rng, words, 30)
+    return _text(record, rng, _words(record, rng), 30)
 
 
 def crlf(record: Record, rng: random.Random) -> str:
@@ -136,15 +140,7 @@ def crlf(record: Record, rng: random.Random) -> str:
 def annotated(record: Record, rng: random.Random) -> str:
     """All at once: tags and deal lines reordered, turn numbers, comments inside and between
     events, wrapped at 60 columns, CRLF."""
-    words: list[str] = []
-    turn = 0
-    for k, event in enumerate(record.events):
-        if k == 0 or event.verb in "dmw" and record.events[k - 1].verb == "x":
-            turn += 1
-            words.append(f"{turn}.")
-        words += _event_words(event, rng)
-        if rng.random() < 0.2:
-            words.append("{" + rng.choice(COMMENTS) + "}")
+    words = _words(record, rng, turns=True, inside=True, between=0.2)
     return _text(record, rng, words, 60, shuffled=True).replace("\n", "\r\n")
 
 
