@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
+<<<<<<< HEAD
 from web.views import (account, analysis, archive, game_delete, job, matches, players, record,
+=======
+from web.views import (account, analysis, archive, check, game_delete, job, matches, players,
+>>>>>>> 860a1fd (Check page (/check/): paste or drop FCN, every record's verdict as an upload gives it (line:column, translated refusals, already-in-the-archive) and the replay of a legal one (the replay page's board as a partial, drawn from an unsaved record), for anyone and storing nothing; at most BACKGROUND_IMPORT_MIN_BYTES per check (larger is refused, saying to split or upload) and UPLOAD_MAX_RECORDS records; linked from the nav and the upload page)
                        replay, upload, upload_result, users)
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -16,6 +20,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/delete/", game_delete.game_delete, name="game-delete"),
     path("games/<int:pk>/analysis/", analysis.game_analyse, name="game-analyse"),
     path("upload/", upload.upload, name="upload"),
+    path("check/", check.check, name="check"),
     path("upload/<int:pk>/", upload_result.upload_result, name="upload-result"),
     path("jobs/<int:pk>/", job.job_detail, name="job"),
     path("record/", record.record_start, name="record"),

@@ -32,6 +32,7 @@ def pages(archive: Archive) -> list[str]:
         reverse("login"),
         reverse("account_signup"),
         reverse("account_reset_password"),
+        reverse("check"),
     ]
 
 

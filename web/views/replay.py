@@ -22,7 +22,7 @@ from records.services import game_export
 from web.outcomes import round_sentence
 from web.views.labels import js_labels
 from web.views.replay_analysis import decisions_html, evaluation_chart, replay_analysis
-from web.views.replay_data import ReplayUnavailable, cached_payload
+from web.views.replay_data import ReplayPayload, ReplayUnavailable, cached_payload
 
 
 def _seat_param(request: HttpRequest, players: int, notices: list[str]) -> int | None:
@@ -74,24 +74,40 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
              "can_delete": can_delete(request.user, game)},
         )
     ply = _ply_param(request, payload.plies, notices)
-    state = payload.states[ply]
     players = {row.seat: row.player for row in seat_rows}
-    table = [
-        {**info, **state["seats"][index], "player": players.get(info["seat"])}
-        for index, info in enumerate(payload.seats)
-    ]
     context: dict[str, Any] = {
+        **board_context(payload, ply, view, players, script),
         "game": game,
-        "payload": payload,
         "can_delete": can_delete(request.user, game),  # the "Delete this game" control
-        "payload_script": mark_safe(script),  # built by ReplayPayload.script_tag, escaped
+        "notices": notices,
+        "tags": sorted(
+            (name, value) for name, value in game.tags.items() if name != "Pile"
+        ),
+    }
+    context.update(_analysis_context(request, game.pk, payload, view, ply))
+    return render(request, "records/replay.html", context)
+
+
+def board_context(payload: ReplayPayload, ply: int, view: int | None,
+                  players: dict[int, Any], script: str | None = None) -> dict[str, Any]:
+    """What templates/records/_replay.html draws of a round at `ply` as `view` sees it
+    (None: every hand), for a stored game or a record checked without storing (the check
+    page); `players`: seat -> the archive's Player, for links (empty when not stored);
+    `script`: the payload's script element when the cache has it already."""
+    state = payload.states[ply]
+    return {
+        "payload": payload,
+        # Built by ReplayPayload.script_tag, escaped like json_script.
+        "payload_script": mark_safe(script if script is not None else payload.script_tag()),
         "labels_json": js_labels(),
         "state": state,
-        "table": table,
+        "table": [
+            {**info, **state["seats"][index], "player": players.get(info["seat"])}
+            for index, info in enumerate(payload.seats)
+        ],
         "ply": ply,
         "plies": payload.plies,
         "view": view,
-        "notices": notices,
         "seats": payload.seats,
         "finish": payload.finish,
         "finish_sentence": finish_sentence(payload.finish, payload.seats),
@@ -109,12 +125,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
              "delta": (payload.finish or {}).get("settlement", {}).get(str(info["seat"]), 0)}
             for info in payload.seats
         ],
-        "tags": sorted(
-            (name, value) for name, value in game.tags.items() if name != "Pile"
-        ),
     }
-    context.update(_analysis_context(request, game.pk, payload, view, ply))
-    return render(request, "records/replay.html", context)
 
 
 def _analysis_context(request: HttpRequest, game_id: int, payload: Any, view: int | None,
