@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-<<<<<<< HEAD
-from web.views import (account, analysis, archive, game_delete, job, matches, players, record,
-=======
 from web.views import (account, analysis, archive, check, game_delete, job, matches, players,
->>>>>>> 860a1fd (Check page (/check/): paste or drop FCN, every record's verdict as an upload gives it (line:column, translated refusals, already-in-the-archive) and the replay of a legal one (the replay page's board as a partial, drawn from an unsaved record), for anyone and storing nothing; at most BACKGROUND_IMPORT_MIN_BYTES per check (larger is refused, saying to split or upload) and UPLOAD_MAX_RECORDS records; linked from the nav and the upload page)
-                       replay, upload, upload_result, users)
+                       record, replay, upload, upload_result, users)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", archive.archive, name="archive"),
