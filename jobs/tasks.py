@@ -130,31 +130,8 @@ def merge_reports(base: dict[str, Any], run: ImportReport) -> dict[str, Any]:
     """The whole file's report: `base` (the records before this run's start, as saved) and
     this run's records up to `run.next_index`. Records the run left unstored (database down)
     are not kept: a resumed run will handle them."""
-    done = [r.as_dict() for r in run.results if r.index < run.next_index
-            and r.status != "unavailable"]
-    problems = [r.as_dict() for r in run.problems if r.index < run.next_index
-                and r.status != "unavailable"]
-    merged = dict(empty_report())
-    for key in ("stored", "duplicates", "refused"):
-        merged[key] = int(base.get(key, 0)) + int(getattr(run, key))
-    merged["total"] = merged["stored"] + merged["duplicates"] + merged["refused"]
-    merged["results"] = (list(base.get("results", [])) + done)[:MAX_RESULTS]
-    merged["problems"] = (list(base.get("problems", [])) + problems)[:MAX_PROBLEMS]
-    limit = run.limit_refusal
-    if limit is not None and limit.index < run.next_index:
-        # Why the rest of the file was not read: listed whatever the caps (and only once).
-        kept = limit.as_dict()
-        for key in ("results", "problems"):
-            if kept not in merged[key]:
-                merged[key].append(kept)
-        merged["stopped"] = run.stopped
-    merged["results_omitted"] = merged["total"] - len(merged["results"])
-    merged["problems_omitted"] = (
-        merged["duplicates"] + merged["refused"] - len(merged["problems"])
-    )
-    merged["next_index"] = run.next_index
-    merged["unavailable"] = 0
-    return merged
+    saved = ImportReport.from_dict(base, max_results=MAX_RESULTS, max_problems=MAX_PROBLEMS)
+    return saved.merge(run.settled()).as_dict()
 
 
 # ----------------------------------------------------------------------------- runs

@@ -26,7 +26,7 @@ from typing import Any
 from django.db import transaction
 
 from records.models import AuditAction, AuditEntry, Game, Match, Player
-from records.services import RecordResult, import_texts
+from records.services import RecordResult, RecordStatus, import_texts
 from records.signals import game_deleting
 
 MAX_REASON = 1000
@@ -95,7 +95,7 @@ def restore_game(entry: AuditEntry, by: Any = None) -> RecordResult:
     content is stored already (nothing to restore)."""
     report = import_texts([entry.original_text], entry.uploaded_by)
     result = report.results[0]
-    if result.status == "stored" and result.game_id is not None:
+    if result.status is RecordStatus.STORED and result.game_id is not None:
         user = _user(by)
         AuditEntry.objects.create(
             action=AuditAction.RESTORED,

@@ -26,7 +26,7 @@ from api.serializers import ErrorDoc, UploaderField, UploadReportDoc, absolute
 from api.views.base import PAGES, ApiViewMixin, names
 from jobs.models import Job
 from jobs.queue import submit_revalidate
-from jobs.reports import stored_report
+from records.services import ImportReport
 
 # ----------------------------------------------------------------------------- representations
 
@@ -102,7 +102,7 @@ class JobDetailSerializer(JobSerializer):
             return None
         from api.views.uploads import report_json
 
-        return report_json(stored_report(job.report or {}), self.context)
+        return report_json(ImportReport.from_dict(job.report or {}), self.context)
 
     @extend_schema_field(RevalidateReportDoc(allow_null=True))
     def get_revalidate_report(self, job: Job) -> dict[str, Any] | None:

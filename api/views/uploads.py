@@ -41,11 +41,11 @@ from api.throttling import SCOPED_THROTTLES
 from api.views.base import ApiViewMixin
 from api.views.jobs import JobDetailSerializer
 from jobs.queue import submit_upload
-from records.services import ImportReport, RecordResult
+from records.services import ImportReport, RecordResult, RecordStatus
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
-API_STATUS = {"stored": "created", "duplicate": "duplicate", "refused": "refused",
-              "unavailable": "unavailable"}
+API_STATUS = {RecordStatus.STORED: "created", RecordStatus.DUPLICATE: "duplicate",
+              RecordStatus.REFUSED: "refused", RecordStatus.UNAVAILABLE: "unavailable"}
 REFUSAL_KEYS = ("line", "col", "ply", "category", "message", "event", "text", "error")
 
 # A whole legal round (Swagger's "Try it out" sends it as it is: it must be accepted).

@@ -25,7 +25,7 @@ from records.services.importing import ImportOptions, import_records, import_tex
 from records.services.matches import MatchRound, match_credits, match_games
 from records.services.queries import filter_games
 from records.services.reading import count_records
-from records.services.report import ImportReport, RecordResult
+from records.services.report import ImportReport, RecordResult, RecordStatus
 from records.services.revalidating import RevalidateReport, game_differences, revalidate_games
 from records.services.storing import store_game
 
@@ -35,6 +35,7 @@ __all__ = [
     "ImportReport",
     "MatchRound",
     "RecordResult",
+    "RecordStatus",
     "RevalidateReport",
     "count_records",
     "derive_game_fields",

@@ -37,7 +37,13 @@ from records.models import Game
 from records.services import storing
 from records.services.derivation import storage_limits
 from records.services.reading import QUOTE_CHARS, BadLine, DecodedLines, line_of, unencodable_error
-from records.services.report import ImportReport, RecordResult, refused_result, unavailable_result
+from records.services.report import (
+    ImportReport,
+    RecordResult,
+    RecordStatus,
+    refused_result,
+    unavailable_result,
+)
 from records.services.storing import KnownIds, Uploader, ValidRecord
 from records.signals import games_stored_batch
 
@@ -187,7 +193,7 @@ class _Importer:
             if isinstance(entry, ValidRecord):
                 status, game_id = outcomes[entry.index]
                 entry = RecordResult(entry.index, entry.line, status, game_id=game_id)
-                if status == "stored":
+                if status is RecordStatus.STORED:
                     self.stored.append(game_id)
             self.emit(entry)
         self.report.next_index = queue[-1].index + 1

@@ -1,15 +1,30 @@
-"""An upload's report: what became of each record, and the counts for the whole file."""
+"""An upload's report: what became of each record, and the counts for the whole file.
+
+One type for every door: the import builds it, a job stores `as_dict()` and reads it back with
+`from_dict` (the exact inverse), and a resumed job `merge`s the run's report onto the saved
+one. The web and the API show it, each in its own words.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from fourcolor.errors import FcnError
 
 from records.services.reading import shown
+
+
+class RecordStatus(StrEnum):
+    """What became of one record (a str: equal to its value, and stored as it)."""
+
+    STORED = "stored"
+    DUPLICATE = "duplicate"  # its canonical content was stored already: `game_id` is that game
+    REFUSED = "refused"  # the engine (or a storage limit) refused it: see `error`
+    UNAVAILABLE = "unavailable"  # not stored: the database stayed unavailable
 
 
 @dataclass
@@ -18,19 +33,31 @@ class RecordResult:
 
     index: int  # 0-based position in the file
     line: int  # the record's first line in the file
-    status: str  # "stored", "duplicate" or "refused"
+    status: RecordStatus
     game_id: int | None = None  # the stored game (for a duplicate: the one already stored)
     error: dict[str, Any] | None = None  # line, col, ply, category, message, event, text, error
 
+    def __post_init__(self) -> None:
+        self.status = RecordStatus(self.status)
+
     def as_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        data = dataclasses.asdict(self)
+        data["status"] = self.status.value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RecordResult:
+        return cls(
+            index=int(data["index"]), line=int(data["line"]), status=RecordStatus(data["status"]),
+            game_id=data.get("game_id"), error=data.get("error"),
+        )
 
     @property
     def message(self) -> str:
         """One line: `LINE:COL: error[CATEGORY]: MESSAGE (ply N...)`, or the duplicate's game."""
         if self.error is not None:
             return str(self.error["error"])
-        if self.status == "duplicate":
+        if self.status is RecordStatus.DUPLICATE:
             return f"{self.line}: duplicate of game {self.game_id}"
         return f"{self.line}: stored as game {self.game_id}"
 
@@ -60,7 +87,7 @@ class ImportReport:
     limit_refusal: RecordResult | None = None
     # The database's own words when it stopped the import: for the log and the operator's
     # command line only (they may name hosts and ports), never in `as_dict()` nor on a page.
-    cause: str = ""
+    cause: str = field(default="", compare=False)
 
     @property
     def total(self) -> int:
@@ -69,11 +96,11 @@ class ImportReport:
     def add(self, result: RecordResult, *, keep: bool = False) -> None:
         """Count a record's result and list it while the lists have room (always with
         `keep`)."""
-        if result.status == "stored":
+        if result.status is RecordStatus.STORED:
             self.stored += 1
-        elif result.status == "duplicate":
+        elif result.status is RecordStatus.DUPLICATE:
             self.duplicates += 1
-        elif result.status == "unavailable":
+        elif result.status is RecordStatus.UNAVAILABLE:
             self.unavailable += 1
         else:
             self.refused += 1
@@ -81,7 +108,7 @@ class ImportReport:
             self.results.append(result)
         else:
             self.results_omitted += 1
-        if result.status != "stored":
+        if result.status is not RecordStatus.STORED:
             if keep or len(self.problems) < self.max_problems:
                 self.problems.append(result)
             else:
@@ -100,7 +127,77 @@ class ImportReport:
             "results_omitted": self.results_omitted,
             "problems": [r.as_dict() for r in self.problems],
             "problems_omitted": self.problems_omitted,
+            "limit_index": self.limit_refusal.index if self.limit_refusal is not None else None,
         }
+
+    @classmethod
+    def from_dict(
+        cls, data: dict[str, Any], *, max_results: int = 1000, max_problems: int = 100
+    ) -> ImportReport:
+        """The report `as_dict()` gave (a job's saved report): every field but `cause`, which
+        is never saved. The caps are not in it: give those the report was made with."""
+        results = [RecordResult.from_dict(r) for r in data.get("results", [])]
+        limit_index = data.get("limit_index")
+        return cls(
+            stored=int(data.get("stored", 0)),
+            duplicates=int(data.get("duplicates", 0)),
+            refused=int(data.get("refused", 0)),
+            unavailable=int(data.get("unavailable", 0)),
+            results=results,
+            problems=[RecordResult.from_dict(r) for r in data.get("problems", [])],
+            results_omitted=int(data.get("results_omitted", 0)),
+            problems_omitted=int(data.get("problems_omitted", 0)),
+            max_results=max_results,
+            max_problems=max_problems,
+            next_index=int(data.get("next_index", 0)),
+            stopped=str(data.get("stopped", "")),
+            limit_refusal=next((r for r in results if r.index == limit_index), None),
+        )
+
+    def settled(self) -> ImportReport:
+        """What a resumed import builds on: the records before `next_index`, none of them
+        unavailable (the resumed run decides those), and the limit's refusal and stop only
+        when it is among them."""
+        def kept(result: RecordResult) -> bool:
+            return result.index < self.next_index and result.status is not RecordStatus.UNAVAILABLE
+
+        limit = self.limit_refusal
+        if limit is not None and not kept(limit):
+            limit = None
+        return ImportReport(
+            stored=self.stored, duplicates=self.duplicates, refused=self.refused,
+            results=[r for r in self.results if kept(r)],
+            problems=[r for r in self.problems if kept(r)],
+            max_results=self.max_results, max_problems=self.max_problems,
+            next_index=self.next_index, stopped=self.stopped if limit is not None else "",
+            limit_refusal=limit,
+        )._recount()
+
+    def merge(self, later: ImportReport) -> ImportReport:
+        """This report followed by `later`'s records (a resumed run's): counts added, the
+        lists joined within this report's caps (the limit's refusal listed whatever the caps),
+        `next_index` and the stop (when it says one) those of `later`. Associative."""
+        limit = later.limit_refusal if later.limit_refusal is not None else self.limit_refusal
+        results = [r for r in self.results + later.results if r is not limit and r != limit]
+        problems = [r for r in self.problems + later.problems if r is not limit and r != limit]
+        merged = ImportReport(
+            stored=self.stored + later.stored,
+            duplicates=self.duplicates + later.duplicates,
+            refused=self.refused + later.refused,
+            unavailable=self.unavailable + later.unavailable,
+            results=results[: self.max_results] + ([limit] if limit is not None else []),
+            problems=problems[: self.max_problems] + ([limit] if limit is not None else []),
+            max_results=self.max_results, max_problems=self.max_problems,
+            next_index=later.next_index, stopped=later.stopped or self.stopped,
+            limit_refusal=limit,
+        )
+        return merged._recount()
+
+    def _recount(self) -> ImportReport:
+        """The omitted counts again, from the counts and the lists."""
+        self.results_omitted = self.total - len(self.results)
+        self.problems_omitted = self.total - self.stored - len(self.problems)
+        return self
 
 
 def refused_result(
@@ -113,12 +210,12 @@ def refused_result(
     # The players' names when the tags could be read, so that a page can say "Noor may not
     # ..." rather than the engine's "seat 4 may not ..." (web.refusals).
     detail["seats"] = [shown(name) for name in seats]
-    return RecordResult(index, first_line, "refused", error=detail)
+    return RecordResult(index, first_line, RecordStatus.REFUSED, error=detail)
 
 
 def unavailable_result(index: int, line: int, resume: int) -> RecordResult:
     message = f"not stored: database unavailable (resume at record {resume + 1})"
-    return RecordResult(index, line, "unavailable", error={
+    return RecordResult(index, line, RecordStatus.UNAVAILABLE, error={
         "line": line, "col": None, "ply": None, "category": "unavailable", "message": message,
         "event": None, "text": "", "error": f"{line}: error[unavailable]: {message}",
     })

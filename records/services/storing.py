@@ -26,6 +26,7 @@ import fourcolor
 
 from records.models import Game, GameSeat, Match, Player, match_key, player_key
 from records.services.derivation import derive_game_fields, derive_seat_fields
+from records.services.report import RecordStatus
 from records.signals import game_stored
 
 logger = logging.getLogger(__name__)
@@ -143,7 +144,7 @@ def send_on_commit(signal: Signal, game_id: int) -> None:
         transaction.on_commit(lambda: signal.send(sender=Game, game_id=game_id))
 
 
-Outcomes = dict[int, tuple[str, int]]  # record index -> ("stored" | "duplicate", game id)
+Outcomes = dict[int, tuple[RecordStatus, int]]  # record index -> (STORED | DUPLICATE, game)
 
 
 def _insert(
@@ -167,10 +168,10 @@ def _insert(
             pk, at, by = stored[h]
             first[h] = v
             if retry and at == stamp and by == user_id:
-                outcomes[v.index] = ("stored", pk)
+                outcomes[v.index] = (RecordStatus.STORED, pk)
                 mine.append(pk)
             else:
-                outcomes[v.index] = ("duplicate", pk)
+                outcomes[v.index] = (RecordStatus.DUPLICATE, pk)
         elif h not in first:
             first[h] = v
     fresh = [v for v in valid if v.content_hash not in stored and first[v.content_hash] is v]
@@ -196,11 +197,11 @@ def _insert(
             for row in v.seats
         ])
         for v, game in zip(fresh, games, strict=True):
-            outcomes[v.index] = ("stored", game.pk)
+            outcomes[v.index] = (RecordStatus.STORED, game.pk)
             mine.append(game.pk)
     for v in valid:
         if v.index not in outcomes:  # a repeat of an earlier record of the batch
-            outcomes[v.index] = ("duplicate", outcomes[first[v.content_hash].index][1])
+            outcomes[v.index] = (RecordStatus.DUPLICATE, outcomes[first[v.content_hash].index][1])
     return outcomes, mine
 
 
@@ -246,7 +247,7 @@ def _store_batch(
     decided: dict[str, int] = {}  # content hash -> game, for repeats inside the batch
     for v in valid:
         if v.content_hash in decided:
-            outcomes[v.index] = ("duplicate", decided[v.content_hash])
+            outcomes[v.index] = (RecordStatus.DUPLICATE, decided[v.content_hash])
             continue
         outcomes.update(_store_one(v, user, ids, stamp, retry))
         decided[v.content_hash] = outcomes[v.index][1]
@@ -268,7 +269,7 @@ def _store_one(
                 .first()
             )
             if existing is not None:
-                return {v.index: ("duplicate", existing)}
+                return {v.index: (RecordStatus.DUPLICATE, existing)}
             if attempt == 2:
                 raise
             ids.clear()
@@ -321,8 +322,8 @@ def store_game(
     uploader: Uploader = None,
     *,
     ids: KnownIds | None = None,
-) -> tuple[str, int]:
-    """Store one valid record in its own transaction: ("stored", id) or ("duplicate", id of the
+) -> tuple[RecordStatus, int]:
+    """Store one valid record in its own transaction: (STORED, id) or (DUPLICATE, id of the
     game already stored with the same canonical content)."""
     user = uploader if getattr(uploader, "is_authenticated", False) else None
     known = ids if ids is not None else KnownIds()

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from jobs.models import Job
-from jobs.reports import stored_report
+from records.services import ImportReport
 from web.views.upload import _rows
 
 
@@ -41,7 +41,7 @@ def job_page(request: HttpRequest, job: Job) -> HttpResponse:
         "status_labels": {value: str(label) for value, label in Job.Status.choices},
     }
     if job.kind == Job.Kind.IMPORT:
-        report = stored_report(job.report or {})
+        report = ImportReport.from_dict(job.report or {})
         context["report"] = report
         # Verdicts link to games: listed once the job is over (the page then stops polling).
         context["rows"] = _rows(report) if job.finished else []

@@ -14,7 +14,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from jobs.models import Job
-from jobs.reports import stored_report
+from records.services import ImportReport
 from web.forms import UploadForm
 from web.views.job import job_page, visible_job
 from web.views.upload import _rows
@@ -28,7 +28,7 @@ def upload_result(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such upload.")
     if not job.finished:
         return job_page(request, job)
-    report = stored_report(job.report or {})
+    report = ImportReport.from_dict(job.report or {})
     return render(
         request,
         "records/upload_result.html",

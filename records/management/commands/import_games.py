@@ -26,7 +26,13 @@ from django.db import DatabaseError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from records.services import ImportReport, RecordResult, import_records, import_texts
+from records.services import (
+    ImportReport,
+    RecordResult,
+    RecordStatus,
+    import_records,
+    import_texts,
+)
 
 
 class _Progress:
@@ -180,9 +186,9 @@ class Command(BaseCommand):
             # (FILE#N:LINE:COL, N counted from 1).
             prefix = f"{where}{problem.index + 1}:" if where != str(path) else f"{path}:"
             line = prefix + problem.message
-            if problem.status == "unavailable":
+            if problem.status is RecordStatus.UNAVAILABLE:
                 continue  # one line for all of them: see _resume_hint
-            if problem.status == "refused":
+            if problem.status is RecordStatus.REFUSED:
                 self.stdout.write(self.style.ERROR(line))
             else:
                 self.stdout.write(line)
