@@ -174,8 +174,8 @@ def build(stream: Iterator[dict[str, Any]], sizes: list[int], workers: int,
                          uploaded_at=now, validated_at=now)
                     for fields, _, text in rounds
                 ]
-                Game.objects.using(alias).bulk_create(games, batch_size=1000)
-                GameSeat.objects.using(alias).bulk_create(
+                Game.objects.using(alias).copy_create(games, batch_size=1000)
+                GameSeat.objects.using(alias).copy_create(
                     (
                         GameSeat(game=game, player_id=players[player_key(row["name"])], **row)
                         for game, (_, rows, _) in zip(games, rounds, strict=True)

@@ -153,7 +153,7 @@ def on_games_stored(
                 continue
             totals.add_games(fresh)
             entries = _entries(fresh)
-            CountedGame.objects.bulk_create(entries)
+            CountedGame.objects.copy_create(entries)
             for entry in entries:
                 if entry.rated and entry.order_key < start.get(entry.ruleset, "\uffff"):
                     start[entry.ruleset] = entry.order_key
@@ -264,7 +264,7 @@ def recompute_stats(*, progress: Progress = _no_progress) -> StatsReport:
             )
             if not chunk:
                 break
-            CountedGame.objects.bulk_create(_entries(chunk), batch_size=CHUNK)
+            CountedGame.objects.copy_create(_entries(chunk), batch_size=CHUNK)
             report.games += len(chunk)
             progress("count", len(chunk))
             last = chunk[-1]
@@ -345,7 +345,7 @@ def rate_from(ruleset: str, start_key: str | None, progress: Progress) -> int:
         _load_state(state, ruleset, {p for rows in seats.values() for _, p, _ in rows})
         for game_id, order_key in chunk:
             new_events.extend(_rate_round(state, ruleset, game_id, order_key, seats[game_id]))
-        RatingEvent.objects.bulk_create(new_events, batch_size=CHUNK)
+        RatingEvent.objects.copy_create(new_events, batch_size=CHUNK)
         new_events.clear()
         rated += len(chunk)
         progress(f"ratings {ruleset}", len(chunk))

@@ -37,8 +37,9 @@ def match_key(tag: str) -> str:
 
 
 class CopyQuerySet(models.QuerySet[Any]):
-    """`bulk_create` by COPY on PostgreSQL, for the tables an import fills by the thousand
-    (games, seats; the statistics' counted games and rating events).
+    """`copy_create`: `bulk_create` by COPY on PostgreSQL, for the tables an import fills by
+    the thousand (games, seats; the statistics' counted games and rating events). Callers opt
+    in by calling it; `bulk_create` stays the ORM's own.
 
     A multi-row INSERT of a few thousand rows costs far more in the ORM and the driver (a value
     prepared per field, then a statement with tens of thousands of placeholders to split and
@@ -46,26 +47,18 @@ class CopyQuerySet(models.QuerySet[Any]):
     one query and the rows go in with one COPY; the objects get their ids as from
     `bulk_create`. Unique indexes decide exactly as for an INSERT (a clash raises Django's
     IntegrityError, a lost connection its OperationalError). Anything else (SQLite, conflict
-    options, objects with their primary key set) is the ORM's `bulk_create`."""
+    multi-table models, objects with their primary key set) is the ORM's `bulk_create`."""
 
-    def bulk_create(  # type: ignore[override]
-        self, objs: Any, batch_size: int | None = None, ignore_conflicts: bool = False,
-        update_conflicts: bool = False, update_fields: Any = None, unique_fields: Any = None,
-    ) -> list[Any]:
+    def copy_create(self, objs: Any, batch_size: int | None = None) -> list[Any]:
         objs = list(objs)
         conn = connections[self.db]
         meta = self.model._meta
         auto = meta.auto_field
-        plain = not (ignore_conflicts or update_conflicts or update_fields or unique_fields)
         if (
-            conn.vendor != "postgresql" or not plain or not objs or meta.parents
+            conn.vendor != "postgresql" or not objs or meta.parents
             or (auto is not None and any(obj.pk is not None for obj in objs))
         ):
-            return super().bulk_create(
-                objs, batch_size=batch_size, ignore_conflicts=ignore_conflicts,
-                update_conflicts=update_conflicts, update_fields=update_fields,
-                unique_fields=unique_fields,
-            )
+            return self.bulk_create(objs, batch_size=batch_size)
         self._for_write = True
         self._prepare_for_bulk_create(objs)
         _copy_objects(conn, self.db, self.model, objs)

@@ -179,7 +179,7 @@ def _insert(
         tags = {match_key(v.match_tag): v.match_tag for v in fresh if v.match_tag is not None}
         # Lock order across concurrent imports: matches, games, players (keys sorted).
         matches = _match_ids(tags, ids, new_matches) if tags else {}
-        games = Game.objects.bulk_create([
+        games = Game.objects.copy_create([
             Game(
                 **v.fields,
                 match_id=matches[match_key(v.match_tag)] if v.match_tag is not None else None,
@@ -191,7 +191,7 @@ def _insert(
         players = player_ids(
             (row["name"] for v in fresh for row in v.seats), ids, new_players
         )
-        GameSeat.objects.bulk_create([
+        GameSeat.objects.copy_create([
             GameSeat(game_id=game.pk, player_id=players[player_key(row["name"])], **row)
             for v, game in zip(fresh, games, strict=True)
             for row in v.seats
