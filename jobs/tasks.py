@@ -237,6 +237,10 @@ def run_revalidate(job: Job, token: str) -> None:
         last_id, done = chunk[-1], done + len(chunk)
         _update(job, token, report=totals | {"last_id": last_id}, resume_at=done,
                 seen=totals["checked"], refused=totals["refused"])
+    if totals.get("updated"):
+        from jobs.queue import request_stats
+
+        request_stats()  # the rewritten games are due: the statistics job counts them again
     _finish(job, token, Job.Status.DONE, total=max(job.total or 0, done))
 
 

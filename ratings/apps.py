@@ -9,10 +9,11 @@ class RatingsConfig(AppConfig):
     def ready(self) -> None:
         # ratings depends on records, never the reverse: records announces stored games, and
         # games about to be deleted.
-        from records.signals import game_deleting, games_stored_batch
+        from records.signals import game_deleting, game_rewritten, games_stored_batch
 
         games_stored_batch.connect(_count_stored, dispatch_uid="ratings.count_stored")
         game_deleting.connect(_forget_deleted, dispatch_uid="ratings.forget_deleted")
+        game_rewritten.connect(_recount_rewritten, dispatch_uid="ratings.recount_rewritten")
 
 
 def _count_stored(
@@ -28,3 +29,12 @@ def _forget_deleted(sender: object, game_id: int, **kwargs: object) -> None:
     from ratings.deletion import forget_game
 
     forget_game(game_id)
+
+
+def _recount_rewritten(
+    sender: object, game_id: int, former_player_ids: list[int] | None = None, **kwargs: object
+) -> None:
+    from ratings.deletion import mark_due
+
+    # Due again: the statistics job's catch-up counts it with its new data.
+    mark_due(game_id, former_player_ids or ())

@@ -1,4 +1,4 @@
-"""The statistics after a game is deleted: as if it had never been imported.
+"""The statistics after a game is deleted (as if it had never been imported), or rewritten.
 
 `forget_game` receives `records.signals.game_deleting` (connected in `ratings.apps`), inside
 the deleting transaction and before the game's rows go. Under the derived tables' lock (the one
@@ -17,9 +17,16 @@ imports take) it:
 
 The cost is the player's rounds (totals) plus the rated rounds after the deleted one in its
 ruleset (ratings); `manage.py recompute_stats` remains the full rebuild.
+
+`mark_due` receives `records.signals.game_rewritten` (`revalidate --update` rewrote a game's
+derived data and seats): steps 1 and 2 (for the players seated before and after), and its
+ruleset's ratings marked pending from the round. The game is then due like a game just stored,
+and the statistics job's catch-up counts it again, with its new data, and replays the ratings.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from django.db import transaction
 from django.utils import timezone
@@ -33,22 +40,47 @@ def _quiet(phase: str, done: int) -> None:
     return None
 
 
+def _uncount(game_id: int, also: Iterable[int] = ()) -> CountedGame | None:
+    """Drop the game's counted row and rebuild its players' totals (and those of `also`):
+    the row dropped, or None when the game was not counted."""
+    entry = CountedGame.objects.filter(game_id=game_id).first()
+    if entry is None:
+        return None  # never counted (or already forgotten): nothing derived from it
+    player_ids = set(GameSeat.objects.filter(game_id=game_id).values_list("player_id", flat=True))
+    entry.delete()
+    totals.rebuild_totals_for(player_ids | set(also))
+    return entry
+
+
 def forget_game(game_id: int) -> None:
     """Take a game about to be deleted out of the totals and the ratings (see the module)."""
     with transaction.atomic():
         state = services.lock_derived()
-        entry = CountedGame.objects.filter(game_id=game_id).first()
+        entry = _uncount(game_id)
         if entry is None:
-            return  # never counted (or already forgotten): nothing derived from it
-        player_ids = set(
-            GameSeat.objects.filter(game_id=game_id).values_list("player_id", flat=True)
-        )
-        entry.delete()
-        totals.rebuild_totals_for(player_ids)
+            return
         pending = dict(state.pending)
         if entry.rated:
             start = min(entry.order_key, pending.pop(entry.ruleset, entry.order_key))
             services.rate_from(entry.ruleset, start, _quiet)
+        state.games = max(state.games - 1, 0)
+        state.pending = pending
+        state.updated_at = timezone.now()
+        state.save(update_fields=["games", "pending", "updated_at"])
+
+
+def mark_due(game_id: int, former_player_ids: Iterable[int] = ()) -> None:
+    """A rewritten game out of the totals, its ratings pending, until the catch-up counts it
+    again (see the module). Cheap: a whole archive rewritten replays each ruleset once."""
+    with transaction.atomic():
+        state = services.lock_derived()
+        entry = _uncount(game_id, former_player_ids)
+        if entry is None:
+            return
+        pending = dict(state.pending)
+        if entry.rated:
+            pending[entry.ruleset] = min(entry.order_key,
+                                         pending.get(entry.ruleset, entry.order_key))
         state.games = max(state.games - 1, 0)
         state.pending = pending
         state.updated_at = timezone.now()

@@ -10,7 +10,9 @@ from django.dispatch import Signal
 
 # A new game was stored by an import. Keyword arguments: game_id (int).
 game_stored = Signal()
-# `revalidate --update` rewrote a game's derived data and seats. Keyword arguments: game_id.
+# `revalidate --update` rewrote a game's derived data and seats. Keyword arguments: game_id,
+# former_player_ids (list[int]: the players seated before the rewrite). The statistics app
+# takes the game out of its totals until its catch-up counts it again.
 game_rewritten = Signal()
 # A batch of games an import stored (sent every STATS_BATCH stored games and at the end of the
 # import, outside the import's transactions). Keyword arguments: game_ids (list[int]), final

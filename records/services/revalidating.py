@@ -159,6 +159,7 @@ def _rewrite(game: Game, check: fourcolor.Check) -> str | None:
     assert check.record is not None
     tag = check.record.tag("Match")
     ids = KnownIds()
+    former = sorted({seat.player_id for seat in game.seats.all()})
     try:
         with transaction.atomic():
             match_id = one_match_id(tag, ids, {}) if tag is not None else None
@@ -184,5 +185,5 @@ def _rewrite(game: Game, check: fourcolor.Check) -> str | None:
         if other is None:
             raise
         return f"not updated: its canonical content is now that of game {other}"
-    send_on_commit(game_rewritten, game.pk)
+    send_on_commit(game_rewritten, game.pk, former_player_ids=former)
     return None

@@ -138,10 +138,10 @@ def _get_or_create(
     return found
 
 
-def send_on_commit(signal: Signal, game_id: int) -> None:
+def send_on_commit(signal: Signal, game_id: int, **extra: Any) -> None:
     """Tell receivers about a game once it is committed (at once outside a transaction)."""
     if signal.has_listeners(Game):
-        transaction.on_commit(lambda: signal.send(sender=Game, game_id=game_id))
+        transaction.on_commit(lambda: signal.send(sender=Game, game_id=game_id, **extra))
 
 
 Outcomes = dict[int, tuple[RecordStatus, int]]  # record index -> (STORED | DUPLICATE, game)

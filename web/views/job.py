@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from jobs.models import Job
 from records.services import ImportReport
-from web.views.upload import _rows
+from web.views.verdicts import verdict_rows
 
 
 def visible_job(request: HttpRequest, pk: int) -> Job:
@@ -44,7 +44,7 @@ def job_page(request: HttpRequest, job: Job) -> HttpResponse:
         report = ImportReport.from_dict(job.report or {})
         context["report"] = report
         # Verdicts link to games: listed once the job is over (the page then stops polling).
-        context["rows"] = _rows(report) if job.finished else []
+        context["rows"] = verdict_rows(report) if job.finished else []
     else:
         context["revalidation"] = job.report or {}
     return render(request, "jobs/job.html", context)

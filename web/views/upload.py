@@ -16,8 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db import InterfaceError, OperationalError
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -26,52 +24,6 @@ from django.views.decorators.http import require_http_methods
 from jobs.models import Job
 from jobs.queue import background_min_bytes, submit_upload
 from web.forms import UploadForm
-from records.models import Game, GameSeat
-from records.services import ImportReport, RecordResult
-
-
-def _marked_line(error: dict[str, Any]) -> dict[str, str] | None:
-    """The offending line split around the column at fault, for a visible marker."""
-    text = error.get("text") or ""
-    if not text:
-        return None
-    col = int(error.get("col") or 0)
-    index = max(col - 1, 0)
-    if col <= 0 or index >= len(text):
-        return {"before": text, "at": "", "after": ""}
-    return {"before": text[:index], "at": text[index], "after": text[index + 1:]}
-
-
-def _rows(report: ImportReport) -> list[dict[str, Any]]:
-    ids = {r.game_id for r in report.results if r.game_id is not None}
-    seats = Prefetch("seats", queryset=GameSeat.objects.order_by("seat"))
-    try:
-        games = {
-            g.pk: g
-            for g in Game.objects.filter(pk__in=ids)
-            .only("pk", "ruleset", "players", "result_tag", "date")
-            .prefetch_related(seats)
-        }
-    except (OperationalError, InterfaceError):
-        # The database that stopped the import is still down: list the verdicts without the
-        # games' details (each still links to its game) rather than fail the whole page.
-        games = {}
-    rows = []
-    for result in report.results:
-        rows.append(_row(result, games))
-    return rows
-
-
-def _row(result: RecordResult, games: dict[int, Game]) -> dict[str, Any]:
-    return {
-        "number": result.index + 1,
-        "line": result.line,
-        "status": result.status,
-        "game": games.get(result.game_id) if result.game_id is not None else None,
-        "game_id": result.game_id,
-        "error": result.error,
-        "marked": _marked_line(result.error) if result.error else None,
-    }
 
 
 def _form_page(request: HttpRequest, form: UploadForm, status: int = 200) -> HttpResponse:

@@ -17,7 +17,7 @@ from jobs.models import Job
 from records.services import ImportReport
 from web.forms import UploadForm
 from web.views.job import job_page, visible_job
-from web.views.upload import _rows
+from web.views.verdicts import verdict_rows
 
 
 @login_required
@@ -32,5 +32,5 @@ def upload_result(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "records/upload_result.html",
-        {"report": report, "rows": _rows(report), "form": UploadForm(), "job": job},
+        {"report": report, "rows": verdict_rows(report), "form": UploadForm(), "job": job},
     )

@@ -64,6 +64,10 @@ class Command(BaseCommand):
             f"refused, {report.updated} updated; {report.stale_analyses} stored analyses "
             "made by another engine version (stale)"
         )
+        if report.updated:
+            from jobs.queue import request_stats
+
+            request_stats()  # the rewritten games are due: the statistics job counts them again
         clean = not (report.changed or report.refused)
         self.stdout.write(self.style.SUCCESS(summary) if clean else self.style.WARNING(summary))
 
