@@ -200,6 +200,8 @@ def scenarios(
     sample: list[int], pairs: list[tuple[int, int]], since: datetime.date
 ) -> dict[str, tuple[Call, list[Any]]]:
     from ratings import stats
+    from ratings.global_stats import global_stats
+    from ratings.leaderboards import leaderboard
     from ratings.history import rating_history
 
     return {
@@ -207,19 +209,19 @@ def scenarios(
         "player page (classic, 4 players)": (
             lambda p: stats.player_stats(p, ruleset="classic", players=4), sample),
         "leaderboard: rating (classic)": (
-            lambda _: stats.leaderboard("rating", ruleset="classic", min_rounds=MIN_ROUNDS),
+            lambda _: leaderboard("rating", ruleset="classic", min_rounds=MIN_ROUNDS),
             [None]),
         "leaderboard: win rate (all)": (
-            lambda _: stats.leaderboard("win_rate", min_rounds=MIN_ROUNDS), [None]),
+            lambda _: leaderboard("win_rate", min_rounds=MIN_ROUNDS), [None]),
         "leaderboard: net per round (bga, 4p)": (
-            lambda _: stats.leaderboard("net_per_round", ruleset="bga", players=4,
+            lambda _: leaderboard("net_per_round", ruleset="bga", players=4,
                                         min_rounds=MIN_ROUNDS), [None]),
         "head-to-head": (lambda ab: stats.head_to_head(*ab), pairs),
         "rating history (last 50)": (lambda p: rating_history(p, "classic", limit=50), sample),
         "player page, newer half (seats)": (lambda p: stats.player_stats(p, since=since), sample),
         "leaderboard: win rate, newer half (seats)": (
-            lambda _: stats.leaderboard("win_rate", min_rounds=MIN_ROUNDS, since=since), [None]),
-        "global figures (seats)": (lambda _: stats.global_stats(), [None]),
+            lambda _: leaderboard("win_rate", min_rounds=MIN_ROUNDS, since=since), [None]),
+        "global figures (seats)": (lambda _: global_stats(), [None]),
     }
 
 

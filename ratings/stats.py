@@ -1,4 +1,5 @@
-"""Player statistics, head-to-head, leaderboards and archive-wide figures (docs/stats.md).
+"""Player statistics and head-to-head (docs/stats.md); the filters, SQL and derivations that
+`ratings.leaderboards` and `ratings.global_stats` share.
 
 Every figure is an SQL aggregate over the per-seat facts the import wrote (`GameSeat`, one row
 per seat of every stored round, joined to its `Game`); nothing loops over games in Python at
@@ -123,21 +124,21 @@ ANALYSIS_METRICS: dict[str, tuple[str, str, bool]] = {
 LEADERBOARD_METRICS: tuple[str, ...] = ("rating", *METRICS, *ANALYSIS_METRICS)
 
 
-def _table(model: type[Any]) -> str:
+def table_name(model: type[Any]) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
 def seats_from() -> str:
     """`FROM` clause joining seats `s` to their games `g`."""
-    return f"{_table(GameSeat)} s JOIN {_table(Game)} g ON g.id = s.game_id"
+    return f"{table_name(GameSeat)} s JOIN {table_name(Game)} g ON g.id = s.game_id"
 
 
 def pairs_from() -> str:
     """Seat pairs `a`, `b` of one game held by different players, with the game `g`."""
-    seats = _table(GameSeat)
+    seats = table_name(GameSeat)
     return (
         f"{seats} a JOIN {seats} b ON b.game_id = a.game_id AND b.player_id <> a.player_id "
-        f"JOIN {_table(Game)} g ON g.id = a.game_id"
+        f"JOIN {table_name(Game)} g ON g.id = a.game_id"
     )
 
 
@@ -254,7 +255,7 @@ def _date(name: str, value: datetime.date | str | None) -> datetime.date | None:
         raise ValueError(f"{name} must be a date YYYY-MM-DD, not {value!r}") from None
 
 
-def _use_totals(filters: Filters, source: str) -> bool:
+def use_totals(filters: Filters, source: str) -> bool:
     if source not in SOURCES:
         raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
     if source == "totals" and filters.dated:
@@ -269,7 +270,7 @@ def _player(player: Player | int) -> Player:
     return Player.objects.get(pk=int(player))
 
 
-def _where_sql(conditions: list[str]) -> str:
+def where_sql(conditions: list[str]) -> str:
     return ("WHERE " + " AND ".join(conditions)) if conditions else ""
 
 
@@ -282,7 +283,7 @@ def seat_counters_sql(
     """SELECT group columns, then every SEAT_COUNTERS aggregate, over seats ⨝ games."""
     groups = list(group_by)
     columns = groups + [f"{sql} AS {name}" for name, sql in SEAT_COUNTERS.items()]
-    sql = f"SELECT {', '.join(columns)} FROM {seats_from()} {_where_sql(list(conditions))}"
+    sql = f"SELECT {', '.join(columns)} FROM {seats_from()} {where_sql(list(conditions))}"
     if groups:
         sql += f" GROUP BY {', '.join(groups)}"
     having = list(having)
@@ -295,7 +296,7 @@ def meld_counts_sql(group_by: Iterable[str] = (), conditions: Iterable[str] = ()
     """SELECT group columns, meld kind, count: the melds of winning hands (seats that won)."""
     join, kind = meld_source()
     groups = list(group_by) + [kind]
-    where = _where_sql(["s.won", *conditions])
+    where = where_sql(["s.won", *conditions])
     return (
         f"SELECT {', '.join(groups)}, COUNT(*) FROM {seats_from()} {join} {where} "
         f"GROUP BY {', '.join(groups)}"
@@ -311,7 +312,7 @@ def pair_counters_sql(
     groups = list(group_by)
     leading = groups if select is None else list(select)
     columns = leading + [f"{sql} AS {name}" for name, sql in PAIR_COUNTERS.items()]
-    sql = f"SELECT {', '.join(columns)} FROM {pairs_from()} {_where_sql(list(conditions))}"
+    sql = f"SELECT {', '.join(columns)} FROM {pairs_from()} {where_sql(list(conditions))}"
     if groups:
         sql += f" GROUP BY {', '.join(groups)}"
     return sql
@@ -359,8 +360,8 @@ def analysis_counters_sql(
     groups = list(group_by)
     columns = groups + [f"{sql} AS {name}" for name, sql in ANALYSIS_COUNTERS.items()]
     sql = (
-        f"SELECT {', '.join(columns)} FROM {_table(SeatAnalysis)} a "
-        f"JOIN {_table(Game)} g ON g.id = a.game_id {_where_sql(list(conditions))}"
+        f"SELECT {', '.join(columns)} FROM {table_name(SeatAnalysis)} a "
+        f"JOIN {table_name(Game)} g ON g.id = a.game_id {where_sql(list(conditions))}"
     )
     if groups:
         sql += f" GROUP BY {', '.join(groups)}"
@@ -481,7 +482,7 @@ def ratio_columns(counters: Mapping[str, Any]) -> dict[str, float | None]:
 # ----------------------------------------------------------------------------- player
 
 
-def _player_json(player_id: int, name: str) -> dict[str, Any]:
+def player_json(player_id: int, name: str) -> dict[str, Any]:
     return {"id": player_id, "name": name}
 
 
@@ -501,14 +502,14 @@ def player_stats(
     if not 0 <= opponents <= MAX_LIMIT:
         raise ValueError(f"opponents must be between 0 and {MAX_LIMIT}, not {opponents}")
     who = _player(player)
-    if _use_totals(filters, source):
+    if use_totals(filters, source):
         counters = _totals_counters(filters, who.pk)
         frequent = _totals_opponents(filters, who.pk, opponents)
     else:
         counters = _seat_counters(filters, who.pk)
         frequent = _seat_opponents(filters, who.pk, opponents)
     return {
-        "player": _player_json(who.pk, who.name),
+        "player": player_json(who.pk, who.name),
         "filters": filters.as_dict(),
         **derive(counters),
         "frequent_opponents": frequent,
@@ -519,7 +520,7 @@ def player_stats(
 
 def _opponent_json(player_id: int, name: str, counts: Mapping[str, Any]) -> dict[str, Any]:
     return {
-        "player": _player_json(player_id, name),
+        "player": player_json(player_id, name),
         "rounds": counts["rounds"],
         "wins": counts["wins"],
         "opponent_wins": counts["opponent_wins"],
@@ -546,7 +547,7 @@ def _seat_opponents(filters: Filters, player_id: int, limit: int) -> list[dict[s
     params.insert(0, player_id)
     sql = (
         f"SELECT t.*, p.name FROM ({pair_counters_sql(['b.player_id'], conditions)}) t "
-        f"JOIN {_table(Player)} p ON p.id = t.player_id "
+        f"JOIN {table_name(Player)} p ON p.id = t.player_id "
         "ORDER BY t.rounds DESC, t.player_id LIMIT %s"
     )
     out = []
@@ -586,7 +587,7 @@ def head_to_head(
     first, second = _player(a), _player(b)
     if first.pk == second.pk:
         raise ValueError("head-to-head needs two different players")
-    if _use_totals(filters, source):
+    if use_totals(filters, source):
         row = (
             PairTotals.objects.filter(player_id=first.pk, opponent_id=second.pk, **filters.group)
             .values(*PAIR_COUNTERS)
@@ -602,222 +603,13 @@ def head_to_head(
     return {
         "filters": filters.as_dict(),
         "rounds": counts["rounds"],
-        "a": {**_player_json(first.pk, first.name), "wins": counts["wins"], "net": counts["net"]},
+        "a": {**player_json(first.pk, first.name), "wins": counts["wins"], "net": counts["net"]},
         "b": {
-            **_player_json(second.pk, second.name),
+            **player_json(second.pk, second.name),
             "wins": counts["opponent_wins"],
             "net": -counts["net"],
         },
         "other_rounds": counts["rounds"] - counts["wins"] - counts["opponent_wins"],
-    }
-
-
-# ----------------------------------------------------------------------------- leaderboards
-
-
-def leaderboard(
-    metric: str,
-    *,
-    min_rounds: int = 10,
-    limit: int = 50,
-    ruleset: str | None = None,
-    players: int | str | None = None,
-    since: datetime.date | str | None = None,
-    until: datetime.date | str | None = None,
-    source: str = "auto",
-) -> dict[str, Any]:
-    """The best players by `metric` (LEADERBOARD_METRICS) among those with at least
-    `min_rounds` rounds in the filters. Ties: more rounds first, then the older player."""
-    if metric not in LEADERBOARD_METRICS:
-        raise ValueError(
-            f"unknown metric {metric!r} (one of: {', '.join(LEADERBOARD_METRICS)})"
-        )
-    if not isinstance(min_rounds, int) or min_rounds < 1:
-        raise ValueError(f"min_rounds must be a whole number of at least 1, not {min_rounds!r}")
-    if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-        raise ValueError(f"limit must be between 1 and {MAX_LIMIT}, not {limit!r}")
-    filters = Filters.of(ruleset, players, since, until)
-    if metric == "rating":
-        rows = _rating_board(filters, min_rounds, limit)
-    elif metric in ANALYSIS_METRICS:
-        _use_totals(filters, source)  # checks `source`; analyses are always aggregated here
-        rows = _analysis_board(metric, filters, min_rounds, limit)
-    elif _use_totals(filters, source):
-        rows = _totals_board(metric, filters, min_rounds, limit)
-    else:
-        rows = _seat_board(metric, filters, min_rounds, limit)
-    for rank, row in enumerate(rows, start=1):
-        row["rank"] = rank
-    return {"metric": metric, "min_rounds": min_rounds, "filters": filters.as_dict(), "rows": rows}
-
-
-def _board_row(player_id: int, name: str, value: Any, rounds: int) -> dict[str, Any]:
-    return {"player": _player_json(player_id, name), "value": value, "rounds": rounds}
-
-
-def _rating_board(filters: Filters, min_rounds: int, limit: int) -> list[dict[str, Any]]:
-    if filters.ruleset is None:
-        raise ValueError("the rating leaderboard needs a ruleset (ratings are per ruleset)")
-    if filters.players is not None or filters.dated:
-        raise ValueError("the rating leaderboard filters by ruleset only")
-    rows = (
-        PlayerRating.objects.filter(ruleset=filters.ruleset, rounds__gte=min_rounds)
-        .order_by("-ordinal", "player_id")
-        .values("player_id", "player__name", "ordinal", "rounds")[:limit]
-    )
-    return [_board_row(r["player_id"], r["player__name"], r["ordinal"], r["rounds"]) for r in rows]
-
-
-def _totals_board(
-    metric: str, filters: Filters, min_rounds: int, limit: int
-) -> list[dict[str, Any]]:
-    column = METRIC_COLUMNS[metric]
-    higher = METRICS[metric][2]
-    rows = (
-        PlayerTotals.objects.filter(
-            rounds__gte=min_rounds, **{f"{column}__isnull": False}, **filters.group
-        )
-        .order_by(f"-{column}" if higher else column, "-rounds", "player_id")
-        .values("player_id", "player__name", column, "rounds")[:limit]
-    )
-    return [_board_row(r["player_id"], r["player__name"], r[column], r["rounds"]) for r in rows]
-
-
-def _seat_board(metric: str, filters: Filters, min_rounds: int, limit: int) -> list[dict[str, Any]]:
-    numerator, denominator, higher = METRICS[metric]
-    value_sql = SEAT_COUNTERS[numerator]
-    if denominator is not None:
-        value_sql = (
-            f"CAST({value_sql} AS DOUBLE PRECISION) / NULLIF({SEAT_COUNTERS[denominator]}, 0)"
-        )
-    conditions, params = filters.where()
-    having = [f"{SEAT_COUNTERS['rounds']} >= %s", f"({value_sql}) IS NOT NULL"]
-    inner = seat_counters_sql(["s.player_id"], conditions, having)
-    sql = _board_sql(inner, numerator, denominator, higher)
-    out = []
-    for row in fetch(sql, [*params, min_rounds, limit]):
-        counters = counters_row(row[1:-1])
-        out.append(_board_row(row[0], row[-1], metric_value(metric, counters), counters["rounds"]))
-    return out
-
-
-def _analysis_board(
-    metric: str, filters: Filters, min_rounds: int, limit: int
-) -> list[dict[str, Any]]:
-    """Players by an analysis metric, among those with `min_rounds` analysed rounds."""
-    numerator, denominator, higher = ANALYSIS_METRICS[metric]
-    conditions, params = filters.where()
-    having = [f"{ANALYSIS_COUNTERS['rounds']} >= %s", f"{ANALYSIS_COUNTERS[denominator]} > 0"]
-    inner = analysis_counters_sql(["a.player_id"], conditions, having)
-    sql = _board_sql(inner, numerator, denominator, higher)
-    out = []
-    for row in fetch(sql, [*params, min_rounds, limit]):
-        counters = analysis_row(row[1:-1])
-        value = ratio(counters[numerator], counters[denominator])
-        out.append(_board_row(row[0], row[-1], value, counters["rounds"]))
-    return out
-
-
-def _board_sql(inner: str, numerator: str, denominator: str | None, higher: bool) -> str:
-    """Players' counter rows (`inner`, one per player) with names, best first, then by rounds."""
-    return (
-        f"SELECT t.*, p.name FROM ({inner}) t JOIN {_table(Player)} p ON p.id = t.player_id "
-        f"ORDER BY {_value_over('t', numerator, denominator)} {'DESC' if higher else 'ASC'}, "
-        "t.rounds DESC, t.player_id LIMIT %s"
-    )
-
-
-def _value_over(alias: str, numerator: str, denominator: str | None) -> str:
-    """The metric over the counter columns of a subquery (the same division as in HAVING)."""
-    if denominator is None:
-        return f"{alias}.{numerator}"
-    return f"CAST({alias}.{numerator} AS DOUBLE PRECISION) / NULLIF({alias}.{denominator}, 0)"
-
-
-# ----------------------------------------------------------------------------- archive-wide
-
-
-def global_stats(
-    *,
-    ruleset: str | None = None,
-    players: int | str | None = None,
-    since: datetime.date | str | None = None,
-    until: datetime.date | str | None = None,
-) -> dict[str, Any]:
-    """Archive-wide figures per ruleset and number of players: the outcome mix, the dealer's
-    and each seat's win rate and mean settlement, and the meld kinds of winning hands."""
-    filters = Filters.of(ruleset, players, since, until)
-    conditions, params = filters.where()
-    where = _where_sql(conditions)
-    groups: dict[tuple[str, int], dict[str, Any]] = {}
-
-    def group(rs: str, n: int) -> dict[str, Any]:
-        key = (rs, int(n))
-        if key not in groups:
-            groups[key] = {
-                "ruleset": rs, "players": int(n), "rounds": 0,
-                "outcomes": {}, "seats": [], "dealer": None, "others": None, "melds": {},
-            }
-        return groups[key]
-
-    outcome_sql = (
-        f"SELECT g.ruleset, g.players, g.outcome, COUNT(*) FROM {_table(Game)} g {where} "
-        "GROUP BY g.ruleset, g.players, g.outcome"
-    )
-    for rs, n, outcome, count in fetch(outcome_sql, params):
-        entry = group(rs, n)
-        entry["outcomes"][outcome] = int(count)
-        entry["rounds"] += int(count)
-
-    seat_sql = (
-        "SELECT g.ruleset, g.players, s.seat, s.is_dealer, COUNT(*), "
-        "SUM(CASE WHEN s.won THEN 1 ELSE 0 END), SUM(s.delta) "
-        f"FROM {seats_from()} {where} GROUP BY g.ruleset, g.players, s.seat, s.is_dealer"
-    )
-    by_seat: dict[tuple[str, int, int], list[int]] = {}
-    by_dealer: dict[tuple[str, int, bool], list[int]] = {}
-    for rs, n, seat, is_dealer, count, wins, net in fetch(seat_sql, params):
-        row = (int(count), as_int(wins), as_int(net))
-        _add(by_seat.setdefault((rs, int(n), int(seat)), [0, 0, 0]), row)
-        _add(by_dealer.setdefault((rs, int(n), bool(is_dealer)), [0, 0, 0]), row)
-    hands: dict[tuple[str, int], int] = {}
-    for (rs, n, seat), sums in sorted(by_seat.items()):
-        group(rs, n)["seats"].append({"seat": seat, **_share(sums)})
-        hands[(rs, n)] = hands.get((rs, n), 0) + sums[1]
-    for (rs, n, is_dealer), sums in by_dealer.items():
-        group(rs, n)["dealer" if is_dealer else "others"] = _share(sums)
-
-    meld_rows = fetch(meld_counts_sql(["g.ruleset", "g.players"], conditions), params)
-    for rs, n, kind, count in meld_rows:
-        group(rs, n)["melds"][kind] = int(count)
-    for key, entry in groups.items():
-        counts = entry["melds"]
-        hands.setdefault(key, 0)
-        entry["winning_hands"] = hands[key]
-        entry["melds"] = {
-            kind: {"count": counts.get(kind, 0), "per_hand": ratio(counts.get(kind, 0), hands[key])}
-            for kind in MELD_KINDS
-        }
-    ordered = [groups[key] for key in sorted(groups)]
-    return {
-        "filters": filters.as_dict(),
-        "rounds": sum(g["rounds"] for g in ordered),
-        "groups": ordered,
-    }
-
-
-def _add(sums: list[int], row: tuple[int, int, int]) -> None:
-    for i, value in enumerate(row):
-        sums[i] += value
-
-
-def _share(sums: list[int]) -> dict[str, Any]:
-    rounds, wins, net = sums
-    return {
-        "rounds": rounds,
-        "wins": wins,
-        "win_rate": ratio(wins, rounds),
-        "net_per_round": ratio(net, rounds),
     }
 
 
@@ -827,8 +619,6 @@ __all__ = [
     "LEADERBOARD_METRICS",
     "METRICS",
     "derive",
-    "global_stats",
     "head_to_head",
-    "leaderboard",
     "player_stats",
 ]

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 import fourcolor
 from api.serializers import ErrorDoc, GlobalStatsDoc, LeaderboardDoc
 from api.views.base import ApiViewMixin, names
-from ratings import stats
+from ratings import global_stats, leaderboards, stats
 from ratings.services import ratings_updating
 
 BOARD_METRICS = [metric for metric in stats.LEADERBOARD_METRICS if metric != "rating"]
@@ -86,7 +86,7 @@ class LeaderboardView(ApiViewMixin, APIView):
     )
     def get(self, request: Request) -> Response:
         params = parse(LeaderboardQuery, request)
-        return Response(call(stats.leaderboard, params.pop("metric"), **params))
+        return Response(call(leaderboards.leaderboard, params.pop("metric"), **params))
 
 
 @extend_schema(tags=["statistics"])
@@ -104,7 +104,7 @@ class RatingsView(ApiViewMixin, APIView):
     )
     def get(self, request: Request) -> Response:
         params = parse(RatingsQuery, request)
-        return Response(call(stats.leaderboard, "rating", **params))
+        return Response(call(leaderboards.leaderboard, "rating", **params))
 
 
 @extend_schema(tags=["statistics"])
@@ -121,4 +121,4 @@ class GlobalStatsView(ApiViewMixin, APIView):
         responses={200: GlobalStatsDoc, 400: BAD_FILTER},
     )
     def get(self, request: Request) -> Response:
-        return Response(call(stats.global_stats, **parse(StatsQuery, request)))
+        return Response(call(global_stats.global_stats, **parse(StatsQuery, request)))

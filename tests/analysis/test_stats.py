@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 import fourcolor
 from fourcolor.analysis import Analysis
 from ratings import stats
+from ratings.leaderboards import leaderboard
 from records.analysis import store_analysis
 from records.models import Player
 from tests.api.conftest import round_text, store
@@ -101,7 +102,7 @@ def test_a_player_never_analysed_has_no_ratio(db: None) -> None:
 
 
 def test_the_accuracy_leaderboard_ranks_highest_first(analysed: dict[str, Any]) -> None:
-    board = stats.leaderboard("decision_accuracy", min_rounds=1)
+    board = leaderboard("decision_accuracy", min_rounds=1)
 
     rows = [(r["player"]["name"], r["value"], r["rounds"], r["rank"]) for r in board["rows"]]
     assert rows == [
@@ -112,7 +113,7 @@ def test_the_accuracy_leaderboard_ranks_highest_first(analysed: dict[str, Any]) 
 
 
 def test_the_mean_loss_leaderboard_ranks_lowest_first(analysed: dict[str, Any]) -> None:
-    board = stats.leaderboard("mean_loss_per_decision", min_rounds=2)
+    board = leaderboard("mean_loss_per_decision", min_rounds=2)
 
     rows = [(r["player"]["name"], r["value"]) for r in board["rows"]]
     # Chi has one analysed round: below min_rounds.
@@ -120,7 +121,7 @@ def test_the_mean_loss_leaderboard_ranks_lowest_first(analysed: dict[str, Any]) 
 
 
 def test_the_leaderboard_takes_the_filters(analysed: dict[str, Any]) -> None:
-    board = stats.leaderboard("decision_accuracy", min_rounds=1, ruleset="bga")
+    board = leaderboard("decision_accuracy", min_rounds=1, ruleset="bga")
 
     assert [(r["player"]["name"], r["value"]) for r in board["rows"]] == [
         ("Chi", 1.0), ("An", 0.0)]

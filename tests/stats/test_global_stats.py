@@ -1,4 +1,4 @@
-"""ratings.stats.global_stats on the club archive, worked out by hand."""
+"""ratings.global_stats.global_stats on the club archive, worked out by hand."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ratings.stats import global_stats
+from ratings.global_stats import global_stats
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""ratings.stats.leaderboard on the club archive, worked out by hand.
+"""ratings.leaderboards.leaderboard on the club archive, worked out by hand.
 
 Rounds: Ann 7, Bao 7, Chi 7, Dung 4, Em 1. Wins: Chi 3, Bao 1, Dung 1. Net: Chi 57, Em 0,
 Dung -2, Ann -23, Bao -32. Deal-ins: Ann 4, nobody else.
@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from ratings.stats import LEADERBOARD_METRICS, leaderboard
+from ratings.leaderboards import leaderboard
+from ratings.stats import LEADERBOARD_METRICS
 from tests.stats.conftest import player
 
 pytestmark = pytest.mark.django_db

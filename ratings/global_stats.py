@@ -1,0 +1,105 @@
+"""Archive-wide figures per ruleset and number of players (docs/stats.md)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from ratings.models import MELD_KINDS
+from ratings.stats import (
+    Filters,
+    as_int,
+    fetch,
+    meld_counts_sql,
+    ratio,
+    seats_from,
+    table_name,
+    where_sql,
+)
+from records.models import Game
+
+
+
+
+def global_stats(
+    *,
+    ruleset: str | None = None,
+    players: int | str | None = None,
+    since: datetime.date | str | None = None,
+    until: datetime.date | str | None = None,
+) -> dict[str, Any]:
+    """Archive-wide figures per ruleset and number of players: the outcome mix, the dealer's
+    and each seat's win rate and mean settlement, and the meld kinds of winning hands."""
+    filters = Filters.of(ruleset, players, since, until)
+    conditions, params = filters.where()
+    where = where_sql(conditions)
+    groups: dict[tuple[str, int], dict[str, Any]] = {}
+
+    def group(rs: str, n: int) -> dict[str, Any]:
+        key = (rs, int(n))
+        if key not in groups:
+            groups[key] = {
+                "ruleset": rs, "players": int(n), "rounds": 0,
+                "outcomes": {}, "seats": [], "dealer": None, "others": None, "melds": {},
+            }
+        return groups[key]
+
+    outcome_sql = (
+        f"SELECT g.ruleset, g.players, g.outcome, COUNT(*) FROM {table_name(Game)} g {where} "
+        "GROUP BY g.ruleset, g.players, g.outcome"
+    )
+    for rs, n, outcome, count in fetch(outcome_sql, params):
+        entry = group(rs, n)
+        entry["outcomes"][outcome] = int(count)
+        entry["rounds"] += int(count)
+
+    seat_sql = (
+        "SELECT g.ruleset, g.players, s.seat, s.is_dealer, COUNT(*), "
+        "SUM(CASE WHEN s.won THEN 1 ELSE 0 END), SUM(s.delta) "
+        f"FROM {seats_from()} {where} GROUP BY g.ruleset, g.players, s.seat, s.is_dealer"
+    )
+    by_seat: dict[tuple[str, int, int], list[int]] = {}
+    by_dealer: dict[tuple[str, int, bool], list[int]] = {}
+    for rs, n, seat, is_dealer, count, wins, net in fetch(seat_sql, params):
+        row = (int(count), as_int(wins), as_int(net))
+        _add(by_seat.setdefault((rs, int(n), int(seat)), [0, 0, 0]), row)
+        _add(by_dealer.setdefault((rs, int(n), bool(is_dealer)), [0, 0, 0]), row)
+    hands: dict[tuple[str, int], int] = {}
+    for (rs, n, seat), sums in sorted(by_seat.items()):
+        group(rs, n)["seats"].append({"seat": seat, **_share(sums)})
+        hands[(rs, n)] = hands.get((rs, n), 0) + sums[1]
+    for (rs, n, is_dealer), sums in by_dealer.items():
+        group(rs, n)["dealer" if is_dealer else "others"] = _share(sums)
+
+    meld_rows = fetch(meld_counts_sql(["g.ruleset", "g.players"], conditions), params)
+    for rs, n, kind, count in meld_rows:
+        group(rs, n)["melds"][kind] = int(count)
+    for key, entry in groups.items():
+        counts = entry["melds"]
+        hands.setdefault(key, 0)
+        entry["winning_hands"] = hands[key]
+        entry["melds"] = {
+            kind: {"count": counts.get(kind, 0), "per_hand": ratio(counts.get(kind, 0), hands[key])}
+            for kind in MELD_KINDS
+        }
+    ordered = [groups[key] for key in sorted(groups)]
+    return {
+        "filters": filters.as_dict(),
+        "rounds": sum(g["rounds"] for g in ordered),
+        "groups": ordered,
+    }
+
+
+def _add(sums: list[int], row: tuple[int, int, int]) -> None:
+    for i, value in enumerate(row):
+        sums[i] += value
+
+
+def _share(sums: list[int]) -> dict[str, Any]:
+    rounds, wins, net = sums
+    return {
+        "rounds": rounds,
+        "wins": wins,
+        "win_rate": ratio(wins, rounds),
+        "net_per_round": ratio(net, rounds),
+    }
