@@ -233,6 +233,13 @@ class Filters:
             params.append(connection.ops.adapt_datefield_value(self.until))
         return conditions, params
 
+    def lookups(self, prefix: str = "") -> dict[str, Any]:
+        """The same conditions as ORM lookups (`prefix`: the path to the game, "game__" from
+        a seat)."""
+        wanted = {"ruleset": self.ruleset, "players": self.players, "date__gte": self.since,
+                  "date__lte": self.until}
+        return {prefix + name: value for name, value in wanted.items() if value}
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset,

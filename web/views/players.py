@@ -32,17 +32,8 @@ NO_WINNER = ("exhausted", "redeal", "unfinished")
 
 
 def player_seats(player: Player, filters: dict[str, Any]) -> QuerySet[GameSeat]:
-    """The player's seats in the games the filters keep."""
-    seats = GameSeat.objects.filter(player=player)
-    if filters.get("ruleset"):
-        seats = seats.filter(game__ruleset=filters["ruleset"])
-    if filters.get("players"):
-        seats = seats.filter(game__players=int(filters["players"]))
-    if filters.get("since"):
-        seats = seats.filter(game__date__gte=filters["since"])
-    if filters.get("until"):
-        seats = seats.filter(game__date__lte=filters["until"])
-    return seats
+    """The player's seats in the games the filters keep (the statistics' own filters)."""
+    return GameSeat.objects.filter(player=player, **stats.Filters.of(**filters).lookups("game__"))
 
 
 def running_net(seats: QuerySet[GameSeat], total: int) -> list[int]:
