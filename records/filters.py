@@ -20,6 +20,10 @@ Query parameters (every combination is a plain GET URL, so a filtered archive ca
 
 Nothing here knows about templates or DRF: the web and the API wrap the same class. Invalid
 values are form errors (`GameFilter.errors`); the valid filters still apply.
+
+`manage.py export_games` uses the same filters (`ExportGameFilter`), with the two meanings its
+options have always documented: ``--player`` is a whole name (any case, as the identity key
+compares names), ``--match`` a ``Match`` tag value, and ``--ruleset`` any name.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 import fourcolor
-from records.models import MAX_PLAYER_NAME, Game, GameSeat, Outcome, player_key
+from records.models import MAX_PLAYER_NAME, Game, GameSeat, Outcome, match_key, player_key
 
 # Ids and points are bounded so that a huge number is a form error, not a database overflow.
 _MAX_ID = 2**63 - 1
@@ -168,3 +172,21 @@ class GameFilter(django_filters.FilterSet):
         if not self.form.cleaned_data.get("ordering"):
             queryset = self.filters["ordering"].filter(queryset, None)
         return queryset
+
+
+class ExportGameFilter(GameFilter):
+    """The archive's filters as `manage.py export_games` takes them: `player` a whole name,
+    `match` a Match tag, and `ruleset` any name (one no game has exports nothing), as the
+    command has always documented (see the module docstring)."""
+
+    ruleset = django_filters.CharFilter(field_name="ruleset")
+    player = django_filters.CharFilter(method="filter_named", max_length=MAX_PLAYER_NAME)
+    match = django_filters.CharFilter(method="filter_match_tag")
+
+    def filter_named(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
+        # Exists, not a join: a player seated twice in one game must not list it twice.
+        seated = GameSeat.objects.filter(game=OuterRef("pk"), player__name_key=player_key(value))
+        return queryset.filter(Exists(seated))
+
+    def filter_match_tag(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
+        return queryset.filter(match__key=match_key(value))

@@ -8,7 +8,7 @@ way whichever door it came in by. One module per job:
 - `storing`: valid records stored in batches, duplicates, retries after a lost connection;
 - `importing`: `import_records` / `import_texts`, the import that ties these together;
 - `revalidating`: the engine run again over stored games;
-- `queries`, `export`, `matches`: reading the archive back.
+- `export`, `matches`: reading the archive back.
 
 The names below are the services' public face; import them from here.
 """
@@ -23,7 +23,6 @@ from records.services.derivation import (
 from records.services.export import game_export
 from records.services.importing import ImportOptions, import_records, import_texts
 from records.services.matches import MatchRound, match_credits, match_games
-from records.services.queries import filter_games
 from records.services.reading import count_records
 from records.services.report import ImportReport, RecordResult, RecordStatus
 from records.services.revalidating import RevalidateReport, game_differences, revalidate_games
@@ -40,7 +39,6 @@ __all__ = [
     "count_records",
     "derive_game_fields",
     "derive_seat_fields",
-    "filter_games",
     "game_differences",
     "game_export",
     "import_records",

@@ -26,8 +26,8 @@ from rest_framework.renderers import JSONRenderer
 from tqdm import tqdm
 
 from api.game_object import export_line, fcn_lines, games_queryset, ndjson_lines
-from records.models import Outcome
-from records.services import filter_games
+from records.filters import ExportGameFilter
+from records.models import Game, Outcome
 
 CHUNK = 500
 
@@ -59,11 +59,14 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", help="write here instead of standard output")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        games = filter_games(
-            player=options["player"], ruleset=options["ruleset"], players=options["players"],
-            outcome=options["outcome"], since=options["since"], until=options["until"],
-            match=options["match"],
-        ).order_by("pk")
+        names = ("player", "ruleset", "players", "outcome", "since", "until", "match")
+        data = {name: str(options[name]) for name in names if options[name] not in (None, "")}
+        chosen = ExportGameFilter(data, queryset=Game.objects.all())
+        if not chosen.is_valid():
+            problems = "; ".join(f"--{field}: {' '.join(errors)}"
+                                 for field, errors in chosen.errors.items())
+            raise CommandError(problems)
+        games = chosen.qs.order_by("pk")
         total = games.count()
         games = games_queryset(detail=True).filter(pk__in=games.values("pk")).order_by("pk")
         fmt = options["format"]
