@@ -34,7 +34,9 @@ def recount(apps: Any, schema_editor: Any) -> None:
 
 def merge(apps: Any, schema_editor: Any) -> None:
     PlayerTotals = apps.get_model("ratings", "PlayerTotals")
-    PlayerTotals.objects.update(wins_on_draw=models.F("wins_on_draw") + models.F("wins_on_self_draw"))
+    PlayerTotals.objects.using(schema_editor.connection.alias).update(
+        wins_on_draw=models.F("wins_on_draw") + models.F("wins_on_self_draw")
+    )
 
 
 class Migration(migrations.Migration):

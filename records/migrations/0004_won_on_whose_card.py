@@ -41,8 +41,10 @@ def finishing_source(text: str, finisher: int, outcome: str) -> str | None:
 def split_draws(apps: Any, schema_editor: Any) -> None:
     Game = apps.get_model("records", "Game")
     GameSeat = apps.get_model("records", "GameSeat")
+    # The database being migrated (`migrate --database`), not the default one.
+    db = schema_editor.connection.alias
     rows = (
-        Game.objects.filter(on="draw", finisher__isnull=False)
+        Game.objects.using(db).filter(on="draw", finisher__isnull=False)
         .order_by("pk")
         .values_list("pk", "canonical_text", "finisher", "outcome")
     )
@@ -56,15 +58,16 @@ def split_draws(apps: Any, schema_editor: Any) -> None:
             own.append(pk)
     for start in range(0, len(own), BATCH):
         ids = own[start:start + BATCH]
-        Game.objects.filter(pk__in=ids).update(on="self_draw")
-        GameSeat.objects.filter(game_id__in=ids, won=True).update(won_on="self_draw")
+        Game.objects.using(db).filter(pk__in=ids).update(on="self_draw")
+        GameSeat.objects.using(db).filter(game_id__in=ids, won=True).update(won_on="self_draw")
 
 
 def merge_draws(apps: Any, schema_editor: Any) -> None:
     Game = apps.get_model("records", "Game")
     GameSeat = apps.get_model("records", "GameSeat")
-    Game.objects.filter(on="self_draw").update(on="draw")
-    GameSeat.objects.filter(won_on="self_draw").update(won_on="draw")
+    db = schema_editor.connection.alias
+    Game.objects.using(db).filter(on="self_draw").update(on="draw")
+    GameSeat.objects.using(db).filter(won_on="self_draw").update(won_on="draw")
 
 
 class Migration(migrations.Migration):
