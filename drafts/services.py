@@ -21,7 +21,7 @@ from fourcolor.errors import FcnError, IllegalRecordError
 from fourcolor.notation import MAX_COMMENT_CHARS, parse_record
 from jobs.models import Job
 from jobs.queue import submit_upload
-from jobs.reports import stored_report
+from records.services import ImportReport
 
 from drafts.models import Draft
 from drafts.play import (
@@ -269,7 +269,7 @@ def save_draft(user: Any, pk: int) -> Saved:
     job = submitted.job
     if not submitted.finished:
         return Saved(draft, job, None, False)
-    results = stored_report(job.report or {}).results
+    results = ImportReport.from_dict(job.report or {}).results
     result = results[0] if results else None
     if result is None or result.game_id is None:
         error = (result.error or {}) if result is not None else {}
