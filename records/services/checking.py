@@ -14,10 +14,10 @@ from fourcolor.errors import LimitError
 from records.models import Game
 from records.services.importing import too_many_message, validate_record
 from records.services.reading import DecodedLines, line_of
-from records.services.report import RecordResult, refused_result
+from records.services.report import RecordResult, RecordStatus, refused_result
 from records.services.storing import ValidRecord
 
-VALID = "valid"  # a legal record that the archive does not hold yet
+VALID = RecordStatus.VALID  # a legal record that the archive does not hold yet
 
 
 @dataclass
@@ -76,5 +76,5 @@ def check_records(source: Any, *, max_records: int | None = None) -> CheckReport
     for valid in legal:
         if valid.content_hash in stored:
             result = report.results[valid.index]
-            result.status, result.game_id = "duplicate", stored[valid.content_hash]
+            result.status, result.game_id = RecordStatus.DUPLICATE, stored[valid.content_hash]
     return report

@@ -25,6 +25,7 @@ class RecordStatus(StrEnum):
     DUPLICATE = "duplicate"  # its canonical content was stored already: `game_id` is that game
     REFUSED = "refused"  # the engine (or a storage limit) refused it: see `error`
     UNAVAILABLE = "unavailable"  # not stored: the database stayed unavailable
+    VALID = "valid"  # legal and not stored: the check page's verdict (never in an import)
 
 
 @dataclass

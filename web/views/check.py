@@ -27,7 +27,7 @@ from records.services.checking import CheckReport, check_records
 from web.forms import UploadForm
 from web.views.replay import board_context
 from web.views.replay_data import replay_payload
-from web.views.upload import _rows
+from web.views.verdicts import verdict_rows
 
 
 def check_max_bytes() -> int:
@@ -73,7 +73,7 @@ def check(request: HttpRequest) -> HttpResponse:
         text = text.decode("utf-8", "replace")
         form = CheckForm({"text": text})
     chosen = _chosen(request, report)
-    context: dict[str, Any] = {"report": report, "rows": _rows(report), "chosen": chosen,
+    context: dict[str, Any] = {"report": report, "rows": verdict_rows(report), "chosen": chosen,
                                "text": text}
     if chosen is not None:
         payload = replay_payload(Replay(parse_record(report.canonical[chosen])), None)
