@@ -59,7 +59,8 @@ def test_it_analyses_a_few_games_spread_over_the_archive() -> None:
     assert len(analysed) == 3
     assert all(a.samples == 2 and a.seed == 0 and a.decisions > 0 for a in analysed)
     ids = sorted(Game.objects.values_list("pk", flat=True))
-    assert [a.game_id for a in analysed] == ids[::4][:3]  # spread, not the first three
+    # Spread: one from each third of the archive, not the first three.
+    assert [(a.game_id - ids[0]) // 4 for a in analysed] == [0, 1, 2]
     for analysis in analysed:
         seats = SeatAnalysis.objects.filter(analysis=analysis).count()
         assert seats == analysis.game.players
@@ -70,3 +71,27 @@ def test_it_refuses_a_negative_count_of_analyses() -> None:
 
     with pytest.raises(CommandError, match="--analyse"):
         _seed("--games", "2", "--analyse", "-1")
+
+
+def test_it_shows_every_feature_of_the_product() -> None:
+    """Issue 14: comments, missed wins, claims of every kind, forced finishes, matches with
+    running credits and analyses, all in the default demo."""
+    from records.services import match_credits
+
+    _seed("--analyse", "1", "--analysis-samples", "2")
+    seats = GameSeat.objects
+    shown = {
+        "comments": Game.objects.filter(canonical_text__contains="{").count(),
+        "missed wins": seats.filter(missed_wins__gt=0).count(),
+        "pongs": seats.filter(pongs__gt=0).count(),
+        "gans": seats.filter(gans__gt=0).count(),
+        "chis": seats.filter(chis__gt=0).count(),
+        "melds on one's own draw": seats.filter(own_draw_melds__gt=0).count(),
+        "claims that skip seats": seats.filter(steals__gt=0).count(),
+        "forced finishes": seats.filter(forced=True).count(),
+        "analyses": GameAnalysis.objects.count(),
+    }
+    assert all(shown.values()), shown
+    credits = [match_credits(m) for m in Match.objects.all()]
+    # Running credits: after some round of a match they differ from that round's own result.
+    assert any(r.credits != r.deltas for rounds in credits for r in rounds[1:])

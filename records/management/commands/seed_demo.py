@@ -6,10 +6,19 @@ Matches and single rounds played by the engine's bots (`fourcolor.generate`), bo
 the import service like any upload. Does nothing when the database already has games, unless
 --force (then the same seed only yields duplicates: pass another --seed for new games).
 
-Then a few of them (`--analyse`, spread over the archive) are analysed, so that the demo shows
-the reviewer's marks, chart and options: here, in this command, at a modest sample count
-(`--analysis-samples`), which keeps `make run`'s start-up to seconds; a real request for an
-analysis (replay page, API) runs as a background job at the full count.
+The demo shows every feature a visitor can look for: claims of every kind (pong, gan, chi on
+one's own draw and on the previous seat's discard, claims that skip seats) and forced finishes
+come from the bots' play; in every single round (not a match's) won on a live card, the
+winner lets it go (`with_missed_win`) and the bots play on, so the review panel has missed
+wins to list;
+about one round in three carries comments (in the three languages of the site) on its first
+meld and its last event; matches keep running credits.
+
+Then a few of them (`--analyse`, spread over the archive: the shortest round of each slice)
+are analysed, so that the demo shows the reviewer's marks, chart and options: here, in this
+command, at a modest sample count (`--analysis-samples`), which keeps `make run`'s start-up
+short; a real request for an analysis (replay page, API) runs as a background job at the
+full count.
 """
 
 from __future__ import annotations
@@ -25,7 +34,8 @@ from django.utils import timezone
 from tqdm import tqdm
 
 import fourcolor
-from fourcolor.generate import generate_match, generate_record
+from fourcolor.generate import generate_match, generate_record, make_bot, play_out
+from fourcolor.round import Round
 from fourcolor.analysis import analyse
 from records.analysis import load_record, store_analysis
 from records.models import Game
@@ -45,14 +55,30 @@ DEMO_EVENTS = (
 )
 RULESETS = ("classic", "bga")
 DAYS_BACK = 182
+# Single rounds whose winner misses the win (every one), and rounds with comments: one in
+# this many.
+MISSED_WIN_EVERY = 1
+COMMENTED_ROUND_EVERY = 3
+DEMO_COMMENTS = (
+    "Bold meld: it gives away what she is collecting.",
+    "Nước này hơi liều, nhưng đáng thử.",
+    "這張牌打得好，下家沒得吃。",
+    "Ouch: the winning card went by a few turns earlier.",
+    "Ván này kết thúc rất nhanh.",
+    "和牌！漂亮。",
+)
 # Games analysed by default, and at how many samples per option (see the module's docstring).
 DEMO_ANALYSES = 3
 DEMO_SAMPLES = 8
+ANALYSED_MIN_EVENTS = 30
 
 
 def demo_records(games: int, seed: int, today: datetime.date) -> Iterator[fourcolor.Record]:
     """`games` rounds: mostly matches of 2 to 8 rounds, some single rounds, all seeded."""
     rng = random.Random(f"fourcolor-demo:{seed}")
+    # Comments and missed wins draw from their own generator: the tables, names and dates
+    # stay those the seed always gave.
+    extras = random.Random(f"fourcolor-demo-extras:{seed}")
     made = 0
     number = 0
     while made < games:
@@ -68,13 +94,47 @@ def demo_records(games: int, seed: int, today: datetime.date) -> Iterator[fourco
         if rounds == 1:
             dealer = rng.randint(1, players)
             tags = {"Event": event, "Site": "fourcolor demo", "Date": date}
-            yield generate_record(ruleset, players, game_seed, dealer=dealer, names=names,
-                                  tags=tags)
+            played = [generate_record(ruleset, players, game_seed, dealer=dealer, names=names,
+                                      tags=tags)]
+            if extras.randrange(MISSED_WIN_EVERY) == 0:
+                played = [with_missed_win(played[0], extras)]
         else:
+            # Not in matches: a round's result there sets the credits the next rounds carry.
             match_id = f"demo-{seed}-{number:04d}"
-            yield from generate_match(ruleset, players, game_seed, rounds=rounds, names=names,
-                                      match_id=match_id, date=date, event=event)
+            played = generate_match(ruleset, players, game_seed, rounds=rounds, names=names,
+                                    match_id=match_id, date=date, event=event)
+        for record in played:
+            if extras.randrange(COMMENTED_ROUND_EVERY) == 0:
+                record = with_comments(record, extras)
+            yield record
         made += rounds
+
+
+def with_missed_win(record: fourcolor.Record, rng: random.Random) -> fourcolor.Record:
+    """The record (just generated, so changed in place) with its winner letting the winning
+    card go and the bots playing the round on to its end, with the Result that follows; a
+    round not won on a live card is left as it is."""
+    events = record.events
+    if not events or events[-1].verb != "w":
+        return record
+    state = Round.from_record(record)
+    for event in events[:-1]:
+        state.push(event)
+    bots = [make_bot("greedy", rng) for _ in range(record.players)]
+    events[:] = [*events[:-1], *play_out(state, bots, declining=events[-1].seat)]
+    record.tags["Result"] = state.end_of_record().result_tag
+    return record
+
+
+def with_comments(record: fourcolor.Record, rng: random.Random) -> fourcolor.Record:
+    """The record (just generated, so changed in place) with a comment on its first meld and
+    one on its last event."""
+    events = record.events
+    if events:
+        melds = [i for i, event in enumerate(events) if event.verb == "m"]
+        for index in sorted({melds[0] if melds else 0, len(events) - 1}):
+            events[index] = events[index]._replace(comments=(rng.choice(DEMO_COMMENTS),))
+    return record
 
 
 class Command(BaseCommand):
@@ -123,9 +183,14 @@ class Command(BaseCommand):
             self._analyse(ids, options["analyse"], options["analysis_samples"])
 
     def _analyse(self, game_ids: list[int], count: int, samples: int) -> None:
-        """Analyse `count` of the games, spread evenly over them, every seat."""
+        """Analyse `count` of the games, every seat: of each of `count` even slices of them,
+        the shortest round (the fewest decisions to simulate) of at least ANALYSED_MIN_EVENTS
+        events (a redeal or a quick win shows the reviewer little)."""
         step = max(1, len(game_ids) // count)
-        chosen = game_ids[::step][:count]
+        events = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "event_count"))
+        chosen = [min(game_ids[start:start + step],
+                      key=lambda pk: (events[pk] < ANALYSED_MIN_EVENTS, events[pk], pk))
+                  for start in range(0, len(game_ids), step)][:count]
         seconds = 0.0
         for game in tqdm(Game.objects.filter(pk__in=chosen).order_by("pk"), total=len(chosen),
                          unit="analysis", disable=None, leave=False):
