@@ -38,11 +38,16 @@ def finishing_source(text: str, finisher: int, outcome: str) -> str | None:
     return None
 
 
+def _alias(schema_editor: Any) -> str:
+    """The database being migrated (`migrate --database`), not the default one (the tests call
+    the steps without a schema editor: then the default)."""
+    return schema_editor.connection.alias if schema_editor is not None else "default"
+
+
 def split_draws(apps: Any, schema_editor: Any) -> None:
     Game = apps.get_model("records", "Game")
     GameSeat = apps.get_model("records", "GameSeat")
-    # The database being migrated (`migrate --database`), not the default one.
-    db = schema_editor.connection.alias
+    db = _alias(schema_editor)
     rows = (
         Game.objects.using(db).filter(on="draw", finisher__isnull=False)
         .order_by("pk")
@@ -65,7 +70,7 @@ def split_draws(apps: Any, schema_editor: Any) -> None:
 def merge_draws(apps: Any, schema_editor: Any) -> None:
     Game = apps.get_model("records", "Game")
     GameSeat = apps.get_model("records", "GameSeat")
-    db = schema_editor.connection.alias
+    db = _alias(schema_editor)
     Game.objects.using(db).filter(on="self_draw").update(on="draw")
     GameSeat.objects.using(db).filter(won_on="self_draw").update(won_on="draw")
 
