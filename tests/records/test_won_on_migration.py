@@ -55,10 +55,10 @@ def test_it_recomputes_whose_draw_a_round_was_won_on_from_its_record(archive: No
     # The sample has all three, or the test would not tell them apart.
     assert sources["self_draw"] > 0 and sources["draw"] > 0 and sources["discard"] > 0
     # What the old code stored: `draw` for either draw.
-    records_step.merge_draws(apps, None)
+    records_step.merge_draws(apps, SimpleNamespace(connection=connection))
     assert Game.objects.filter(on="self_draw").count() == 0
     assert GameSeat.objects.filter(won_on="self_draw").count() == 0
-    records_step.split_draws(apps, None)
+    records_step.split_draws(apps, SimpleNamespace(connection=connection))
     assert stored() == (games, seats)
 
 
@@ -77,8 +77,8 @@ def test_it_recounts_the_stored_totals(archive: None) -> None:
 def test_it_leaves_a_game_whose_text_no_longer_reads_as_it_was(archive: None) -> None:
     game = Game.objects.filter(on="self_draw").first()
     assert game is not None
-    records_step.merge_draws(apps, None)
+    records_step.merge_draws(apps, SimpleNamespace(connection=connection))
     Game.objects.filter(pk=game.pk).update(canonical_text="not a record")
-    records_step.split_draws(apps, None)
+    records_step.split_draws(apps, SimpleNamespace(connection=connection))
     assert Game.objects.get(pk=game.pk).on == "draw"  # revalidate reports it; not guessed here
     assert Game.objects.filter(on="self_draw").exists()  # the others were recomputed

@@ -15,11 +15,12 @@ from tests.web.conftest import Archive
 pytestmark = pytest.mark.django_db
 
 # Routes meant for anonymous visitors: signing up and in, choosing a language, asking for a
-# password reset (allauth's, and Django's old address that redirects to it). Everything else
-# must refuse an anonymous POST.
+# password reset (allauth's, and Django's old address that redirects to it), and checking FCN
+# on the check page, which stores nothing (the test still finds no game stored after it).
+# Everything else must refuse an anonymous POST.
 ANONYMOUS_BY_DESIGN = {
     "accounts/login/", "accounts/logout/", "accounts/signup/", "i18n/setlang/",
-    "accounts/password/reset/", "accounts/password_reset/",
+    "accounts/password/reset/", "accounts/password_reset/", "check/",
 }
 # The API's: exchanging a password for a token (it checks the password itself: a body without
 # one is a 400 naming the missing fields, and no token is made).

@@ -188,7 +188,7 @@ def engine_facts(text: str) -> list[tuple[Any, ...]]:
 def one_player_may_hold_two_seats() -> Iterator[None]:
     """The engine as it was before it refused one player in two seats (A2's "Ann" and "ann"):
     every name counts as a player of its own in that one check."""
-    with mock.patch.object(notation, "player_key", str):
+    with mock.patch.object(notation.tags, "player_key", str):
         yield
 
 
