@@ -13,7 +13,7 @@ from django.db.models import Prefetch, QuerySet
 from rest_framework.renderers import JSONRenderer
 
 import fourcolor
-from api.serializers import GameDetailSerializer
+from api.serializers.games import GameDetailSerializer
 from fourcolor.replay import finish_json
 from records.models import Game, GameSeat
 

@@ -17,7 +17,7 @@ from typing import Any
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter
 
-from api.serializers import ErrorDoc
+from api.serializers.errors import ErrorDoc
 from records.models import MAX_PLAYER_NAME
 
 COMMON_ERRORS = {

@@ -24,7 +24,8 @@ from rest_framework.response import Response
 
 from api.parsers import JsonParser
 from api.schema import ApiAutoSchema
-from api.serializers import ErrorDoc, absolute
+from api.serializers.common import absolute
+from api.serializers.errors import ErrorDoc
 from api.views.base import ApiViewMixin
 from jobs.analysis import (
     Answer,

@@ -30,7 +30,8 @@ from rest_framework.views import APIView
 
 from api.caching import NO_STORE
 from api.exceptions import error_body
-from api.serializers import ErrorDoc, NewTokenSerializer, TokenSerializer
+from api.serializers.errors import ErrorDoc
+from api.serializers.tokens import NewTokenSerializer, TokenSerializer
 from api.views.base import ApiViewMixin
 from records.tokens import revoke_token, rotate_token
 

@@ -33,7 +33,9 @@ from api.caching import PRIVATE_CACHE_CONTROL
 from api.exceptions import Conflict, RecordSyntax
 from api.pagination import ApiPagination
 from api.parsers import JsonParser
-from api.serializers import ErrorDoc, FinishDoc, PlyStateDoc, absolute
+from api.serializers.common import absolute
+from api.serializers.errors import ErrorDoc
+from api.serializers.replays import FinishDoc, PlyStateDoc
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import PAGES, ApiViewMixin, names
 from drafts import play as drafts_play

@@ -50,16 +50,14 @@ from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
 from api.replays import load_replay
 from api.schema import GAME_FILTER_PARAMETERS
-from api.serializers import (
-    ErrorDoc,
+from api.serializers.errors import ErrorDoc
+from api.serializers.games import (
     GameDetailSerializer,
     GameExportLineSerializer,
     GameSerializer,
-    PlyStateDoc,
-    PlyStatesDoc,
     RecordJsonDoc,
-    ReviewDoc,
 )
+from api.serializers.replays import PlyStateDoc, PlyStatesDoc, ReviewDoc
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import CURSOR_PAGES, ApiViewMixin, names
 from records.deletion import MAX_REASON, delete_game

@@ -22,7 +22,10 @@ from rest_framework.response import Response
 
 from api.caching import PRIVATE_CACHE_CONTROL
 from api.pagination import ApiPagination
-from api.serializers import ErrorDoc, UploaderField, UploadReportDoc, absolute
+from api.serializers.common import absolute
+from api.serializers.errors import ErrorDoc
+from api.serializers.games import UploaderField
+from api.serializers.uploads import UploadReportDoc
 from api.views.base import PAGES, ApiViewMixin, names
 from jobs.models import Job
 from jobs.queue import submit_revalidate

@@ -21,15 +21,10 @@ from rest_framework.response import Response
 
 from api.pagination import ApiPagination, CursorPagination
 from api.schema import GAME_FILTER_PARAMETERS, NAME
-from api.serializers import (
-    ErrorDoc,
-    GameSerializer,
-    HeadToHeadDoc,
-    PlayerDetailSerializer,
-    PlayerRatingsDoc,
-    PlayerSerializer,
-    PlayerStatsDoc,
-)
+from api.serializers.errors import ErrorDoc
+from api.serializers.games import GameSerializer
+from api.serializers.players import PlayerDetailSerializer, PlayerSerializer
+from api.serializers.stats import HeadToHeadDoc, PlayerRatingsDoc, PlayerStatsDoc
 from api.views.stats import BAD_FILTER, StatsQuery, call, parse
 from api.views.base import CURSOR_PAGES, PAGES, ApiViewMixin, names
 from api.game_object import games_queryset

@@ -17,7 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import fourcolor
-from api.serializers import ErrorDoc, GlobalStatsDoc, LeaderboardDoc
+from api.serializers.errors import ErrorDoc
+from api.serializers.stats import GlobalStatsDoc, LeaderboardDoc
 from api.views.base import ApiViewMixin, names
 from ratings import global_stats, leaderboards, stats
 from ratings.services import ratings_updating

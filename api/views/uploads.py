@@ -36,7 +36,8 @@ from rest_framework.views import APIView
 
 from api.exceptions import PayloadTooLarge
 from api.parsers import FcnTextParser, JsonParser, OctetStreamParser
-from api.serializers import ErrorDoc, absolute
+from api.serializers.common import absolute
+from api.serializers.errors import ErrorDoc
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import ApiViewMixin
 from api.views.jobs import JobDetailSerializer

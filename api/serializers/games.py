@@ -1,0 +1,174 @@
+"""Games: lists, one game with its facts, the export's lines, the record's JSON twin."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api.serializers.common import PlayerRefSerializer, absolute
+from api.serializers.replays import FinishDoc
+from records.models import Game, GameSeat, Outcome, WinSource
+from records.services import SEAT_FACT_FIELDS
+
+
+class EventDoc(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    verb = serializers.CharField(
+        help_text="x discard, d draw, m meld, w win, ... (docs/notation.md)"
+    )
+    cards = serializers.ListField(child=serializers.CharField(), required=False)
+    split = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), required=False
+    )
+    comments = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class RecordJsonDoc(serializers.Serializer[Any]):
+    """The record's JSON twin (fourcolor.record_to_json, docs/notation.md)."""
+
+    fcn = serializers.IntegerField()
+    tags = serializers.DictField(child=serializers.CharField())
+    deal = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    comments = serializers.ListField(child=serializers.CharField(), required=False)
+    events = EventDoc(many=True)
+
+
+class SeatSerializer(serializers.ModelSerializer[GameSeat]):
+    """A seat in a list of games: who sat there and how the round ended for them."""
+
+    player = serializers.SerializerMethodField()
+    dealer = serializers.BooleanField(source="is_dealer")
+
+    class Meta:
+        model = GameSeat
+        fields = ["seat", "name", "player", "dealer", "won", "finisher", "points", "delta"]
+
+    @extend_schema_field(PlayerRefSerializer)
+    def get_player(self, seat: GameSeat) -> dict[str, Any]:
+        return {"id": seat.player_id, "name": seat.player.name}
+
+
+class SeatFactsSerializer(SeatSerializer):
+    """A seat with every per-seat fact the engine derived (`fourcolor.facts.SeatFacts`)."""
+
+    win_melds = serializers.ListField(child=serializers.CharField())
+    # The same values as the game's `on`; a plain string so that the schema does not give one
+    # choice set two enum names (spectacular would warn without an ENUM_NAME_OVERRIDES entry).
+    won_on = serializers.CharField(
+        allow_null=True,
+        help_text="whose card this seat won on: self_draw (its own draw), draw (another "
+        "seat's draw) or discard; null when it did not win",
+    )
+
+    class Meta(SeatSerializer.Meta):
+        fields = SeatSerializer.Meta.fields + [
+            name
+            for name in SEAT_FACT_FIELDS
+            if name not in ("seat", "name", "is_dealer", "won", "finisher", "points", "delta")
+        ]
+
+
+class UploaderField(serializers.CharField):
+    """The uploading user's name (null when unknown or deleted)."""
+
+    def to_representation(self, value: Any) -> str:
+        return str(value.get_username())
+
+
+class GameSerializer(serializers.ModelSerializer[Game]):
+    """A game as lists show it."""
+
+    url = serializers.SerializerMethodField()
+    seats = SeatSerializer(many=True, read_only=True)
+    outcome = serializers.ChoiceField(choices=Outcome.choices)
+    on = serializers.ChoiceField(choices=WinSource.choices, allow_null=True)
+    round = serializers.IntegerField(source="round_number", allow_null=True)
+    result = serializers.CharField(source="result_tag", help_text="the Result tag: S:P, -, R, *")
+    plies = serializers.IntegerField(source="event_count")
+    uploaded_by = UploaderField(allow_null=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id", "url", "ruleset", "players", "dealer", "date", "event", "site", "match",
+            "round", "seats", "outcome", "finisher", "on", "points", "result", "plies",
+            "uploaded_at", "uploaded_by", "stale",
+        ]
+
+    def get_url(self, game: Game) -> str:
+        return absolute(self.context, "game-detail", game.pk)
+
+
+class GameLinksSerializer(serializers.Serializer[Any]):
+    record = serializers.URLField(help_text="the record as uploaded (FCN)")
+    canonical = serializers.URLField(help_text="the record as the engine writes it (FCN)")
+    json = serializers.URLField(help_text="the record as JSON")
+    plies = serializers.URLField(help_text="the table at ply 0; replace 0 by any ply")
+    review = serializers.URLField()
+
+
+class GameDetailSerializer(GameSerializer):
+    """One game: its tags, seats with their facts, verdict, settlement and events."""
+
+    seats = SeatFactsSerializer(many=True, read_only=True)
+    settlement = serializers.DictField(
+        child=serializers.IntegerField(), help_text='seat number ("1".."4") -> points paid'
+    )
+    tags = serializers.DictField(child=serializers.CharField())
+    deal = serializers.SerializerMethodField()
+    events = serializers.SerializerMethodField()
+    comments = serializers.SerializerMethodField()
+    finish = serializers.SerializerMethodField()
+    links = serializers.SerializerMethodField()
+
+    class Meta(GameSerializer.Meta):
+        fields = GameSerializer.Meta.fields + [
+            "tags", "exposed_points", "hidden_points", "lucky_card", "lucky_bonus",
+            "settlement", "deal", "events", "comments", "finish", "content_hash",
+            "engine_version", "validated_at", "links",
+        ]
+
+    def _record_json(self, game: Game) -> dict[str, Any]:
+        # Filled by the view (one engine pass per request): the record's JSON twin.
+        return self.context["record_json"]
+
+    @extend_schema_field(
+        {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}
+    )
+    def get_deal(self, game: Game) -> dict[str, list[str]]:
+        return self._record_json(game)["deal"]
+
+    @extend_schema_field(EventDoc(many=True))
+    def get_events(self, game: Game) -> list[dict[str, Any]]:
+        return self._record_json(game)["events"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_comments(self, game: Game) -> list[str]:
+        return list(self._record_json(game).get("comments", []))
+
+    @extend_schema_field(FinishDoc(allow_null=True))
+    def get_finish(self, game: Game) -> dict[str, Any] | None:
+        return self.context.get("finish")
+
+    @extend_schema_field(GameLinksSerializer)
+    def get_links(self, game: Game) -> dict[str, str]:
+        record = absolute(self.context, "game-record", game.pk)
+        return {
+            "record": record + "?format=fcn",
+            "canonical": record + "?format=canonical",
+            "json": record + "?format=json",
+            "plies": absolute(self.context, "game-ply", game.pk, 0),
+            "review": absolute(self.context, "game-review", game.pk),
+        }
+
+
+class GameExportLineSerializer(GameDetailSerializer):
+    """One line of the NDJSON export: the game object of /games/{id}/, and its record as
+    uploaded when the export was asked `with_text`."""
+
+    text = serializers.CharField(required=False, help_text="with `with_text=true` only")
+
+    class Meta(GameDetailSerializer.Meta):
+        fields = GameDetailSerializer.Meta.fields + ["text"]

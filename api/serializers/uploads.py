@@ -1,0 +1,48 @@
+"""An upload's report: every record's verdict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from api.serializers.errors import RecordErrorDoc
+
+
+class RefusalDoc(RecordErrorDoc):
+    # A record not stored because the database was unavailable has no column, ply nor event.
+    col = serializers.IntegerField(allow_null=True, help_text="1-based column (null: unavailable)")
+    ply = serializers.IntegerField(
+        allow_null=True,
+        help_text="the event at fault; 0 for the tags or the deal (null: unavailable)",
+    )
+    event = serializers.CharField(
+        allow_null=True, help_text="the event's text ('' for the tags or the deal)"
+    )
+    text = serializers.CharField(help_text="the offending line of the file (cut to 300)")
+    error = serializers.CharField(help_text='one line: "LINE:COL: error[CATEGORY]: MESSAGE ..."')
+
+
+class UploadResultDoc(serializers.Serializer[Any]):
+    index = serializers.IntegerField(help_text="0-based position of the record in the file")
+    line = serializers.IntegerField(help_text="the record's first line in the file")
+    status = serializers.ChoiceField(
+        choices=["created", "duplicate", "refused", "unavailable"],
+        help_text="unavailable: not stored, the database stayed unavailable (upload again later)",
+    )
+    id = serializers.IntegerField(
+        allow_null=True, help_text="the game created, or the one already stored (duplicate)"
+    )
+    url = serializers.URLField(allow_null=True)
+    error = RefusalDoc(allow_null=True, help_text="why the record was refused or not stored")
+
+
+class UploadReportDoc(serializers.Serializer[Any]):
+    created = serializers.IntegerField()
+    duplicates = serializers.IntegerField()
+    refused = serializers.IntegerField()
+    total = serializers.IntegerField()
+    results = UploadResultDoc(many=True, help_text="every record, in file order (see omitted)")
+    results_omitted = serializers.IntegerField(
+        help_text="records left out of `results` past the first 1,000 (refusals are kept)"
+    )
