@@ -38,6 +38,16 @@ def is_large(size: int) -> bool:
     return size >= background_min_bytes()
 
 
+def upload_size(source: Any, declared: int = 0) -> int:
+    """An upload's size in bytes: pasted text's in UTF-8, an uploaded file's, else `declared`
+    (a raw body's Content-Length), so that the web form and the API decide alike whether it
+    runs in the request."""
+    if isinstance(source, str):
+        return len(source.encode("utf-8", "surrogatepass"))
+    size = getattr(source, "size", None)  # an uploaded file
+    return size if isinstance(size, int) else declared
+
+
 def uses_celery() -> bool:
     """A broker is configured: Celery's workers run the jobs (else the database worker)."""
     return bool(getattr(settings, "CELERY_BROKER_URL", ""))

@@ -41,7 +41,7 @@ from api.serializers.errors import ErrorDoc
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import ApiViewMixin
 from api.views.jobs import JobDetailSerializer
-from jobs.queue import submit_upload
+from jobs.queue import submit_upload, upload_size
 from records.services import ImportReport, RecordResult, RecordStatus
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
@@ -128,6 +128,14 @@ def report_json(report: ImportReport, context: dict[str, Any]) -> dict[str, Any]
     }
 
 
+def content_length(request: Request) -> int:
+    """The body's declared length (0 when missing or not a number)."""
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
 class UploadView(ApiViewMixin, APIView):
     """Upload FCN records (signed-in users)."""
 
@@ -180,7 +188,7 @@ class UploadView(ApiViewMixin, APIView):
         source = self._source(request)
         name = getattr(source, "name", "")
         submitted = submit_upload(source, request.user, name if isinstance(name, str) else "",
-                                  size=self._size(request, source))
+                                  size=upload_size(source, content_length(request)))
         job = submitted.job
         body = JobDetailSerializer(job, context={"request": request}).data
         return Response(body, status=201 if submitted.finished else 202,
@@ -188,26 +196,10 @@ class UploadView(ApiViewMixin, APIView):
 
     @staticmethod
     def _check_size(request: Request) -> None:
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
+        length = content_length(request)
         limit = max_upload_bytes()
         if length > limit:
             raise PayloadTooLarge(f"The body has {length} bytes; the limit is {limit}.")
-
-    @staticmethod
-    def _size(request: Request, source: Any) -> int:
-        """The upload's size in bytes: the text's, the file's, or the raw body's."""
-        if isinstance(source, str):
-            return len(source.encode("utf-8", "surrogatepass"))
-        size = getattr(source, "size", None)  # an uploaded file
-        if isinstance(size, int):
-            return size
-        try:
-            return int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            return 0
 
     @staticmethod
     def _source(request: Request) -> Any:

@@ -13,7 +13,6 @@ refused, the rest not read).
 
 from __future__ import annotations
 
-from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -22,7 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from jobs.models import Job
-from jobs.queue import background_min_bytes, submit_upload
+from jobs.queue import background_min_bytes, submit_upload, upload_size
 from web.forms import UploadForm
 
 
@@ -33,13 +32,6 @@ def _form_page(request: HttpRequest, form: UploadForm, status: int = 200) -> Htt
     )
     context = {"form": form, "jobs": jobs, "background_min_bytes": background_min_bytes()}
     return render(request, "records/upload.html", context, status=status)
-
-
-def _size(source: Any) -> int:
-    """The upload's size in bytes (a file's, or the pasted text's in UTF-8)."""
-    if isinstance(source, str):
-        return len(source.encode("utf-8", "surrogatepass"))
-    return int(source.size)
 
 
 @login_required
@@ -54,7 +46,7 @@ def upload(request: HttpRequest) -> HttpResponse:
         return _form_page(request, form, status=400)
     source = form.cleaned_data["file"] or form.cleaned_data["text"]
     submitted = submit_upload(source, request.user, getattr(source, "name", "") or "",
-                              size=_size(source))
+                              size=upload_size(source))
     # Post/Redirect/Get, whatever the verdicts and wherever the job runs: the result has an
     # address of its own (a reload shows it again, never re-submits the file), and a wholly
     # refused upload is no longer a 400 document the browser logs as an error.
