@@ -6,3 +6,10 @@ class DraftsConfig(AppConfig):
     name = "drafts"
     verbose_name = _("Record drafts")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # records cannot import drafts: seed_demo announces the demo, drafts adds its part.
+        from drafts.demo import seed_demo_drafts
+        from records.signals import demo_seeded
+
+        demo_seeded.connect(seed_demo_drafts, dispatch_uid="drafts.seed_demo_drafts")

@@ -25,3 +25,7 @@ games_stored_batch = Signal()
 # own writes commit or roll back with the deletion. Keyword arguments: game_id (int). A failing
 # receiver fails the deletion: derived data is never left counting a game that is gone.
 game_deleting = Signal()
+# `seed_demo` has filled the archive with its demo games. Keyword arguments: seed (int). The
+# apps above records add their part of the demo here (drafts: a demo user's drafts); a
+# receiver returns a line for the command to print.
+demo_seeded = Signal()

@@ -95,3 +95,24 @@ def test_it_shows_every_feature_of_the_product() -> None:
     credits = [match_credits(m) for m in Match.objects.all()]
     # Running credits: after some round of a match they differ from that round's own result.
     assert any(r.credits != r.deltas for rounds in credits for r in rounds[1:])
+
+
+def test_it_shows_every_claim_kind_from_every_source() -> None:
+    """Issue 14: every kind of claim the rules allow, from every source it can take a card
+    from, is in the default demo (a chi on one's own draw too), read back from the stored
+    records by the engine."""
+    import fourcolor
+    from fourcolor.claims import taken_from
+
+    _seed()
+    seen = set()
+    for text in Game.objects.values_list("canonical_text", flat=True):
+        for claim in fourcolor.validate(fourcolor.parse_record(text)).claims:
+            seen.add((claim.right.label, taken_from(claim.live, claim.seat)))
+    assert seen == {
+        ("chi", "discard"),  # the next seat's meld on a discard
+        ("own draw", "self_draw"),  # a meld (a chi, as players say) on one's own draw
+        ("pong", "discard"), ("pong", "draw"),
+        ("gan", "discard"), ("gan", "draw"),
+        ("win", "discard"), ("win", "draw"), ("win", "self_draw"),
+    }

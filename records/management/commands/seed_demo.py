@@ -12,7 +12,8 @@ come from the bots' play; in every single round (not a match's) won on a live ca
 winner lets it go (`with_missed_win`) and the bots play on, so the review panel has missed
 wins to list;
 about one round in three carries comments (in the three languages of the site) on its first
-meld and its last event; matches keep running credits.
+meld and its last event; matches keep running credits. Other apps add their part when the
+archive is filled (`records.signals.demo_seeded`): drafts.demo makes a demo user's drafts.
 
 Then a few of them (`--analyse`, spread over the archive: the shortest round of each slice)
 are analysed, so that the demo shows the reviewer's marks, chart and options: here, in this
@@ -40,6 +41,7 @@ from fourcolor.analysis import analyse
 from records.analysis import load_record, store_analysis
 from records.models import Game
 from records.services import RecordResult, import_texts
+from records.signals import demo_seeded
 
 # Realistic names in several scripts: Vietnamese, Chinese, Latin, Cyrillic, Arabic, ...
 DEMO_NAMES = (
@@ -181,6 +183,10 @@ class Command(BaseCommand):
                    .values_list("pk", flat=True))
         if ids and options["analyse"]:
             self._analyse(ids, options["analyse"], options["analysis_samples"])
+        # The other apps' part of the demo (drafts: the demo user's drafts).
+        for _receiver, said in demo_seeded.send(sender=self.__class__, seed=options["seed"]):
+            if said:
+                self.stdout.write(self.style.SUCCESS(str(said)))
 
     def _analyse(self, game_ids: list[int], count: int, samples: int) -> None:
         """Analyse `count` of the games, every seat: of each of `count` even slices of them,
