@@ -83,6 +83,8 @@ def import_records(
     start_at: int = 0,
     max_records: int | None = None,
     announce: bool = True,
+    first_index: int = 0,
+    first_line: int = 1,
 ) -> ImportReport:
     """Validate every record of a file, then store the valid ones in batches.
 
@@ -109,13 +111,24 @@ def import_records(
     When the database connection is lost the batch is retried on a new connection (see
     DB_RETRY_DELAYS); if it stays lost, the import stops: the records not stored get the
     status "unavailable" (category `unavailable`), `report.stopped` says why and
-    `report.next_index` is the first record not stored. Other database errors are raised."""
-    lines = DecodedLines(stream)
+    `report.next_index` is the first record not stored. Other database errors are raised.
+
+    `first_index`, `first_line`: the stream is a piece of a larger file that starts at the
+    first line of its record `first_index` (0-based), line `first_line` (a chunk of a
+    parallel import, records.chunked): indexes, lines and `start_at` are the whole file's."""
+    lines = DecodedLines(stream, first_line)
     options = ImportOptions(
         max_results=max_results, max_problems=max_problems, on_result=on_result,
         progress=progress, start_at=start_at, max_records=max_records, announce=announce,
     )
-    return _import(fourcolor.iter_records(lines), lines, uploader, options)
+    records = fourcolor.iter_records(lines)
+    if first_index or first_line != 1:
+        records = (
+            fourcolor.RecordText(rt.index + first_index, rt.line + first_line - 1, rt.text,
+                                 rt.oversize)
+            for rt in records
+        )
+    return _import(records, lines, uploader, options)
 
 
 def import_texts(

@@ -90,11 +90,14 @@ class DecodedLines:
 
     A line that is not valid UTF-8 is passed on with replacement characters (so that the file
     still splits into records) and noted: the record holding it is refused with its position.
-    Only the first bad line after each line starting with "[" is kept, so notes stay few."""
+    Only the first bad line after each line starting with "[" is kept, so notes stay few.
 
-    def __init__(self, source: Any) -> None:
+    `first_line`: the number of the source's first line, when it is a piece of a file that
+    starts at a record (a chunk of a parallel import): lines keep the whole file's numbers."""
+
+    def __init__(self, source: Any, first_line: int = 1) -> None:
         self.source = source
-        self.number = 0  # the line most recently passed on
+        self.number = first_line - 1  # the line most recently passed on
         self.done = False
         self.bad: list[BadLine] = []
         self._segment_has_bad = False

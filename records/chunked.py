@@ -1,0 +1,253 @@
+"""A parallel import: an upload cut into chunks (contiguous ranges of its records), each chunk
+imported on its own (another process, another worker, another machine), the chunks' reports
+merged into the one report a serial import of the whole file gives.
+
+- `plan_chunks` reads the file once (splitting records is cheap next to validating them) and
+  says where each chunk starts: its first record, line and byte. A chunk's import reads only its
+  own bytes (`import_chunk`), with the whole file's record indexes and line numbers.
+- Duplicates across chunks are stored once: the content hash's unique index decides, as for two
+  uploads racing (records.services.storing). Which record of a repeated pair was stored first
+  may then differ from the file's order; `merge_chunks` gives the file's first occurrence the
+  verdict "stored" and the later ones "duplicate", as a serial import does, from each chunk's
+  ledger (every record stored or found a duplicate: index, line, verdict, game).
+- A chunk is idempotent: imported again (its worker was killed) from the last record it
+  reported, records it stored in a batch the kill cut short are found by their content hash.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import fourcolor
+from fourcolor.notation import MAX_LINE_CHARS
+
+from records.parallel import split_range
+from records.services import ImportReport, RecordResult, RecordStatus, import_records
+
+_EOL = re.compile(rb"\r\n|\n|\r")
+# Bytes of a line kept for the record splitter (it only looks at a line's start and braces).
+_LINE_CAP = 4 * (MAX_LINE_CHARS + 2)
+
+Ledger = list[tuple[int, int, str, int]]  # (index, line, "stored" | "duplicate", game id)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Records `first_index` up to `stop_index` (None: to the end of the file) of an upload,
+    whose bytes are `start_byte` up to `stop_byte` (None: the end) and whose first line is
+    `first_line`."""
+
+    number: int
+    first_index: int
+    stop_index: int | None
+    first_line: int
+    start_byte: int
+    stop_byte: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Chunk:
+        return cls(**data)
+
+
+def _lines(pieces: Iterable[bytes], offsets: array[int]) -> Iterator[str]:
+    """The lines of `pieces` as the import reads them (records.services.reading.split_lines:
+    \\r\\n, \\n or \\r; an over-long line cut to its first bytes), decoded leniently (only
+    the record boundaries matter here), each line's byte offset appended to `offsets`."""
+    buffer = b""  # the current line's first bytes (at most _LINE_CAP), maybe a pending \r
+    line_start = 0  # the current line's offset
+    position = 0  # the offset of the piece at hand
+    for piece in pieces:
+        data = buffer + piece
+        start = 0
+        for match in _EOL.finditer(data):
+            if match.end() == len(data) and data[match.start():] == b"\r":
+                break  # maybe half of a \r\n split between two pieces
+            offsets.append(line_start)
+            body = data[start:min(match.start(), start + _LINE_CAP)]
+            yield (body + data[match.start():match.end()]).decode("utf-8", "replace")
+            # Every line end lies in the new piece (the buffer holds none but a pending \r).
+            line_start = position + match.end() - len(buffer)
+            start = match.end()
+        rest = data[start:]
+        if len(rest) > _LINE_CAP:
+            rest = rest[:_LINE_CAP] + (b"\r" if rest.endswith(b"\r") else b"")
+        buffer = rest
+        position += len(piece)
+    if buffer:
+        offsets.append(line_start)
+        yield buffer.decode("utf-8", "replace")
+
+
+def plan_chunks(pieces: Iterable[bytes], parts: int, *, first: int = 0,
+                max_records: int | None = None) -> tuple[int, list[Chunk]]:
+    """How many records the file holds (at most `max_records` + 1), and its records from
+    `first` on cut into at most `parts` chunks of near-equal record counts. The last chunk
+    runs to the end of the file (it refuses the record past `max_records`, if any)."""
+    offsets: array[int] = array("q")
+    starts: list[tuple[int, int]] = []  # (line, byte) of each record
+    for rt in fourcolor.iter_records(_lines(pieces, offsets)):
+        starts.append((rt.line, offsets[rt.line - 1]))
+        if max_records is not None and len(starts) > max_records:
+            break
+    count = len(starts)
+    last = count if max_records is None else min(count, max_records)
+    ranges = split_range(min(first, last), last, parts)
+    chunks = []
+    for number, span in enumerate(ranges):
+        final = number == len(ranges) - 1
+        line, byte = starts[span.start]
+        chunks.append(Chunk(
+            number, span.start, None if final else span.stop, line, byte,
+            None if final else starts[span.stop][1],
+        ))
+    if not chunks and first < count:  # only the refused record past the limit is left
+        line, byte = starts[first]
+        chunks.append(Chunk(0, first, None, line, byte, None))
+    return count, chunks
+
+
+def cut(pieces: Iterable[bytes], start: int, stop: int | None) -> Iterator[bytes]:
+    """Bytes `start` up to `stop` of a stream that yields the bytes from offset 0 on."""
+    position = 0
+    for piece in pieces:
+        end = position + len(piece)
+        if end > start and (stop is None or position < stop):
+            yield piece[max(start - position, 0):None if stop is None else stop - position]
+        position = end
+        if stop is not None and position >= stop:
+            return
+
+
+def decoded(pieces: Iterable[bytes]) -> Iterator[str]:
+    """UTF-8 bytes (stored with surrogatepass) back to the text they were, piece by piece."""
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
+    for piece in pieces:
+        if text := decoder.decode(piece):
+            yield text
+    if tail := decoder.decode(b"", final=True):
+        yield tail
+
+
+@dataclass
+class ChunkResult:
+    """A chunk's report, and its ledger of records stored or found duplicates."""
+
+    chunk: Chunk
+    report: ImportReport
+    ledger: Ledger = field(default_factory=list)
+
+
+def import_chunk(
+    pieces: Iterable[bytes | str], chunk: Chunk, uploader: Any = None, *,
+    start_at: int | None = None, max_results: int = 1000, max_problems: int = 100,
+    max_records: int | None = None, progress: Callable[[ChunkResult], None] | None = None,
+    ledger: Ledger | None = None,
+) -> ChunkResult:
+    """Import one chunk: `pieces` are the chunk's own bytes (or text), from `chunk.start_byte`
+    on. `start_at`: resume at this record (the chunk's `report.next_index`), `ledger` the
+    entries of the run that got there. Statistics are left to the caller (announce=False):
+    it announces the stored games once, for the whole upload."""
+    result = ChunkResult(chunk, ImportReport(), list(ledger or []))
+
+    def on_result(record: RecordResult) -> None:
+        if record.status in (RecordStatus.STORED, RecordStatus.DUPLICATE):
+            assert record.game_id is not None
+            result.ledger.append((record.index, record.line, record.status.value,
+                                  record.game_id))
+
+    def reported(report: ImportReport) -> None:
+        result.report = report
+        if progress is not None:
+            progress(result)
+
+    result.report = import_records(
+        pieces, uploader, max_results=max_results, max_problems=max_problems,
+        on_result=on_result, progress=reported,
+        start_at=chunk.first_index if start_at is None else start_at,
+        max_records=max_records, announce=False, first_index=chunk.first_index,
+        first_line=chunk.first_line,
+    )
+    return result
+
+
+def merge_chunks(results: Sequence[ChunkResult], *, max_results: int = 1000,
+                 max_problems: int = 100) -> tuple[ImportReport, list[int]]:
+    """The upload's report (the chunks' reports in file order, every repeated record's first
+    occurrence "stored") and the ids of the games the upload stored."""
+    ordered = sorted(results, key=lambda r: r.chunk.first_index)
+    report = ImportReport(max_results=max_results, max_problems=max_problems)
+    report.next_index = ordered[0].chunk.first_index if ordered else 0
+    for result in ordered:
+        report = report.merge(result.report)
+    down = [r.report.next_index for r in ordered if r.report.unavailable]
+    if down:
+        report.next_index = min(down)  # the first record not stored: where to resume
+    ledger = sorted(entry for result in ordered for entry in result.ledger)
+    changed = _first_occurrences(ledger)
+    if changed:
+        report = _relabel(report, changed)
+    stored = [game for _, _, status, game in ledger if status == RecordStatus.STORED]
+    return report, stored
+
+
+def _first_occurrences(ledger: Ledger) -> dict[int, tuple[int, RecordStatus, int]]:
+    """Records whose verdict a serial import would give otherwise: index -> (line, verdict,
+    game). Of the records that share a game the upload stored, the first is the stored one."""
+    stored = {game for _, _, status, game in ledger if status == RecordStatus.STORED}
+    first: dict[int, int] = {}
+    changed = {}
+    for index, line, status, game in ledger:
+        if game not in stored:
+            continue  # a duplicate of a game stored before this upload
+        wanted = RecordStatus.STORED if first.setdefault(game, index) == index else (
+            RecordStatus.DUPLICATE)
+        if wanted != status:
+            changed[index] = (line, wanted, game)
+    return changed
+
+
+def _relabel(report: ImportReport, changed: dict[int, tuple[int, RecordStatus, int]]
+             ) -> ImportReport:
+    def fixed(result: RecordResult) -> RecordResult:
+        if result.index not in changed:
+            return result
+        line, status, game = changed[result.index]
+        return RecordResult(result.index, line, status, game_id=game)
+
+    results = [fixed(r) for r in report.results]
+    problems = {r.index: r for r in report.problems
+                if changed.get(r.index, (0, None))[1] is not RecordStatus.STORED}
+    for index, (line, status, game) in changed.items():
+        if status is RecordStatus.DUPLICATE:
+            problems[index] = RecordResult(index, line, status, game_id=game)
+    report.results = results
+    report.problems = [problems[i] for i in sorted(problems)][: report.max_problems]
+    report.results_omitted = report.total - len(report.results)
+    report.problems_omitted = report.total - report.stored - len(report.problems)
+    return report
+
+
+STATS_BATCH = 5000  # stored games handed to derived-data apps at a time
+
+
+def announce_stored(game_ids: Sequence[int]) -> None:
+    """Tell derived-data apps (statistics, ratings, analyses) about the games an upload's
+    chunks stored, once for the whole upload, as a serial import does after its last batch. A
+    failing receiver never fails the import: the next statistics job counts the games."""
+    from records.models import Game
+    from records.signals import games_stored_batch
+
+    if not game_ids:
+        return
+    pieces = [list(game_ids[i:i + STATS_BATCH]) for i in range(0, len(game_ids), STATS_BATCH)]
+    for number, piece in enumerate(pieces):
+        games_stored_batch.send_robust(sender=Game, game_ids=piece,
+                                       final=number == len(pieces) - 1)
