@@ -57,6 +57,19 @@ class Conflict(exceptions.APIException):
         self.record = record
 
 
+class Illegal(exceptions.APIException):
+    """400 `illegal`: what the request sends, well-formed, is refused by the rules (a draft's
+    illegal event, a fifth copy in a deal), with the engine's verdict in `record`. The request
+    is at fault, not the resource's state: sent again unchanged, it is refused again."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "illegal"
+
+    def __init__(self, error: FcnError) -> None:
+        super().__init__(error.message, "illegal")
+        self.record = error.as_dict()
+
+
 class RecordSyntax(exceptions.APIException):
     """400: text that is not well-formed FCN where FCN is asked for, in the engine's words."""
 

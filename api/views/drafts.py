@@ -2,11 +2,12 @@
 
 A draft belongs to the user who made it: anyone else is told it does not exist (404). Its
 state comes with every answer: the FCN so far, the table as the replay shows it and the
-`legal` next events from the engine, which judges every change. Well-formed requests the
-rules refuse (an illegal event, a fifth copy in a deal, a save before the round ended) are
-409 with the engine's category and message in `record`; requests that break the schema
-(a typed event that is not FCN, a field of the wrong type or length) are 400. See
-docs/api.md, "Drafts".
+`legal` next events from the engine, which judges every change. What a request sends and
+the rules refuse (an illegal event, a fifth copy in a deal) is 400 `illegal` with the
+engine's category and message in `record`, as is a body that breaks the schema (400
+`syntax` for a typed event that is not FCN, `validation` for a field); what the draft's
+state does not allow (a stale `ply`, a saved draft, nothing to undo, a save before the round
+ended) is 409. See docs/api.md, "Drafts".
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.caching import PRIVATE_CACHE_CONTROL
-from api.exceptions import Conflict, RecordSyntax
+from api.exceptions import Conflict, Illegal, RecordSyntax
 from api.pagination import ApiPagination
 from api.parsers import JsonParser
 from api.serializers.common import absolute
@@ -275,14 +276,17 @@ def draft_json(draft: Draft, request: Request, *, detail: bool) -> dict[str, Any
 
 NOT_YOURS = OpenApiResponse(ErrorDoc, "No such draft (or not yours).")
 REFUSED = OpenApiResponse(
-    ErrorDoc, "Refused by the rules or the draft's state: `code` says which (illegal: the "
-    "engine's verdict in `record`, with its category; stale, saved, nothing_to_undo, ...).",
+    ErrorDoc, "Refused by the draft's state: `code` says why (stale, saved, unfinished, "
+    "nothing_to_undo, too_many_drafts, ...).",
+)
+ILLEGAL = OpenApiResponse(
+    ErrorDoc, "A malformed body (`validation`, `syntax`), or what it sends is refused by the "
+    "rules: `illegal`, with the engine's category, message, ply and event in `record`.",
 )
 ERRORS = {401: OpenApiResponse(ErrorDoc, "Not signed in."),
           403: OpenApiResponse(ErrorDoc, "CSRF check failed (session authentication)."),
           404: NOT_YOURS, 429: ErrorDoc}
-BAD = {400: OpenApiResponse(ErrorDoc, "A malformed body (the typed event: `record` has the "
-                                      "engine's syntax error).")}
+BAD = {400: ILLEGAL}
 DETAIL = OpenApiResponse(DraftDetailDoc, "The draft's state after the change.")
 CREATE_REQUEST = PolymorphicProxySerializer(
     component_name="DraftCreate", serializers=[DraftFieldsSerializer, DraftFcnSerializer],
@@ -292,10 +296,11 @@ EXAMPLE_START = {"ruleset": "classic", "seats": ["An", "Bình"], "dealer": 1,
                  "tags": {"Event": "Friday club", "Date": "2026.11.27"}}
 
 
-def _refused(error: FcnError | services.DraftConflict) -> Conflict:
+def _refused(error: FcnError | services.DraftConflict) -> Conflict | Illegal:
+    """The engine's refusal of what was sent (400), or what the draft's state forbids (409)."""
     if isinstance(error, services.DraftConflict):
         return Conflict(error.message, error.code)
-    return Conflict(error.message, "illegal", error.as_dict())
+    return Illegal(error)
 
 
 @extend_schema(tags=["drafts"])
@@ -332,8 +337,8 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         except Draft.DoesNotExist:
             raise NotFound("No such draft.") from None
         except (FcnError, services.DraftConflict) as error:
-            # The typed event's syntax was checked before (400): any FcnError here is the
-            # rules' refusal of a well-formed request.
+            # The typed event's syntax was checked before: any FcnError here is the rules'
+            # refusal of what the request sends (400 illegal).
             raise _refused(error) from None
         return self._answer(draft, status)
 
@@ -354,7 +359,7 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         f"{services.MAX_OPEN_DRAFTS} unfinished drafts per user (409 `too_many_drafts`).",
         request=CREATE_REQUEST,
         responses={201: OpenApiResponse(DraftDetailDoc, "The new draft."),
-                   400: OpenApiResponse(ErrorDoc, "A malformed body."), 409: REFUSED, **ERRORS},
+                   **BAD, 409: REFUSED, **ERRORS},
         examples=[OpenApiExample("start form", value=EXAMPLE_START, request_only=True)],
     )
     def create(self, request: Request) -> Response:
@@ -395,10 +400,9 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
                    description="The names and the optional tags at any time (`Lucky`: the "
                    "lucky card a bga win waits for); the ruleset, the dealer and the deal (each "
                    "seat's cards so far) until the first event is entered. Checked by the "
-                   "engine: a fifth copy, a seat over its size, a bad name are 409.",
+                   "engine: a fifth copy, a seat over its size, a bad name are 400 `illegal`.",
                    request=DraftUpdateSerializer,
-                   responses={200: DETAIL, 400: OpenApiResponse(ErrorDoc, "A malformed body."),
-                              409: REFUSED, **ERRORS})
+                   responses={200: DETAIL, **BAD, 409: REFUSED, **ERRORS})
     def partial_update(self, request: Request, pk: str) -> Response:
         body = DraftUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -417,8 +421,9 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
     @extend_schema(
         summary="Enter the next event",
         description="One event in FCN, checked by the engine after the played ones (undone "
-        "events are dropped). 201 with the new state; 409 `illegal` with the engine's category "
-        "and message when the rules refuse it; 400 `syntax` when it is not FCN.",
+        "events are dropped). 201 with the new state; 400 `illegal` with the engine's category "
+        "and message when the rules refuse it, 400 `syntax` when it is not FCN; 409 `stale` "
+        "when `ply` is not the next number.",
         request=DraftEventSerializer,
         responses={201: DETAIL, 200: OpenApiResponse(DraftDetailDoc, "Already entered (`ply` "
                    "repeated)."), **BAD, 409: REFUSED, **ERRORS},
@@ -493,8 +498,11 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
             saved = services.save_draft(request.user, self._pk())
         except Draft.DoesNotExist:
             raise NotFound("No such draft.") from None
-        except (FcnError, services.DraftConflict) as error:
+        except services.DraftConflict as error:
             raise _refused(error) from None
+        except FcnError as error:
+            # The archive refused the ended round: the draft's content, not this empty request.
+            raise Conflict(error.message, "illegal", error.as_dict()) from None
         context = {"request": request}
         game = saved.game_id
         status = "running" if game is None else "duplicate" if saved.duplicate else "created"

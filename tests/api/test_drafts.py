@@ -126,13 +126,13 @@ def _five_copies(record: fourcolor.Record) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("make", "status", "code", "category"), [
-    (lambda r: {"fcn": text_of(r, result="1:7")}, 409, "illegal", "tags"),
-    (lambda r: {"fcn": text_of(r).replace("1x", "1q", 1)}, 409, "illegal", "syntax"),
-    (lambda r: {"fcn": text_of(r, 3).replace(r.events[0].text(), "2x rK", 1)}, 409, "illegal",
+    (lambda r: {"fcn": text_of(r, result="1:7")}, 400, "illegal", "tags"),
+    (lambda r: {"fcn": text_of(r).replace("1x", "1q", 1)}, 400, "illegal", "syntax"),
+    (lambda r: {"fcn": text_of(r, 3).replace(r.events[0].text(), "2x rK", 1)}, 400, "illegal",
      None),
-    (_five_copies, 409, "illegal", "too-many-copies"),
-    (lambda r: fields_of(r) | {"dealer": 3}, 409, "illegal", "tags"),
-    (lambda r: fields_of(r) | {"seats": ["An", "an"]}, 409, "illegal", "tags"),
+    (_five_copies, 400, "illegal", "too-many-copies"),
+    (lambda r: fields_of(r) | {"dealer": 3}, 400, "illegal", "tags"),
+    (lambda r: fields_of(r) | {"seats": ["An", "an"]}, 400, "illegal", "tags"),
     (lambda r: fields_of(r) | {"fcn": text_of(r)}, 400, "invalid", None),
     (lambda r: {"ruleset": "chess", "seats": ["A", "B"], "dealer": 1}, 400, "invalid", None),
     (lambda r: {}, 400, "invalid", None),
@@ -177,7 +177,7 @@ def test_it_enters_legal_events_and_refuses_illegal_ones_with_the_engines_words(
     assert f"{first} {{opening}}" in after["fcn"]
 
     refused = enter(owner, draft, "1x rK")  # out of turn, and a general
-    assert refused.status_code == 409
+    assert refused.status_code == 400
     error = refused.json()["error"]
     assert error["code"] == "illegal"
     assert error["record"]["ply"] == 2 and error["record"]["event"] == "1x rK"
@@ -204,7 +204,7 @@ def test_it_refuses_a_typed_event_that_is_not_fcn(owner: APIClient, typed: str) 
 def test_it_refuses_events_before_the_deal_is_complete(owner: APIClient) -> None:
     draft = start(owner, fields_of(bot_round(), deal=False))
     response = enter(owner, draft, "1x rA")
-    assert response.status_code == 409
+    assert response.status_code == 400
     assert response.json()["error"]["record"]["category"] == "deal"
 
 

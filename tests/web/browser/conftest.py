@@ -69,7 +69,7 @@ def make_page(browser: Any, live_server: Any) -> Iterator[Any]:
         return page
 
     # A test whose page provokes a refusal on purpose (Chromium logs every 4xx answer to a
-    # script's request) names the console line it expects: make_page.allow("409 (Conflict)").
+    # script's request) names the console line it expects: make_page.allow("400 (Bad Request)").
     allowed: list[str] = []
     make.allow = allowed.append  # type: ignore[attr-defined]
     yield make

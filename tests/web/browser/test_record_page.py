@@ -123,7 +123,7 @@ def test_it_refuses_an_illegal_typed_event_with_the_engines_message(
     record = corpus_record(CLASSIC)
     draft = _draft(account, record, 0)
     page = make_page(PHONE)
-    make_page.allow("status of 409 (Conflict)")
+    make_page.allow("status of 400 (Bad Request)")
     sign_in(page, "uploader", f"/record/{draft.pk}/")
     wait_ready(page)
     dealer = record.dealer
