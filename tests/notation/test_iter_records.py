@@ -5,10 +5,14 @@ kept verbatim with the line it starts on; an oversize record is flagged, not hel
 from __future__ import annotations
 
 import io
+import re
 
+from hypothesis import given
+from hypothesis import strategies as st
 
 import fourcolor
 from fourcolor.notation import MAX_RECORD_CHARS
+from fourcolor.notation.files import _comment_state, _lines
 
 from .fcn import fcn
 
@@ -128,3 +132,28 @@ def test_it_reads_a_file_of_many_records_one_at_a_time() -> None:
         assert record.text == ONE and record.line == 1 + 11 * record.index
         seen += 1
     assert seen == 500
+
+
+def _comment_state_by_character(line: str, in_comment: bool) -> bool:
+    """The brace scan as first written, a character at a time: what `_comment_state` must say."""
+    for ch in line:
+        if in_comment:
+            if ch == "}":
+                in_comment = False
+        elif ch == "{":
+            in_comment = True
+    return in_comment
+
+
+@given(st.text(alphabet="{}ab \r\n", max_size=40), st.booleans())
+def test_it_tracks_comments_across_a_line_as_a_character_scan_does(
+    line: str, in_comment: bool
+) -> None:
+    assert _comment_state(line, in_comment) == _comment_state_by_character(line, in_comment)
+
+
+@given(st.lists(st.text(alphabet="[ab{}\r\n", max_size=12), max_size=8))
+def test_it_cuts_chunks_into_the_same_lines_as_their_joined_text(chunks: list[str]) -> None:
+    whole = "".join(chunks)
+    expected = re.findall(r"[^\r\n]*(?:\r\n|\n|\r)|[^\r\n]+$", whole)
+    assert list(_lines(chunks)) == expected
