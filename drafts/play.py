@@ -244,6 +244,22 @@ def legal_json(state: Play) -> list[dict[str, Any]]:
     return out
 
 
+def next_json(state: Play) -> dict[str, dict[str, Any]]:
+    """For each legal next event, what would follow it: its legal events and what the round
+    would wait for. The editor applies a tapped event at once with these (the server, which
+    gets the event next, still judges it), so a tap needs no round trip to offer the next."""
+    rnd = state.round
+    if rnd is None or state.draft.game_id is not None:
+        return {}
+    out = {}
+    for event in state.legal():
+        after = rnd.copy()
+        after.push(event)
+        then = Play(state.draft, state.record, after, None, False)
+        out[event_text(event)] = {"legal": legal_json(then), "expected": after.expected()}
+    return out
+
+
 def table_json(state: Play) -> dict[str, Any] | None:
     """The table after the played events, as the replay shows it (fourcolor.replay)."""
     rnd = state.round
@@ -286,10 +302,11 @@ def free_copies(draft: Draft) -> dict[str, int]:
     return free
 
 
-def state_json(draft: Draft) -> dict[str, Any]:
-    """Everything about a draft but its addresses, as the API and the editor page show it."""
+def state_json(draft: Draft, *, lookahead: bool = False) -> dict[str, Any]:
+    """Everything about a draft but its addresses, as the API and the editor page show it;
+    with `lookahead`, also `next` (next_json: what may follow each legal event)."""
     state = play(draft)
-    return {
+    data = {
         "id": draft.pk,
         "ruleset": draft.ruleset,
         "seats": list(draft.seats),
@@ -313,3 +330,6 @@ def state_json(draft: Draft) -> dict[str, Any]:
         "table": table_json(state),
         "finish": finish_data(state),
     }
+    if lookahead:
+        data["next"] = next_json(state)
+    return data

@@ -229,6 +229,11 @@ class DraftSerializer(serializers.Serializer[Any]):
     updated_at = serializers.DateTimeField()
 
 
+class DraftNextDoc(serializers.Serializer[Any]):
+    legal = LegalEventDoc(many=True, help_text="the legal events after this one")
+    expected = serializers.CharField(help_text="what the round would wait for")
+
+
 class DraftDetailDoc(DraftSerializer):
     """A draft with everything derived from it."""
 
@@ -239,6 +244,9 @@ class DraftDetailDoc(DraftSerializer):
     events = DraftEventDoc(many=True)
     fcn = serializers.CharField(help_text="the record so far (Result `*` until it ends)")
     legal = LegalEventDoc(many=True, help_text="every event the engine accepts next")
+    next = serializers.DictField(
+        child=DraftNextDoc(), help_text="for each event of `legal` (its FCN), what may follow "
+        "it: a client can offer the next events at once, before the server answers")
     expected = serializers.CharField(allow_null=True, help_text="what the round waits for")
     table = DraftTableDoc(allow_null=True, help_text="null while the deal is entered")
     finish = FinishDoc(allow_null=True, help_text="once the round has ended")
@@ -260,7 +268,7 @@ def _page(request: Request, name: str, *args: Any) -> str:
 def draft_json(draft: Draft, request: Request, *, detail: bool) -> dict[str, Any]:
     """A draft as the API shows it (the list's fields, or every derived one)."""
     context = {"request": request}
-    data = drafts_play.state_json(draft)
+    data = drafts_play.state_json(draft, lookahead=detail)
     data["url"] = absolute(context, "draft-detail", draft.pk)
     data["page"] = _page(request, "record-draft", draft.pk)
     data["game"] = absolute(context, "game-detail", draft.game_id) if draft.game_id else None

@@ -1,8 +1,13 @@
 // The record editor (/record/{id}/). The draft lives on the server (/api/v1/drafts/{id}/),
 // whose engine judges every change: this script draws the state it answers (the table as the
 // replay does, static/js/table.js; the legal next events as buttons) and sends the taps.
-// The deal is picked locally and sent a seat at a time; an event is one request, its answer
-// the new state with the next legal events. Everything from a record is written as text.
+// The deal is picked locally and sent a seat at a time. A tapped event is applied at once:
+// the server's state comes with `next`, what may follow each legal event, so the page offers
+// the next events without waiting; the events go to the server one after the other (with
+// their `ply`, so that a retry never enters one twice), are kept in localStorage until it
+// answers (a reload sends them on), are retried while the connection is lost, and are taken
+// back with the server's message when it refuses one. Everything from a record is written as
+// text.
 (function () {
   "use strict";
 
@@ -20,7 +25,6 @@
   var T = window.FourcolorTable(root, L, names);
   var el = T.el;
   var fmt = T.fmt;
-  var busy = false;
   var dealSeat = 1;
   var deal = {};
   var commentPly = null;
@@ -40,12 +44,24 @@
     node.classList.toggle("notice--error", !!isError);
   }
 
-  // One change: the answer is the new state (or the saved game); a refusal keeps the state
-  // and shows the engine's message.
-  function send(method, path, body, queued) {
-    if (busy && !queued) return Promise.resolve(null);
-    busy = true;
+  // Every request waits for the one before (`run`): the events entered, then an undo, ...
+  var chain = Promise.resolve();
+  var tasks = 0;
+  var blocking = false;  // an undo, redo, save or comment on its way: no event is offered
+
+  function run(task) {
+    tasks += 1;
     root.setAttribute("aria-busy", "true");
+    var done = chain.then(task);
+    chain = done.catch(function () { return null; }).then(function () {
+      tasks -= 1;
+      if (!tasks) root.removeAttribute("aria-busy");
+    });
+    return done;
+  }
+
+  // {ok, status, answer}; a rejection when the request did not reach the server.
+  function request(method, path, body) {
     var options = { method: method, credentials: "same-origin",
                     headers: { Accept: "application/json", "X-CSRFToken": csrf() } };
     if (body !== undefined) {
@@ -53,22 +69,33 @@
       options.body = JSON.stringify(body);
     }
     return fetch(api + path, options).then(function (response) {
-      return response.json().then(function (answer) {
-        if (!response.ok) {
-          var error = answer.error || {};
-          say(error.message || String(response.status), true);
+      return response.json().catch(function () { return {}; }).then(function (answer) {
+        return { ok: response.ok, status: response.status, answer: answer };
+      });
+    });
+  }
+
+  // One change other than an event: the answer is the new state (or the saved game); a
+  // refusal keeps the state and shows the engine's message.
+  function send(method, path, body) {
+    return run(function () {
+      blocking = true;
+      draw();
+      return request(method, path, body).then(function (r) {
+        if (!r.ok) {
+          say((r.answer.error || {}).message || String(r.status), true);
           return null;
         }
         say("");
+        return r.answer;
+      }, function () {
+        say(R.offline, true);
+        return null;
+      }).then(function (answer) {
+        blocking = false;
+        if (!answer) draw();
         return answer;
       });
-    }).catch(function () {
-      say(R.offline, true);
-      return null;
-    }).then(function (answer) {
-      busy = false;
-      root.removeAttribute("aria-busy");
-      return answer;
     });
   }
 
@@ -76,6 +103,93 @@
     if (!answer) return;
     st = answer;
     draw();
+  }
+
+  // ---------------------------------------------------------------- events on their way
+
+  var storeKey = "fourcolor:draft:" + st.id + ":pending";
+  var pending = loadPending();  // [{event, ply, comment}]: shown, not yet answered
+
+  function loadPending() {
+    try {
+      var saved = JSON.parse(window.localStorage.getItem(storeKey) || "[]");
+      // What continues the server's record only: the rest was entered, or overtaken.
+      var kept = saved.filter(function (p) { return p.ply > st.position; });
+      return kept.length && kept[0].ply === st.position + 1 ? kept : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function keepPending() {
+    try {
+      if (pending.length) window.localStorage.setItem(storeKey, JSON.stringify(pending));
+      else window.localStorage.removeItem(storeKey);
+    } catch (e) { /* no storage (private mode): the events wait as long as the page */ }
+  }
+
+  function position() { return st.position + pending.length; }
+
+  // What follows the events shown: known for the server's state and one event past it.
+  function ahead() {
+    if (blocking) return null;
+    if (!pending.length) return { legal: st.legal, expected: st.expected };
+    if (pending.length === 1) return (st.next || {})[pending[0].event] || null;
+    return null;
+  }
+
+  function pause(tries) {
+    return new Promise(function (resolve) {
+      function go() {
+        clearTimeout(timer);
+        window.removeEventListener("online", go);
+        resolve();
+      }
+      var timer = setTimeout(go, Math.min(500 * Math.pow(2, tries), 8000));
+      window.addEventListener("online", go);
+    });
+  }
+
+  // Send the first event waiting: until the server answers (retried while it cannot be
+  // reached), then the new state, or a refusal that takes back it and every later one.
+  function flushOne() {
+    if (!pending.length) return Promise.resolve(null);
+    var entry = pending[0];
+    var body = { event: entry.event, ply: entry.ply };
+    if (entry.comment) body.comment = entry.comment;
+    function attempt(tries) {
+      return request("POST", "events/", body).then(function (r) {
+        if (r.ok) {
+          pending.shift();
+          keepPending();
+          say("");
+          update(r.answer);
+          return r.answer;
+        }
+        if (r.status >= 500 || r.status === 429) return retry(tries);
+        return refuse((r.answer.error || {}).message || String(r.status));
+      }, function () { return retry(tries); });
+    }
+    function retry(tries) {
+      say(fmt(R.waiting, { count: pending.length }), true);
+      return pause(tries).then(function () { return attempt(tries + 1); });
+    }
+    return attempt(0);
+  }
+
+  function refuse(message) {
+    var dropped = pending.splice(0);
+    keepPending();
+    var comment = document.getElementById("next-comment");
+    if (dropped[0].comment && !comment.value) comment.value = dropped[0].comment;
+    say(dropped.length > 1 ? message + " " + fmt(R.takenBack, { count: dropped.length }) : message, true);
+    // The server's own state: another device may have moved the draft on.
+    return request("GET", "").then(function (r) {
+      if (r.ok) st = r.answer;
+    }, function () { return null; }).then(function () {
+      draw();
+      return null;
+    });
   }
 
   // ---------------------------------------------------------------- the deal
@@ -151,16 +265,10 @@
     drawDeal();
   }
 
-  // Deal saves go one after the other (a seat may be complete while the last is on its way).
-  var dealQueue = Promise.resolve();
-
   function saveDeal() {
-    dealQueue = dealQueue.then(function () {
-      var body = {};
-      Object.keys(deal).forEach(function (seat) { body[seat] = deal[seat].slice(); });
-      return send("PATCH", "", { deal: body }, true).then(update);
-    });
-    return dealQueue;
+    var body = {};
+    Object.keys(deal).forEach(function (seat) { body[seat] = deal[seat].slice(); });
+    return send("PATCH", "", { deal: body }).then(update);
   }
 
   // ---------------------------------------------------------------- events
@@ -170,8 +278,13 @@
   function drawLegal() {
     var box = field("legal");
     box.textContent = "";
+    var next = ahead();
+    if (!next) {
+      box.appendChild(el("p", { className: "muted", "data-field": "waiting", text: R.waitingServer }));
+      return;
+    }
     var bySeat = {};
-    st.legal.forEach(function (e) { (bySeat[e.seat] = bySeat[e.seat] || []).push(e); });
+    next.legal.forEach(function (e) { (bySeat[e.seat] = bySeat[e.seat] || []).push(e); });
     Object.keys(bySeat).forEach(function (seat) {
       var group = el("fieldset", { className: "legal__seat", "data-seat": seat }, [
         el("legend", { text: seat + ". " + (names[seat] || "") }),
@@ -195,26 +308,30 @@
       });
       box.appendChild(group);
     });
-    if (!st.legal.length) box.appendChild(el("p", { className: "muted", text: R.noLegal }));
-    else if (st.stage === "ended") box.insertBefore(el("p", { className: "notice", text: R.exhausted }), box.firstChild);
+    if (!next.legal.length) box.appendChild(el("p", { className: "muted", text: pending.length ? R.waitingServer : R.noLegal }));
+    else if (st.stage === "ended" && !pending.length) box.insertBefore(el("p", { className: "notice", text: R.exhausted }), box.firstChild);
   }
 
+  // An event is shown at once, and sent after those before it. The answer: the server's
+  // state once it has the event, or null when it refused it.
   function enter(text) {
     var comment = document.getElementById("next-comment");
-    var body = { event: text, ply: st.position + 1 };
-    if (comment.value.trim()) body.comment = comment.value;
-    return send("POST", "events/", body).then(function (answer) {
-      if (answer) comment.value = "";
-      update(answer);
-      return answer;
-    });
+    var entry = { event: text, ply: position() + 1 };
+    if (comment.value.trim()) entry.comment = comment.value;
+    pending.push(entry);
+    keepPending();
+    comment.value = "";
+    draw();
+    return run(flushOne);
   }
 
   function drawMoves() {
     var list = field("moves");
     list.textContent = "";
-    if (!st.events.length) list.appendChild(el("li", { className: "muted", text: R.noEvents }));
-    st.events.forEach(function (e) {
+    // A new event drops the undone ones: not shown once one is on its way.
+    var events = pending.length ? st.events.slice(0, st.position) : st.events;
+    if (!events.length && !pending.length) list.appendChild(el("li", { className: "muted", text: R.noEvents }));
+    events.forEach(function (e) {
       var edit = el("button", { type: "button", className: "button button--small", "data-comment-ply": String(e.ply) }, [R.comment]);
       edit.addEventListener("click", function () { openComment(e.ply); });
       var item = el("li", { className: e.played ? "move" : "move is-undone", "data-ply": String(e.ply) }, [
@@ -224,6 +341,15 @@
         " ", edit,
       ]);
       e.comments.forEach(function (c) { item.appendChild(el("blockquote", { className: "comment", text: c })); });
+      list.appendChild(item);
+    });
+    pending.forEach(function (p) {
+      var item = el("li", { className: "move is-pending", "data-ply": String(p.ply), "data-pending": "true" }, [
+        el("span", { className: "move__ply", text: p.ply + "." }), " ",
+        el("span", { className: "move__event", text: p.event }),
+        el("span", { className: "muted", text: " (" + R.sending + ")" }),
+      ]);
+      if (p.comment) item.appendChild(el("blockquote", { className: "comment", text: p.comment }));
       list.appendChild(item);
     });
   }
@@ -267,7 +393,7 @@
   function drawEnd() {
     var finish = st.finish;
     var end = panel("end");
-    end.hidden = !finish;
+    end.hidden = !finish || pending.length > 0;
     if (!finish) return;
     var outcome = finish.outcome === "win" || finish.outcome === "forced"
       ? (names[finish.seat] || "") + " · " + finish.result + " · " + fmt(L.pointsShort, { points: finish.points })
@@ -300,7 +426,10 @@
 
   function draw() {
     root.setAttribute("data-stage", st.stage);
-    root.setAttribute("data-position", String(st.position));
+    root.setAttribute("data-position", String(position()));
+    root.setAttribute("data-confirmed", String(st.position));
+    root.setAttribute("data-pending", String(pending.length));
+    root.classList.toggle("recorder--pending", pending.length > 0);
     field("stage").textContent = R.stages[st.stage] || st.stage;
     panel("deal").hidden = st.stage !== "deal";
     panel("play").hidden = st.stage === "deal" || st.stage === "saved";
@@ -310,10 +439,12 @@
       }
       drawDeal();
     }
-    field("expected").textContent = st.expected || "";
+    var next = ahead();
+    field("expected").textContent = next ? next.expected || "" : "";
     drawLegal();
-    root.querySelector('[data-action="undo"]').disabled = st.position === 0;
-    root.querySelector('[data-action="redo"]').disabled = st.position >= st.events_total;
+    root.querySelector('[data-action="undo"]').disabled = position() === 0 || blocking;
+    root.querySelector('[data-action="redo"]').disabled =
+      pending.length > 0 || blocking || st.position >= st.events_total;
     var ply = plyOf(st.table);
     T.drawCentre(ply);
     T.drawSeats(ply);
@@ -364,5 +495,7 @@
   });
 
   draw();
+  // Events a reload interrupted go on their way.
+  pending.forEach(function () { run(flushOne); });
   root.setAttribute("data-script", "ready");
 })();

@@ -405,3 +405,18 @@ def test_its_answers_match_the_schema(owner: APIClient) -> None:
     check("post", url + "events/", enter(owner, draft, record.events[-1].canonical().text()))
     check("post", url + "save/", owner.post(url + "save/"))
     check("post", url + "save/", owner.post(url + "save/"))
+
+
+def test_it_says_what_may_follow_each_legal_event(owner: APIClient) -> None:
+    """`next`: for each legal event, the legal events and the expectation after it, exactly
+    what the draft answers once the event is entered (the editor offers them at once)."""
+    record = bot_round()
+    claim = first_claim(record)
+    draft = start(owner, {"fcn": text_of(record, claim - 1)})
+    assert set(draft["next"]) == {e["event"] for e in draft["legal"]}
+    for event in (record.events[claim - 1].canonical().text(), draft["legal"][-1]["event"]):
+        after = enter(owner, draft, event).json()
+        assert draft["next"][event] == {"legal": after["legal"], "expected": after["expected"]}
+        owner.post(f"{DRAFTS}{draft['id']}/undo/")
+    listed = owner.get(DRAFTS).json()["results"][0]
+    assert "next" not in listed and "legal" not in listed  # the list stays light

@@ -84,6 +84,10 @@ def _labels() -> dict[str, Any]:
         "free": _("%(count)s free"),
         "dealt": _("%(count)s of %(size)s cards"),
         "offline": _("No connection: the change was not saved. Try again."),
+        "waiting": _("No connection: events wait to be sent (%(count)s); trying again…"),
+        "takenBack": _("Taken back with it: the events entered after it (%(count)s in all)."),
+        "sending": _("sending…"),
+        "waitingServer": _("Waiting for the server…"),
         "saving": _("Saving…"),
         "saved": _("Saved."),
         "noEvents": _("No event yet."),
@@ -102,7 +106,7 @@ def _labels() -> dict[str, Any]:
 @require_safe
 def record_draft(request: HttpRequest, pk: int) -> HttpResponse:
     draft = _own(request, pk)
-    state = state_json(draft)
+    state = state_json(draft, lookahead=True)
     state["created_at"] = state["created_at"].isoformat()
     state["updated_at"] = state["updated_at"].isoformat()
     seats = [{"seat": number, "name": name, "dealer": number == draft.dealer}
