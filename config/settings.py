@@ -386,6 +386,10 @@ CELERY_BEAT_SCHEDULE = {
 # A job whose runner has not refreshed its lease for this many seconds is taken over by
 # another worker (its runner is presumed dead); runners refresh it every sixth of that.
 JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 120, minimum=1)
+# With a broker, an import or revalidation of at least 2 x JOB_PART_MIN_SIZE records (games)
+# is split into at most JOB_PARTS parts that every Celery worker runs (jobs/parts.py).
+JOB_PARTS = env_int("JOB_PARTS", 8, minimum=1)
+JOB_PART_MIN_SIZE = env_int("JOB_PART_MIN_SIZE", 1000, minimum=1)
 # The database worker looks at the queue this often when idle (seconds).
 JOB_POLL_SECONDS = env_int("JOB_POLL_SECONDS", 1, minimum=1)
 # Database workers gunicorn starts beside its web workers (0: none, run `manage.py run_jobs`

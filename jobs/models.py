@@ -133,3 +133,40 @@ class JobChunk(models.Model):
             models.UniqueConstraint(fields=["job", "number"], name="job_chunk_number"),
         ]
         verbose_name = _("upload chunk")
+
+
+class JobPart(models.Model):
+    """One chunk of a job split across the Celery workers (jobs/parts.py): an import's records
+    `first_index` up to `stop_index` (bytes `start_byte` up to `stop_byte` of the upload,
+    starting at line `first_line`), or a revalidation's games with ids `first_index` up to
+    `stop_index`. Each part is run by one worker at a time under its own lease, like a job;
+    the job's progress is the sum of its parts', its report their merge in order."""
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="parts")
+    number = models.PositiveIntegerField()
+    first_index = models.PositiveBigIntegerField()
+    stop_index = models.PositiveBigIntegerField(null=True, blank=True)
+    first_line = models.PositiveBigIntegerField(default=1)
+    start_byte = models.PositiveBigIntegerField(default=0)
+    stop_byte = models.PositiveBigIntegerField(null=True, blank=True)
+
+    done = models.BooleanField(default=False)
+    runner = models.CharField(max_length=32, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    # Where a redone part goes on: the first record (or game id) not committed yet.
+    next_index = models.PositiveBigIntegerField(default=0)
+    handled = models.PositiveIntegerField(default=0)
+    stored = models.PositiveIntegerField(default=0)
+    duplicates = models.PositiveIntegerField(default=0)
+    refused = models.PositiveIntegerField(default=0)
+    # The part's own report (ImportReport.as_dict, or a revalidation's counts), and for an
+    # import its ledger: [index, line, "stored" | "duplicate", game id] of every record.
+    report = models.JSONField(default=dict, blank=True)
+    ledger = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["job", "number"], name="job_part_number"),
+        ]
+        verbose_name = _("job part")

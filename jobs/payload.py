@@ -91,3 +91,19 @@ def read(job_id: int, *, as_text: bool) -> Iterator[bytes | str]:
         if tail:
             yield tail
 
+
+
+def read_range(job_id: int, start: int, stop: int | None) -> Iterator[bytes]:
+    """Bytes `start` up to `stop` (None: the end) of the job's upload, as stored: only the
+    chunks that hold them are fetched (a part of a split import reads its own bytes)."""
+    first = start // PAYLOAD_CHUNK_BYTES
+    rows = JobChunk.objects.filter(job_id=job_id, number__gte=first).order_by("number")
+    if stop is not None:
+        rows = rows.filter(number__lte=max(stop - 1, start) // PAYLOAD_CHUNK_BYTES)
+    for number in list(rows.values_list("number", flat=True)):
+        data = bytes(JobChunk.objects.filter(job_id=job_id, number=number)
+                     .values_list("data", flat=True).get())
+        offset = number * PAYLOAD_CHUNK_BYTES
+        piece = data[max(start - offset, 0):None if stop is None else max(stop - offset, 0)]
+        if piece:
+            yield piece

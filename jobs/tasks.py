@@ -34,6 +34,8 @@ import fourcolor
 from jobs import payload
 from jobs.analysis import run_analysis, run_analysis_job
 from jobs.models import Job
+# run_job_part: imported here so that Celery, which looks for tasks in jobs.tasks, knows it.
+from jobs.parts import run_job_part, split_import, split_revalidate  # noqa: F401
 from records.models import Game
 from records.services import (
     ImportReport,
@@ -153,6 +155,8 @@ def run_import(job: Job, token: str) -> None:
     if job.total is None:
         job.total = count_records(_source(job), settings.UPLOAD_MAX_RECORDS)
         _update(job, token, total=job.total)
+    if _splits(job) and split_import(job):
+        return  # the parts run on every worker; the last to end finishes the job
     base = job.report or empty_report()
     start = job.resume_at
 
@@ -183,6 +187,14 @@ def run_import(job: Job, token: str) -> None:
         raise Unavailable(left, f"{report.stopped}; {left} records not stored yet: to be "
                                 f"resumed from record {report.next_index + 1}")
     _finish(job, token, Job.Status.DONE, not_stored=0, resume_at=report.next_index)
+
+
+def _splits(job: Job) -> bool:
+    """Whether the job runs as parts on the Celery workers (jobs/parts.py): with a broker, a
+    job split before, or one not started yet (a job a serial run began goes on serially)."""
+    from jobs.queue import uses_celery
+
+    return uses_celery() and (job.parts.exists() or (job.resume_at == 0 and not job.report))
 
 
 def run_stats(job: Job, token: str) -> None:
@@ -217,6 +229,8 @@ def run_revalidate(job: Job, token: str) -> None:
     if job.total is None:
         job.total = games.count()
         _update(job, token, total=job.total)
+    if _splits(job) and split_revalidate(job, games):
+        return  # the parts run on every worker; the last to end finishes the job
     totals = dict(job.report or {})
     last_id = int(totals.pop("last_id", 0))
     done = job.resume_at
@@ -341,8 +355,10 @@ class Heartbeat:
     own (with its own database connection): a job that reports no progress for a while (a
     long rating replay, one slow batch) is not taken for abandoned while its runner lives."""
 
-    def __init__(self, job_id: int, token: str, *, enabled: bool = True) -> None:
-        self.job_id, self.token, self.enabled = job_id, token, enabled
+    def __init__(self, job_id: int, token: str, *, enabled: bool = True, model: Any = Job
+                 ) -> None:
+        # `model`: JobPart for a part of a split job (jobs/parts.py), which has a lease too.
+        self.job_id, self.token, self.enabled, self.model = job_id, token, enabled, model
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -362,7 +378,7 @@ class Heartbeat:
         try:
             while not self._stop.wait(max(lease_seconds() / 6, 0.2)):
                 try:
-                    Job.objects.filter(pk=self.job_id, runner=self.token).update(
+                    self.model.objects.filter(pk=self.job_id, runner=self.token).update(
                         heartbeat_at=timezone.now()
                     )
                 except (OperationalError, InterfaceError):

@@ -71,3 +71,14 @@ def test_it_imports_an_upload_of_many_chunks(client_for: Any, user: AbstractUser
     assert (body["stored"], body["duplicates"], body["refused"]) == (12, 1, 1)
     assert [r["status"] for r in body["import_report"]["results"]] == [
         {"stored": "created"}.get(s, s) for s in upload.statuses]
+
+
+def test_it_reads_any_byte_range_fetching_only_the_chunks_that_hold_it(
+        django_assert_max_num_queries: Any) -> None:
+    data = bytes(range(256)) * 17  # 4,352 bytes: five chunks, the last one short
+    job = create_import_job(data, None, "range.fcn")
+    for start, stop in [(0, None), (0, 1000), (999, 1001), (1000, 2000), (2500, 4352),
+                        (4000, None), (4352, None), (1234, 1234), (3999, 4001)]:
+        assert b"".join(payload.read_range(job.pk, start, stop)) == data[start:stop]
+    with django_assert_max_num_queries(3):  # the numbers, then the two chunks
+        assert b"".join(payload.read_range(job.pk, 999, 1001)) == data[999:1001]

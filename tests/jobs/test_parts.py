@@ -1,0 +1,129 @@
+"""With a broker, a large upload and a revalidation are split into parts (jobs/parts.py) that
+real Celery workers run side by side, the job showing the whole progress and, at the end, the
+report of a serial run: every record's verdict in file order (a record repeated in another part
+stored once, its first occurrence "stored"), the same games stored.
+
+A real `celery -A config worker --concurrency 2` on Redis and this test database (PostgreSQL:
+the workers are other processes; skipped otherwise).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import connection
+
+from config.celery import app
+from jobs.models import Job, JobPart
+from jobs.queue import submit_revalidate, submit_upload
+from records.models import Game
+from records.services import ImportReport
+
+from .conftest import make_upload
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+from fault_worker_kill import database_url  # noqa: E402
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+PART_ENV = {"JOB_PARTS": "3", "JOB_PART_MIN_SIZE": "4"}
+
+
+@pytest.fixture
+def broker(settings: Any) -> Iterator[str]:
+    if connection.vendor != "postgresql":
+        pytest.skip("the workers need a database other processes can reach: PostgreSQL")
+    # A Redis database of this test database's own (engineers' suites run side by side).
+    number = zlib.crc32(b"parts" + settings.DATABASES["default"]["NAME"].encode()) % 16
+    url = f"redis://127.0.0.1:6379/{number}"
+    client = redis.Redis.from_url(url, socket_connect_timeout=1)
+    try:
+        client.flushdb()
+    except redis.RedisError as exc:
+        pytest.skip(f"no Redis server for the broker at {url}: {exc}")
+    settings.CELERY_BROKER_URL = url
+    settings.JOB_PARTS, settings.JOB_PART_MIN_SIZE = 3, 4
+    before = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
+    app.conf.update(broker_url=url, task_always_eager=False)
+    yield url
+    app.conf.update(before)
+    client.flushdb()
+
+
+def _worker(url: str, log: Path) -> subprocess.Popen[Any]:
+    env = dict(os.environ, CELERY_BROKER_URL=url,
+               DATABASE_URL=database_url(settings.DATABASES["default"]), **PART_ENV)
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
+               "--concurrency", "2", "--without-gossip", "--without-mingle",
+               "--without-heartbeat"]
+    with log.open("ab") as out:
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out,
+                                start_new_session=True)
+
+
+def _stop(worker: subprocess.Popen[Any]) -> None:
+    os.killpg(worker.pid, signal.SIGTERM)
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=10)
+
+
+def _wait(job: Job, worker: subprocess.Popen[Any], log: Path) -> list[tuple[int, int]]:
+    """Until the job ends; the (resume_at, total) progress seen on the way."""
+    seen = []
+    deadline = time.monotonic() + 120
+    while not job.finished:
+        assert time.monotonic() < deadline and worker.poll() is None, log.read_text()[-3000:]
+        time.sleep(0.2)
+        job.refresh_from_db()
+        seen.append((job.resume_at, job.total or 0))
+    return seen
+
+
+def test_celery_workers_run_an_uploads_parts_and_the_report_is_a_serial_ones(
+        user: AbstractUser, broker: str, tmp_path: Path) -> None:
+    upload = make_upload(20)  # 22 records: the repeat of the first one is in the last part
+    log = tmp_path / "celery.log"
+    worker = _worker(broker, log)
+    try:
+        job = submit_upload(upload.data, user, "big.fcn", size=len(upload.data)).job
+        progress = _wait(job, worker, log)
+        revalidation = submit_revalidate(user)
+        _wait(revalidation, worker, log)
+    finally:
+        _stop(worker)
+
+    assert job.status == Job.Status.DONE, (job.error, log.read_text()[-3000:])
+    report = ImportReport.from_dict(job.report)
+    assert [r.status for r in report.results] == upload.statuses
+    assert [r.index for r in report.results] == list(range(22))
+    assert (job.total, job.seen, job.resume_at) == (22, 22, 22)
+    assert (job.stored, job.duplicates, job.refused) == (20, 1, 1)
+    assert report.results[20].game_id == report.results[0].game_id
+    assert Game.objects.count() == Game.objects.values("content_hash").distinct().count() == 20
+    # Three parts, each run by a worker; the job counted their progress as they went.
+    parts = list(JobPart.objects.filter(job=job).order_by("number"))
+    assert [(p.first_index, p.stop_index) for p in parts] == [(0, 8), (8, 15), (15, None)]
+    assert all(p.done and p.attempts == 1 for p in parts)
+    assert all(done <= total for done, total in progress)
+    text = log.read_text()
+    assert text.count("jobs.parts.run_job_part") >= 3
+
+    assert revalidation.status == Job.Status.DONE, revalidation.error
+    assert (revalidation.report["checked"], revalidation.report["unchanged"]) == (20, 20)
+    assert JobPart.objects.filter(job=revalidation).count() == 3
+    assert revalidation.total == revalidation.seen == 20
