@@ -21,6 +21,10 @@ starts worker B and waits for the job to finish. A Celery worker B takes the job
 broker hands the unacknowledged message back (CELERY_VISIBILITY_TIMEOUT, set low here for the
 workers only) and the dead runner's lease ran out (JOB_LEASE_SECONDS, same).
 
+With `--parts N` (Celery only) the job is split into N parts (JOB_PARTS, jobs/parts.py) that
+worker A runs two at a time: the kill lands in the middle of parts, worker B redoes each part
+from its last committed batch, and the job still ends with every record stored once.
+
 Prints the figures (records accepted, stored, duplicates after resume, time to recover) and
 exits 1 when a valid record is missing, stored twice, or stored in part.
 """
@@ -63,6 +67,8 @@ class Figures:
     partial_games: int
     seconds_to_recover: float  # from the kill to the job's end
     seconds_total: float
+    parts: int = 0  # the job's parts (--parts), 0: not split
+    parts_redone: int = 0  # runs of parts beyond one each (the killed worker's parts redone)
 
     @property
     def ok(self) -> bool:
@@ -88,14 +94,14 @@ def make_file(count: int, run: str) -> tuple[str, list[str]]:
     return "\n".join([*valid, valid[0], bad]), valid
 
 
-def start_worker(name: str, queue: str | None, env: dict[str, str], log: Path
-                 ) -> subprocess.Popen[Any]:
+def start_worker(name: str, queue: str | None, env: dict[str, str], log: Path,
+                 concurrency: int = 1) -> subprocess.Popen[Any]:
     """A Celery worker on `queue`, or the database worker (`run_jobs`) when queue is None."""
     if queue is None:
         command = [sys.executable, "manage.py", "run_jobs", "--poll", "0.2"]
     else:
         command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
-                   "-Q", queue, "-n", f"{name}@%h", "--concurrency", "1",
+                   "-Q", queue, "-n", f"{name}@%h", "--concurrency", str(concurrency),
                    "--without-gossip", "--without-mingle", "--without-heartbeat"]
     with log.open("ab") as out:
         # A session of its own: the kill takes the pool's child with the main process.
@@ -117,7 +123,7 @@ def stop(process: subprocess.Popen[Any], sig: int = signal.SIGTERM) -> None:
 
 
 def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibility: int,
-        lease: int, log: Path) -> Figures:
+        lease: int, log: Path, parts: int = 0) -> Figures:
     import django
 
     django.setup()
@@ -126,6 +132,7 @@ def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibi
     from django.db.models import Count, F
 
     import fourcolor
+    from jobs.models import JobPart
     from jobs.queue import create_import_job, uses_celery
     from jobs.tasks import run_import_job
     from records.models import Game
@@ -140,12 +147,17 @@ def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibi
                DATABASE_URL=database_url(settings.DATABASES["default"]),
                CELERY_VISIBILITY_TIMEOUT=str(visibility), CELERY_RESTORE_INTERVAL="1",
                JOB_LEASE_SECONDS=str(lease))
+    if parts:
+        if not uses_celery():
+            raise SystemExit("--parts needs CELERY_BROKER_URL (jobs are split on Celery only)")
+        env.update(JOB_PARTS=str(parts), JOB_PART_MIN_SIZE="1")
+    concurrency = 2 if parts else 1
     mine = Game.objects.filter(event__startswith=f"{run_id} #")
 
     job = create_import_job(text.encode("utf-8"), user, f"{run_id}.fcn")
     if queue is not None:
         run_import_job.apply_async(args=[job.pk], queue=queue)
-    worker_a = start_worker("fault-a", queue, env, log)
+    worker_a = start_worker("fault-a", queue, env, log, concurrency)
     worker_b = None
     try:
         deadline = time.monotonic() + timeout
@@ -165,7 +177,7 @@ def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibi
         resume_at, games_then = job.resume_at, mine.count()
         if job.finished:
             raise SystemExit("the job finished before the kill: use more --records")
-        worker_b = start_worker("fault-b", queue, env, log)
+        worker_b = start_worker("fault-b", queue, env, log, concurrency)
         while not job.finished:
             if time.monotonic() > deadline + timeout:
                 raise SystemExit(f"the job did not finish after the kill (see {log})")
@@ -190,6 +202,9 @@ def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibi
         stored_twice=mine.count() - len(hashes), partial_games=partial,
         seconds_to_recover=round(recovered, 1),
         seconds_total=round(time.monotonic() - began, 1),
+        parts=JobPart.objects.filter(job=job).count(),
+        parts_redone=sum(max(n - 1, 0) for n in JobPart.objects.filter(job=job)
+                         .values_list("attempts", flat=True)),
     )
 
 
@@ -215,10 +230,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="the workers' CELERY_VISIBILITY_TIMEOUT (seconds)")
     parser.add_argument("--lease", type=int, default=3, help="the workers' JOB_LEASE_SECONDS")
     parser.add_argument("--log", type=Path, default=ROOT / "var" / "fault_worker_kill.log")
+    parser.add_argument("--parts", type=int, default=0,
+                        help="split the job into this many parts (Celery only; 0: not split)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     figures = run(args.records, args.kill_after, args.kill_delay, args.timeout, args.visibility,
-                  args.lease, args.log)
+                  args.lease, args.log, args.parts)
     if args.json:
         print(json.dumps(asdict(figures) | {"ok": figures.ok}))
     else:

@@ -61,6 +61,32 @@ def test_it_resumes_an_import_whose_database_worker_was_killed(no_broker: None, 
     _check_killed_worker(tmp_path, {"CELERY_BROKER_URL": ""}, "run_jobs")
 
 
+def test_it_redoes_the_parts_of_a_split_import_whose_celery_worker_was_killed(
+        broker: Any, tmp_path: Path) -> None:
+    figures = _run_fault_script(tmp_path, {"CELERY_BROKER_URL": BROKER}, "--parts", "3")
+    assert figures["ok"], figures
+    # Split into three parts, the killed worker's parts (two at a time) redone by the next.
+    assert (figures["parts"], figures["job_status"]) == (3, "done")
+    assert figures["parts_redone"] >= 1
+    assert figures["accepted"] == 1201 and figures["refused_reported"] == 1
+    job = Job.objects.get(kind=Job.Kind.IMPORT)
+    assert (job.resume_at, job.seen, job.total) == (1202, 1202, 1202)
+    assert Game.objects.count() == Game.objects.values("content_hash").distinct().count() == 1200
+    assert [r["index"] for r in job.report["results"]] == list(range(1000))
+
+
+def _run_fault_script(tmp_path: Path, extra: dict[str, str], *args: str) -> dict[str, Any]:
+    env = dict(os.environ, DATABASE_URL=database_url(settings.DATABASES["default"]), **extra)
+    command = [sys.executable, str(ROOT / "scripts" / "fault_worker_kill.py"), "--records",
+               "1200", "--kill-after", "1", "--kill-delay", "0.1", "--timeout", "60", "--json",
+               "--log", str(tmp_path / "workers.log"), *args]
+    run = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=150)
+    log = (tmp_path / "workers.log").read_text() if (tmp_path / "workers.log").exists() else ""
+    assert run.returncode in (0, 1) and run.stdout.strip(), run.stderr + log[-3000:]
+    figures: dict[str, Any] = json.loads(run.stdout.strip().splitlines()[-1])
+    return figures | {"log": log[-3000:]}
+
+
 def _check_killed_worker(tmp_path: Path, extra: dict[str, str], workers: str) -> None:
     env = dict(os.environ, DATABASE_URL=database_url(settings.DATABASES["default"]), **extra)
     command = [sys.executable, str(ROOT / "scripts" / "fault_worker_kill.py"), "--records",
