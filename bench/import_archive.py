@@ -5,20 +5,28 @@ docs/performance.md).
 
     .venv/bin/python bench/import_archive.py [--rounds 10000] [--memory-sizes 10000,100000]
         [--server postgres://postgres@127.0.0.1:5432] [--database fourcolor_bench_import]
-        [--workers 2]
+        [--workers 2] [--profile]
 
 Rounds are real bot rounds (`fourcolor.generate.generate_record`, greedy bots): both rulesets,
 2-4 players from a pool of names in several scripts, any dealer, grouped four at a time into
 matches (`Match`, `Round`, `Date` tags). Round i is the same in every file, so a bigger file
 starts with the smaller one; the files are cached under var/bench/ and reruns skip generation.
 
-(a) validation: the file streamed through `fourcolor.iter_records` + `fourcolor.check_record`,
-    then again with `fourcolor.facts.seat_facts` (the import derives it too), then again with
-    the import's whole derivation (`derive_game_fields` + `derive_seat_fields`: canonical text
-    and content hash on top), games/s;
-(b) import: the same file into a fresh database (`--database`, dropped and created,
-    migrated), `import_records(open(path, 'rb'), uploader=None)`, games/s, with DEBUG off so
-    Django keeps no query log;
+(a) validation: the file streamed through `fourcolor.iter_records` + `fourcolor.check_record`
+    (the reference of issue 18 goal 2), then with the facts counted in the same pass
+    (`facts=True`, what the import runs), then with the import's whole derivation on top
+    (`derive_game_fields` + `derive_seat_fields`: canonical text, content hash, rows), games/s;
+(b) import: the same file into a fresh database (`--database`, dropped, created, migrated),
+    `import_records(open(path, 'rb'), uploader=None)`, with DEBUG off so Django keeps no query
+    log: first without the statistics hook (`announce=False`, as an upload job runs it), then
+    the statistics job that counts those games (`ratings.services.catch_up`), then again into
+    a fresh database with the hook. `check_record` runs again after the imports; the reference
+    is the mean of its two rates (the machine's load drifts), and the ratios to it are printed
+    with the goals (>= 0.5 without the hook, >= 0.3 with it). The statistics both ways end
+    equal (a digest of counted games, totals and ratings);
+(b') `--profile`: one more import with the hook under timers per phase (validation with the
+    facts, canonical text and hash, rows, COPY per table, players and matches, the hook's
+    totals and rating replay), then one under cProfile (`bench/_import_phases.py`);
 (c) memory: for each size a child process imports the file into a fresh database again; its
     peak resident set size (VmHWM of /proc/self/status, where there is one; else ru_maxrss)
     after setup (Django + migrations) and after the import, and the growth between. Not
@@ -220,25 +228,40 @@ def setup_django(server: str) -> None:
 
 
 def hook_present() -> str:
-    """Where the batched statistics hook (`_count_stored`, calling
-    `ratings.services.on_games_stored`) is found, or 'absent'."""
+    """Where the batched statistics hook (`_count_stored`, connected to
+    `records.signals.games_stored_batch`, calling `ratings.services.on_games_stored`) is
+    defined and connected, or 'absent'."""
     found = [
         name
-        for name in ("records/services.py", "ratings/apps.py")
-        if (_ROOT / name).exists() and "_count_stored" in (_ROOT / name).read_text(encoding="utf-8")
+        for name in ("ratings/apps.py", "records/services/importing.py")
+        if (_ROOT / name).exists()
+        and ("_count_stored" in (text := (_ROOT / name).read_text(encoding="utf-8"))
+             or "games_stored_batch" in text)
     ]
     return "present in " + ", ".join(found) if found else "absent"
+
+
+def fresh_database(server: str) -> None:
+    """Drop and create the benchmark database under a running Django, and migrate it."""
+    from django.core.management import call_command
+    from django.db import connections
+
+    connections.close_all()
+    recreate_database(server)
+    call_command("migrate", verbosity=0)
 
 
 # ----------------------------------------------------------------------------- timing
 
 
-def validation_rates(path: Path, derive: Any | None) -> dict[str, tuple[int, float]]:
-    """Games and games/s of the passes over the file: check, check + seat_facts (a second
-    replay), check with the facts counted in its pass, and that + the import's derivation (when
-    `derive` is given)."""
+def validation_rates(
+    path: Path, derive: Any | None, *, only_check: bool = False
+) -> dict[str, tuple[int, float]]:
+    """Games and games/s of the passes over the file (read as `fourcolor validate` reads it):
+    `check_record` (the reference), then unless `only_check` with the facts counted in its
+    pass (the import's one replay), and that + the import's derivation (canonical text, hash,
+    rows; when `derive` is given)."""
     import fourcolor
-    from fourcolor.facts import seat_facts
 
     def run(extra: Any, facts: bool = False) -> tuple[int, float]:
         games = 0
@@ -255,24 +278,24 @@ def validation_rates(path: Path, derive: Any | None) -> dict[str, tuple[int, flo
                 games += 1
         return games, games / (time.perf_counter() - t0)
 
-    out = {
-        "check_record": run(None),
-        "check_record + seat_facts": run(lambda c: seat_facts(c.game)),
-        # The import's one pass: the facts counted while validating (issue 16).
-        "check_record(facts=True)": run(None, facts=True),
-    }
+    out = {"check_record": run(None)}
+    if only_check:
+        return out
+    out["check_record(facts=True)"] = run(None, facts=True)
     if derive is not None:
         out["check_record(facts=True) + import derivation"] = run(derive, facts=True)
     return out
 
 
-def timed_import(path: Path) -> tuple[Any, float]:
+def timed_import(path: Path, *, announce: bool = True) -> tuple[Any, float]:
+    """`import_records` of the file; (report, wall seconds). `announce` False: without the
+    statistics hook (the games are stored and left for the statistics job)."""
     from records.models import Game
     from records.services import import_records
 
     t0 = time.perf_counter()
     with path.open("rb") as f:
-        report = import_records(f, uploader=None)
+        report = import_records(f, uploader=None, announce=announce)
     elapsed = time.perf_counter() - t0
     stored = Game.objects.count()
     if report.problems or stored != report.total:
@@ -281,6 +304,28 @@ def timed_import(path: Path) -> tuple[Any, float]:
             f"problems {report.problems[:3]}"
         )
     return report, elapsed
+
+
+def derived_digest() -> str:
+    """The statistics an import leaves (counted games, totals, ratings) as one hash: the
+    import with the hook and the one without it + the statistics job must agree."""
+    import hashlib
+
+    from ratings.models import CountedGame, PlayerRating, PlayerTotals
+    from ratings.services import games_due
+
+    if games_due():
+        raise SystemExit(f"{games_due()} stored games not counted after the statistics")
+    h = hashlib.sha256()
+    for model, fields in (
+        (CountedGame, ("game__content_hash", "ruleset", "order_key", "rated")),
+        (PlayerRating, ("player__name_key", "ruleset", "mu", "sigma", "ordinal", "rounds")),
+        (PlayerTotals, None),
+    ):
+        rows = model.objects.values_list(*fields) if fields else model.objects.values()
+        for row in sorted(map(repr, rows)):
+            h.update(row.encode())
+    return h.hexdigest()[:16]
 
 
 def peak_rss_kib() -> int:
@@ -328,6 +373,8 @@ def main() -> int:
     p.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     p.add_argument("--database", default=DB_NAME, help="dropped and created for each run")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--profile", action="store_true",
+                   help="then import once more with timers per phase and cProfile's top calls")
     p.add_argument("--memory-child", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args()
     DB_NAME = args.database
@@ -350,32 +397,62 @@ def main() -> int:
 
     recreate_database(args.server)
     setup_django(args.server)
+    from ratings.services import catch_up
     from records.services import derive_game_fields, derive_seat_fields
 
-    rates = validation_rates(path, lambda c: (derive_game_fields(c), derive_seat_fields(c)))
-    report, elapsed = timed_import(path)
-    import_rate = report.total / elapsed
-    check_rate = rates["check_record"][1]
+    before = validation_rates(path, lambda c: (derive_game_fields(c), derive_seat_fields(c)))
+    # Without the statistics hook (as an upload job runs it), then the statistics job that
+    # counts those games afterwards; then, on a fresh database again, with the hook.
+    fresh_database(args.server)
+    plain, plain_s = timed_import(path, announce=False)
+    t0 = time.perf_counter()
+    catch_up()
+    catch_up_s = time.perf_counter() - t0
+    digest_job = derived_digest()
+    fresh_database(args.server)
+    hooked, hooked_s = timed_import(path, announce=True)
+    digest_hook = derived_digest()
+    after = validation_rates(path, None, only_check=True)
+    # The reference: check_record's rate before and after the imports (the load drifts).
+    check_rate = 2 / (1 / before["check_record"][1] + 1 / after["check_record"][1])
+    runs = {
+        "import_records, statistics hook off (announce=False)": (plain.total, plain_s),
+        "  + the statistics job afterwards (catch_up)": (plain.total, plain_s + catch_up_s),
+        "import_records with the statistics hook": (hooked.total, hooked_s),
+    }
     rows = [
-        [name, f"{games:,}", f"{games / r:.1f}", f"{r:,.0f}", f"{import_rate / r:.2f}"]
-        for name, (games, r) in rates.items()
-    ]
-    rows.append(
-        [
-            "import_records into PostgreSQL",
-            f"{report.total:,}",
-            f"{elapsed:.1f}",
-            f"{import_rate:,.0f}",
-            "1.00",
+        [name, f"{games:,}", f"{games / r:.1f}", f"{r:,.0f}", f"{r / check_rate:.2f}"]
+        for name, (games, r) in [
+            *((f"{k} (before the imports)", v) for k, v in before.items()),
+            ("check_record (after the imports)", after["check_record"]),
         ]
-    )
+    ]
+    rows += [
+        [name, f"{games:,}", f"{s:.1f}", f"{games / s:,.0f}", f"{games / s / check_rate:.2f}"]
+        for name, (games, s) in runs.items()
+    ]
     print()
-    print(table(["pass", "games", "s", "games/s", "import/this"], rows))
+    print(table(["pass", "games", "s", "games/s", "÷ check_record"], rows))
+    ratio_plain = plain.total / plain_s / check_rate
+    ratio_hook = hooked.total / hooked_s / check_rate
     print(
-        f"\nimport rate / validation rate (check_record): {import_rate / check_rate:.2f}; "
-        f"(check_record + seat_facts): "
-        f"{import_rate / rates['check_record + seat_facts'][1]:.2f}"
+        f"\ncheck_record (mean of before and after): {check_rate:,.0f} games/s\n"
+        f"import without the statistics hook: {ratio_plain:.2f}x check_record "
+        f"(goal >= 0.5: {'met' if ratio_plain >= 0.5 else 'NOT met'})\n"
+        f"import with the statistics hook: {ratio_hook:.2f}x check_record "
+        f"(goal >= 0.3: {'met' if ratio_hook >= 0.3 else 'NOT met'})\n"
+        f"statistics after both imports equal: {digest_job == digest_hook} "
+        f"({digest_job} / {digest_hook})"
     )
+    if args.profile:
+        from _import_phases import profile_import
+
+        def fresh() -> None:
+            fresh_database(args.server)
+
+        fresh()
+        print()
+        print(profile_import(path, check_rate, args.server, fresh))
 
     # Memory: each size in its own process on a fresh database.
     sizes = [int(s) for s in args.memory_sizes.split(",") if s]

@@ -81,7 +81,8 @@ def play_order_key(
     return f"{day.isoformat()}|{match_key or ''}|{round_number or 0:010d}|{content_hash}"
 
 
-def _entries(game_ids: Sequence[int]) -> list[CountedGame]:
+def _entries(game_ids: Sequence[int]) -> list[dict[str, Any]]:
+    """The `CountedGame` rows of these games, as dicts (`copy_rows`: no model instance each)."""
     rows = (
         Game.objects.filter(pk__in=game_ids)
         .values("pk", "ruleset", "date", "uploaded_at", "round_number", "content_hash",
@@ -94,19 +95,19 @@ def _entries(game_ids: Sequence[int]) -> list[CountedGame]:
         )
     )
     return [
-        CountedGame(
-            game_id=row["pk"],
-            ruleset=row["ruleset"],
-            order_key=play_order_key(
+        {
+            "game_id": row["pk"],
+            "ruleset": row["ruleset"],
+            "order_key": play_order_key(
                 row["date"], row["uploaded_at"], row["match__key"], row["round_number"],
                 row["content_hash"],
             ),
-            rated=(
+            "rated": (
                 row["outcome"] in RATED_OUTCOMES
                 and row["people"] == row["seats_n"]
                 and row["low"] != row["high"]
             ),
-        )
+        }
         for row in rows
     ]
 
@@ -153,10 +154,11 @@ def on_games_stored(
                 continue
             totals.add_games(fresh)
             entries = _entries(fresh)
-            CountedGame.objects.copy_create(entries)
+            CountedGame.objects.copy_rows(entries)
             for entry in entries:
-                if entry.rated and entry.order_key < start.get(entry.ruleset, "\uffff"):
-                    start[entry.ruleset] = entry.order_key
+                ruleset, key = entry["ruleset"], entry["order_key"]
+                if entry["rated"] and key < start.get(ruleset, "\uffff"):
+                    start[ruleset] = key
             report.games += len(fresh)
             progress("count", len(fresh))
         pending = dict(state.pending)
@@ -264,7 +266,7 @@ def recompute_stats(*, progress: Progress = _no_progress) -> StatsReport:
             )
             if not chunk:
                 break
-            CountedGame.objects.copy_create(_entries(chunk), batch_size=CHUNK)
+            CountedGame.objects.copy_rows(_entries(chunk))
             report.games += len(chunk)
             progress("count", len(chunk))
             last = chunk[-1]
@@ -338,14 +340,14 @@ def rate_from(ruleset: str, start_key: str | None, progress: Progress) -> int:
             later.delete()
         stale = set(state)
         games = games.filter(order_key__gte=start_key)
-    new_events: list[RatingEvent] = []
+    new_events: list[dict[str, Any]] = []
     rated = 0
     for chunk in _ordered_chunks(games):
         seats = _seats_of([game_id for game_id, _ in chunk])
         _load_state(state, ruleset, {p for rows in seats.values() for _, p, _ in rows})
         for game_id, order_key in chunk:
             new_events.extend(_rate_round(state, ruleset, game_id, order_key, seats[game_id]))
-        RatingEvent.objects.copy_create(new_events, batch_size=CHUNK)
+        RatingEvent.objects.copy_rows(new_events)
         new_events.clear()
         rated += len(chunk)
         progress(f"ratings {ruleset}", len(chunk))
@@ -396,7 +398,8 @@ def _rate_round(
     game_id: int,
     order_key: str,
     seats: list[tuple[int, int, int]],
-) -> list[RatingEvent]:
+) -> list[dict[str, Any]]:
+    """The round's `RatingEvent` rows (dicts for `copy_rows`), `state` updated."""
     before = []
     for _, player_id, _ in seats:
         mu, sigma, rounds = state.get(player_id, (MODEL.mu, MODEL.sigma, 0))
@@ -410,11 +413,12 @@ def _rate_round(
     ):
         ordinal = new.ordinal()
         state[player_id] = (new.mu, new.sigma, rounds + 1)
-        events.append(RatingEvent(
-            player_id=player_id, game_id=game_id, ruleset=ruleset, order_key=order_key,
-            number=rounds + 1, seat=seat, rank=rank, mu_before=mu0, sigma_before=sigma0,
-            mu=new.mu, sigma=new.sigma, ordinal=ordinal, delta=ordinal - (mu0 - 3 * sigma0),
-        ))
+        events.append({
+            "player_id": player_id, "game_id": game_id, "ruleset": ruleset,
+            "order_key": order_key, "number": rounds + 1, "seat": seat, "rank": rank,
+            "mu_before": mu0, "sigma_before": sigma0, "mu": new.mu, "sigma": new.sigma,
+            "ordinal": ordinal, "delta": ordinal - (mu0 - 3 * sigma0),
+        })
     return events
 
 

@@ -270,7 +270,7 @@ def test_it_stores_nothing_of_a_batch_whose_storage_fails(
 
     # The seats of the batch fail after its games, players and match were inserted: the
     # batch's transaction takes all of them back.
-    monkeypatch.setattr(GameSeat.objects, "copy_create", failing)
+    monkeypatch.setattr(GameSeat.objects, "copy_rows", failing)
     first = fourcolor.write_fcn(generate_record("classic", 2, 2, names=["Cy", "Di"]))
     second = match_texts("never-stored", rounds=1)[0].replace("East", "Zed")
     with pytest.raises(DatabaseError, match="disk full"):
