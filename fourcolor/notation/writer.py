@@ -32,6 +32,12 @@ def _comment(text: str) -> str:
     return "{" + text + "}"
 
 
+# (seat, verb, cards, groups) -> the event's canonical word; cleared when it grows past the
+# limit (a hostile file of ever-new declared splits cannot make it grow without bound).
+_WORDS: dict[tuple[object, ...], str] = {}
+_WORDS_LIMIT = 50_000
+
+
 def write_fcn(record: Record) -> str:
     """The canonical text of a record: tags in canonical order, deal lines in seat order with
     cards in canonical order, events (meld cards sorted) wrapped at 79 columns, comments kept,
@@ -41,10 +47,20 @@ def write_fcn(record: Record) -> str:
     for seat in sorted(record.deal):
         out.append(f"{seat}: " + " ".join(c.token for c in sort_cards(record.deal[seat])))
     words: list[str] = [_comment(c) for c in record.comments]
+    known = _WORDS
+    if len(known) > _WORDS_LIMIT:
+        known.clear()
     for event in record.events:
-        event = event.canonical()
-        words.append(event.text())
-        words.extend(_comment(c) for c in event.comments)
+        # An event's word depends on its seat, verb, cards and declared split only, and a few
+        # thousand distinct words make up every record: written once each (the import writes
+        # every record's canonical text).
+        key = event[:4]
+        word = known.get(key)
+        if word is None:
+            word = known[key] = event.canonical().text()
+        words.append(word)
+        if event.comments:
+            words.extend(_comment(c) for c in event.comments)
     if words:
         out.append("")
         out.extend(_wrap(words))
