@@ -242,6 +242,9 @@ ACCOUNT_FORMS = {
     "reset_password": "web.accounts.forms.ResetPasswordForm",
     "reset_password_from_key": "web.accounts.forms.ResetPasswordKeyForm",
     "change_password": "web.accounts.forms.ChangePasswordForm",
+    "add_email": "web.accounts.forms.AddEmailForm",
+    "reauthenticate": "web.accounts.forms.ReauthenticateForm",
+    "set_password": "web.accounts.forms.SetPasswordForm",
 }
 globals().update(account_settings(EMAIL_AVAILABLE))
 ACCOUNT_PREVENT_ENUMERATION = True

@@ -54,6 +54,16 @@ def _signed_in(lang: str) -> Client:
     return client
 
 
+def _without_password(lang: str) -> Client:
+    """Signed in as an account that has no password yet (made by an operator, say)."""
+    bob, _ = User.objects.get_or_create(username="bob")
+    bob.set_unusable_password()
+    bob.save()
+    client = _client(lang)
+    client.force_login(bob)
+    return client
+
+
 @pytest.fixture(autouse=True)
 def ann(db: None) -> User:
     account = User.objects.create_user("ann", email="ann@example.org", password=PASSWORD)
@@ -90,6 +100,20 @@ PAGES: dict[str, Callable[[str], Any]] = {
     "password change, errors": lambda lang: _signed_in(lang).post(
         "/accounts/password/change/", {"oldpassword": "x", "password1": "a",
                                        "password2": "b"}),
+    "e-mail addresses": lambda lang: _signed_in(lang).get("/accounts/email/"),
+    "e-mail address added": lambda lang: _signed_in(lang).post(
+        "/accounts/email/", {"action_add": "", "email": "ann2@example.org"}, follow=True),
+    "e-mail address, errors": lambda lang: _signed_in(lang).post(
+        "/accounts/email/", {"action_add": "", "email": "ann@example.org"}),
+    "primary address not removed": lambda lang: _signed_in(lang).post(
+        "/accounts/email/", {"action_remove": "", "email": "ann@example.org"}, follow=True),
+    "reauthenticate": lambda lang: _signed_in(lang).get("/accounts/reauthenticate/"),
+    "reauthenticate, wrong password": lambda lang: _signed_in(lang).post(
+        "/accounts/reauthenticate/", {"password": "wrong"}),
+    "password set": lambda lang: _without_password(lang).get("/accounts/password/set/"),
+    "password set, errors": lambda lang: _without_password(lang).post(
+        "/accounts/password/set/", {"password1": "a", "password2": "b"}),
+    "account inactive": lambda lang: _client(lang).get("/accounts/inactive/"),
 }
 
 
@@ -99,11 +123,12 @@ def test_it_leaves_no_english_on_an_account_page(page: str, lang: str) -> None:
     english = _shown(PAGES[page]("en"))
     mail.outbox.clear()
     User.objects.filter(username="newbie").delete()
+    EmailAddress.objects.filter(email="ann2@example.org").delete()
     translated = _shown(PAGES[page](lang))
     assert english, page
     # Names and addresses typed by the visitor, and the rulesets' names (on the archive
     # that signing in and out return to), are the same in every language.
-    same = {"ann", "ann@example.org", "classic", "bga"}
+    same = {"ann", "ann@example.org", "ann2@example.org", "classic", "bga"}
     left = {text for text in english & translated if text not in same}
     assert left == set()
 

@@ -34,4 +34,8 @@ class AccountAdapter(DefaultAccountAdapter):
         "same_as_current": _("The new value must be different from the current one."),
         "username_blacklisted": _("This username cannot be used; choose another one."),
         "unverified_primary_email": _("Confirm your e-mail address first."),
+        "cannot_remove_primary_email": _(
+            "This is your primary address: make another one primary before removing it."),
+        "duplicate_email": _("Your account has this address already."),
+        "max_email_addresses": _("An account has at most %d e-mail addresses."),
     }

@@ -96,3 +96,23 @@ class ChangePasswordForm(allauth_forms.ChangePasswordForm):
             "oldpassword": _("Current password"),
             "password1": _("New password"), "password2": _("New password (again)"),
         }, {"password1": PASSWORD_HELP})
+
+
+class AddEmailForm(allauth_forms.AddEmailForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        relabel(self, {"email": _("E-mail address")},
+                {"email": _("We send a link to confirm it; it is never shown to others.")})
+
+
+class ReauthenticateForm(allauth_forms.ReauthenticateForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        relabel(self, {"password": _("Password")}, {})
+
+
+class SetPasswordForm(allauth_forms.SetPasswordForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        relabel(self, {"password1": _("New password"), "password2": _("New password (again)")},
+                {"password1": PASSWORD_HELP})
