@@ -141,18 +141,19 @@ def import_texts(
     progress: Callable[[ImportReport], None] | None = None,
     start_at: int = 0,
     max_records: int | None = None,
+    announce: bool = True,
 ) -> ImportReport:
     """Like `import_records`, for texts that are one record each (a JSON upload, an NDJSON
     export's `original`s): each is stored exactly as given, lines counted from 1 in it.
     `start_at` skips that many texts (their indexes count); past `max_records` texts the next
-    one is refused and the rest not read."""
+    one is refused and the rest not read; `announce` as for `import_records`."""
     records = (
         fourcolor.RecordText(index, 1, text, len(text) > MAX_RECORD_CHARS)
         for index, text in enumerate(texts)
     )
     options = ImportOptions(
         max_results=max_results, max_problems=max_problems, on_result=on_result,
-        progress=progress, start_at=start_at, max_records=max_records,
+        progress=progress, start_at=start_at, max_records=max_records, announce=announce,
     )
     return _import(records, None, uploader, options)
 

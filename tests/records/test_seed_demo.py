@@ -116,3 +116,22 @@ def test_it_shows_every_claim_kind_from_every_source() -> None:
         ("gan", "discard"), ("gan", "draw"),
         ("win", "discard"), ("win", "draw"), ("win", "self_draw"),
     }
+
+
+def test_it_seeds_in_pieces_over_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from records.management.commands import seed_demo
+
+    monkeypatch.setattr(seed_demo, "PIECE_ROUNDS", 30)
+    out = _seed("--games", "75", "--jobs", "2")
+    assert "Seeded 75 demo games (0 duplicates, 0 refused)." in out
+    assert Game.objects.count() == 75
+    # Each piece names its own matches: none mixes the rounds of two pieces.
+    assert Match.objects.count() >= 3
+    assert all(len({g.players for g in m.games.all()}) == 1 for m in Match.objects.all())
+
+
+def test_it_plays_other_rounds_in_parallel_than_the_serial_demo() -> None:
+    _seed("--games", "20")
+    out = _seed("--games", "20", "--jobs", "2", "--force")
+    assert "Seeded 20 demo games (0 duplicates, 0 refused)." in out
+    assert Game.objects.count() == 40

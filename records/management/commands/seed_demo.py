@@ -39,8 +39,13 @@ from fourcolor.generate import generate_match, generate_record, make_bot, play_o
 from fourcolor.round import Round
 from fourcolor.analysis import analyse
 from records.analysis import load_record, store_analysis
+from records.chunked import announce_stored
 from records.models import Game
-from records.services import RecordResult, import_texts
+from records.parallel import in_processes, split_range
+from records.demo_tables import valid_at_tables
+from records.services import ImportReport, RecordResult, RecordStatus, import_texts
+from records.services.importing import BATCH_RECORDS
+from records.services.storing import KnownIds, store_retrying
 from records.signals import demo_seeded
 
 # Realistic names in several scripts: Vietnamese, Chinese, Latin, Cyrillic, Arabic, ...
@@ -73,14 +78,26 @@ DEMO_COMMENTS = (
 DEMO_ANALYSES = 3
 DEMO_SAMPLES = 8
 ANALYSED_MIN_EVENTS = 30
+# A parallel seeding (--jobs) plays its rounds in pieces of this many, each its own process's
+# work (one piece at a time per process, so the progress is steady and memory small); the
+# deal seeds of piece k start at k * PART_SEEDS, far above any serial demo's.
+PIECE_ROUNDS = 2000
+PART_SEEDS = 10**12
 
 
-def demo_records(games: int, seed: int, today: datetime.date) -> Iterator[fourcolor.Record]:
-    """`games` rounds: mostly matches of 2 to 8 rounds, some single rounds, all seeded."""
-    rng = random.Random(f"fourcolor-demo:{seed}")
+def demo_records(
+    games: int, seed: int, today: datetime.date, part: int = 0
+) -> Iterator[fourcolor.Record]:
+    """`games` rounds: mostly matches of 2 to 8 rounds, some single rounds, all seeded.
+
+    `part` numbers the pieces of a parallel seeding (`--jobs`): each piece draws from its own
+    generators and names its matches and deals apart, so no two pieces play the same round;
+    part 0 is the serial demo, unchanged."""
+    suffix = f":{part}" if part else ""
+    rng = random.Random(f"fourcolor-demo:{seed}{suffix}")
     # Comments and missed wins draw from their own generator: the tables, names and dates
     # stay those the seed always gave.
-    extras = random.Random(f"fourcolor-demo-extras:{seed}")
+    extras = random.Random(f"fourcolor-demo-extras:{seed}{suffix}")
     made = 0
     number = 0
     while made < games:
@@ -92,7 +109,7 @@ def demo_records(games: int, seed: int, today: datetime.date) -> Iterator[fourco
         date = day.strftime("%Y.%m.%d")
         event = rng.choice(DEMO_EVENTS)
         rounds = min(games - made, rng.choice((1, 2, 3, 4, 4, 6, 8)))
-        game_seed = seed * 100_000 + number
+        game_seed = seed * 100_000 + number + part * PART_SEEDS
         if rounds == 1:
             dealer = rng.randint(1, players)
             tags = {"Event": event, "Site": "fourcolor demo", "Date": date}
@@ -102,7 +119,7 @@ def demo_records(games: int, seed: int, today: datetime.date) -> Iterator[fourco
                 played = [with_missed_win(played[0], extras)]
         else:
             # Not in matches: a round's result there sets the credits the next rounds carry.
-            match_id = f"demo-{seed}-{number:04d}"
+            match_id = f"demo-{seed}-{part}-{number:04d}" if part else f"demo-{seed}-{number:04d}"
             played = generate_match(ruleset, players, game_seed, rounds=rounds, names=names,
                                     match_id=match_id, date=date, event=event)
         for record in played:
@@ -139,6 +156,43 @@ def with_comments(record: fourcolor.Record, rng: random.Random) -> fourcolor.Rec
     return record
 
 
+def _seed_piece(piece: tuple[int, int, int, datetime.date, int]) -> ImportReport:
+    """One piece of a parallel seeding, in its own process: `rounds` rounds of part `part`,
+    stored without announcing them (the parent announces the whole seeding once); each round
+    played at `tables` tables (records.demo_tables)."""
+    part, rounds, seed, today, tables = piece
+    if tables == 1:
+        texts = (fourcolor.write_fcn(r) for r in demo_records(rounds, seed, today, part=part))
+        return import_texts(texts, None, max_results=0, announce=False)
+    rng = random.Random(f"fourcolor-demo-tables:{seed}:{part}")
+    played = demo_records(-(-rounds // tables), seed, today, part=part)
+    valid = list(valid_at_tables(played, tables, rounds, rng, DEMO_NAMES, DEMO_EVENTS, today,
+                                 DAYS_BACK))
+    report = ImportReport(max_results=0)
+    ids = KnownIds()
+    for start in range(0, len(valid), BATCH_RECORDS):
+        outcomes = store_retrying(valid[start:start + BATCH_RECORDS], None, ids)
+        if isinstance(outcomes, Exception):
+            raise outcomes
+        for status, _game in outcomes.values():
+            report.stored += status is RecordStatus.STORED
+            report.duplicates += status is RecordStatus.DUPLICATE
+    return report
+
+
+def _seed_in_processes(
+    games: int, seed: int, today: datetime.date, jobs: int, tables: int, bar: tqdm[Any]
+) -> ImportReport:
+    """`games` rounds in pieces of PIECE_ROUNDS over `jobs` processes, their reports merged."""
+    pieces = [(number + 1, len(span), seed, today, tables)
+              for number, span in enumerate(split_range(0, games, -(-games // PIECE_ROUNDS)))]
+    report = ImportReport(max_results=0)
+    for piece_report in in_processes(_seed_piece, pieces, jobs):
+        report = report.merge(piece_report)
+        bar.update(piece_report.total)
+    return report
+
+
 class Command(BaseCommand):
     help = "Fill an empty archive with demo games played by the engine's bots."
 
@@ -149,6 +203,12 @@ class Command(BaseCommand):
                             help="seed even when the database already has games")
         parser.add_argument("--analyse", type=int, default=DEMO_ANALYSES, metavar="N",
                             help=f"analyse N of the stored games ({DEMO_ANALYSES}; 0: none)")
+        parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                            help="play and store the rounds in N processes (1); another "
+                                 "demo than the serial one, for archives at scale")
+        parser.add_argument("--tables", type=int, default=1, metavar="K",
+                            help="store each round the bots play at K tables (other names, "
+                                 "date, event): K times fewer rounds to play (1)")
         parser.add_argument("--analysis-samples", type=int, default=DEMO_SAMPLES, metavar="K",
                             help=f"simulated playouts per option for those ({DEMO_SAMPLES})")
 
@@ -168,9 +228,17 @@ class Command(BaseCommand):
         def on_result(result: RecordResult) -> None:
             bar.update(1)
 
-        with bar:
-            texts = (fourcolor.write_fcn(r) for r in demo_records(games, options["seed"], today))
-            report = import_texts(texts, None, max_results=0, on_result=on_result)
+        if options["tables"] < 1 or options["jobs"] < 1:
+            raise CommandError("--jobs and --tables must be at least 1")
+        if options["jobs"] > 1 or options["tables"] > 1:
+            with bar:
+                report = _seed_in_processes(games, options["seed"], today, options["jobs"],
+                                            options["tables"], bar)
+        else:
+            with bar:
+                texts = (fourcolor.write_fcn(r)
+                         for r in demo_records(games, options["seed"], today))
+                report = import_texts(texts, None, max_results=0, on_result=on_result)
         for problem in report.problems:
             self.stdout.write(self.style.WARNING(f"demo record {problem.index + 1}: "
                                                  f"{problem.message}"))
@@ -178,6 +246,11 @@ class Command(BaseCommand):
             f"Seeded {report.stored} demo games ({report.duplicates} duplicates, "
             f"{report.refused} refused)."
         ))
+        if options["jobs"] > 1 or options["tables"] > 1:
+            # The pieces stored without telling the statistics: once for all here, as a
+            # parallel import does (one ratings replay at the end, not one per piece).
+            announce_stored(list(Game.objects.filter(pk__gt=before).order_by("pk")
+                                 .values_list("pk", flat=True)))
         # The games this run stored (ids only grow; results are not kept: max_results=0).
         ids = list(Game.objects.filter(pk__gt=before).order_by("pk")
                    .values_list("pk", flat=True))
