@@ -71,3 +71,25 @@ def test_it_shows_a_draft_to_its_owner_only(client: Client, user: User) -> None:
     assert download.content.decode() == fourcolor.write_fcn(record)
     page: Any = client.get(f"/record/{draft.pk}/")
     assert page.status_code == 200 and b'data-stage="play"' in page.content
+
+
+def test_it_gives_the_page_what_follows_each_legal_event(client: Client, user: User) -> None:
+    """The editor offers the next events at once after a tap (static/js/record.js): the
+    page's state says what may follow each legal event."""
+    import json
+    import re
+
+    from drafts.play import state_json
+
+    record = generate_record("classic", 2, 0)
+    record.events = record.events[:4]
+    record.tags["Result"] = "*"
+    draft = services.create_from_fcn(user, fourcolor.write_fcn(record))
+    client.force_login(user)
+    html = client.get(f"/record/{draft.pk}/").content.decode()
+    found = re.search(r'<script id="draft-data" type="application/json">(.*?)</script>', html,
+                      re.S)
+    assert found is not None
+    data = json.loads(found.group(1))
+    assert set(data["next"]) == {event["event"] for event in data["legal"]}
+    assert data["next"] == state_json(draft, lookahead=True)["next"]
