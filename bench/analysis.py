@@ -41,11 +41,11 @@ from _common import header, table
 
 from fourcolor import iter_records, validate
 from fourcolor.analysis import DEFAULT_SAMPLES, Analysis, analyse
-from fourcolor.game import Round
+from fourcolor.game import Game, Round
 from fourcolor.generate import GreedyBot, _deal, generate_record
 from fourcolor.playout import greedy_playout
 from fourcolor.rulesets import get_ruleset
-from fourcolor.notation import parse_record
+from fourcolor.notation import Record, parse_record
 from fourcolor.replay import Replay
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus"
@@ -153,6 +153,24 @@ def _by_decision(result: Analysis) -> dict[tuple[int, int], tuple[str, str]]:
     return {(d.ply, d.seat): (d.best, d.verdict) for d in result.decisions}
 
 
+def _settled_as_the_win(record: Record, game: Game, at: int, seat: int) -> bool:
+    """Whether the plain meld at event `at`, which ends the round by a forced finish, settles
+    exactly as the seat's best win on the same card would have, on the record's own deal and
+    pile (RULES.md §5.6, §7: the proof that such a meld loses nothing, docs/analysis.md)."""
+    state = Round.from_record(record, game.ruleset)
+    for event in record.events[:at]:
+        state.push(event)
+    settlements = []
+    for event in [record.events[at]] + [
+        e for e in state.legal_events() if e.verb == "w" and e.seat == seat
+    ]:
+        after = state.copy()
+        after.push(event)
+        settlements.append(after.end_of_record().settlement)
+    meld, wins = settlements[0], settlements[1:]
+    return max(w[seat] for w in wins) == meld[seat] and meld in wins
+
+
 def missed_wins(samples: int) -> None:
     """Each missed win rated, one row each (docs/analysis.md has the table and the reasons)."""
     with open(CORPUS / "missed_wins.fcn", encoding="utf-8", newline="") as f:
@@ -179,7 +197,8 @@ def missed_wins(samples: int) -> None:
             caught += 1
             reason = "caught"
         elif game.finish.outcome == "forced" and ply == len(record.events):
-            reason = "forced finish: settled as the win"
+            same = _settled_as_the_win(record, game, missed.ply, row["seat"])
+            reason = f"forced finish: {'settled as the win' if same else 'NOT settled as the win'}"
         elif d.loss == 0:
             reason = "no option beats the one played (loss 0)"
         elif d.best[1] != "w":
