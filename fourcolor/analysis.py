@@ -44,8 +44,8 @@ THRESHOLDS = (0.5, 1.5, 4.0)
 KEEP = 3
 # Standard errors by which an option's mean gain over another must exceed zero to count as
 # better (`_rate`): below it, sampling cannot tell the two apart. Each option compared with the
-# one played is a one-sided test: at 2 a false "better" option once in 44 comparisons (up to
-# three per decision), each a loss two seeds do not agree on; at 3 once in 740 (docs/analysis.md).
+# one played is a one-sided test (up to three per decision): a false "better" option once in 44
+# comparisons at 2, once in 740 at 3 (the figures of both are in docs/analysis.md).
 Z = 3.0
 # Adaptive sampling (`_rate`): an unclear decision gets up to EXTEND times the sample count, and
 # it is clear once the gaps that decide it are SURE standard errors wide (above Z: a gain just
