@@ -29,8 +29,11 @@ from .model import ARITY, HEADS, MAX_COMMENT_CHARS, MAX_EVENTS, VERB_NAMES, Even
 # parenthesis or a stray brace.
 # A word ends at a blank, a parenthesis or a brace. Blanks other than line ends are skipped;
 # nothing else is (group 7 takes any other character), so the tokens cover the section.
+# A turn number followed by a blank and more on its line is skipped with the blanks before the
+# token after it (turn numbers are read and ignored: one loop pass fewer each); one at a line's
+# end or before a parenthesis or brace is still group 7.
 _TOKENS = re.compile(
-    r"[^\S\n]*+(?:"
+    r"(?:[^\S\n]*+[0-9]++\.++(?=[^\S\n]++\S))*+[^\S\n]*+(?:"
     r"([0-9][xdmwrch](?: [rygw][KAERHCP])*+(?: [0-9][xdmwrch](?: [rygw][KAERHCP])*+)*+)"
     r"(?![^\s(){}])[^\S\n]*+(\n)?"
     r"|([rygw][KAERHCP](?:[^\S\n]++[rygw][KAERHCP])*+)(?![^\s(){}])"
@@ -42,6 +45,11 @@ _TOKENS = re.compile(
 )
 _EVENTS, _EVENTS_LINE_END, _CARDS, _LINE_END, _COMMENT, _TURN, _OTHER = 1, 2, 3, 4, 6, 7, 8
 _WORD = re.compile(r"\S+")
+# A turn number as `read_events` finds it between events one space apart ("12." or "12...").
+_TURN_TEXT = re.compile(r"[0-9]+\.+")
+# More cards of the open event at the start of a line, one space apart.
+_CARD_RUN = re.compile(r"[rygw][KAERHCP](?: [rygw][KAERHCP])*")
+_COLOUR_LETTERS = frozenset("rygw")  # a card word's first letter (a set: "" is not in it)
 # Where a token of events one space apart splits into events: a space before a seat digit.
 _EVENT_GAP = re.compile(r" (?=[0-9])")
 
@@ -107,10 +115,59 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
     at_line = at_col = 0
     k = start
     for k in range(start, len(lines)):
-        texts = split(lines[k])
+        line = lines[k]
+        single = cache_get(line)
+        if single is not None:  # the whole line is one event (one event per line)
+            if len(events) + 1 >= MAX_EVENTS:
+                break
+            if value is not None:
+                append(_new_event(Event, value + (at_line, at_col)))
+            value, at_line, at_col = single, first_line + k, 1
+            continue
+        texts = split(line)
         values = list(map(cache_get, texts))
-        if not all(values) or len(events) + len(texts) >= MAX_EVENTS:
+        if len(events) + len(texts) >= MAX_EVENTS:
             break
+        if not all(values):
+            # A wrapped line (it begins with more cards of the open event) or turn numbers
+            # among the events (read and ignored): read as `scan_events` reads them, the open
+            # event ending at the next event's head, each event keeping its column.
+            number = first_line + k
+            col = 1
+            rest = 0
+            first = texts[0]
+            if values[0] is None and first[:1] in _COLOUR_LETTERS:
+                if value is None or _CARD_RUN.fullmatch(first) is None:
+                    break
+                cards = value[2] + tuple([_CARDS_BY_TOKEN[w] for w in first.split(" ")])
+                if len(cards) > ARITY[value[1]][1]:
+                    break  # too many cards: the scanner raises, with the event's text
+                col, rest = len(first) + 2, 1
+            end = len(texts)
+            bare = None
+            if values[-1] is None and end > rest and lines[k + 1 : k + 2] != []:
+                # A head whose cards are all on the next line ("4m" / "rP rP rP"): kept open
+                # only when that line begins with a card, which the scanner adds to it too.
+                bare = HEADS.get(texts[-1]) if lines[k + 1][:1] in _COLOUR_LETTERS else None
+                end -= bare is not None
+            if not all(
+                v or _TURN_TEXT.fullmatch(t)
+                for t, v in zip(texts[rest:end], values[rest:end], strict=True)
+            ):
+                break
+            if rest:
+                value = (value[0], value[1], cards, (), ())  # type: ignore[index]
+            for text, v in zip(texts[rest:end], values[rest:end], strict=True):
+                if v is not None:
+                    if value is not None:
+                        append(_new_event(Event, value + (at_line, at_col)))
+                    value, at_line, at_col = v, number, col
+                col += len(text) + 1
+            if bare is not None:
+                if value is not None:
+                    append(_new_event(Event, value + (at_line, at_col)))
+                value, at_line, at_col = (bare[0], bare[1], (), (), ()), number, col
+            continue
         if value is not None:
             append(_new_event(Event, value + (at_line, at_col)))
         number = first_line + k
