@@ -33,6 +33,9 @@ def pages(archive: Archive) -> list[str]:
         reverse("account_signup"),
         reverse("account_reset_password"),
         reverse("check"),
+        reverse("account_email"),
+        reverse("account_reauthenticate"),
+        reverse("account_change_password"),
     ]
 
 
