@@ -1,0 +1,253 @@
+"""Parallel import benchmark: `manage.py import_games --jobs N` for N = 1 and 2 on the same
+file into PostgreSQL, side by side in one run, and PostgreSQL's COPY rate for our rows (where
+the database becomes the limit of a parallel import). Figures for docs/performance.md and
+docs/deploy.md.
+
+    .venv/bin/python bench/parallel_import.py [--rounds 10000] [--jobs 1,2] [--repeats 2]
+        [--server postgres://postgres@127.0.0.1:5432] [--database fourcolor_bench_parallel]
+
+The file is bench/import_archive.py's (real bot rounds, both rulesets, 2-4 players, matches),
+cached under var/bench/. Each run imports it into an emptied database (games, seats, players,
+matches and the statistics truncated), in the order 1, 2, 1, 2, ... so that a change of load
+on the machine falls on both. Two passes: the import with the statistics hook off (as an
+upload job runs it: its statistics are a job of their own), and `import_games` as it stands
+(the hook counts the stored games' totals and ratings after the last chunk, in one process).
+Times are wall-clock (a speed-up is nothing else); the machine's load (`uptime`) is printed
+before and after.
+
+`--celery redis://127.0.0.1:6379/N` also measures the job path: the same file as one upload
+job (`jobs.queue.create_import_job`, split into JOB_PARTS parts, jobs/parts.py) run by 1 and
+then 2 Celery workers (`--concurrency 1` each, separate processes as on separate machines),
+timed from the job's submission to its end (the workers are started and ready before).
+
+COPY: the stored games and their seats are copied out (COPY TO, binary) and back into empty
+copies of the two tables with every index and constraint (`LIKE ... INCLUDING ALL`), timed
+apart: games/s and seat rows/s that PostgreSQL itself takes from one connection, the ceiling
+of any number of import processes (each process's validation rate is in the table above).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
+if str(_ROOT) not in sys.path:
+    sys.path.insert(1, str(_ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import import_archive  # noqa: E402
+from _common import header, table  # noqa: E402
+
+TABLES = ("records_gameseat", "records_game", "records_player", "records_match")
+
+
+def load() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def empty_archive() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
+    connection.close()
+
+
+def cpu_seconds() -> tuple[float, float]:
+    """CPU seconds of this process and of its children that ended (the import's processes)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def timed_command(path: Path, jobs: int, hook: bool) -> tuple[float, float, float, str]:
+    """Wall seconds, this process's CPU seconds, the children's, and the summary line."""
+    from django.core.management import call_command
+
+    from records.signals import games_stored_batch
+
+    receivers = list(games_stored_batch.receivers)
+    if not hook:
+        games_stored_batch.receivers = []
+        games_stored_batch.sender_receivers_cache.clear()
+    out = io.StringIO()
+    try:
+        own0, children0 = cpu_seconds()
+        t0 = time.perf_counter()
+        call_command("import_games", str(path), "--jobs", str(jobs), stdout=out,
+                     stderr=io.StringIO())
+        elapsed = time.perf_counter() - t0
+        own1, children1 = cpu_seconds()
+    finally:
+        games_stored_batch.receivers = receivers
+        games_stored_batch.sender_receivers_cache.clear()
+    return elapsed, own1 - own0, children1 - children0, out.getvalue().strip().splitlines()[-1]
+
+
+def celery_run(path: Path, workers: int, broker: str, log: Path) -> tuple[float, str]:
+    """Seconds from submitting the file as one upload job to its end, with `workers` Celery
+    workers (ready before the submission); the job's counts."""
+    import redis
+    from django.db import connection
+
+    from jobs.queue import create_import_job
+    from jobs.tasks import run_import_job
+
+    queue = f"bench-parallel-{os.getpid()}"
+    env = dict(os.environ, CELERY_BROKER_URL=broker)
+    processes = []
+    with log.open("ab") as out:
+        for number in range(workers):
+            processes.append(subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info", "-Q",
+                 queue, "-n", f"bench{number}@%h", "--concurrency", "1", "--without-gossip",
+                 "--without-mingle", "--without-heartbeat"],
+                cwd=_ROOT, env=env, stdout=out, stderr=out, start_new_session=True))
+    try:
+        deadline = time.monotonic() + 120
+        while log.read_text(errors="replace").count(" ready.") < workers:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the Celery workers did not start (see {log})")
+            time.sleep(0.5)
+        job = create_import_job(path.read_bytes(), None, path.name)
+        t0 = time.perf_counter()
+        run_import_job.apply_async(args=[job.pk], queue=queue)
+        while not job.finished:
+            time.sleep(0.2)
+            job.refresh_from_db()
+            if time.perf_counter() - t0 > 1800:
+                raise SystemExit(f"the job did not end (see {log})")
+        elapsed = time.perf_counter() - t0
+    finally:
+        for process in processes:  # the statistics job queued behind the import: not timed
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        redis.Redis.from_url(broker).flushdb()
+    parts = job.parts.count()
+    summary = (f"{job.status}: {job.stored} stored, {job.duplicates} duplicates, "
+               f"{job.refused} refused, {parts} parts")
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE jobs_job CASCADE")
+    return elapsed, summary
+
+
+def copy_rates() -> list[list[str]]:
+    """COPY of the stored games and seats into empty indexed copies: rows, s, rows/s."""
+    from django.db import connection
+
+    rows = []
+    with connection.cursor() as cursor:
+        for name in ("records_game", "records_gameseat"):
+            copy = f"bench_copy_{name}"
+            cursor.execute(f"DROP TABLE IF EXISTS {copy}")
+            cursor.execute(f"CREATE TABLE {copy} (LIKE {name} INCLUDING ALL)")
+            raw = cursor.cursor  # psycopg 3
+            buffer = io.BytesIO()
+            with raw.copy(f"COPY {name} TO STDOUT (FORMAT binary)") as out:
+                for data in out:
+                    buffer.write(data)
+            t0 = time.perf_counter()
+            with raw.copy(f"COPY {copy} FROM STDIN (FORMAT binary)") as into:
+                into.write(buffer.getvalue())
+            elapsed = time.perf_counter() - t0
+            cursor.execute(f"SELECT count(*) FROM {copy}")
+            n = cursor.fetchone()[0]
+            cursor.execute(f"DROP TABLE {copy}")
+            rows.append([name, f"{n:,}", f"{buffer.tell() / 1e6:.1f}", f"{elapsed:.2f}",
+                         f"{n / elapsed:,.0f}"])
+    return rows
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rounds", type=int, default=10_000)
+    p.add_argument("--jobs", default="1,2", help="process counts to compare")
+    p.add_argument("--repeats", type=int, default=2)
+    p.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
+    p.add_argument("--database", default="fourcolor_bench_parallel")
+    p.add_argument("--celery", metavar="BROKER_URL", default="",
+                   help="also time the upload job on 1 and 2 Celery workers (a Redis database "
+                        "of its own: it is emptied)")
+    p.add_argument("--celery-only", action="store_true",
+                   help="with --celery: skip the import_games passes")
+    args = p.parse_args()
+    if args.celery:
+        os.environ["CELERY_BROKER_URL"] = args.celery
+    counts = [int(n) for n in args.jobs.split(",")]
+    import_archive.DB_NAME = args.database
+
+    print(header("Parallel import benchmark (bench/parallel_import.py)"))
+    print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
+    print(f"cores: {os.cpu_count()}; load before: {load()}")
+    path, _ = import_archive.generate_file(args.rounds, 2)
+    print(f"file: {path.relative_to(_ROOT)} ({path.stat().st_size / 1e6:.1f} MB, "
+          f"{args.rounds:,} rounds)")
+    import_archive.recreate_database(args.server)
+    import_archive.setup_django(args.server)
+
+    results: dict[tuple[bool, int], list[float]] = {}
+    cpu: dict[tuple[bool, int], list[tuple[float, float]]] = {}
+    summaries = set()
+    for hook in (False, True) if not args.celery_only else ():
+        for _ in range(args.repeats if not hook else 1):
+            for jobs in counts:
+                empty_archive()
+                elapsed, own, children, summary = timed_command(path, jobs, hook)
+                summaries.add(summary)
+                results.setdefault((hook, jobs), []).append(elapsed)
+                cpu.setdefault((hook, jobs), []).append((own, children))
+                print(f"  hook {'on ' if hook else 'off'} --jobs {jobs}: {elapsed:.1f} s, "
+                      f"CPU {own:.1f} s here + {children:.1f} s in children ({summary})",
+                      file=sys.stderr)
+    rows = []
+    for (hook, jobs), times in sorted(results.items()):
+        best = min(times)
+        serial = min(results[(hook, counts[0])])
+        own, children = min(cpu[(hook, jobs)], key=sum)
+        serial_cpu = min(sum(c) for c in cpu[(hook, counts[0])])
+        # On N idle cores, with the chunks of equal size: this process's part, then the
+        # children's side by side (PostgreSQL's own CPU, on the same cores here, not counted).
+        ideal = own + children / jobs
+        rows.append(["on" if hook else "off", str(jobs), " ".join(f"{t:.1f}" for t in times),
+                     f"{args.rounds / best:,.0f}", f"{serial / best:.2f}",
+                     f"{own:.1f} + {children:.1f}", f"{serial_cpu / ideal:.2f}"])
+    print()
+    if rows:
+        print(table(["stats hook", "--jobs", "s (each run)", "games/s (best)", "speed-up",
+                     "CPU s (here + children)", "CPU-bound speed-up"], rows))
+        print("CPU-bound speed-up: the serial run's CPU over (this process's CPU + the "
+              "children's / N), the speed-up on N idle cores when the database keeps up")
+        print(f"summaries: {sorted(summaries)}")
+    if args.celery:
+        log = _ROOT / "var" / "bench" / "parallel_import_celery.log"
+        log.unlink(missing_ok=True)
+        times: dict[int, list[float]] = {}
+        for _ in range(args.repeats):
+            for workers in counts:
+                empty_archive()
+                elapsed, summary = celery_run(path, workers, args.celery, log)
+                times.setdefault(workers, []).append(elapsed)
+                print(f"  celery, {workers} workers: {elapsed:.1f} s ({summary})",
+                      file=sys.stderr)
+        print()
+        print("The upload job on Celery workers (one process each):")
+        print(table(["workers", "s (each run)", "games/s (best)", "speed-up"], [
+            [str(w), " ".join(f"{t:.1f}" for t in ts), f"{args.rounds / min(ts):,.0f}",
+             f"{min(times[counts[0]]) / min(ts):.2f}"] for w, ts in sorted(times.items())]))
+    print()
+    print("PostgreSQL COPY of our rows (binary, into empty copies with every index):")
+    print(table(["table", "rows", "MB", "s", "rows/s"], copy_rates()))
+    print(f"load after: {load()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
