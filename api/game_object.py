@@ -14,7 +14,7 @@ from rest_framework.renderers import JSONRenderer
 
 import fourcolor
 from api.serializers.games import GameDetailSerializer
-from fourcolor.replay import finish_json
+from fourcolor.replay import round_end
 from records.models import Game, GameSeat
 
 # Games read from the database at a time by a streamed export.
@@ -40,8 +40,8 @@ def game_json(game: Game, context: dict[str, Any]) -> dict[str, Any]:
         else {"deal": {}, "events": []}
     )
     finish = (
-        finish_json(check.game)
-        if check.game is not None and check.game.outcome != "unfinished"
+        round_end(check.game)
+        if check.game is not None and check.game.finish.outcome != "unfinished"
         else None
     )
     context = context | {"record_json": record_json, "finish": finish}

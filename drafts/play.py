@@ -17,7 +17,8 @@ from fourcolor.game import Game
 from fourcolor.round import Round
 from fourcolor.scoring import Finish
 from fourcolor.notation import Event, Record, parse_record, write_fcn
-from fourcolor.replay import Replay, finish_json
+from fourcolor.replay import Replay, round_end
+from fourcolor import replay_json
 from fourcolor.rulesets import get_ruleset
 
 from drafts.models import Draft
@@ -277,7 +278,7 @@ def table_json(state: Play) -> dict[str, Any] | None:
         else:
             record.tags["Lucky"] = CARDS[0].token
     game = Game(record, rnd.ruleset, finish, rnd, list(rnd.claims_log))
-    table = Replay(record, game).state(len(record.events))
+    table = replay_json.state_json(Replay(record, game).state(len(record.events)))
     table.pop("finish", None)
     table.pop("view", None)
     return table
@@ -290,7 +291,7 @@ def finish_data(state: Play) -> dict[str, Any] | None:
         return None
     game = Game(state.record, state.round.ruleset, state.finish, state.round,
                 list(state.round.claims_log))
-    return finish_json(game)
+    return replay_json.round_end_json(round_end(game))
 
 
 def free_copies(draft: Draft) -> dict[str, int]:

@@ -31,6 +31,7 @@ from .notation import (
     write_fcn,
 )
 from .replay import Replay
+from .replay_json import review_json, state_json
 from .rulesets import RULESETS, RulesetError, get_ruleset
 from .split import best_split
 
@@ -260,7 +261,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         state = replay.state(args.ply, seat=args.seat)
     except ValueError as err:
         raise UsageError(str(err)) from None
-    print(json.dumps(state, ensure_ascii=False, indent=2))
+    print(json.dumps(state_json(state), ensure_ascii=False, indent=2))
     return 0
 
 
@@ -311,18 +312,18 @@ def cmd_review(args: argparse.Namespace) -> int:
     replay = _valid_replay(_load(args.file, args.index))
     review = replay.review()
     if args.json:
-        print(json.dumps(review, ensure_ascii=False))
+        print(json.dumps(review_json(review), ensure_ascii=False))
         return 0
     for item in review:
         waits = "; ".join(
-            f"seat {s}: " + ", ".join(f"{w['card']}({w['points']})" for w in ws)
-            for s, ws in item["waits"].items()
+            f"seat {s}: " + ", ".join(f"{w.card.token}({w.points})" for w in ws)
+            for s, ws in item.waits.items()
             if ws
         )
-        line = f"{item['ply']:>4} {item['event'] or '(deal)':<24} {waits or '-'}"
+        line = f"{item.ply:>4} {item.event or '(deal)':<24} {waits or '-'}"
         print(line)
-        for m in item["missed_wins"]:
-            print(f"     warning: {m['message']}")
+        for m in item.missed_wins:
+            print(f"     warning: {m.message()}")
     return 0
 
 

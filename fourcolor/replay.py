@@ -2,17 +2,20 @@
 
 `Replay(record)` replays a valid record once, keeping a copy of the round after every ply, so
 any ply's state is a list index (a round has at most a few hundred plies of a few KiB each).
-`Replay.state(ply, seat=None)` is the JSON-able table at that ply, optionally as one seat sees
-it; `Replay.review()` gives, for every ply, each seat's waits (the cards that would let it win
-right now, with the points) and the missed wins (a seat could have won on the live card and
-did not take it).
+`Replay.state(ply, seat=None)` is the table at that ply (a `PlyState`), optionally as one seat
+sees it; `Replay.review()` gives, for every ply, each seat's waits (the cards that would let it
+win right now, with the points) and the missed wins (a seat could have won on the live card and
+did not take it), as `PlyReview`s.
+
+These are values (frozen dataclasses, cards as `Card`s): each consumer writes them in its own
+words. `fourcolor.replay_json` is the command line's JSON form; the API has one serializer per
+value (`api/serializers/replays.py`); the web replay page reads the attributes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .cards import CARDS, COPIES, Card
 from .claims import CLAIM_KINDS, ClaimRight, Live, skipped_seats, taken_from
@@ -24,16 +27,112 @@ from .notation import Event, Record
 from .rulesets import Ruleset
 
 
-def _meld_json(meld: Meld, ruleset: Ruleset, *, exposed: bool) -> dict[str, Any]:
-    return {
-        "kind": meld.kind,
-        "cards": [c.token for c in meld.cards],
-        "points": meld.points(ruleset, exposed=exposed),
-    }
+@dataclass(frozen=True, slots=True)
+class MeldShown:
+    """A meld on the table (or in a finisher's hand) with the points it scores there."""
+
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
 
 
-def _tokens(counts: list[int]) -> list[str]:
-    return [CARDS[i].token for i, n in enumerate(counts) for _ in range(n)]
+@dataclass(frozen=True, slots=True)
+class FinishMeld(MeldShown):
+    """One of the finisher's melds: `exposed` on the display, else hidden in the hand."""
+
+    exposed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LiveCard:
+    """The card on offer: who discarded or drew it (`owner`), and `source` (draw, discard)."""
+
+    card: Card
+    owner: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One seat at a ply. `hand` and `can_claim` are None when hidden from the view asked for
+    (the seat count and the display are public)."""
+
+    seat: int
+    name: str
+    dealer: bool
+    hand: tuple[Card, ...] | None
+    hand_count: int
+    display: tuple[MeldShown, ...]
+    exposed_points: int
+    can_claim: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMade:
+    """A claim that took effect, in the words players use: `kind` (win, pong, gan, chi: a meld
+    on one's own draw is a chi), the claimant `seat`, the card's `owner`, `taken` (self_draw,
+    draw or discard: whose card it was) and the `skipped` seats, whose turn the claim took."""
+
+    kind: str
+    seat: int
+    owner: int
+    taken: str
+    skipped: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """The end of a round: the outcome, the finisher's melds with points, the settlement
+    (seat -> points received, negative when paid)."""
+
+    outcome: str
+    seat: int | None
+    on: str | None
+    points: int | None
+    exposed_points: int | None
+    hidden_points: int | None
+    lucky_card: Card | None
+    lucky_bonus: int
+    settlement: Mapping[int, int]
+    result: str
+    melds: tuple[FinishMeld, ...]
+    declared_split: bool
+    best_hidden_points: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlyState:
+    """The table after `ply` events (0: the deal) as `view` sees it (None: every hand open).
+    `finish` is the round's end at the last ply, None before it."""
+
+    ply: int
+    plies: int
+    event: str | None
+    claim: ClaimMade | None
+    comments: tuple[str, ...]
+    phase: str
+    expected: str
+    turn: int | None
+    live: LiveCard | None
+    pile_left: int
+    discards: tuple[Discard, ...]
+    seats: tuple[SeatState, ...]
+    view: int | None
+    finish: RoundEnd | None
+
+
+def _shown(meld: Meld, ruleset: Ruleset) -> MeldShown:
+    return MeldShown(meld.kind, meld.cards, meld.points(ruleset, exposed=True))
+
+
+def _cards(counts: list[int]) -> tuple[Card, ...]:
+    return tuple(CARDS[i] for i, n in enumerate(counts) for _ in range(n))
 
 
 @dataclass(frozen=True)
@@ -56,6 +155,18 @@ class MissedWin:
             f"missed win: seat {self.seat} could have won on {self.card} for {self.points} "
             f"points after ply {self.ply}"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class PlyReview:
+    """The review of one ply: each seat's waits (best points first) and the wins missed on the
+    card live after it, with the event and its comments."""
+
+    ply: int
+    event: str | None
+    comments: tuple[str, ...]
+    waits: Mapping[int, tuple[Wait, ...]]
+    missed_wins: tuple[MissedWin, ...]
 
 
 class Replay:
@@ -86,9 +197,9 @@ class Replay:
 
     # ------------------------------------------------------------------ states
 
-    def state(self, ply: int, seat: int | None = None) -> dict[str, Any]:
-        """The table at `ply` as plain data. With `seat`, other seats' hands (and what they
-        may claim) are hidden: only their sizes show."""
+    def state(self, ply: int, seat: int | None = None) -> PlyState:
+        """The table at `ply`. With `seat`, other seats' hands (and what they may claim) are
+        hidden: only their sizes show."""
         rnd = self.round_at(ply)
         rs = self.ruleset
         if seat is not None and not 1 <= seat <= rnd.players:
@@ -100,61 +211,59 @@ class Replay:
             visible = seat is None or seat == s or rnd.phase == ENDED
             hand = rnd.hands[s]
             seats.append(
-                {
-                    "seat": s,
-                    "name": self.record.seats[s - 1],
-                    "dealer": s == rnd.dealer,
-                    "hand": _tokens(hand) if visible else None,
-                    "hand_count": sum(hand),
-                    "display": [_meld_json(m, rs, exposed=True) for m in rnd.displays[s]],
-                    "exposed_points": rnd.exposed_points(s),
-                    "can_claim": self._can_claim(rnd, s) if visible else None,
-                }
+                SeatState(
+                    seat=s,
+                    name=self.record.seats[s - 1],
+                    dealer=s == rnd.dealer,
+                    hand=_cards(hand) if visible else None,
+                    hand_count=sum(hand),
+                    display=tuple(_shown(m, rs) for m in rnd.displays[s]),
+                    exposed_points=rnd.exposed_points(s),
+                    can_claim=self._can_claim(rnd, s) if visible else None,
+                )
             )
-        data: dict[str, Any] = {
-            "ply": ply,
-            "plies": self.plies,
-            "event": event.text() if event else None,
-            "claim": self.claim(ply),
-            "comments": list(event.comments) if event else list(self.record.comments),
-            "phase": rnd.phase,
-            "expected": rnd.expected(),
-            "turn": rnd.turn,
-            "live": (
-                {"card": CARDS[live.card_index].token, "owner": live.owner, "source": live.source}
+        return PlyState(
+            ply=ply,
+            plies=self.plies,
+            event=event.text() if event else None,
+            claim=self.claim(ply),
+            comments=tuple(event.comments if event else self.record.comments),
+            phase=rnd.phase,
+            expected=rnd.expected(),
+            turn=rnd.turn,
+            live=(
+                LiveCard(CARDS[live.card_index], live.owner, live.source)
                 if live is not None
                 else None
             ),
-            "pile_left": rnd.pile_left,
-            "discards": [{"seat": s, "card": c.token} for s, c in rnd.discards],
-            "seats": seats,
-            "view": seat,
-        }
-        if ply == self.plies:
-            data["finish"] = finish_json(self.game)
-        return data
+            pile_left=rnd.pile_left,
+            discards=tuple(Discard(s, c) for s, c in rnd.discards),
+            seats=tuple(seats),
+            view=seat,
+            finish=round_end(self.game) if ply == self.plies else None,
+        )
 
-    def claim(self, ply: int) -> dict[str, Any] | None:
-        """The claim the event at `ply` made, in the words players use: `kind` (win, pong,
-        gan, chi: a meld on one's own draw is a chi), the claimant `seat`, the card's `owner`,
-        `taken` (self_draw, draw or discard: whose card it was) and the `skipped` seats, whose
-        turn the claim took. None for any other event (discards, draws, calls, redeals)."""
+    def claim(self, ply: int) -> ClaimMade | None:
+        """The claim the event at `ply` made (`ClaimMade`); None for any other event
+        (discards, draws, calls, redeals)."""
         claim = self.claims.get(ply)
         if claim is None:
             return None
         live = claim.live
-        return {
-            "kind": CLAIM_KINDS[claim.right],
-            "seat": claim.seat,
-            "owner": live.owner,
-            "taken": taken_from(live, claim.seat),
-            "skipped": skipped_seats(live.owner, live.source, claim.seat, self.record.players),
-        }
+        return ClaimMade(
+            kind=CLAIM_KINDS[claim.right],
+            seat=claim.seat,
+            owner=live.owner,
+            taken=taken_from(live, claim.seat),
+            skipped=tuple(
+                skipped_seats(live.owner, live.source, claim.seat, self.record.players)
+            ),
+        )
 
-    def _can_claim(self, rnd: Round, seat: int) -> list[str]:
+    def _can_claim(self, rnd: Round, seat: int) -> tuple[str, ...]:
         live = rnd.live
         if rnd.phase != LIVE or live is None:
-            return []
+            return ()
         rights: list[str] = []
         card = CARDS[live.card_index]
         if not (seat == live.owner and live.source == "discard"):
@@ -163,7 +272,7 @@ class Replay:
         for _meld, right in rnd.meld_claims(seat):
             if right.label not in rights:
                 rights.append(right.label)
-        return rights
+        return tuple(rights)
 
     # ------------------------------------------------------------------ review
 
@@ -211,42 +320,22 @@ class Replay:
                 missed.append(MissedWin(ply, seat, card, points))
         return missed
 
-    def review(self) -> list[dict[str, Any]]:
+    def review(self) -> list[PlyReview]:
         """Per ply: each seat's waits with points, the missed wins, and the record's comments."""
-        missed = self.missed_wins()
         by_ply: dict[int, list[MissedWin]] = {}
-        for m in missed:
+        for m in self.missed_wins():
             by_ply.setdefault(m.ply, []).append(m)
         out = []
         for ply in range(self.plies + 1):
             event = self.record.events[ply - 1] if ply else None
             out.append(
-                {
-                    "ply": ply,
-                    "event": event.text() if event else None,
-                    "comments": list(event.comments) if event else list(self.record.comments),
-                    "waits": {
-                        str(s): [
-                            {
-                                "card": w.card.token,
-                                "points": w.points,
-                                "meld": [c.token for c in w.meld.cards],
-                                "unseen": w.unseen,
-                            }
-                            for w in ws
-                        ]
-                        for s, ws in self.waits(ply).items()
-                    },
-                    "missed_wins": [
-                        {
-                            "seat": m.seat,
-                            "card": m.card.token,
-                            "points": m.points,
-                            "message": m.message(),
-                        }
-                        for m in by_ply.get(ply, [])
-                    ],
-                }
+                PlyReview(
+                    ply=ply,
+                    event=event.text() if event else None,
+                    comments=tuple(event.comments if event else self.record.comments),
+                    waits={s: tuple(ws) for s, ws in self.waits(ply).items()},
+                    missed_wins=tuple(by_ply.get(ply, ())),
+                )
             )
         return out
 
@@ -297,16 +386,44 @@ def missed_on_live(
     return out
 
 
-def finish_json(game: Game) -> dict[str, Any]:
+def round_end(game: Game) -> RoundEnd:
     """The end of a round: outcome, the finisher's melds with points, the settlement."""
     f = game.finish
     rs = game.ruleset
-    data = game.summary()
-    data["melds"] = [_meld_json(m, rs, exposed=True) | {"exposed": True} for m in f.exposed_melds]
-    data["melds"] += [_meld_json(m, rs, exposed=False) | {"exposed": False} for m in f.hidden_melds]
-    data["declared_split"] = f.declared_split
-    data["best_hidden_points"] = f.best_hidden_points
-    return data
+    melds = [FinishMeld(m.kind, m.cards, m.points(rs, exposed=True), True)
+             for m in f.exposed_melds]
+    melds += [FinishMeld(m.kind, m.cards, m.points(rs, exposed=False), False)
+              for m in f.hidden_melds]
+    return RoundEnd(
+        outcome=f.outcome,
+        seat=f.seat,
+        on=f.on,
+        points=f.points,
+        exposed_points=f.exposed_points,
+        hidden_points=f.hidden_points,
+        lucky_card=f.lucky_card,
+        lucky_bonus=f.lucky_bonus,
+        settlement=dict(sorted(f.settlement.items())),
+        result=f.result_tag,
+        melds=tuple(melds),
+        declared_split=f.declared_split,
+        best_hidden_points=f.best_hidden_points,
+    )
 
 
-__all__ = ["MissedWin", "Replay", "Wait", "finish_json", "ClaimRight"]
+__all__ = [
+    "ClaimMade",
+    "ClaimRight",
+    "Discard",
+    "FinishMeld",
+    "LiveCard",
+    "MeldShown",
+    "MissedWin",
+    "PlyReview",
+    "PlyState",
+    "Replay",
+    "RoundEnd",
+    "SeatState",
+    "Wait",
+    "round_end",
+]

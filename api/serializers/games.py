@@ -150,7 +150,9 @@ class GameDetailSerializer(GameSerializer):
 
     @extend_schema_field(FinishDoc(allow_null=True))
     def get_finish(self, game: Game) -> dict[str, Any] | None:
-        return self.context.get("finish")
+        # The engine's RoundEnd, filled by the view like `record_json`.
+        finish = self.context.get("finish")
+        return FinishDoc().to_representation(finish) if finish is not None else None
 
     @extend_schema_field(GameLinksSerializer)
     def get_links(self, game: Game) -> dict[str, str]:

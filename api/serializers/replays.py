@@ -1,12 +1,39 @@
-"""The engine's replay values (fourcolor.replay): a ply's table, the review, the finish."""
+"""The engine's replay values (`fourcolor.replay`): a ply's table, the review, the finish.
+
+One serializer per value. The declared fields are the OpenAPI schema; `to_representation`
+writes the value by hand, field for field, because a replay's plies are thousands of small
+values and DRF's generic field walk would make `GET /games/{id}/plies/` several times slower
+(bench/api_reads.py). tests/api/test_replay_serializers.py checks that every serializer writes
+exactly its declared fields. The class names are the schema's component names (kept from when
+these only described the engine's dicts: a client generated from the schema keeps its types).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rest_framework import serializers
 
+from fourcolor.cards import Card
+from fourcolor.replay import (
+    ClaimMade,
+    Discard,
+    FinishMeld,
+    LiveCard,
+    MeldShown,
+    MissedWin,
+    PlyReview,
+    PlyState,
+    RoundEnd,
+    SeatState,
+    Wait,
+)
 from records.models import Outcome, WinSource
+
+
+def _tokens(cards: Iterable[Card]) -> list[str]:
+    return [card.token for card in cards]
 
 
 class MeldDoc(serializers.Serializer[Any]):
@@ -14,9 +41,18 @@ class MeldDoc(serializers.Serializer[Any]):
     cards = serializers.ListField(child=serializers.CharField())
     points = serializers.IntegerField()
 
+    def to_representation(self, meld: MeldShown) -> dict[str, Any]:
+        return {"kind": meld.kind, "cards": _tokens(meld.cards), "points": meld.points}
+
+
 
 class FinishMeldDoc(MeldDoc):
     exposed = serializers.BooleanField()
+
+    def to_representation(self, meld: FinishMeld) -> dict[str, Any]:  # type: ignore[override]
+        return {"kind": meld.kind, "cards": _tokens(meld.cards), "points": meld.points,
+                "exposed": meld.exposed}
+
 
 
 class FinishDoc(serializers.Serializer[Any]):
@@ -36,6 +72,25 @@ class FinishDoc(serializers.Serializer[Any]):
     declared_split = serializers.BooleanField()
     best_hidden_points = serializers.IntegerField(allow_null=True)
 
+    def to_representation(self, end: RoundEnd) -> dict[str, Any]:
+        melds = FinishMeldDoc()
+        return {
+            "outcome": end.outcome,
+            "seat": end.seat,
+            "on": end.on,
+            "points": end.points,
+            "exposed_points": end.exposed_points,
+            "hidden_points": end.hidden_points,
+            "lucky_card": end.lucky_card.token if end.lucky_card else None,
+            "lucky_bonus": end.lucky_bonus,
+            "settlement": {str(seat): d for seat, d in end.settlement.items()},
+            "result": end.result,
+            "melds": [melds.to_representation(m) for m in end.melds],
+            "declared_split": end.declared_split,
+            "best_hidden_points": end.best_hidden_points,
+        }
+
+
 
 class LiveDoc(serializers.Serializer[Any]):
     card = serializers.CharField()
@@ -43,10 +98,18 @@ class LiveDoc(serializers.Serializer[Any]):
     # A plain string: an enum here would be a third name for WinSource's values.
     source = serializers.CharField(help_text="draw or discard: where the live card came from")
 
+    def to_representation(self, live: LiveCard) -> dict[str, Any]:
+        return {"card": live.card.token, "owner": live.owner, "source": live.source}
+
+
 
 class DiscardDoc(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     card = serializers.CharField()
+
+    def to_representation(self, discard: Discard) -> dict[str, Any]:
+        return {"seat": discard.seat, "card": discard.card.token}
+
 
 
 class SeatStateDoc(serializers.Serializer[Any]):
@@ -64,6 +127,20 @@ class SeatStateDoc(serializers.Serializer[Any]):
         child=serializers.CharField(), allow_null=True,
         help_text="what this seat may claim on the live card (null when hidden)",
     )
+
+    def to_representation(self, seat: SeatState) -> dict[str, Any]:
+        meld = MeldDoc().to_representation
+        return {
+            "seat": seat.seat,
+            "name": seat.name,
+            "dealer": seat.dealer,
+            "hand": _tokens(seat.hand) if seat.hand is not None else None,
+            "hand_count": seat.hand_count,
+            "display": [meld(m) for m in seat.display],
+            "exposed_points": seat.exposed_points,
+            "can_claim": list(seat.can_claim) if seat.can_claim is not None else None,
+        }
+
 
 
 class ClaimDoc(serializers.Serializer[Any]):
@@ -83,6 +160,11 @@ class ClaimDoc(serializers.Serializer[Any]):
     skipped = serializers.ListField(
         child=serializers.IntegerField(), help_text="seats whose turn the claim took"
     )
+
+    def to_representation(self, claim: ClaimMade) -> dict[str, Any]:
+        return {"kind": claim.kind, "seat": claim.seat, "owner": claim.owner,
+                "taken": claim.taken, "skipped": list(claim.skipped)}
+
 
 
 class PlyLinksDoc(serializers.Serializer[Any]):
@@ -118,6 +200,35 @@ class PlyStateDoc(serializers.Serializer[Any]):
     finish = FinishDoc(allow_null=True, required=False, help_text="at the last ply only")
     links = PlyLinksDoc()
 
+    def to_representation(self, state: PlyState) -> dict[str, Any]:
+        """The engine's fields; the view adds `game`, `says` and `links` (from the context:
+        they are the archive's, not the engine's)."""
+        seat = SeatStateDoc().to_representation
+        live = state.live
+        data: dict[str, Any] = {
+            "game": self.context["game"],
+            "ply": state.ply,
+            "plies": state.plies,
+            "event": state.event,
+            "claim": ClaimDoc().to_representation(state.claim) if state.claim else None,
+            "comments": list(state.comments),
+            "phase": state.phase,
+            "expected": state.expected,
+            "turn": state.turn,
+            "live": {"card": live.card.token, "owner": live.owner, "source": live.source}
+            if live is not None else None,
+            "pile_left": state.pile_left,
+            "discards": [{"seat": d.seat, "card": d.card.token} for d in state.discards],
+            "seats": [seat(s) for s in state.seats],
+            "view": state.view,
+        }
+        if state.finish is not None:
+            data["finish"] = FinishDoc().to_representation(state.finish)
+        data["says"] = self.context["says"](state.ply)
+        data["links"] = self.context["links"](state.ply)
+        return data
+
+
 
 class PlyStatesDoc(serializers.Serializer[Any]):
     """A range of ply states (`/games/{id}/plies/`)."""
@@ -139,12 +250,22 @@ class WaitDoc(serializers.Serializer[Any]):
     meld = serializers.ListField(child=serializers.CharField())
     unseen = serializers.IntegerField(help_text="copies the seat cannot see")
 
+    def to_representation(self, wait: Wait) -> dict[str, Any]:
+        return {"card": wait.card.token, "points": wait.points,
+                "meld": _tokens(wait.meld.cards), "unseen": wait.unseen}
+
+
 
 class MissedWinDoc(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     card = serializers.CharField()
     points = serializers.IntegerField()
     message = serializers.CharField()
+
+    def to_representation(self, missed: MissedWin) -> dict[str, Any]:
+        return {"seat": missed.seat, "card": missed.card.token, "points": missed.points,
+                "message": missed.message()}
+
 
 
 class PlyReviewDoc(serializers.Serializer[Any]):
@@ -156,9 +277,25 @@ class PlyReviewDoc(serializers.Serializer[Any]):
     )
     missed_wins = MissedWinDoc(many=True)
 
+    def to_representation(self, item: PlyReview) -> dict[str, Any]:
+        wait = WaitDoc().to_representation
+        missed = MissedWinDoc().to_representation
+        return {
+            "ply": item.ply,
+            "event": item.event,
+            "comments": list(item.comments),
+            "waits": {str(s): [wait(w) for w in ws] for s, ws in item.waits.items()},
+            "missed_wins": [missed(m) for m in item.missed_wins],
+        }
+
+
 
 class PlyMissedWinDoc(MissedWinDoc):
     ply = serializers.IntegerField(help_text="the ply after which the card was live")
+
+    def to_representation(self, missed: MissedWin) -> dict[str, Any]:
+        return MissedWinDoc().to_representation(missed) | {"ply": missed.ply}
+
 
 
 class ReviewDoc(serializers.Serializer[Any]):

@@ -4,6 +4,7 @@ any ply, the engine's review, streamed export, and deletion by the uploader or s
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -57,7 +58,14 @@ from api.serializers.games import (
     GameSerializer,
     RecordJsonDoc,
 )
-from api.serializers.replays import PlyStateDoc, PlyStatesDoc, ReviewDoc
+from api.serializers.replays import (
+    ClaimDoc,
+    PlyMissedWinDoc,
+    PlyReviewDoc,
+    PlyStateDoc,
+    PlyStatesDoc,
+    ReviewDoc,
+)
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import CURSOR_PAGES, ApiViewMixin, names
 from records.deletion import MAX_REASON, delete_game
@@ -340,10 +348,12 @@ class GameViewSet(
         if seat is not None and seat > game.players:
             raise Http404(f"This game has seats 1 to {game.players}.")
         replay = load_replay(game)
-        return Response(self._state(game, replay, number, seat))
+        return Response(self._states(game, replay, seat).to_representation(
+            replay.state(number, seat)))
 
-    def _state(self, game: Game, replay: Replay, number: int, seat: int | None) -> dict[str, Any]:
-        state = replay.state(number, seat)
+    def _states(self, game: Game, replay: Replay, seat: int | None) -> PlyStateDoc:
+        """The serializer of `replay`'s ply states in one view, with the archive's parts: the
+        game's id, the event in words and the links to the plies beside."""
         query = {"seat": seat} if seat is not None else {}
 
         def link(n: int) -> str | None:
@@ -353,8 +363,11 @@ class GameViewSet(
                 reverse("api:game-ply", args=(game.pk, n)))
             return url + ("?" + urlencode(query) if query else "")
 
-        links = {"next": link(number + 1), "previous": link(number - 1)}
-        return {"game": game.pk, **state, "says": _says(replay, number), "links": links}
+        def links(number: int) -> dict[str, str | None]:
+            return {"next": link(number + 1), "previous": link(number - 1)}
+
+        return PlyStateDoc(context={"game": game.pk, "says": partial(_says, replay),
+                                    "links": links})
 
     @extend_schema(
         operation_id="games_plies_list",
@@ -390,7 +403,9 @@ class GameViewSet(
         if (fresh := self.unchanged(game)) is not None:
             return fresh
         replay = load_replay(game)
-        states = [self._state(game, replay, n, seat) for n in range(first, last + 1)]
+        serializer = self._states(game, replay, seat)
+        states = [serializer.to_representation(replay.state(n, seat))
+                  for n in range(first, last + 1)]
         return Response({"game": game.pk, "plies": game.event_count, "from": first, "to": last,
                          "states": states})
 
@@ -413,8 +428,9 @@ class GameViewSet(
         if (fresh := self.unchanged(game)) is not None:
             return fresh
         plies = load_replay(game).review()
-        missed = [m | {"ply": p["ply"]} for p in plies for m in p["missed_wins"]]
-        return Response({"game": game.pk, "plies": plies, "missed_wins": missed})
+        ply, missed = PlyReviewDoc().to_representation, PlyMissedWinDoc().to_representation
+        return Response({"game": game.pk, "plies": [ply(p) for p in plies],
+                         "missed_wins": [missed(m) for p in plies for m in p.missed_wins]})
 
     # --------------------------------------------------------------------- export
 
@@ -510,4 +526,6 @@ def _says(replay: Replay, ply: int) -> str | None:
         return None
     event = replay.record.events[ply - 1]
     names = dict(enumerate(replay.record.seats, start=1))
-    return event_words(event.verb, event.seat, replay.claim(ply), names)
+    claim = replay.claim(ply)
+    words = ClaimDoc().to_representation(claim) if claim is not None else None
+    return event_words(event.verb, event.seat, words, names)

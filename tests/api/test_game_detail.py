@@ -9,7 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 import fourcolor
-from fourcolor.replay import finish_json
+from fourcolor.replay import round_end
+from fourcolor.replay_json import round_end_json
 
 from records.models import Game, GameSeat
 
@@ -33,7 +34,7 @@ def test_it_shows_what_the_engine_says_about_the_record(api: APIClient, archive:
     assert body["outcome"] == check.game.outcome and body["finisher"] == check.game.seat
     assert body["settlement"] == {str(s): d for s, d in check.game.settlement.items()}
     assert body["deal"] == twin["deal"] and body["events"] == twin["events"]
-    assert body["finish"] == finish_json(check.game)
+    assert body["finish"] == round_end_json(round_end(check.game))
     assert body["match"] == game.match_id and body["round"] == 2
     assert body["content_hash"] == game.content_hash
     assert body["engine_version"] == fourcolor.__version__

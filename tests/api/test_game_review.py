@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 import fourcolor
 from fourcolor.replay import Replay
+from fourcolor.replay_json import review_json
 
 from records.models import Game
 
@@ -25,7 +26,7 @@ def test_it_gives_the_engine_review_of_every_ply(api: APIClient, archive: Archiv
     body = api.get(url(game.pk)).json()
 
     assert body["game"] == game.pk
-    assert body["plies"] == replay.review()
+    assert body["plies"] == review_json(replay.review())
     assert len(body["plies"]) == game.event_count + 1
 
 

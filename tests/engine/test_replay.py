@@ -6,6 +6,7 @@ import pytest
 
 from fourcolor.cards import parse_card
 from fourcolor.replay import Replay
+from fourcolor.replay_json import review_json, state_json
 from tests.engine.helpers import WAITS, all_rights_game, play
 
 
@@ -16,7 +17,7 @@ def replay() -> Replay:
 
 
 def test_it_shows_the_deal_at_ply_0(replay: Replay) -> None:
-    state = replay.state(0)
+    state = state_json(replay.state(0))
     assert (state["ply"], state["plies"], state["event"]) == (0, 12, None)
     assert (state["phase"], state["turn"], state["live"], state["pile_left"]) == (
         "opening",
@@ -34,7 +35,7 @@ def test_it_shows_the_deal_at_ply_0(replay: Replay) -> None:
 
 
 def test_it_shows_a_live_discard_and_whose_turn_it_is(replay: Replay) -> None:
-    state = replay.state(3)  # after 3x yC
+    state = state_json(replay.state(3))  # after 3x yC
     assert state["event"] == "3x yC"
     assert state["live"] == {"card": "yC", "owner": 3, "source": "discard"}
     assert (state["phase"], state["turn"], state["pile_left"]) == ("live", 4, 31)
@@ -49,14 +50,14 @@ def test_it_shows_a_live_discard_and_whose_turn_it_is(replay: Replay) -> None:
 
 
 def test_it_shows_a_live_draw(replay: Replay) -> None:
-    state = replay.state(6)  # after 1d wE
+    state = state_json(replay.state(6))  # after 1d wE
     assert state["live"] == {"card": "wE", "owner": 1, "source": "draw"}
     assert (state["turn"], state["pile_left"]) == (1, 30)
     assert "gan" in state["seats"][1]["can_claim"]
 
 
 def test_it_hides_other_hands_from_a_seat(replay: Replay) -> None:
-    state = replay.state(3, seat=1)
+    state = state_json(replay.state(3, seat=1))
     assert state["view"] == 1
     seats = state["seats"]
     assert seats[0]["hand"] is not None and len(seats[0]["hand"]) == 20
@@ -67,7 +68,7 @@ def test_it_hides_other_hands_from_a_seat(replay: Replay) -> None:
 
 
 def test_it_shows_the_finish_and_every_hand_at_the_last_ply(replay: Replay) -> None:
-    state = replay.state(12, seat=2)
+    state = state_json(replay.state(12, seat=2))
     assert (state["phase"], state["turn"], state["live"]) == ("ended", None, None)
     assert all(s["hand"] is not None for s in state["seats"])
     finish = state["finish"]
@@ -117,7 +118,7 @@ def test_it_lists_each_seats_waits_with_points() -> None:
     assert ("wR", 13, "wR wR") in waits2 and ("rK", 9, "rK") in waits2
     assert [w.points for w in waits0[2]] == sorted((w.points for w in waits0[2]), reverse=True)
     assert [w.unseen for w in replay.waits(1)[4]] == [3]  # one wC is in the discards now
-    review = replay.review()
+    review = review_json(replay.review())
     assert review[1]["waits"]["4"] == [
         {"card": "wC", "points": 19, "meld": ["wR", "wH", "wC"], "unseen": 3}
     ]
@@ -129,7 +130,7 @@ def test_it_warns_of_a_missed_win() -> None:
         (1, 2, "wC", 19),
         (1, 4, "wC", 19),
     ]
-    messages = [m["message"] for m in replay.review()[1]["missed_wins"]]
+    messages = [m["message"] for m in review_json(replay.review())[1]["missed_wins"]]
     assert messages == [
         "missed win: seat 2 could have won on wC for 19 points after ply 1",
         "missed win: seat 4 could have won on wC for 19 points after ply 1",
@@ -146,7 +147,7 @@ def test_it_warns_a_drawer_that_discards_its_winning_draw() -> None:
 def test_it_gives_no_warning_when_a_higher_priority_win_took_the_card() -> None:
     replay = _replay("1x wC 2w wC wR wH")
     assert replay.missed_wins() == []
-    assert all(r["missed_wins"] == [] for r in replay.review())
+    assert all(r["missed_wins"] == [] for r in review_json(replay.review()))
 
 
 def test_it_warns_the_seat_with_priority_when_a_later_seat_wins() -> None:
@@ -201,7 +202,7 @@ def test_it_shows_the_end_of_an_exhausted_round_at_its_last_ply() -> None:
         if r.tags["Result"] == "-"
     )
     replay = Replay(record)
-    state = replay.state(replay.plies)
+    state = state_json(replay.state(replay.plies))
     assert state["finish"]["outcome"] == "exhausted"
     assert state["turn"] is None
 
@@ -218,4 +219,4 @@ def test_it_never_waits_on_a_card_whose_every_copy_the_seat_holds(colour: str) -
     waits = [w.card.token for w in replay.waits(1)[2]]
     assert waits and f"{colour}R" not in waits
     assert all(r["waits"]["2"] == [] or r["waits"]["2"][0]["card"] != f"{colour}R"
-               for r in replay.review())
+               for r in review_json(replay.review()))

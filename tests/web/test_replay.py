@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 import fourcolor
+from fourcolor.replay_json import review_json, state_json
 from records.models import Game
 from records.services import import_records
 from tests.web.conftest import COMMENT, HTML_NAME, Archive, long_text, record_text, replay_of
@@ -37,7 +38,7 @@ def melds_on_screen(box: Node) -> list[list[str]]:
 def test_it_draws_the_table_the_engine_gives_at_the_ply_in_the_address(
     client: Client, archive: Archive, ply: int
 ) -> None:
-    state = replay_of(archive.four).state(ply)
+    state = state_json(replay_of(archive.four).state(ply))
     doc = page(client, archive.four, ply=ply)
     assert doc.find(data_field="ply-of").words() == f"Ply {ply} of 41"
     assert doc.find(data_field="pile").words() == str(state["pile_left"])
@@ -56,7 +57,7 @@ def test_it_shows_the_event_that_led_to_the_ply_and_whose_turn_it_is(
     client: Client, archive: Archive
 ) -> None:
     replay = replay_of(archive.four)
-    state = replay.state(5)
+    state = state_json(replay.state(5))
     event = replay.record.events[4]
     doc = page(client, archive.four, ply=5)
     line = doc.find(data_field="event").find("div", "event")
@@ -83,7 +84,7 @@ def test_it_draws_cards_in_their_colours_with_their_glyphs(
 
 
 def test_it_hides_the_other_hands_in_one_seats_view(client: Client, archive: Archive) -> None:
-    state = replay_of(archive.four).state(10, seat=2)
+    state = state_json(replay_of(archive.four).state(10, seat=2))
     doc = page(client, archive.four, ply=10, seat=2)
     for seat in state["seats"]:
         hand = seat_box(doc, seat["seat"]).find("div", data_field="hand")
@@ -113,7 +114,7 @@ def test_it_embeds_every_ply_for_the_script_as_the_engine_gives_it(
     assert data["plies"] == replay.plies == 133
     assert len(data["states"]) == 134
     for ply in (0, 66, 133):
-        state = replay.state(ply)
+        state = state_json(replay.state(ply))
         shown = data["states"][ply]
         assert [s["hand"].split() for s in shown["seats"]] == [
             s["hand"] for s in state["seats"]
@@ -146,7 +147,7 @@ def test_it_shows_the_review_waits_comments_and_missed_wins(
     client: Client, archive: Archive
 ) -> None:
     replay = replay_of(archive.missed)
-    review = replay.review()
+    review = review_json(replay.review())
     missed = replay.missed_wins()[0]
     doc = page(client, archive.missed, ply=missed.ply)
     warning = doc.find(data_field="missed").words()

@@ -16,6 +16,7 @@ from django.urls import reverse
 import fourcolor
 from fourcolor.analysis import Analysis
 from fourcolor.cards import parse_card
+from fourcolor.replay_json import state_json
 from jobs.models import Job
 from records.analysis import store_analysis
 from records.models import Game, GameAnalysis
@@ -54,13 +55,13 @@ def hand_made(game: Game) -> dict[str, Any]:
     events = replay.record.events
     discards = [(ply, e) for ply, e in enumerate(events, start=1) if e.verb == "x"]
     (p1, e1), (p2, e2) = discards[0], discards[1]
-    hand = [t for t in replay.state(p1 - 1)["seats"][e1.seat - 1]["hand"]
+    hand = [t for t in state_json(replay.state(p1 - 1))["seats"][e1.seat - 1]["hand"]
             if t != e1.cards[0].token]
     other = hand[0]
     # A ply whose previous state has a live card, with an event by someone: a pass there.
     p3 = next(p for p in range(p2 + 1, len(events) + 1)
-              if replay.state(p - 1)["live"] is not None)
-    live = replay.state(p3 - 1)["live"]["card"]
+              if state_json(replay.state(p - 1))["live"] is not None)
+    live = state_json(replay.state(p3 - 1))["live"]["card"]
     s3 = next(s for s in range(1, 5) if s not in {e1.seat, e2.seat, events[p3 - 1].seat})
     decisions = [
         {"ply": p1, "seat": e1.seat, "played": e1.text(), "best": f"{e1.seat}x {other}",
@@ -383,7 +384,7 @@ def test_a_long_list_of_options_shows_the_best_and_the_played_one_first(
     analysis = GameAnalysis.objects.get()
     decisions = analysis.result["decisions"]
     seat = known["seat1"]
-    hand = replay_of(archive.four).state(known["p1"] - 1)["seats"][seat - 1]["hand"]
+    hand = state_json(replay_of(archive.four).state(known["p1"] - 1))["seats"][seat - 1]["hand"]
     cards = sorted(set(hand))
     options = [{"event": f"{seat}x {card}", "ev": 5.0 - i} for i, card in enumerate(cards)]
     played = options[-1]["event"]

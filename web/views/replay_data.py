@@ -1,8 +1,9 @@
 """The replay page's data: every ply's table as one seat (or everybody) sees it, with the review.
 
-`replay_payload` replays the stored game once with the engine and turns each
-`fourcolor.replay.Replay.state(ply, seat)` into the plain dict that both the template (for the
-ply in the address) and replay.js (for every other ply, without asking the server again) draw.
+`replay_payload` replays the stored game once with the engine and writes each
+`fourcolor.replay.Replay.state(ply, seat)` (a `PlyState`) and its `PlyReview` as the plain dict
+that both the template (for the ply in the address) and replay.js (for every other ply,
+without asking the server again) draw: the page's own compact words for the engine's values.
 Building every ply costs the same whichever ply is asked for, so the first and the last ply of
 a long round are equally cheap to serve (bench/web_replay.py).
 """
@@ -10,13 +11,16 @@ a long round are equally cheap to serve (bench/web_replay.py).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
 
 import fourcolor
-from fourcolor.replay import Replay, finish_json
+from fourcolor.cards import Card
+from fourcolor.replay import ClaimMade, MeldShown, PlyReview, Replay, round_end
+from fourcolor.replay_json import round_end_json
 
 from records.models import Game
 
@@ -38,6 +42,18 @@ def load_replay(game: Game) -> Replay:
         raise ReplayUnavailable(error) from error
 
 
+def _tokens(cards: Iterable[Card]) -> list[str]:
+    return [card.token for card in cards]
+
+
+def _claim(claim: ClaimMade | None) -> dict[str, Any] | None:
+    """kind, owner, taken (whose card), skipped: the claim in words (records.wording)."""
+    if claim is None:
+        return None
+    return {"kind": claim.kind, "seat": claim.seat, "owner": claim.owner, "taken": claim.taken,
+            "skipped": list(claim.skipped)}
+
+
 def _event(replay: Replay, ply: int) -> dict[str, Any] | None:
     if ply == 0:
         return None
@@ -46,46 +62,51 @@ def _event(replay: Replay, ply: int) -> dict[str, Any] | None:
     return {
         "seat": event.seat,
         "verb": event.verb,
-        # kind, owner, taken (whose card), skipped: the claim in words (records.wording)
-        "claim": replay.claim(ply),
-        "cards": [card.token for card in canonical.cards],
-        "groups": [[card.token for card in group] for group in canonical.groups],
+        "claim": _claim(replay.claim(ply)),
+        "cards": _tokens(canonical.cards),
+        "groups": [_tokens(group) for group in canonical.groups],
         "text": event.text(),
     }
 
 
-def _ply(replay: Replay, ply: int, seat: int | None, review: dict[str, Any]) -> dict[str, Any]:
+def _meld(meld: MeldShown) -> list[Any]:
+    return [meld.kind, _tokens(meld.cards), meld.points]
+
+
+def _ply(replay: Replay, ply: int, seat: int | None, review: PlyReview) -> dict[str, Any]:
     state = replay.state(ply, seat)
+    live = state.live
     waits = {
-        int(s): [{"card": w["card"], "points": w["points"], "unseen": w["unseen"]} for w in ws]
-        for s, ws in review["waits"].items()
-        if seat is None or int(s) == seat
+        s: [{"card": w.card.token, "points": w.points, "unseen": w.unseen} for w in ws]
+        for s, ws in review.waits.items()
+        if seat is None or s == seat
     }
     return {
         "ply": ply,
         "event": _event(replay, ply),
-        "comments": state["comments"],
-        "phase": state["phase"],
-        "turn": state["turn"],
-        "live": state["live"],
-        "pile": state["pile_left"],
-        "discards": [[d["seat"], d["card"]] for d in state["discards"]],
+        "comments": list(state.comments),
+        "phase": state.phase,
+        "turn": state.turn,
+        "live": {"card": live.card.token, "owner": live.owner, "source": live.source}
+        if live is not None else None,
+        "pile": state.pile_left,
+        "discards": [[d.seat, d.card.token] for d in state.discards],
         "seats": [
             {
-                "seat": s["seat"],
-                "hand": s["hand"],
-                "count": s["hand_count"],
-                "display": [[m["kind"], m["cards"], m["points"]] for m in s["display"]],
-                "exposed": s["exposed_points"],
-                "claims": s["can_claim"],
+                "seat": s.seat,
+                "hand": _tokens(s.hand) if s.hand is not None else None,
+                "count": s.hand_count,
+                "display": [_meld(m) for m in s.display],
+                "exposed": s.exposed_points,
+                "claims": list(s.can_claim) if s.can_claim is not None else None,
             }
-            for s in state["seats"]
+            for s in state.seats
         ],
         "waits": waits,
         "missed": [
-            {"seat": m["seat"], "card": m["card"], "points": m["points"]}
-            for m in review["missed_wins"]
-            if seat is None or m["seat"] == seat
+            {"seat": m.seat, "card": m.card.token, "points": m.points}
+            for m in review.missed_wins
+            if seat is None or m.seat == seat
         ],
     }
 
@@ -152,13 +173,13 @@ def replay_payload(replay: Replay, seat: int | None) -> ReplayPayload:
         {"seat": number, "name": name, "dealer": number == replay.record.dealer}
         for number, name in enumerate(replay.record.seats, start=1)
     ]
-    game = replay.game
-    finish = finish_json(game) if game.outcome != "unfinished" else None
+    outcome = replay.game.finish.outcome
+    finish = round_end_json(round_end(replay.game)) if outcome != "unfinished" else None
     if finish is not None:
         # Whose card ended the round (the finishing claim's), for the result's sentence.
-        last = replay.claim(replay.plies) if game.outcome in ("win", "forced") else None
-        finish["taken"] = last["taken"] if last else None
-        finish["owner"] = last["owner"] if last else None
+        last = replay.claim(replay.plies) if outcome in ("win", "forced") else None
+        finish["taken"] = last.taken if last else None
+        finish["owner"] = last.owner if last else None
     return ReplayPayload(replay.plies, seat, seats, states, finish, missed)
 
 

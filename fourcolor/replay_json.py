@@ -1,0 +1,113 @@
+"""The command line's JSON form of the replay values (`python -m fourcolor replay`, `review
+--json`): plain dicts and lists, cards as tokens ("rK"), seat keys as strings ("1").
+
+The API writes the same values with its own serializers (api/serializers/replays.py); its
+tests check the two agree, key for key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .cards import Card
+from .replay import ClaimMade, MeldShown, MissedWin, PlyReview, PlyState, RoundEnd, Wait
+
+
+def tokens(cards: Iterable[Card]) -> list[str]:
+    return [card.token for card in cards]
+
+
+def meld_json(meld: MeldShown) -> dict[str, Any]:
+    return {"kind": meld.kind, "cards": tokens(meld.cards), "points": meld.points}
+
+
+def claim_json(claim: ClaimMade | None) -> dict[str, Any] | None:
+    if claim is None:
+        return None
+    return {"kind": claim.kind, "seat": claim.seat, "owner": claim.owner, "taken": claim.taken,
+            "skipped": list(claim.skipped)}
+
+
+def round_end_json(end: RoundEnd) -> dict[str, Any]:
+    return {
+        "outcome": end.outcome,
+        "seat": end.seat,
+        "on": end.on,
+        "points": end.points,
+        "exposed_points": end.exposed_points,
+        "hidden_points": end.hidden_points,
+        "lucky_card": end.lucky_card.token if end.lucky_card else None,
+        "lucky_bonus": end.lucky_bonus,
+        "settlement": {str(s): d for s, d in end.settlement.items()},
+        "result": end.result,
+        "melds": [meld_json(m) | {"exposed": m.exposed} for m in end.melds],
+        "declared_split": end.declared_split,
+        "best_hidden_points": end.best_hidden_points,
+    }
+
+
+def state_json(state: PlyState) -> dict[str, Any]:
+    """The table at a ply; `finish` only at the last ply."""
+    live = state.live
+    data: dict[str, Any] = {
+        "ply": state.ply,
+        "plies": state.plies,
+        "event": state.event,
+        "claim": claim_json(state.claim),
+        "comments": list(state.comments),
+        "phase": state.phase,
+        "expected": state.expected,
+        "turn": state.turn,
+        "live": (
+            {"card": live.card.token, "owner": live.owner, "source": live.source}
+            if live is not None
+            else None
+        ),
+        "pile_left": state.pile_left,
+        "discards": [{"seat": d.seat, "card": d.card.token} for d in state.discards],
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "dealer": s.dealer,
+                "hand": tokens(s.hand) if s.hand is not None else None,
+                "hand_count": s.hand_count,
+                "display": [meld_json(m) for m in s.display],
+                "exposed_points": s.exposed_points,
+                "can_claim": list(s.can_claim) if s.can_claim is not None else None,
+            }
+            for s in state.seats
+        ],
+        "view": state.view,
+    }
+    if state.finish is not None:
+        data["finish"] = round_end_json(state.finish)
+    return data
+
+
+def wait_json(wait: Wait) -> dict[str, Any]:
+    return {"card": wait.card.token, "points": wait.points, "meld": tokens(wait.meld.cards),
+            "unseen": wait.unseen}
+
+
+def missed_win_json(missed: MissedWin) -> dict[str, Any]:
+    return {"seat": missed.seat, "card": missed.card.token, "points": missed.points,
+            "message": missed.message()}
+
+
+def review_json(review: Iterable[PlyReview]) -> list[dict[str, Any]]:
+    """Per ply: the waits by seat ("1".."4"), the missed wins, the event and its comments."""
+    return [
+        {
+            "ply": item.ply,
+            "event": item.event,
+            "comments": list(item.comments),
+            "waits": {str(s): [wait_json(w) for w in ws] for s, ws in item.waits.items()},
+            "missed_wins": [missed_win_json(m) for m in item.missed_wins],
+        }
+        for item in review
+    ]
+
+
+__all__ = ["review_json", "round_end_json", "state_json"]
