@@ -56,7 +56,7 @@ class FinishMeldDoc(MeldDoc):
 
 
 class FinishDoc(serializers.Serializer[Any]):
-    """The end of a round (fourcolor.replay.finish_json)."""
+    """The end of a round (fourcolor.replay.RoundEnd)."""
 
     outcome = serializers.ChoiceField(choices=Outcome.choices)
     seat = serializers.IntegerField(allow_null=True)
