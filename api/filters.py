@@ -3,7 +3,7 @@
 `uploaded_by` is a username, matched exactly as written (case counts); it finds
 what a user uploaded (a script's own uploads, or a user's page built on the API).
 
-`since` after `until` is an empty range, here as in every statistic (ratings.stats.Filters).
+`since` after `until` is an empty range, here as in every statistic (records.filters.GameFilters).
 """
 
 from __future__ import annotations

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from ratings.models import MELD_KINDS
 from ratings.stats import (
-    Filters,
+    FilterKeywords,
+    chosen_filters,
     as_int,
     fetch,
     meld_counts_sql,
@@ -16,6 +16,7 @@ from ratings.stats import (
     table_name,
     where_sql,
 )
+from records.filters import GameFilters
 from records.models import Game
 
 
@@ -23,14 +24,12 @@ from records.models import Game
 
 def global_stats(
     *,
-    ruleset: str | None = None,
-    players: int | str | None = None,
-    since: datetime.date | str | None = None,
-    until: datetime.date | str | None = None,
+    filters: GameFilters | None = None,
+    **keywords: Unpack[FilterKeywords],
 ) -> dict[str, Any]:
     """Archive-wide figures per ruleset and number of players: the outcome mix, the dealer's
     and each seat's win rate and mean settlement, and the meld kinds of winning hands."""
-    filters = Filters.of(ruleset, players, since, until)
+    filters = chosen_filters(filters, keywords)
     conditions, params = filters.where()
     where = where_sql(conditions)
     groups: dict[tuple[str, int], dict[str, Any]] = {}
@@ -84,7 +83,7 @@ def global_stats(
         }
     ordered = [groups[key] for key in sorted(groups)]
     return {
-        "filters": filters.as_dict(),
+        "filters": filters.statistics_json(),
         "rounds": sum(g["rounds"] for g in ordered),
         "groups": ordered,
     }

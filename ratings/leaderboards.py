@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from ratings.models import PlayerRating, PlayerTotals
 from ratings.stats import (
+    FilterKeywords,
+    chosen_filters,
     ANALYSIS_COUNTERS,
     ANALYSIS_METRICS,
     LEADERBOARD_METRICS,
@@ -15,7 +16,6 @@ from ratings.stats import (
     METRIC_COLUMNS,
     METRICS,
     SEAT_COUNTERS,
-    Filters,
     analysis_counters_sql,
     analysis_row,
     counters_row,
@@ -24,9 +24,11 @@ from ratings.stats import (
     player_json,
     ratio,
     seat_counters_sql,
+    totals_group,
     table_name,
     use_totals,
 )
+from records.filters import GameFilters
 from records.models import Player
 
 
@@ -37,11 +39,9 @@ def leaderboard(
     *,
     min_rounds: int = 10,
     limit: int = 50,
-    ruleset: str | None = None,
-    players: int | str | None = None,
-    since: datetime.date | str | None = None,
-    until: datetime.date | str | None = None,
+    filters: GameFilters | None = None,
     source: str = "auto",
+    **keywords: Unpack[FilterKeywords],
 ) -> dict[str, Any]:
     """The best players by `metric` (LEADERBOARD_METRICS) among those with at least
     `min_rounds` rounds in the filters. Ties: more rounds first, then the older player."""
@@ -53,7 +53,7 @@ def leaderboard(
         raise ValueError(f"min_rounds must be a whole number of at least 1, not {min_rounds!r}")
     if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise ValueError(f"limit must be between 1 and {MAX_LIMIT}, not {limit!r}")
-    filters = Filters.of(ruleset, players, since, until)
+    filters = chosen_filters(filters, keywords)
     if metric == "rating":
         rows = _rating_board(filters, min_rounds, limit)
     elif metric in ANALYSIS_METRICS:
@@ -65,14 +65,15 @@ def leaderboard(
         rows = _seat_board(metric, filters, min_rounds, limit)
     for rank, row in enumerate(rows, start=1):
         row["rank"] = rank
-    return {"metric": metric, "min_rounds": min_rounds, "filters": filters.as_dict(), "rows": rows}
+    return {"metric": metric, "min_rounds": min_rounds, "filters": filters.statistics_json(),
+            "rows": rows}
 
 
 def _board_row(player_id: int, name: str, value: Any, rounds: int) -> dict[str, Any]:
     return {"player": player_json(player_id, name), "value": value, "rounds": rounds}
 
 
-def _rating_board(filters: Filters, min_rounds: int, limit: int) -> list[dict[str, Any]]:
+def _rating_board(filters: GameFilters, min_rounds: int, limit: int) -> list[dict[str, Any]]:
     if filters.ruleset is None:
         raise ValueError("the rating leaderboard needs a ruleset (ratings are per ruleset)")
     if filters.players is not None or filters.dated:
@@ -86,13 +87,13 @@ def _rating_board(filters: Filters, min_rounds: int, limit: int) -> list[dict[st
 
 
 def _totals_board(
-    metric: str, filters: Filters, min_rounds: int, limit: int
+    metric: str, filters: GameFilters, min_rounds: int, limit: int
 ) -> list[dict[str, Any]]:
     column = METRIC_COLUMNS[metric]
     higher = METRICS[metric][2]
     rows = (
         PlayerTotals.objects.filter(
-            rounds__gte=min_rounds, **{f"{column}__isnull": False}, **filters.group
+            rounds__gte=min_rounds, **{f"{column}__isnull": False}, **totals_group(filters)
         )
         .order_by(f"-{column}" if higher else column, "-rounds", "player_id")
         .values("player_id", "player__name", column, "rounds")[:limit]
@@ -100,7 +101,9 @@ def _totals_board(
     return [_board_row(r["player_id"], r["player__name"], r[column], r["rounds"]) for r in rows]
 
 
-def _seat_board(metric: str, filters: Filters, min_rounds: int, limit: int) -> list[dict[str, Any]]:
+def _seat_board(
+    metric: str, filters: GameFilters, min_rounds: int, limit: int
+) -> list[dict[str, Any]]:
     numerator, denominator, higher = METRICS[metric]
     value_sql = SEAT_COUNTERS[numerator]
     if denominator is not None:
@@ -119,7 +122,7 @@ def _seat_board(metric: str, filters: Filters, min_rounds: int, limit: int) -> l
 
 
 def _analysis_board(
-    metric: str, filters: Filters, min_rounds: int, limit: int
+    metric: str, filters: GameFilters, min_rounds: int, limit: int
 ) -> list[dict[str, Any]]:
     """Players by an analysis metric, among those with `min_rounds` analysed rounds."""
     numerator, denominator, higher = ANALYSIS_METRICS[metric]

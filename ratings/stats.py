@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from django.db import connection
 
-import fourcolor
 from ratings.models import (
     ANY_PLAYERS,
     ANY_RULESET,
@@ -35,6 +33,7 @@ from ratings.models import (
     PlayerRating,
     PlayerTotals,
 )
+from records.filters import GameFilters
 from records.models import Game, GameSeat, Player, SeatAnalysis
 
 SOURCES = ("auto", "totals", "seats")
@@ -165,104 +164,31 @@ def as_int(value: Any) -> int:
 # ----------------------------------------------------------------------------- filters
 
 
-@dataclass(frozen=True)
-class Filters:
-    """Ruleset, number of players and an inclusive date range (of the `Date` tag: rounds
-    without a date are left out whenever `since` or `until` is given)."""
+class FilterKeywords(TypedDict, total=False):
+    """The statistics' filters as keyword arguments (`GameFilters.of` says what each takes)."""
 
-    ruleset: str | None = None
-    players: int | None = None
-    since: datetime.date | None = None
-    until: datetime.date | None = None
-
-    @classmethod
-    def of(
-        cls,
-        ruleset: str | None = None,
-        players: int | str | None = None,
-        since: datetime.date | str | None = None,
-        until: datetime.date | str | None = None,
-    ) -> Filters:
-        """Checked filters; ValueError with a clear message for a bad one."""
-        if ruleset in ("", None):
-            ruleset = None
-        elif ruleset not in fourcolor.RULESETS:
-            known = ", ".join(sorted(fourcolor.RULESETS))
-            raise ValueError(f"unknown ruleset {ruleset!r} (known: {known})")
-        if players in ("", None):
-            players = None
-        else:
-            try:
-                players = int(players)
-            except (TypeError, ValueError):
-                raise ValueError(f"players must be 2, 3 or 4, not {players!r}") from None
-            if players not in (2, 3, 4):
-                raise ValueError(f"players must be 2, 3 or 4, not {players}")
-        # `since` after `until` is an empty range: no round is counted (as the API's game lists
-        # and exports select no game for it).
-        since_date, until_date = _date("since", since), _date("until", until)
-        return cls(ruleset, players, since_date, until_date)
-
-    @property
-    def dated(self) -> bool:
-        return self.since is not None or self.until is not None
-
-    @property
-    def group(self) -> dict[str, Any]:
-        """The totals group answering these filters (without dates)."""
-        return {
-            "ruleset": self.ruleset or ANY_RULESET,
-            "players": self.players or ANY_PLAYERS,
-        }
-
-    def where(self, games: str = "g") -> tuple[list[str], list[Any]]:
-        """SQL conditions on the games table alias, with their parameters."""
-        conditions: list[str] = []
-        params: list[Any] = []
-        if self.ruleset:
-            conditions.append(f"{games}.ruleset = %s")
-            params.append(self.ruleset)
-        if self.players:
-            conditions.append(f"{games}.players = %s")
-            params.append(self.players)
-        if self.since:
-            conditions.append(f"{games}.date >= %s")
-            params.append(connection.ops.adapt_datefield_value(self.since))
-        if self.until:
-            conditions.append(f"{games}.date <= %s")
-            params.append(connection.ops.adapt_datefield_value(self.until))
-        return conditions, params
-
-    def lookups(self, prefix: str = "") -> dict[str, Any]:
-        """The same conditions as ORM lookups (`prefix`: the path to the game, "game__" from
-        a seat)."""
-        wanted = {"ruleset": self.ruleset, "players": self.players, "date__gte": self.since,
-                  "date__lte": self.until}
-        return {prefix + name: value for name, value in wanted.items() if value}
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "ruleset": self.ruleset,
-            "players": self.players,
-            "since": self.since.isoformat() if self.since else None,
-            "until": self.until.isoformat() if self.until else None,
-        }
+    ruleset: str | None
+    players: int | str | None
+    since: datetime.date | str | None
+    until: datetime.date | str | None
 
 
-def _date(name: str, value: datetime.date | str | None) -> datetime.date | None:
-    if value in ("", None):
-        return None
-    if isinstance(value, datetime.datetime):
-        return value.date()
-    if isinstance(value, datetime.date):
-        return value
-    try:
-        return datetime.date.fromisoformat(str(value))
-    except ValueError:
-        raise ValueError(f"{name} must be a date YYYY-MM-DD, not {value!r}") from None
+def chosen_filters(filters: GameFilters | None, keywords: FilterKeywords) -> GameFilters:
+    """The statistics' filters: a parsed value (the web and the API pass theirs), or keyword
+    values checked here (`GameFilters.of`). ValueError for a bad one, or for both."""
+    if filters is None:
+        return GameFilters.of(**keywords)
+    if any(value not in (None, "") for value in keywords.values()):
+        raise ValueError("give the filters as a GameFilters or as keywords, not both")
+    return filters.for_statistics()
 
 
-def use_totals(filters: Filters, source: str) -> bool:
+def totals_group(filters: GameFilters) -> dict[str, Any]:
+    """The stored totals' group answering the filters (without dates)."""
+    return {"ruleset": filters.ruleset or ANY_RULESET, "players": filters.players or ANY_PLAYERS}
+
+
+def use_totals(filters: GameFilters, source: str) -> bool:
     if source not in SOURCES:
         raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
     if source == "totals" and filters.dated:
@@ -284,6 +210,16 @@ def where_sql(conditions: list[str]) -> str:
 # ----------------------------------------------------------------------------- counters
 
 
+def grouped(sql: str, groups: list[str], having: Iterable[str]) -> str:
+    """`sql` with its GROUP BY `groups` and HAVING conditions, if any."""
+    if groups:
+        sql += f" GROUP BY {', '.join(groups)}"
+    having = list(having)
+    if having:
+        sql += " HAVING " + " AND ".join(having)
+    return sql
+
+
 def seat_counters_sql(
     group_by: Iterable[str] = (), conditions: Iterable[str] = (), having: Iterable[str] = ()
 ) -> str:
@@ -291,12 +227,7 @@ def seat_counters_sql(
     groups = list(group_by)
     columns = groups + [f"{sql} AS {name}" for name, sql in SEAT_COUNTERS.items()]
     sql = f"SELECT {', '.join(columns)} FROM {seats_from()} {where_sql(list(conditions))}"
-    if groups:
-        sql += f" GROUP BY {', '.join(groups)}"
-    having = list(having)
-    if having:
-        sql += " HAVING " + " AND ".join(having)
-    return sql
+    return grouped(sql, groups, having)
 
 
 def meld_counts_sql(group_by: Iterable[str] = (), conditions: Iterable[str] = ()) -> str:
@@ -334,7 +265,7 @@ def counters_row(row: Iterable[Any]) -> dict[str, Any]:
     return out
 
 
-def _seat_counters(filters: Filters, player_id: int) -> dict[str, Any]:
+def _seat_counters(filters: GameFilters, player_id: int) -> dict[str, Any]:
     conditions, params = filters.where()
     conditions.insert(0, "s.player_id = %s")
     params.insert(0, player_id)
@@ -347,9 +278,9 @@ def _seat_counters(filters: Filters, player_id: int) -> dict[str, Any]:
     return counters
 
 
-def _totals_counters(filters: Filters, player_id: int) -> dict[str, Any]:
+def _totals_counters(filters: GameFilters, player_id: int) -> dict[str, Any]:
     row = (
-        PlayerTotals.objects.filter(player_id=player_id, **filters.group)
+        PlayerTotals.objects.filter(player_id=player_id, **totals_group(filters))
         .values(*COUNTER_NAMES)
         .first()
     )
@@ -370,12 +301,7 @@ def analysis_counters_sql(
         f"SELECT {', '.join(columns)} FROM {table_name(SeatAnalysis)} a "
         f"JOIN {table_name(Game)} g ON g.id = a.game_id {where_sql(list(conditions))}"
     )
-    if groups:
-        sql += f" GROUP BY {', '.join(groups)}"
-    having = list(having)
-    if having:
-        sql += " HAVING " + " AND ".join(having)
-    return sql
+    return grouped(sql, groups, having)
 
 
 def analysis_row(row: Iterable[Any]) -> dict[str, Any]:
@@ -385,7 +311,7 @@ def analysis_row(row: Iterable[Any]) -> dict[str, Any]:
     return out
 
 
-def analysis_stats(filters: Filters, player_id: int) -> dict[str, Any]:
+def analysis_stats(filters: GameFilters, player_id: int) -> dict[str, Any]:
     """The player's decisions as the reviewer rated them, over analysed rounds matching the
     filters (docs/stats.md, "Decision accuracy")."""
     conditions, params = filters.where()
@@ -496,16 +422,14 @@ def player_json(player_id: int, name: str) -> dict[str, Any]:
 def player_stats(
     player: Player | int,
     *,
-    ruleset: str | None = None,
-    players: int | str | None = None,
-    since: datetime.date | str | None = None,
-    until: datetime.date | str | None = None,
+    filters: GameFilters | None = None,
     opponents: int = 10,
     source: str = "auto",
+    **keywords: Unpack[FilterKeywords],
 ) -> dict[str, Any]:
     """Every statistic of one player (docs/stats.md), its most frequent opponents and its
     current ratings. Raises ValueError for a bad filter, Player.DoesNotExist for no player."""
-    filters = Filters.of(ruleset, players, since, until)
+    filters = chosen_filters(filters, keywords)
     if not 0 <= opponents <= MAX_LIMIT:
         raise ValueError(f"opponents must be between 0 and {MAX_LIMIT}, not {opponents}")
     who = _player(player)
@@ -517,7 +441,7 @@ def player_stats(
         frequent = _seat_opponents(filters, who.pk, opponents)
     return {
         "player": player_json(who.pk, who.name),
-        "filters": filters.as_dict(),
+        "filters": filters.statistics_json(),
         **derive(counters),
         "frequent_opponents": frequent,
         "ratings": _ratings(who.pk, filters.ruleset),
@@ -535,18 +459,18 @@ def _opponent_json(player_id: int, name: str, counts: Mapping[str, Any]) -> dict
     }
 
 
-def _totals_opponents(filters: Filters, player_id: int, limit: int) -> list[dict[str, Any]]:
+def _totals_opponents(filters: GameFilters, player_id: int, limit: int) -> list[dict[str, Any]]:
     if limit == 0:
         return []
     rows = (
-        PairTotals.objects.filter(player_id=player_id, **filters.group)
+        PairTotals.objects.filter(player_id=player_id, **totals_group(filters))
         .order_by("-rounds", "opponent_id")
         .values("opponent_id", "opponent__name", *PAIR_COUNTERS)[:limit]
     )
     return [_opponent_json(r["opponent_id"], r["opponent__name"], r) for r in rows]
 
 
-def _seat_opponents(filters: Filters, player_id: int, limit: int) -> list[dict[str, Any]]:
+def _seat_opponents(filters: GameFilters, player_id: int, limit: int) -> list[dict[str, Any]]:
     if limit == 0:
         return []
     conditions, params = filters.where()
@@ -582,21 +506,21 @@ def head_to_head(
     a: Player | int,
     b: Player | int,
     *,
-    ruleset: str | None = None,
-    players: int | str | None = None,
-    since: datetime.date | str | None = None,
-    until: datetime.date | str | None = None,
+    filters: GameFilters | None = None,
     source: str = "auto",
+    **keywords: Unpack[FilterKeywords],
 ) -> dict[str, Any]:
     """Two players' shared rounds: how many, the wins of each, and the net points between them
     (what b paid a minus what a paid b; docs/stats.md)."""
-    filters = Filters.of(ruleset, players, since, until)
+    filters = chosen_filters(filters, keywords)
     first, second = _player(a), _player(b)
     if first.pk == second.pk:
         raise ValueError("head-to-head needs two different players")
     if use_totals(filters, source):
         row = (
-            PairTotals.objects.filter(player_id=first.pk, opponent_id=second.pk, **filters.group)
+            PairTotals.objects.filter(
+                player_id=first.pk, opponent_id=second.pk, **totals_group(filters)
+            )
             .values(*PAIR_COUNTERS)
             .first()
         )
@@ -608,7 +532,7 @@ def head_to_head(
         (values,) = fetch(pair_counters_sql((), conditions), params)
         counts = {name: as_int(v) for name, v in zip(PAIR_COUNTERS, values, strict=True)}
     return {
-        "filters": filters.as_dict(),
+        "filters": filters.statistics_json(),
         "rounds": counts["rounds"],
         "a": {**player_json(first.pk, first.name), "wins": counts["wins"], "net": counts["net"]},
         "b": {
@@ -622,7 +546,6 @@ def head_to_head(
 
 __all__ = [
     "COUNTER_NAMES",
-    "Filters",
     "LEADERBOARD_METRICS",
     "METRICS",
     "derive",

@@ -1,37 +1,57 @@
-"""The archive's filters, one FilterSet shared by the web archive and the REST API.
+"""The archive's game filters: one validated value, `GameFilters`, and its parsers.
 
-Query parameters (every combination is a plain GET URL, so a filtered archive can be shared):
+`GameFilters` (a frozen dataclass) is what the archive, the player pages, the statistics, the
+API and `manage.py export_games` filter by; `GameFilters.apply` is the one place a Game
+queryset is filtered and ordered by it, and `GameFilters.where` / `lookups` the same conditions
+for the statistics' SQL. Each field means one thing everywhere:
 
-=============  ===============================================================================
-``player``     part of a player's name (case, Unicode form and blanks ignored, as
-               `records.models.player_key` defines it): "jonas" finds "Jonas Weber"
-``opponent``   part of another player's name: games where both ``player`` and ``opponent`` sat
-               (alone, it behaves like ``player``)
-``ruleset``    a ruleset name (``classic``, ``bga``)
-``players``    the number of seats, 2 to 4
-``outcome``    ``win``, ``forced``, ``exhausted``, ``redeal`` or ``unfinished``
-``since``      the played date (``Date`` tag), on or after, ``YYYY-MM-DD``
-``until``      the played date, on or before, ``YYYY-MM-DD``
-``match``      a match's id
-``min_points`` the finisher's points at least this (games without points are left out)
-``ordering``   ``date``, ``points``, ``plies``, ``players`` or ``uploaded``, ``-`` for
-               descending; several comma-separated. Default: newest played first.
-=============  ===============================================================================
+===============  ============================================================================
+``player``       part of a player's name (case, Unicode form and blanks ignored, as
+                 `records.models.player_key` defines it): "jonas" finds "Jonas Weber"
+``opponent``     part of another player's name: games where both ``player`` and ``opponent``
+                 sat (alone, it behaves like ``player``)
+``player_name``  a player's whole name (compared as `player_key`s): ``export_games --player``
+``ruleset``      a ruleset name (``classic``, ``bga``); a name no game has selects nothing
+``players``      the number of seats, 2 to 4
+``outcome``      ``win``, ``forced``, ``exhausted``, ``redeal`` or ``unfinished``
+``since``        the played date (``Date`` tag), on or after; games without a date are left
+                 out whenever ``since`` or ``until`` is given
+``until``        the played date, on or before (``since`` after ``until``: an empty range)
+``match``        a match's id
+``match_tag``    a ``Match`` tag value (compared as `match_key`s): ``export_games --match``
+``min_points``   the finisher's points at least this (games without points are left out)
+``uploaded_by``  a username, exactly as written (case counts): what one account uploaded
+``ordering``     ``date``, ``points``, ``plies``, ``players`` or ``uploaded``, ``-`` for
+                 descending; several in turn. Default: newest played first.
+===============  ============================================================================
 
-Nothing here knows about templates or DRF: the web and the API wrap the same class. Invalid
-values are form errors (`GameFilter.errors`); the valid filters still apply.
+The statistics take ``ruleset``, ``players``, ``since`` and ``until`` only (the groups their
+stored totals answer, `GameFilters.for_statistics`).
 
-`manage.py export_games` uses the same filters (`ExportGameFilter`), with the two meanings its
-options have always documented: ``--player`` is a whole name (any case, as the identity key
-compares names), ``--match`` a ``Match`` tag value, and ``--ruleset`` any name.
+Parsers, each validating before anything is queried:
+
+- query parameters (the web archive and player pages, every API list and statistic):
+  `GameFilter` (django-filter), the parameters named as the fields above except
+  ``player_name`` and ``match_tag``; `StatisticsFilter` is its four statistics' parameters.
+  Invalid values are form errors (`GameFilter.errors`); the valid filters still apply;
+- Python values (`GameFilters.of`, the statistics' keyword arguments): ValueError;
+- `manage.py export_games` options (`GameFilters.from_options`): ``--player`` is
+  ``player_name``, ``--match`` is ``match_tag``, as the command has always documented.
+
+Nothing here knows about templates or DRF: the web and the API wrap the same classes.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import django_filters
 from django import forms
+from django.db import connection
 from django.db.models import Exists, F, OrderBy, OuterRef, QuerySet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -54,6 +74,175 @@ ORDERING_FIELDS = {
     "uploaded": "uploaded_at",
 }
 DEFAULT_ORDERING = ("-date", "-uploaded")
+# The fields the statistics answer (their stored totals are per ruleset and table size).
+STATISTICS_FIELDS = ("ruleset", "players", "since", "until")
+
+
+def order_expressions(params: tuple[str, ...] | list[str]) -> list[OrderBy]:
+    """ORDER BY for public ordering names, missing values last, with the id as the final
+    tie-break so that pages never repeat or skip a game. Unknown names are passed over."""
+    expressions = []
+    seen = set()
+    for param in params:
+        descending = param.startswith("-")
+        name = param.lstrip("-")
+        if name not in ORDERING_FIELDS or name in seen:
+            continue
+        seen.add(name)
+        field = F(ORDERING_FIELDS[name])
+        expressions.append(
+            field.desc(nulls_last=True) if descending else field.asc(nulls_last=True)
+        )
+    last_descending = not params or params[-1].startswith("-")
+    return [*expressions, F("pk").desc() if last_descending else F("pk").asc()]
+
+
+def _seated(key: str, *, whole: bool = False) -> Exists:
+    """A subquery: a seat of the outer game held by a player whose `player_key` contains
+    `key` (or is `key`, with `whole`).
+
+    Exists rather than a join: a player seated twice in one game lists it once."""
+    lookup = "player__name_key" if whole else "player__name_key__contains"
+    return Exists(GameSeat.objects.filter(game=OuterRef("pk"), **{lookup: key}))
+
+
+@dataclass(frozen=True)
+class GameFilters:
+    """One validated game filter (the fields are documented in the module docstring).
+
+    Empty fields (None, "" or ()) filter nothing. Build it with a parser (`GameFilter`,
+    `of`, `from_options`); the constructor itself trusts its values."""
+
+    player: str = ""
+    opponent: str = ""
+    player_name: str = ""
+    ruleset: str | None = None
+    players: int | None = None
+    outcome: str | None = None
+    since: datetime.date | None = None
+    until: datetime.date | None = None
+    match: int | None = None
+    match_tag: str = ""
+    min_points: int | None = None
+    uploaded_by: str = ""
+    ordering: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        ruleset: str | None = None,
+        players: int | str | None = None,
+        since: datetime.date | str | None = None,
+        until: datetime.date | str | None = None,
+    ) -> GameFilters:
+        """The statistics' filters from Python values (strings too); ValueError with a clear
+        message for a bad one (an unknown ruleset among them)."""
+        if ruleset in ("", None):
+            ruleset = None
+        elif ruleset not in fourcolor.RULESETS:
+            known = ", ".join(sorted(fourcolor.RULESETS))
+            raise ValueError(f"unknown ruleset {ruleset!r} (known: {known})")
+        if players in ("", None):
+            players = None
+        else:
+            try:
+                players = int(players)
+            except (TypeError, ValueError):
+                raise ValueError(f"players must be 2, 3 or 4, not {players!r}") from None
+            if players not in PLAYER_COUNTS:
+                raise ValueError(f"players must be 2, 3 or 4, not {players}")
+        return cls(ruleset=ruleset, players=players, since=_date("since", since),
+                   until=_date("until", until))
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> GameFilters:
+        """`manage.py export_games`'s options (argparse has typed them): ``--player`` a whole
+        name, ``--match`` a Match tag, ``--ruleset`` any name."""
+        return cls(
+            player_name=options.get("player") or "",
+            ruleset=options.get("ruleset") or None,
+            players=options.get("players"),
+            outcome=options.get("outcome") or None,
+            since=options.get("since"),
+            until=options.get("until"),
+            match_tag=options.get("match") or "",
+        )
+
+    def apply(self, games: QuerySet[Game]) -> QuerySet[Game]:
+        """`games` filtered and ordered (newest played first unless `ordering` says)."""
+        for key in (player_key(self.player), player_key(self.opponent)):
+            if key:
+                games = games.filter(_seated(key))
+        if self.player_name:
+            games = games.filter(_seated(player_key(self.player_name), whole=True))
+        if self.match_tag:
+            games = games.filter(match__key=match_key(self.match_tag))
+        games = games.filter(**self.lookups())
+        return games.order_by(*order_expressions(self.ordering or DEFAULT_ORDERING))
+
+    def lookups(self, prefix: str = "") -> dict[str, Any]:
+        """The conditions on the game's own columns as ORM lookups (`prefix`: the path to the
+        game, "game__" from a seat). The name filters are subqueries (`apply`)."""
+        wanted = {
+            "ruleset": self.ruleset, "players": self.players, "outcome": self.outcome,
+            "date__gte": self.since, "date__lte": self.until, "match_id": self.match,
+            "points__gte": self.min_points, "uploaded_by__username": self.uploaded_by or None,
+        }
+        return {prefix + name: value for name, value in wanted.items() if value is not None}
+
+    # The statistics' side: the groups of ratings.stats.
+
+    def for_statistics(self) -> GameFilters:
+        """This value, if the statistics can answer it (ValueError names what they cannot)."""
+        others = [f.name for f in dataclasses.fields(self)
+                  if f.name not in STATISTICS_FIELDS and getattr(self, f.name)]
+        if others:
+            raise ValueError(
+                f"statistics filter by {', '.join(STATISTICS_FIELDS)} only, not {', '.join(others)}"
+            )
+        return self
+
+    @property
+    def dated(self) -> bool:
+        return self.since is not None or self.until is not None
+
+    def where(self, games: str = "g") -> tuple[list[str], list[Any]]:
+        """The statistics' conditions in SQL on the games table alias, with their parameters."""
+        conditions: list[str] = []
+        params: list[Any] = []
+        for column, operator, value in (
+            ("ruleset", "=", self.ruleset), ("players", "=", self.players),
+            ("date", ">=", self.since), ("date", "<=", self.until),
+        ):
+            if value is None:
+                continue
+            conditions.append(f"{games}.{column} {operator} %s")
+            if isinstance(value, datetime.date):
+                value = connection.ops.adapt_datefield_value(value)
+            params.append(value)
+        return conditions, params
+
+    def statistics_json(self) -> dict[str, Any]:
+        """The statistics' filters as their answers echo them."""
+        return {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "since": self.since.isoformat() if self.since else None,
+            "until": self.until.isoformat() if self.until else None,
+        }
+
+
+def _date(name: str, value: datetime.date | str | None) -> datetime.date | None:
+    if value in ("", None):
+        return None
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        return datetime.date.fromisoformat(str(value))
+    except ValueError:
+        raise ValueError(f"{name} must be a date YYYY-MM-DD, not {value!r}") from None
 
 
 class IntegerFilter(django_filters.NumberFilter):
@@ -84,46 +273,15 @@ class GameOrderingFilter(django_filters.OrderingFilter):
         }
         super().__init__(fields=fields, field_labels=labels, **kwargs)
 
-    def order_expressions(self, params: list[str]) -> list[OrderBy]:
-        expressions = []
-        seen = set()
-        for param in params:
-            descending = param.startswith("-")
-            name = param.lstrip("-")
-            if name not in ORDERING_FIELDS or name in seen:
-                continue
-            seen.add(name)
-            field = F(ORDERING_FIELDS[name])
-            expressions.append(
-                field.desc(nulls_last=True) if descending else field.asc(nulls_last=True)
-            )
-        last = "-pk" if not params or params[-1].startswith("-") else "pk"
-        return [*expressions, F("pk").desc() if last == "-pk" else F("pk").asc()]
-
     def filter(self, qs: QuerySet[Game], value: Any) -> QuerySet[Game]:
-        params = [p for p in (value or []) if p]
-        return qs.order_by(*self.order_expressions(params or list(DEFAULT_ORDERING)))
+        # Not called by GameFilter (GameFilters.apply orders); kept right for any other user.
+        return qs.order_by(*order_expressions([p for p in (value or []) if p] or DEFAULT_ORDERING))
 
 
-def _seated(name: str) -> Exists:
-    """A subquery: a seat of the outer game held by a player whose name contains `name`
-    (compared as `player_key`s, so case, composition and blanks do not matter).
+class StatisticsFilter(django_filters.FilterSet):
+    """The statistics' query parameters: ruleset, players, since, until (a `GameFilters`
+    with those four, as `value`). The player pages and every API statistic parse them here."""
 
-    Exists rather than a join: a player seated twice in one game lists it once."""
-    return Exists(
-        GameSeat.objects.filter(game=OuterRef("pk"), player__name_key__contains=player_key(name))
-    )
-
-
-class GameFilter(django_filters.FilterSet):
-    """Filters and ordering for a Game queryset (see the module docstring)."""
-
-    player = django_filters.CharFilter(
-        method="filter_seated", label=_("Player"), max_length=MAX_PLAYER_NAME
-    )
-    opponent = django_filters.CharFilter(
-        method="filter_seated", label=_("Opponent"), max_length=MAX_PLAYER_NAME
-    )
     ruleset = django_filters.ChoiceFilter(
         label=_("Ruleset"), choices=[(name, name) for name in sorted(fourcolor.RULESETS)],
         empty_label=_("any"),
@@ -133,14 +291,49 @@ class GameFilter(django_filters.FilterSet):
         choices=[(str(n), str(n)) for n in PLAYER_COUNTS],
         empty_label=_("any"),
     )
-    outcome = django_filters.ChoiceFilter(
-        label=_("Outcome"), choices=Outcome.choices, empty_label=_("any")
-    )
     since = django_filters.DateFilter(
         field_name="date", lookup_expr="gte", label=_("Played on or after")
     )
     until = django_filters.DateFilter(
         field_name="date", lookup_expr="lte", label=_("Played on or before")
+    )
+
+    class Meta:
+        model = Game
+        fields = ["ruleset", "players", "since", "until"]
+
+    @property
+    def value(self) -> GameFilters:
+        """The valid parameters as the filter value (an invalid one is left out, and in
+        `errors`)."""
+        data: dict[str, Any] = {}
+        if self.is_bound:
+            self.is_valid()
+            data = self.form.cleaned_data
+        return GameFilters(**{
+            name: _typed(name, value) for name, value in data.items() if value not in (None, "")
+        })
+
+    def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        return self.value.apply(queryset)
+
+
+def _typed(name: str, value: Any) -> Any:
+    """A form's cleaned value as the GameFilters field takes it."""
+    if name == "players":
+        return int(value)
+    if name == "ordering":
+        return tuple(p for p in value if p)
+    return value
+
+
+class GameFilter(StatisticsFilter):
+    """Every filter's query parameter, and the ordering (see the module docstring)."""
+
+    player = django_filters.CharFilter(label=_("Player"), max_length=MAX_PLAYER_NAME)
+    opponent = django_filters.CharFilter(label=_("Opponent"), max_length=MAX_PLAYER_NAME)
+    outcome = django_filters.ChoiceFilter(
+        label=_("Outcome"), choices=Outcome.choices, empty_label=_("any")
     )
     match = IntegerFilter(
         field_name="match_id", label=_("Match"), min_value=1, max_value=_MAX_ID
@@ -161,32 +354,11 @@ class GameFilter(django_filters.FilterSet):
         fields = ["player", "opponent", "ruleset", "players", "outcome", "since", "until",
                   "match", "min_points", "uploaded_by"]
 
-    def filter_seated(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
-        if not player_key(value):
-            return queryset
-        return queryset.filter(_seated(value))
 
-    def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
-        queryset = super().filter_queryset(queryset)
-        # OrderingFilter only runs for a non-empty value: the default order is applied here.
-        if not self.form.cleaned_data.get("ordering"):
-            queryset = self.filters["ordering"].filter(queryset, None)
-        return queryset
-
-
-class ExportGameFilter(GameFilter):
-    """The archive's filters as `manage.py export_games` takes them: `player` a whole name,
-    `match` a Match tag, and `ruleset` any name (one no game has exports nothing), as the
-    command has always documented (see the module docstring)."""
-
-    ruleset = django_filters.CharFilter(field_name="ruleset")
-    player = django_filters.CharFilter(method="filter_named", max_length=MAX_PLAYER_NAME)
-    match = django_filters.CharFilter(method="filter_match_tag")
-
-    def filter_named(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
-        # Exists, not a join: a player seated twice in one game must not list it twice.
-        seated = GameSeat.objects.filter(game=OuterRef("pk"), player__name_key=player_key(value))
-        return queryset.filter(Exists(seated))
-
-    def filter_match_tag(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
-        return queryset.filter(match__key=match_key(value))
+# The form's order (the archive's fields, its active filters): names first, as they were
+# before the statistics' four filters became a base class.
+GameFilter.base_filters = {
+    name: GameFilter.base_filters[name]
+    for name in ("player", "opponent", "ruleset", "players", "outcome", "since", "until",
+                 "match", "min_points", "uploaded_by", "ordering")
+}

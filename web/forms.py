@@ -7,9 +7,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-import fourcolor
 
 # The largest file the upload page takes; bigger archives go through `manage.py import_games`
 # or the API. Pasted text is bounded by Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
@@ -62,28 +60,10 @@ class UploadForm(forms.Form):
         return data
 
 
-class PlayerFilterForm(forms.Form):
-    """The groups a player's page can narrow to (the same filters as ratings.stats)."""
-
-    ruleset = forms.ChoiceField(label=_("Ruleset"), required=False)
-    players = forms.ChoiceField(
-        label=pgettext_lazy("number of seats", "Players"), required=False,
-        choices=[("", _("any")), ("2", "2"), ("3", "3"), ("4", "4")],
-    )
-    since = forms.DateField(
-        label=_("Played on or after"), required=False,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-    )
-    until = forms.DateField(
-        label=_("Played on or before"), required=False,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = [("", _("any"))] + [
-            (name, name) for name in sorted(fourcolor.RULESETS)
-        ]
+class DateRangeForm(forms.Form):
+    """The player page's filter form (web.views.players.PlayerFilter builds its fields):
+    a person who picked the dates the wrong way round is told so, where the API answers an
+    empty range."""
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -94,11 +74,13 @@ class PlayerFilterForm(forms.Form):
             )
         return data
 
-    def filters(self) -> dict[str, Any]:
-        """The valid filters as keyword arguments of ratings.stats (empty when none)."""
-        if not self.is_valid():
-            return {}
-        return {name: value for name, value in self.cleaned_data.items() if value}
+
+def use_date_pickers(form: forms.Form) -> None:
+    """`since` and `until` as <input type="date">, which reads ISO dates in every language."""
+    for name in ("since", "until"):
+        widget = form.fields[name].widget
+        widget.input_type = "date"
+        widget.format = "%Y-%m-%d"
 
 
 class DraftStartForm(forms.Form):

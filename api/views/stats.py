@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django_filters.utils import translate_validation
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
@@ -22,13 +23,15 @@ from api.serializers.stats import GlobalStatsDoc, LeaderboardDoc
 from api.views.base import ApiViewMixin, names
 from ratings import global_stats, leaderboards, stats
 from ratings.services import ratings_updating
+from records.filters import STATISTICS_FIELDS, StatisticsFilter
 
 BOARD_METRICS = [metric for metric in stats.LEADERBOARD_METRICS if metric != "rating"]
 BAD_FILTER = OpenApiResponse(ErrorDoc, "An invalid parameter (e.g. a date that is not one).")
 
 
 class StatsQuery(serializers.Serializer[Any]):
-    """The filters every statistic takes (docs/stats.md)."""
+    """The filters every statistic takes (docs/stats.md), as the schema documents them: they
+    are parsed by `records.filters.StatisticsFilter` (see `parse`), as on the player pages."""
 
     ruleset = serializers.ChoiceField(required=False, choices=sorted(fourcolor.RULESETS))
     players = serializers.ChoiceField(required=False, choices=[2, 3, 4])
@@ -56,9 +59,24 @@ class RatingsQuery(serializers.Serializer[Any]):
 
 
 def parse(query_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
-    query = query_class(data=request.query_params)
-    query.is_valid(raise_exception=True)
-    return dict(query.validated_data)
+    """The checked parameters (every problem at once, a 400). A statistic's filters are one
+    `GameFilters`, `filters`, from the archive's parser (records.filters.StatisticsFilter);
+    the serializer checks the rest (metric, limit, ...)."""
+    if not issubclass(query_class, StatsQuery):
+        query = query_class(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return dict(query.validated_data)
+    filterset = StatisticsFilter(request.query_params)
+    rest = request.query_params.copy()
+    for name in STATISTICS_FIELDS:
+        rest.pop(name, None)
+    query = query_class(data=rest)
+    errors = {} if filterset.is_valid() else dict(translate_validation(filterset.errors).detail)
+    if not query.is_valid():
+        errors |= query.errors
+    if errors:
+        raise exceptions.ValidationError(errors)
+    return {**query.validated_data, "filters": filterset.value}
 
 
 def call(function: Callable[..., dict[str, Any]], *args: Any, **kwargs: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_safe
 
 from records.filters import DEFAULT_ORDERING, ORDERING_FIELDS, GameFilter
 from records.models import Game, GameSeat, Player, player_key
+from web.forms import use_date_pickers
 
 PAGE_SIZE = 50
 MATCHING_PLAYERS = 10
@@ -46,10 +47,7 @@ def suggest_attrs(name: str) -> dict[str, str]:
 def web_filter(request: HttpRequest, queryset: QuerySet[Game]) -> GameFilter:
     """The shared FilterSet, with browser-friendly widgets (date pickers)."""
     filterset = GameFilter(request.GET, queryset=queryset, request=request)
-    for name in ("since", "until"):
-        widget = filterset.form.fields[name].widget
-        widget.input_type = "date"
-        widget.format = "%Y-%m-%d"  # what <input type="date"> reads, whatever the language
+    use_date_pickers(filterset.form)
     for name in ("player", "opponent"):
         filterset.form.fields[name].widget.attrs.update(suggest_attrs(name))
     filterset.form.fields["min_points"].widget.attrs.update({"min": 0, "inputmode": "numeric"})
@@ -81,8 +79,8 @@ def sort_columns(request: HttpRequest) -> dict[str, dict[str, str]]:
 def matching_players(filterset: GameFilter) -> list[Player]:
     """The players whose names the valid `player` and `opponent` filters match (part of a
     name), most rounds first: links to their pages above the results."""
-    data = filterset.form.cleaned_data if filterset.form.is_valid() else {}
-    keys = [player_key(data.get(name) or "") for name in ("player", "opponent")]
+    value = filterset.value
+    keys = [player_key(value.player), player_key(value.opponent)]
     out: list[Player] = []
     for key in filter(None, keys):
         out += list(

@@ -19,9 +19,9 @@ from django.views.decorators.http import require_safe
 from ratings import stats
 from ratings.history import rating_histories
 from ratings.services import ratings_updating
-from records.filters import GameFilter
-from web.forms import PlayerFilterForm
+from records.filters import GameFilters, StatisticsFilter
 from records.models import GameSeat, Player, player_key
+from web.forms import DateRangeForm, use_date_pickers
 from web.views.archive import games_for_listing, paginate
 
 PLAYERS_PAGE = 50
@@ -31,9 +31,17 @@ OPPONENTS = 10
 NO_WINNER = ("exhausted", "redeal", "unfinished")
 
 
-def player_seats(player: Player, filters: dict[str, Any]) -> QuerySet[GameSeat]:
-    """The player's seats in the games the filters keep (the statistics' own filters)."""
-    return GameSeat.objects.filter(player=player, **stats.Filters.of(**filters).lookups("game__"))
+class PlayerFilter(StatisticsFilter):
+    """The statistics' filters as the player page's form (dates the wrong way round are an
+    error there, web.forms.DateRangeForm)."""
+
+    class Meta(StatisticsFilter.Meta):
+        form = DateRangeForm
+
+
+def player_seats(player: Player, filters: GameFilters) -> QuerySet[GameSeat]:
+    """The player's seats in the games the filters keep."""
+    return GameSeat.objects.filter(player=player, **filters.for_statistics().lookups("game__"))
 
 
 def running_net(seats: QuerySet[GameSeat], total: int) -> list[int]:
@@ -80,26 +88,25 @@ def player_list(request: HttpRequest) -> HttpResponse:
 @require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
-    form = PlayerFilterForm(request.GET)
-    filters = form.filters()
-    figures = stats.player_stats(player, opponents=OPPONENTS, **filters)
+    filterset = PlayerFilter(request.GET)
+    use_date_pickers(filterset.form)
+    # A form error (the dates' order) drops every filter, as the page says above its form.
+    filters = filterset.value if filterset.is_valid() else GameFilters()
+    figures = stats.player_stats(player, opponents=OPPONENTS, filters=filters)
     seats = player_seats(player, filters)
     no_winner = seats.filter(game__outcome__in=NO_WINNER).count()
     # This player's games: by the seats' player, not the name filter (which matches parts of
     # names, so "Jo" would also list Jonas's games).
     seated = Exists(GameSeat.objects.filter(game=OuterRef("pk"), player=player))
-    games = GameFilter(
-        {k: str(v) for k, v in filters.items()},
-        queryset=games_for_listing().filter(seated),
-    ).qs
+    games = filters.apply(games_for_listing().filter(seated))
     page = paginate(request, games, GAMES_PAGE)
     return render(
         request,
         "records/player.html",
         {
             "player": player,
-            "form": form,
-            "filtered": bool(filters),
+            "form": filterset.form,
+            "filtered": filters != GameFilters(),
             "stats": figures,
             "ratings": sorted(figures["ratings"].items()),
             "rating_charts": [

@@ -26,7 +26,7 @@ from rest_framework.renderers import JSONRenderer
 from tqdm import tqdm
 
 from api.game_object import export_line, fcn_lines, games_queryset, ndjson_lines
-from records.filters import ExportGameFilter
+from records.filters import GameFilters
 from records.models import Game, Outcome
 
 CHUNK = 500
@@ -59,14 +59,8 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", help="write here instead of standard output")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        names = ("player", "ruleset", "players", "outcome", "since", "until", "match")
-        data = {name: str(options[name]) for name in names if options[name] not in (None, "")}
-        chosen = ExportGameFilter(data, queryset=Game.objects.all())
-        if not chosen.is_valid():
-            problems = "; ".join(f"--{field}: {' '.join(errors)}"
-                                 for field, errors in chosen.errors.items())
-            raise CommandError(problems)
-        games = chosen.qs.order_by("pk")
+        # argparse has checked the options' types; the filter value says what each means.
+        games = GameFilters.from_options(options).apply(Game.objects.all()).order_by("pk")
         total = games.count()
         games = games_queryset(detail=True).filter(pk__in=games.values("pk")).order_by("pk")
         fmt = options["format"]
