@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any, Unpack
 
 from ratings.models import PlayerRating, PlayerTotals
@@ -73,6 +74,19 @@ def _board_row(player_id: int, name: str, value: Any, rounds: int) -> dict[str, 
     return {"player": player_json(player_id, name), "value": value, "rounds": rounds}
 
 
+def _board_rows(
+    rows: list[tuple[Any, ...]],
+    counters_of: Callable[[Iterable[Any]], dict[str, Any]],
+    value_of: Callable[[dict[str, Any]], Any],
+) -> list[dict[str, Any]]:
+    """Board rows from SQL rows of (player id, counters..., name)."""
+    out = []
+    for row in rows:
+        counters = counters_of(row[1:-1])
+        out.append(_board_row(row[0], row[-1], value_of(counters), counters["rounds"]))
+    return out
+
+
 def _rating_board(filters: GameFilters, min_rounds: int, limit: int) -> list[dict[str, Any]]:
     if filters.ruleset is None:
         raise ValueError("the rating leaderboard needs a ruleset (ratings are per ruleset)")
@@ -114,11 +128,8 @@ def _seat_board(
     having = [f"{SEAT_COUNTERS['rounds']} >= %s", f"({value_sql}) IS NOT NULL"]
     inner = seat_counters_sql(["s.player_id"], conditions, having)
     sql = _board_sql(inner, numerator, denominator, higher)
-    out = []
-    for row in fetch(sql, [*params, min_rounds, limit]):
-        counters = counters_row(row[1:-1])
-        out.append(_board_row(row[0], row[-1], metric_value(metric, counters), counters["rounds"]))
-    return out
+    return _board_rows(fetch(sql, [*params, min_rounds, limit]), counters_row,
+                       lambda counters: metric_value(metric, counters))
 
 
 def _analysis_board(
@@ -130,12 +141,8 @@ def _analysis_board(
     having = [f"{ANALYSIS_COUNTERS['rounds']} >= %s", f"{ANALYSIS_COUNTERS[denominator]} > 0"]
     inner = analysis_counters_sql(["a.player_id"], conditions, having)
     sql = _board_sql(inner, numerator, denominator, higher)
-    out = []
-    for row in fetch(sql, [*params, min_rounds, limit]):
-        counters = analysis_row(row[1:-1])
-        value = ratio(counters[numerator], counters[denominator])
-        out.append(_board_row(row[0], row[-1], value, counters["rounds"]))
-    return out
+    return _board_rows(fetch(sql, [*params, min_rounds, limit]), analysis_row,
+                       lambda counters: ratio(counters[numerator], counters[denominator]))
 
 
 def _board_sql(inner: str, numerator: str, denominator: str | None, higher: bool) -> str:

@@ -252,8 +252,8 @@ class IntegerFilter(django_filters.NumberFilter):
 
 
 class GameOrderingFilter(django_filters.OrderingFilter):
-    """Ordering by public names, missing values last, with the id as the final tie-break so
-    that pages never repeat or skip a game."""
+    """The `ordering` parameter: public names, either direction, several comma-separated
+    (GameFilters.apply orders by them, `order_expressions`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         fields = [(field, param) for param, field in ORDERING_FIELDS.items()]
@@ -272,10 +272,6 @@ class GameOrderingFilter(django_filters.OrderingFilter):
             "-uploaded": _("date uploaded, newest first"),
         }
         super().__init__(fields=fields, field_labels=labels, **kwargs)
-
-    def filter(self, qs: QuerySet[Game], value: Any) -> QuerySet[Game]:
-        # Not called by GameFilter (GameFilters.apply orders); kept right for any other user.
-        return qs.order_by(*order_expressions([p for p in (value or []) if p] or DEFAULT_ORDERING))
 
 
 class StatisticsFilter(django_filters.FilterSet):
@@ -317,6 +313,13 @@ class StatisticsFilter(django_filters.FilterSet):
     def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
         return self.value.apply(queryset)
 
+    @classmethod
+    def get_filters(cls) -> dict[str, django_filters.Filter]:
+        # The forms' order is the value's (names first on the archive), not the classes'.
+        filters = super().get_filters()
+        order = [f.name for f in dataclasses.fields(GameFilters) if f.name in filters]
+        return {name: filters[name] for name in order} | filters
+
 
 def _typed(name: str, value: Any) -> Any:
     """A form's cleaned value as the GameFilters field takes it."""
@@ -353,12 +356,3 @@ class GameFilter(StatisticsFilter):
         model = Game
         fields = ["player", "opponent", "ruleset", "players", "outcome", "since", "until",
                   "match", "min_points", "uploaded_by"]
-
-
-# The form's order (the archive's fields, its active filters): names first, as they were
-# before the statistics' four filters became a base class.
-GameFilter.base_filters = {
-    name: GameFilter.base_filters[name]
-    for name in ("player", "opponent", "ruleset", "players", "outcome", "since", "until",
-                 "match", "min_points", "uploaded_by", "ordering")
-}
