@@ -60,8 +60,24 @@ STATS_BATCH = 5000  # stored games handed to derived-data apps (statistics, rati
 
 @dataclass(frozen=True, kw_only=True)
 class ImportOptions:
-    """How one import runs (the keyword arguments of `import_records`, which says what each
-    means)."""
+    """How one import runs: the keyword options of `import_records` and `import_texts`.
+
+    - `max_results`, `max_problems`: how many results and problems the report keeps.
+    - `on_result` sees every record's result once its batch is decided, in file order (for
+      progress bars and streaming answers); the report keeps the counts and the first results
+      and problems.
+    - `progress(report)` is called after each committed batch and once at the end; then
+      `report.next_index` is where a resumed import would start.
+    - `start_at`: skip the first `start_at` records of the stream (not validated, stored nor
+      counted; result indexes and lines stay those of the whole stream), to resume an
+      interrupted import with `start_at=report.next_index`.
+    - `max_records`: the most records one upload may hold (None: no limit). Reading stops at
+      the record after them: the records before keep their verdicts (the valid ones are
+      stored), that record is refused (category `limit`, at its first line) for all the
+      rest, which is not read, and `report.stopped` says so.
+    - `announce`: tell the derived-data apps about the stored games
+      (`records.signals.games_stored_batch`); off for a caller that counts them itself.
+    """
 
     max_results: int = 1000
     max_problems: int = 100
@@ -76,15 +92,9 @@ def import_records(
     stream: Any,
     uploader: Uploader = None,
     *,
-    max_results: int = 1000,
-    max_problems: int = 100,
-    on_result: Callable[[RecordResult], None] | None = None,
-    progress: Callable[[ImportReport], None] | None = None,
-    start_at: int = 0,
-    max_records: int | None = None,
-    announce: bool = True,
     first_index: int = 0,
     first_line: int = 1,
+    **options: Any,
 ) -> ImportReport:
     """Validate every record of a file, then store the valid ones in batches.
 
@@ -95,18 +105,8 @@ def import_records(
     Up to BATCH_RECORDS valid records (or those validated within BATCH_SECONDS) are stored
     per transaction: each record's game and seats are always committed together.
 
-    - `on_result` sees every record's result once its batch is decided, in file order (for
-      progress bars and streaming answers); the report keeps the counts and the first results
-      and problems.
-    - `progress(report)` is called after each committed batch and once at the end; then
-      `report.next_index` is where a resumed import would start.
-    - `start_at`: skip the first `start_at` records of the stream (not validated, stored nor
-      counted; result indexes and lines stay those of the whole stream), to resume an
-      interrupted import with `start_at=report.next_index`.
-    - `max_records`: the most records one upload may hold (None: no limit). Reading stops at
-      the record after them: the records before keep their verdicts (the valid ones are
-      stored), that record is refused (category `limit`, at its first line) for all the
-      rest, which is not read, and `report.stopped` says so.
+    `options`: the keywords of `ImportOptions` (which says what each means; an unknown one is
+    a TypeError).
 
     When the database connection is lost the batch is retried on a new connection (see
     DB_RETRY_DELAYS); if it stays lost, the import stops: the records not stored get the
@@ -117,10 +117,6 @@ def import_records(
     first line of its record `first_index` (0-based), line `first_line` (a chunk of a
     parallel import, records.chunked): indexes, lines and `start_at` are the whole file's."""
     lines = DecodedLines(stream, first_line)
-    options = ImportOptions(
-        max_results=max_results, max_problems=max_problems, on_result=on_result,
-        progress=progress, start_at=start_at, max_records=max_records, announce=announce,
-    )
     records = fourcolor.iter_records(lines)
     if first_index or first_line != 1:
         records = (
@@ -128,34 +124,24 @@ def import_records(
                                  rt.oversize)
             for rt in records
         )
-    return _import(records, lines, uploader, options)
+    return _import(records, lines, uploader, ImportOptions(**options))
 
 
 def import_texts(
     texts: Iterable[str],
     uploader: Uploader = None,
-    *,
-    max_results: int = 1000,
-    max_problems: int = 100,
-    on_result: Callable[[RecordResult], None] | None = None,
-    progress: Callable[[ImportReport], None] | None = None,
-    start_at: int = 0,
-    max_records: int | None = None,
-    announce: bool = True,
+    **options: Any,
 ) -> ImportReport:
-    """Like `import_records`, for texts that are one record each (a JSON upload, an NDJSON
-    export's `original`s): each is stored exactly as given, lines counted from 1 in it.
+    """Like `import_records` (the same `options`), for texts that are one record each (a JSON
+    upload, an NDJSON export's `original`s): each is stored exactly as given, lines counted
+    from 1 in it.
     `start_at` skips that many texts (their indexes count); past `max_records` texts the next
-    one is refused and the rest not read; `announce` as for `import_records`."""
+    one is refused and the rest not read."""
     records = (
         fourcolor.RecordText(index, 1, text, len(text) > MAX_RECORD_CHARS)
         for index, text in enumerate(texts)
     )
-    options = ImportOptions(
-        max_results=max_results, max_problems=max_problems, on_result=on_result,
-        progress=progress, start_at=start_at, max_records=max_records, announce=announce,
-    )
-    return _import(records, None, uploader, options)
+    return _import(records, None, uploader, ImportOptions(**options))
 
 
 class _Importer:

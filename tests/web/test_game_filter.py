@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from records.filters import GameFilter
+from ratings import stats
+from records.filters import GameFilter, GameFilters, StatisticsFilter
 from records.models import Game
 from tests.web.conftest import HTML_NAME, Archive
 
@@ -105,3 +106,40 @@ def test_it_finds_a_player_by_part_of_the_name(archive: Archive) -> None:
     both = set(ids({"player": "Ann"})) | set(ids({"player": "陳大文"}))
     assert set(ids({"player": "n"})) >= set(ids({"player": "Ann"}))
     assert both >= set(ids({"player": "Ann", "opponent": "大"}))
+
+
+def test_it_parses_one_value_from_query_parameters_and_from_keywords(archive: Archive) -> None:
+    parsed = GameFilter({"ruleset": "bga", "players": "3", "since": "2024-05-01"}).value
+    assert parsed == GameFilters.of(ruleset="bga", players="3", since="2024-05-01")
+    assert parsed == StatisticsFilter({"ruleset": "bga", "players": "3",
+                                       "since": "2024-05-01"}).value
+    assert set(parsed.apply(Game.objects.all()).values_list("pk", flat=True)) == {
+        archive.bga.pk
+    }
+
+
+def test_it_reads_export_options_as_a_whole_name_and_a_match_tag(archive: Archive) -> None:
+    assert archive.match is not None
+    chosen = GameFilters.from_options({"player": "ann", "match": archive.match.tag})
+    assert chosen == GameFilters(player_name="ann", match_tag=archive.match.tag)
+    assert set(chosen.apply(Game.objects.all()).values_list("pk", flat=True)) == {
+        g.pk for g in archive.rounds
+    }
+    # A part of the name is not the whole name.
+    assert not GameFilters.from_options({"player": "An"}).apply(Game.objects.all()).exists()
+
+
+def test_it_refuses_to_give_statistics_filters_they_cannot_answer() -> None:
+    with pytest.raises(ValueError, match="not player, outcome"):
+        GameFilters(player="Ann", outcome="win", ruleset="bga").for_statistics()
+    with pytest.raises(ValueError, match="unknown ruleset 'chess'"):
+        GameFilters.of(ruleset="chess")
+
+
+def test_the_statistics_take_the_value_or_keywords_alike(archive: Archive) -> None:
+    ann = archive.player("Ann")
+    by_value = stats.player_stats(ann, filters=GameFilters.of(ruleset="bga"))
+    assert by_value == stats.player_stats(ann, ruleset="bga")
+    assert by_value["rounds"] == 1
+    with pytest.raises(ValueError, match="not both"):
+        stats.player_stats(ann, filters=GameFilters(), ruleset="bga")
