@@ -152,8 +152,10 @@
 
   // Send the first event waiting: until the server answers (retried while it cannot be
   // reached), then the new state, or a refusal that takes back it and every later one.
+  var signedOut = false;  // the server asks for a sign-in: the events wait in localStorage
+
   function flushOne() {
-    if (!pending.length) return Promise.resolve(null);
+    if (!pending.length || signedOut) return Promise.resolve(null);
     var entry = pending[0];
     var body = { event: entry.event, ply: entry.ply };
     if (entry.comment) body.comment = entry.comment;
@@ -167,6 +169,12 @@
           return r.answer;
         }
         if (r.status >= 500 || r.status === 429) return retry(tries);
+        if (r.status === 401 || r.status === 403) {
+          // Not the rules' verdict: a session that ended. Nothing is taken back.
+          signedOut = true;
+          say(fmt(R.signedOut, { count: pending.length }), true);
+          return null;
+        }
         return refuse((r.answer.error || {}).message || String(r.status));
       }, function () { return retry(tries); });
     }

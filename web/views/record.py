@@ -87,6 +87,8 @@ def _labels() -> dict[str, Any]:
         "waiting": _("No connection: events wait to be sent (%(count)s); trying again…"),
         "takenBack": _("Taken back with it: the events entered after it (%(count)s in all)."),
         "sending": _("sending…"),
+        "signedOut": _("You are signed out: the events wait on this device (%(count)s). Sign "
+                       "in again and reopen the draft to send them."),
         "waitingServer": _("Waiting for the server…"),
         "saving": _("Saving…"),
         "saved": _("Saved."),

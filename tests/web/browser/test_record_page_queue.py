@@ -159,3 +159,24 @@ def test_it_takes_back_refused_taps_with_the_servers_message(make_page: Any, acc
     assert page.locator(".record-moves .move .move__event").all_text_contents() == [
         other.canonical().text()]
     assert played(draft) == [other.canonical().text()]
+
+
+def test_it_keeps_the_taps_when_the_session_has_ended(make_page: Any, account: Any) -> None:
+    """A refusal for want of a sign-in is not the rules' verdict: the taps wait on the device
+    and are sent once the user has signed in again."""
+    record = corpus_record(CLASSIC)
+    page, draft = open_draft(make_page, account, record)
+    make_page.allow("403 (Forbidden)")
+    make_page.allow("401 (Unauthorized)")
+    page.context.clear_cookies()
+    tap(page, record.events[0])
+    message = page.locator('[data-field="message"]')
+    message.wait_for(state="visible")
+    assert "You are signed out" in (message.text_content() or "")
+    assert page.locator('.record-moves .move[data-pending]').count() == 1
+    assert played(draft) == []
+
+    sign_in(page, "uploader", f"/record/{draft.pk}/")
+    wait_ready(page)
+    wait_position(page, 1)
+    assert played(draft) == texts(record, 1)
