@@ -139,3 +139,18 @@ def test_import_games_jobs_stores_what_a_serial_import_stores(tmp_path: Path) ->
     assert f"{path}: 9 stored, 1 duplicates, 2 refused" in parallel_out
     if connection.vendor == "postgresql":
         assert parallel_out.count("duplicate of game") == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_import_games_jobs_starts_at_the_record_it_is_told(tmp_path: Path) -> None:
+    path = tmp_path / "awkward.fcn"
+    path.write_bytes(awkward_file())
+    serial_out = _command(str(path), "--start-at", "6")
+    serial_rows = _rows()
+    Game.objects.all().delete()
+
+    parallel_out = _command(str(path), "--start-at", "6", "--jobs", "2")
+
+    assert _rows() == serial_rows
+    assert f"{path}: 5 stored, 0 duplicates, 2 refused" in parallel_out
+    assert parallel_out.splitlines()[-1] == serial_out.splitlines()[-1]
