@@ -70,9 +70,8 @@ def _lines(pieces: Iterable[bytes], offsets: array[int]) -> Iterator[str]:
         for match in _EOL.finditer(data):
             if match.end() == len(data) and data[match.start():] == b"\r":
                 break  # maybe half of a \r\n split between two pieces
-            offsets.append(line_start)
             body = data[start:min(match.start(), start + _LINE_CAP)]
-            yield (body + data[match.start():match.end()]).decode("utf-8", "replace")
+            yield _decoded(body + data[match.start():match.end()], offsets, line_start)
             # Every line end lies in the new piece (the buffer holds none but a pending \r).
             line_start = position + match.end() - len(buffer)
             start = match.end()
@@ -82,8 +81,16 @@ def _lines(pieces: Iterable[bytes], offsets: array[int]) -> Iterator[str]:
         buffer = rest
         position += len(piece)
     if buffer:
-        offsets.append(line_start)
-        yield buffer.decode("utf-8", "replace")
+        yield _decoded(buffer, offsets, line_start)
+
+
+def _decoded(line: bytes, offsets: array[int], offset: int) -> str:
+    """A line as text, its offset noted; the file's byte order mark dropped from its first
+    line, as the import's reader drops it (records.services.reading.DecodedLines)."""
+    if not offsets:
+        line = line.removeprefix(codecs.BOM_UTF8)
+    offsets.append(offset)
+    return line.decode("utf-8", "replace")
 
 
 def plan_chunks(pieces: Iterable[bytes], parts: int, *, first: int = 0,

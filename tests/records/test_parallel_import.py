@@ -7,17 +7,22 @@ shared) and on PostgreSQL (forked processes)."""
 from __future__ import annotations
 
 import io
+from array import array
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from django.db import connection
 
+import fourcolor
 from records import chunked
 from records.models import Game, GameSeat
 from records.parallel import split_range
 from records.services import ImportReport, import_records
+from records.services.reading import DecodedLines
 from tests.records.conftest import bad_record, good_texts
 
 
@@ -52,6 +57,44 @@ def _verdicts(report: ImportReport) -> list[tuple[Any, ...]]:
 def _serial(data: bytes) -> tuple[ImportReport, list[tuple[Any, ...]]]:
     report = import_records(data)
     return report, _verdicts(report)
+
+
+PIECES = st.lists(st.sampled_from(
+    ['[Event "x"]\n', '[Seat "陳"]\r\n', "1x rA\n", "2d", "\n", "\r\n", "\r", "{", "}", "é",
+     " ", "\ufeff"]), max_size=80)
+
+
+def _records(data: bytes, first_line: int = 1) -> list[tuple[int, str]]:
+    """The records of `data` (a piece of a file starting at line `first_line`) with the whole
+    file's line numbers, as import_records(first_line=) numbers them."""
+    return [(r.line + first_line - 1, r.text)
+            for r in fourcolor.iter_records(DecodedLines(data, first_line))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(PIECES, st.integers(min_value=1, max_value=9), st.integers(min_value=1, max_value=50))
+def test_each_chunk_read_alone_holds_the_whole_files_records(
+        pieces: list[str], parts: int, size: int) -> None:
+    """Whatever the layout and the pieces the bytes come in: a chunk's bytes, read from its
+    first line on, give exactly the whole file's records of its range, lines and texts."""
+    data = "".join(pieces).encode("utf-8")
+    whole = _records(data)
+    count, plan = chunked.plan_chunks(_pieces(data, size), parts)
+    assert count == len(whole)
+    got = []
+    for chunk in plan:
+        alone = _records(data[chunk.start_byte:chunk.stop_byte], chunk.first_line)
+        assert alone[:1] == whole[chunk.first_index:chunk.first_index + 1]
+        got += alone
+    assert got == whole
+
+
+def test_it_keeps_line_offsets_over_an_over_long_line() -> None:
+    long = b"{" + b"x" * (5 * chunked._LINE_CAP) + b"}\r"
+    data = b"[A]\n1x rA\n" + long + b"\r\n[B]\n2d\n"
+    offsets: array[int] = array("q")
+    lines = list(chunked._lines(_pieces(data, 4096), offsets))
+    assert len(lines) == 6 and offsets[-2] == data.index(b"[B]")
 
 
 def test_it_cuts_a_range_into_near_equal_contiguous_parts() -> None:
