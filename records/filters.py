@@ -177,7 +177,9 @@ class GameFilters:
             games = games.filter(_seated(player_key(self.player_name), whole=True))
         if self.match_tag:
             games = games.filter(match__key=match_key(self.match_tag))
-        games = games.filter(**self.lookups())
+        # One filter() each, in the fields' order: the WHERE clause lists them as declared.
+        for lookup, value in self.lookups().items():
+            games = games.filter(**{lookup: value})
         return games.order_by(*order_expressions(self.ordering or DEFAULT_ORDERING))
 
     def lookups(self, prefix: str = "") -> dict[str, Any]:
