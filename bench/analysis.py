@@ -21,7 +21,8 @@ sample count (docs/analysis.md has the figures).
   greedy bot on the same deals: its seats' mean gain per round must not be below zero by more
   than two standard errors (the issue: at least as strong as the greedy bot).
 
-`--rulesets bga` runs one ruleset, `--only-missed` only the missed wins, `--no-missed` skips them.
+`--rulesets bga` runs one ruleset, `--breakdown` adds the mean loss per seat kind and decision
+kind, `--only-missed` only the missed wins, `--no-missed` skips them.
 The exit status is 0 when strength, stability, speed and the policy hold (the missed-win figure is
 reported: docs/analysis.md explains why 95 % cannot hold under the rules' own scoring).
 """
@@ -40,7 +41,7 @@ from pathlib import Path
 from _common import header, table
 
 from fourcolor import iter_records, validate
-from fourcolor.analysis import DEFAULT_SAMPLES, Analysis, analyse
+from fourcolor.analysis import DEFAULT_SAMPLES, Analysis, Decision, analyse
 from fourcolor.game import Game, Round
 from fourcolor.generate import GreedyBot, _deal, generate_record
 from fourcolor.playout import greedy_playout
@@ -53,10 +54,49 @@ BOTS = ["greedy", "random", "greedy", "random"]
 BAD = ("mistake", "blunder")
 
 
-def strength_and_stability(rounds: int, samples: int, rulesets: list[str]) -> bool:
+def _kind(decision: Decision) -> str:
+    """`discard` when every option is a discard (which card to let go), else `live` (a claim,
+    a meld of the draw, a win or letting the card go)."""
+    return "discard" if all(o.event.split()[0][-1] == "x" for o in decision.options) else "live"
+
+
+def _breakdown(ruleset: str, decisions: list[Decision]) -> list[list[str]]:
+    """Per seat kind (greedy, random) and decision kind: how many, the mean loss as rated,
+    the mean raw gap (highest ev - played ev, before the significance rule), the mean number
+    of options and how many were rated a mistake or worse: what a mean loss is made of."""
+    rows = []
+    for bot in ("greedy", "random"):
+        for kind in ("discard", "live"):
+            mine = [d for d in decisions if BOTS[d.seat - 1] == bot and _kind(d) == kind]
+            if not mine:
+                continue
+            raw = [
+                max(o.ev for o in d.options) - next(o.ev for o in d.options if o.event == d.played)
+                for d in mine
+            ]
+            rows.append(
+                [
+                    ruleset,
+                    bot,
+                    kind,
+                    str(len(mine)),
+                    f"{statistics.mean(d.loss for d in mine):.2f}",
+                    f"{statistics.mean(raw):.2f}",
+                    f"{statistics.mean(len(d.options) for d in mine):.1f}",
+                    str(sum(d.verdict in BAD for d in mine)),
+                ]
+            )
+    return rows
+
+
+def strength_and_stability(
+    rounds: int, samples: int, rulesets: list[str], breakdown: bool = False
+) -> bool:
     ok = True
     rows = []
+    parts: list[list[str]] = []
     for ruleset in rulesets:
+        rated: list[Decision] = []
         loss: dict[str, list[float]] = {"greedy": [], "random": []}
         cpu: list[float] = []
         agree = rated_bad = 0
@@ -67,6 +107,7 @@ def strength_and_stability(rounds: int, samples: int, rulesets: list[str]) -> bo
             first = analyse(record, samples=samples, seed=0)
             cpu.append(time.process_time() - started)
             second = analyse(record, samples=samples, seed=1)
+            rated += first.decisions
             for d in first.decisions:
                 loss[BOTS[d.seat - 1]].append(d.loss)
                 verdicts[d.verdict] += 1
@@ -75,6 +116,7 @@ def strength_and_stability(rounds: int, samples: int, rulesets: list[str]) -> bo
                 if a[key][1] in BAD or b[key][1] in BAD:
                     rated_bad += 1
                     agree += a[key][0] == b[key][0]
+        parts += _breakdown(ruleset, rated)
         greedy = statistics.mean(loss["greedy"])
         random_ = statistics.mean(loss["random"])
         ratio = random_ / greedy if greedy else float("inf")
@@ -111,6 +153,22 @@ def strength_and_stability(rounds: int, samples: int, rulesets: list[str]) -> bo
             rows,
         )
     )
+    if breakdown:
+        print(
+            table(
+                [
+                    "ruleset",
+                    "seats",
+                    "decision",
+                    "n",
+                    "mean loss",
+                    "mean raw gap",
+                    "options",
+                    "mistake+",
+                ],
+                parts,
+            )
+        )
     return ok
 
 
@@ -257,11 +315,18 @@ def main() -> int:
     parser.add_argument(
         "--policy-rounds", type=int, default=2000, help="deals for the policy's strength"
     )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also the mean loss per seat kind and decision kind (discard, live card)",
+    )
     args = parser.parse_args()
     print(header(f"bench/analysis.py: the reviewer at {args.samples} samples (issue 13 §2)"))
     ok = True
     if not args.only_missed:
-        ok = strength_and_stability(args.rounds, args.samples, args.rulesets.split(","))
+        ok = strength_and_stability(
+            args.rounds, args.samples, args.rulesets.split(","), args.breakdown
+        )
     if not args.no_missed:
         missed_wins(args.samples)
     if not args.only_missed:
