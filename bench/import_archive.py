@@ -307,23 +307,30 @@ def timed_import(path: Path, *, announce: bool = True) -> tuple[Any, float]:
 
 
 def derived_digest() -> str:
-    """The statistics an import leaves (counted games, totals, ratings) as one hash: the
-    import with the hook and the one without it + the statistics job must agree."""
+    """The statistics an import leaves (counted games, ratings, totals) as one hash, players by
+    name and games by content (ids follow the batches, which follow the clock): the import with
+    the hook and the one without it + the statistics job must agree."""
     import hashlib
 
-    from ratings.models import CountedGame, PlayerRating, PlayerTotals
+    from ratings.models import CountedGame, PairTotals, PlayerRating, PlayerTotals
     from ratings.services import games_due
 
     if games_due():
         raise SystemExit(f"{games_due()} stored games not counted after the statistics")
     h = hashlib.sha256()
+
+    def columns(model: Any, *keys: str) -> list[str]:
+        named = {key.split("__")[0] + "_id" for key in keys}
+        return [*keys, *(f.attname for f in model._meta.concrete_fields
+                         if f.attname not in named and f.attname != "id")]
+
     for model, fields in (
         (CountedGame, ("game__content_hash", "ruleset", "order_key", "rated")),
         (PlayerRating, ("player__name_key", "ruleset", "mu", "sigma", "ordinal", "rounds")),
-        (PlayerTotals, None),
+        (PlayerTotals, columns(PlayerTotals, "player__name_key")),
+        (PairTotals, columns(PairTotals, "player__name_key", "opponent__name_key")),
     ):
-        rows = model.objects.values_list(*fields) if fields else model.objects.values()
-        for row in sorted(map(repr, rows)):
+        for row in sorted(map(repr, model.objects.values_list(*fields))):
             h.update(row.encode())
     return h.hexdigest()[:16]
 
