@@ -266,6 +266,7 @@ def validation_rates(
     def run(extra: Any, facts: bool = False) -> tuple[int, float]:
         games = 0
         t0 = time.perf_counter()
+        c0 = time.process_time()
         with path.open(encoding="utf-8", newline="") as f:
             for rt in fourcolor.iter_records(f):
                 check = fourcolor.check_record(
@@ -276,9 +277,13 @@ def validation_rates(
                 if extra is not None:
                     extra(check)
                 games += 1
+        cpu.append(time.process_time() - c0)
         return games, games / (time.perf_counter() - t0)
 
+    cpu: list[float] = []
+
     out = {"check_record": run(None)}
+    CPU_SECONDS.setdefault("check_record", []).append(cpu[-1])
     if only_check:
         return out
     out["check_record(facts=True)"] = run(None, facts=True)
@@ -293,10 +298,15 @@ def timed_import(path: Path, *, announce: bool = True) -> tuple[Any, float]:
     from records.models import Game
     from records.services import import_records
 
+    server0 = server_cpu()
     t0 = time.perf_counter()
+    c0 = time.process_time()
     with path.open("rb") as f:
         report = import_records(f, uploader=None, announce=announce)
     elapsed = time.perf_counter() - t0
+    CPU_SECONDS.setdefault(f"import announce={announce}", []).append(
+        time.process_time() - c0 + server_cpu() - server0
+    )
     stored = Game.objects.count()
     if report.problems or stored != report.total:
         raise SystemExit(
@@ -304,6 +314,27 @@ def timed_import(path: Path, *, announce: bool = True) -> tuple[Any, float]:
             f"problems {report.problems[:3]}"
         )
     return report, elapsed
+
+
+# CPU seconds of the passes (this process; for an import, + its PostgreSQL backend's): the
+# load of a shared machine stretches wall time far more than CPU time.
+CPU_SECONDS: dict[str, list[float]] = {}
+
+
+def server_cpu() -> float:
+    """CPU seconds used so far by this connection's PostgreSQL backend (from /proc: the server
+    runs on this machine), 0.0 where that cannot be read."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def derived_digest() -> str:
@@ -451,6 +482,14 @@ def main() -> int:
         f"statistics after both imports equal: {digest_job == digest_hook} "
         f"({digest_job} / {digest_hook})"
     )
+    # The same ratios in CPU time (this process, + the backend's for the imports; not the
+    # server's background writers): what survives a loaded machine.
+    check_cpu = sum(CPU_SECONDS["check_record"]) / len(CPU_SECONDS["check_record"])
+    for label, key in (("without the hook", "import announce=False"),
+                       ("with the hook", "import announce=True")):
+        used = CPU_SECONDS[key][0]
+        print(f"CPU: import {label} {used:.1f} s (client + backend) against check_record "
+              f"{check_cpu:.1f} s: {check_cpu / used:.2f}x")
     if args.profile:
         from _import_phases import profile_import
 
