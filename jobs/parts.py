@@ -206,8 +206,9 @@ def finish_job(job_id: int) -> bool:
                                                   max_problems=MAX_PROBLEMS),
                 [(int(i), int(line), str(s), int(g)) for i, line, s, g in p.ledger])
                 for p in parts]
-            report, stored = chunked.merge_chunks(results, max_results=MAX_RESULTS,
-                                                  max_problems=MAX_PROBLEMS)
+            report, stored = chunked.merge_chunks(
+                results, max_results=MAX_RESULTS, max_problems=MAX_PROBLEMS,
+                stored_by_upload=lambda games: _stored_by(job, games))
             fields: dict[str, Any] = dict(
                 report=report.as_dict(), seen=report.total, resume_at=report.next_index,
                 stored=report.stored, duplicates=report.duplicates, refused=report.refused)
@@ -224,6 +225,17 @@ def finish_job(job_id: int) -> bool:
     if due:
         request_stats()  # the stored (or rewritten) games' statistics: a job of their own
     return True
+
+
+def _stored_by(job: Job, games: set[int]) -> set[int]:
+    """Of these games, those this job's parts stored in a run that was killed before it
+    reported them: stored for the job's uploader since the job started. (Only the same
+    uploader sending the same record in another upload at the same time looks alike.)"""
+    if job.created_by_id is None or job.started_at is None:
+        return set()
+    return set(Game.objects.filter(pk__in=games, uploaded_by_id=job.created_by_id,
+                                   uploaded_at__gte=job.started_at)
+               .values_list("pk", flat=True))
 
 
 def _revalidate_totals(reports: list[dict[str, Any]]) -> dict[str, Any]:

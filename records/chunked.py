@@ -186,9 +186,15 @@ def import_chunk(
 
 
 def merge_chunks(results: Sequence[ChunkResult], *, max_results: int = 1000,
-                 max_problems: int = 100) -> tuple[ImportReport, list[int]]:
+                 max_problems: int = 100,
+                 stored_by_upload: Callable[[set[int]], set[int]] | None = None,
+                 ) -> tuple[ImportReport, list[int]]:
     """The upload's report (the chunks' reports in file order, every repeated record's first
-    occurrence "stored") and the ids of the games the upload stored."""
+    occurrence "stored") and the ids of the games the upload stored.
+
+    `stored_by_upload(games)`: which of these games, that the chunks found already stored,
+    this very upload stored (a chunk's run killed after a commit and before its report: the
+    redone chunk finds those records stored). Their first occurrence is then "stored" too."""
     ordered = sorted(results, key=lambda r: r.chunk.first_index)
     report = ImportReport(max_results=max_results, max_problems=max_problems)
     report.next_index = ordered[0].chunk.first_index if ordered else 0
@@ -198,17 +204,21 @@ def merge_chunks(results: Sequence[ChunkResult], *, max_results: int = 1000,
     if down:
         report.next_index = min(down)  # the first record not stored: where to resume
     ledger = sorted(entry for result in ordered for entry in result.ledger)
-    changed = _first_occurrences(ledger)
+    ours = {game for _, _, status, game in ledger if status == RecordStatus.STORED}
+    if stored_by_upload is not None:
+        found = {game for _, _, _, game in ledger} - ours
+        ours |= stored_by_upload(found) if found else set()
+    changed = _first_occurrences(ledger, ours)
     if changed:
         report = _relabel(report, changed)
-    stored = [game for _, _, status, game in ledger if status == RecordStatus.STORED]
+    stored = sorted(ours)
     return report, stored
 
 
-def _first_occurrences(ledger: Ledger) -> dict[int, tuple[int, RecordStatus, int]]:
+def _first_occurrences(ledger: Ledger, stored: set[int]
+                       ) -> dict[int, tuple[int, RecordStatus, int]]:
     """Records whose verdict a serial import would give otherwise: index -> (line, verdict,
     game). Of the records that share a game the upload stored, the first is the stored one."""
-    stored = {game for _, _, status, game in ledger if status == RecordStatus.STORED}
     first: dict[int, int] = {}
     changed = {}
     for index, line, status, game in ledger:
@@ -235,6 +245,12 @@ def _relabel(report: ImportReport, changed: dict[int, tuple[int, RecordStatus, i
     for index, (line, status, game) in changed.items():
         if status is RecordStatus.DUPLICATE:
             problems[index] = RecordResult(index, line, status, game_id=game)
+    # A swap of two records' verdicts cancels out; a record a redone chunk found stored by its
+    # own killed run becomes "stored" alone.
+    for _, status, _ in changed.values():
+        step = 1 if status is RecordStatus.STORED else -1
+        report.stored += step
+        report.duplicates -= step
     report.results = results
     report.problems = [problems[i] for i in sorted(problems)][: report.max_problems]
     report.results_omitted = report.total - len(report.results)

@@ -72,6 +72,9 @@ def test_it_redoes_the_parts_of_a_split_import_whose_celery_worker_was_killed(
     assert (figures["parts"], figures["job_status"]) == (3, "done")
     assert figures["parts_redone"] >= 1
     assert figures["accepted"] == 1201 and figures["refused_reported"] == 1
+    # The verdicts of a serial run, even for records the killed run stored and never
+    # reported: 1,200 stored and the planted repeat a duplicate.
+    assert (figures["stored_reported"], figures["duplicates_reported"]) == (1200, 1)
     job = Job.objects.get(kind=Job.Kind.IMPORT)
     assert (job.resume_at, job.seen, job.total) == (1202, 1202, 1202)
     assert Game.objects.count() == Game.objects.values("content_hash").distinct().count() == 1200

@@ -197,3 +197,25 @@ def test_import_games_jobs_starts_at_the_record_it_is_told(tmp_path: Path) -> No
     assert _rows() == serial_rows
     assert f"{path}: 5 stored, 0 duplicates, 2 refused" in parallel_out
     assert parallel_out.splitlines()[-1] == serial_out.splitlines()[-1]
+
+
+@pytest.mark.django_db
+def test_a_redone_chunks_records_stored_by_its_killed_run_are_reported_stored() -> None:
+    data = awkward_file()
+    serial, serial_verdicts = _serial(data)
+    Game.objects.all().delete()
+    _, plan = chunked.plan_chunks(_pieces(data), 2)
+    parts = [chunked.cut(_pieces(data), c.start_byte, c.stop_byte) for c in plan]
+    chunked.import_chunk(parts[0], plan[0])  # the run killed before it reported anything
+    redone = chunked.import_chunk(chunked.cut(_pieces(data), plan[0].start_byte,
+                                              plan[0].stop_byte), plan[0])
+    assert redone.report.stored == 0  # it finds every record of its range already stored
+    results = [redone, chunked.import_chunk(parts[1], plan[1])]
+
+    report, stored = chunked.merge_chunks(results, stored_by_upload=lambda games: games)
+
+    assert _verdicts(report) == serial_verdicts
+    assert (report.stored, report.duplicates) == (serial.stored, serial.duplicates)
+    assert sorted(stored) == sorted(Game.objects.values_list("pk", flat=True))
+    unaware, _ = chunked.merge_chunks(results)  # without knowing: duplicates of themselves
+    assert unaware.stored < serial.stored and unaware.total == serial.total
