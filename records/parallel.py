@@ -4,8 +4,9 @@ its work by ranges (seed_demo's generation, say).
 
 The database connections are closed before forking: each child opens its own (a connection
 shared across a fork would have two processes speak over one socket). When the database cannot
-be shared between processes (SQLite in memory: each child would write to its own copy) the work
-runs here, one piece after another, with the same results.
+be shared between processes (SQLite in memory: each child would write to its own copy; or the
+caller is inside a transaction) the work runs here, one piece after another, with the same
+results.
 """
 
 from __future__ import annotations
@@ -36,7 +37,11 @@ def split_range(start: int, stop: int, parts: int) -> list[range]:
 
 
 def database_shared() -> bool:
-    """Whether other processes see this process's database (not so for in-memory SQLite)."""
+    """Whether other processes would see this process's database as it stands: not for
+    in-memory SQLite, nor inside a transaction (its uncommitted rows are this process's alone,
+    and closing the connection for a fork would end it)."""
+    if any(connections[alias].in_atomic_block for alias in connections):
+        return False
     if connection.vendor != "sqlite":
         return True
     return not connection.is_in_memory_db()
