@@ -10,6 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_safe
 from rest_framework.renderers import JSONRenderer
 
 import fourcolor
@@ -46,6 +49,19 @@ def game_json(game: Game, context: dict[str, Any]) -> dict[str, Any]:
     )
     context = context | {"record_json": record_json, "finish": finish}
     return dict(GameDetailSerializer(game, context=context).data)
+
+
+@require_safe
+def download_game_json(request: HttpRequest, pk: int) -> HttpResponse:
+    """The replay page's JSON download (`/games/<pk>/game.json`): the game object of
+    `/api/v1/games/{id}/`, as a file. It is routed beside the web pages (config/urls.py) and
+    lives here because the web app does not import the API's serializers."""
+    game = get_object_or_404(games_queryset(detail=True), pk=pk)
+    body = game_json(game, {"request": request})
+    text = json.dumps(body, ensure_ascii=False, indent=2, cls=JSONRenderer.encoder_class) + "\n"
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="game-{pk}.json"'
+    return response
 
 
 def export_line(game: Game, context: dict[str, Any], with_text: bool) -> dict[str, Any]:

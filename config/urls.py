@@ -59,6 +59,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
 ]
 
 if _module_exists("api.urls"):
+    from api.game_object import download_game_json
+
     urlpatterns.append(path("api/", include("api.urls")))
+    # The replay page's JSON download is the API's game object (the web app cannot import it).
+    urlpatterns.append(
+        path("games/<int:pk>/game.json", download_game_json, name="game-json"))
 if _module_exists("web.urls"):
     urlpatterns.append(path("", include("web.urls")))

@@ -12,7 +12,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/", replay.game_replay, name="game"),
     path("games/<int:pk>/original.fcn", replay.download_original, name="game-original"),
     path("games/<int:pk>/canonical.fcn", replay.download_canonical, name="game-canonical"),
-    path("games/<int:pk>/game.json", replay.download_json, name="game-json"),
     path("games/<int:pk>/delete/", game_delete.game_delete, name="game-delete"),
     path("games/<int:pk>/analysis/", analysis.game_analyse, name="game-analyse"),
     path("upload/", upload.upload, name="upload"),

@@ -20,7 +20,6 @@ from records.services.derivation import (
     sha256_text,
     storage_limits,
 )
-from records.services.export import game_export
 from records.services.importing import ImportOptions, import_records, import_texts
 from records.services.matches import MatchRound, match_credits, match_games
 from records.services.reading import count_records
@@ -40,7 +39,6 @@ __all__ = [
     "derive_game_fields",
     "derive_seat_fields",
     "game_differences",
-    "game_export",
     "import_records",
     "import_texts",
     "match_credits",

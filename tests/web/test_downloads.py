@@ -44,11 +44,14 @@ def test_it_serves_the_game_as_json_with_the_record_and_result(
     response = client.get(reverse("game-json", args=[archive.long.pk]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"
+    assert response["Content-Disposition"] == f'attachment; filename="game-{archive.long.pk}.json"'
     data = json.loads(response.content)
+    # The API's game object, as `/api/v1/games/{id}/` and the exports give it.
+    assert data == client.get(f"/api/v1/games/{archive.long.pk}/").json()
     assert data["id"] == archive.long.pk
-    assert data["result"]["result"] == archive.long.result_tag
-    record = fourcolor.record_from_json(data["json"])
-    assert fourcolor.write_fcn(record) == archive.long.canonical_text
+    assert data["result"] == archive.long.result_tag
+    events = fourcolor.record_to_json(fourcolor.parse_record(archive.long.canonical_text))["events"]
+    assert data["events"] == events
     # Names are kept as written (not \\u-escaped, not HTML-escaped).
     assert '"Seat3": "<script>alert(\\"x\\")</script>"' in response.content.decode("utf-8")
 

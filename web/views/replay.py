@@ -6,7 +6,6 @@ own; replay.js then steps between plies from the embedded data without reloading
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -18,7 +17,6 @@ from django.views.decorators.http import require_safe
 
 from records.deletion import can_delete
 from records.models import Game
-from records.services import game_export
 from web.outcomes import round_sentence
 from web.views.labels import js_labels
 from web.views.replay_analysis import decisions_html, evaluation_chart, replay_analysis
@@ -175,11 +173,3 @@ def download_canonical(request: HttpRequest, pk: int) -> HttpResponse:
     """The record rewritten by the engine in canonical FCN."""
     game = get_object_or_404(Game.objects.only("canonical_text"), pk=pk)
     return _download(game.canonical_text, f"game-{pk}.canonical.fcn", "text/plain")
-
-
-@require_safe
-def download_json(request: HttpRequest, pk: int) -> HttpResponse:
-    """The game as the API and the exports show it (tags, result, the record as JSON)."""
-    game = get_object_or_404(Game, pk=pk)
-    text = json.dumps(game_export(game), ensure_ascii=False, indent=2) + "\n"
-    return _download(text, f"game-{pk}.json", "application/json")
