@@ -122,7 +122,7 @@ def _generate(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             assert check.ok and check.game is not None, check.error
             rounds.append((derive_game_fields(check), derive_seat_fields(check), text))
             game = check.game
-            dealer = next_dealer(game.outcome, game.seat, dealer, spec["players"],
+            dealer = next_dealer(game.finish.outcome, game.finish.seat, dealer, spec["players"],
                                  is_below_threshold(game))
         out.append({"tag": tag, "rounds": rounds})
     return out

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card
 from .deal import check_deal, deal_is_sound
 from .errors import IllegalMoveError, IllegalRecordError
 from .melds import Meld
@@ -27,46 +26,6 @@ class Game:
     finish: Finish
     round: Round
     claims: list[ClaimRecord]
-
-    @property
-    def outcome(self) -> str:
-        return self.finish.outcome
-
-    @property
-    def seat(self) -> int | None:
-        return self.finish.seat
-
-    @property
-    def on(self) -> str | None:
-        return self.finish.on
-
-    @property
-    def points(self) -> int | None:
-        return self.finish.points
-
-    @property
-    def exposed_points(self) -> int | None:
-        return self.finish.exposed_points
-
-    @property
-    def hidden_points(self) -> int | None:
-        return self.finish.hidden_points
-
-    @property
-    def lucky_card(self) -> Card | None:
-        return self.finish.lucky_card
-
-    @property
-    def lucky_bonus(self) -> int:
-        return self.finish.lucky_bonus
-
-    @property
-    def settlement(self) -> dict[int, int]:
-        return self.finish.settlement
-
-    @property
-    def result_tag(self) -> str:
-        return self.finish.result_tag
 
     @property
     def event_count(self) -> int:

@@ -338,7 +338,8 @@ def generate_match(
         )
         records.append(record)
         game = validate(record, rs)
-        dealer = next_dealer(game.outcome, game.seat, dealer, players, is_below_threshold(game))
+        finish = game.finish
+        dealer = next_dealer(finish.outcome, finish.seat, dealer, players, is_below_threshold(game))
     return records
 
 

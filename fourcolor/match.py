@@ -23,7 +23,8 @@ def next_dealer(
 
 def is_below_threshold(game: Game) -> bool:
     threshold = game.ruleset.threshold
-    return game.outcome == "forced" and threshold is not None and (game.points or 0) < threshold
+    finish = game.finish
+    return finish.outcome == "forced" and threshold is not None and (finish.points or 0) < threshold
 
 
 @dataclass
@@ -47,13 +48,13 @@ class Match:
         expected: str | None = None
         for game in self.games:
             names = game.record.seats
-            deltas = {names[s - 1]: d for s, d in game.settlement.items()}
+            deltas = {names[s - 1]: d for s, d in game.finish.settlement.items()}
             for name, delta in deltas.items():
                 credits[name] = credits.get(name, 0) + delta
             self.rounds.append(MatchRound(game, deltas, dict(credits), expected))
             nxt = next_dealer(
-                game.outcome,
-                game.seat,
+                game.finish.outcome,
+                game.finish.seat,
                 game.record.dealer,
                 game.record.players,
                 is_below_threshold(game),

@@ -322,20 +322,20 @@ def test_it_refuses_to_save_an_unfinished_round(owner: APIClient) -> None:
 def test_it_asks_for_the_lucky_card_of_a_bga_win(owner: APIClient) -> None:
     record = bot_round(0, "bga", 2)
     game = fourcolor.validate(record)
-    assert game.lucky_card is not None
+    assert game.finish.lucky_card is not None
     draft = start(owner, {"fcn": text_of(record, result=None, drop=("Pile",))})
     assert draft["stage"] == "lucky"
-    assert draft["finish"]["points"] == game.points
+    assert draft["finish"]["points"] == game.finish.points
     assert owner.post(f"{DRAFTS}{draft['id']}/save/").json()["error"]["code"] == "unfinished"
 
     owner.patch(f"{DRAFTS}{draft['id']}/", {"tags": {"Event": "Club", "Site": "Hà Nội"}},
                 format="json")
-    lucky = {"tags": {"Lucky": game.lucky_card.token, "Site": ""}}
+    lucky = {"tags": {"Lucky": game.finish.lucky_card.token, "Site": ""}}
     ready = owner.patch(f"{DRAFTS}{draft['id']}/", lucky, format="json").json()
     assert ready["stage"] == "ended"
-    assert ready["tags"] == {"Event": "Club", "Lucky": game.lucky_card.token}  # merged
-    assert ready["finish"]["lucky_bonus"] == game.lucky_bonus
-    assert ready["finish"]["settlement"] == {str(s): d for s, d in game.settlement.items()}
+    assert ready["tags"] == {"Event": "Club", "Lucky": game.finish.lucky_card.token}  # merged
+    assert ready["finish"]["lucky_bonus"] == game.finish.lucky_bonus
+    assert ready["finish"]["settlement"] == {str(s): d for s, d in game.finish.settlement.items()}
     assert owner.post(f"{DRAFTS}{draft['id']}/save/").status_code == 201
 
 

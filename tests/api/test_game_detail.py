@@ -31,8 +31,9 @@ def test_it_shows_what_the_engine_says_about_the_record(api: APIClient, archive:
     body = api.get(url(game.pk)).json()
 
     assert body["tags"] == check.record.tags
-    assert body["outcome"] == check.game.outcome and body["finisher"] == check.game.seat
-    assert body["settlement"] == {str(s): d for s, d in check.game.settlement.items()}
+    finish = check.game.finish
+    assert body["outcome"] == finish.outcome and body["finisher"] == finish.seat
+    assert body["settlement"] == {str(s): d for s, d in check.game.finish.settlement.items()}
     assert body["deal"] == twin["deal"] and body["events"] == twin["events"]
     assert body["finish"] == round_end_json(round_end(check.game))
     assert body["match"] == game.match_id and body["round"] == 2

@@ -33,7 +33,7 @@ def test_it_generates_valid_canonical_records(
         assert check.ok, str(check.error)
         assert check.record is not None and check.canonical == record.text
         assert check.record.tags["Round"] == str(n) and check.record.players == players
-        assert check.record.tags["Result"] == check.game.result_tag  # type: ignore[union-attr]
+        assert check.record.tags["Result"] == check.game.finish.result_tag  # type: ignore[union-attr]
 
 
 def test_it_generates_the_same_records_from_the_same_seed(run: Runner) -> None:

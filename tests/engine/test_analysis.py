@@ -273,7 +273,7 @@ def test_it_never_sees_what_the_seat_could_not(ruleset: str, seed: int) -> None:
 def test_it_rates_letting_the_last_discard_of_an_exhausted_round_go() -> None:
     # Random bots, bga, seed 49: nobody claims the last discard; seat 1 could have ponged it.
     record = generate_record("bga", 4, 49, bot=["random"] * 4)
-    assert fourcolor.validate(record).outcome == "exhausted"
+    assert fourcolor.validate(record).finish.outcome == "exhausted"
     result = analyse(record, seats=[1], samples=2)
     last = [d for d in result.decisions if d.ply == len(record.events) + 1]
     assert [(d.seat, d.played) for d in last] == [(1, PASS)]

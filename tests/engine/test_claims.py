@@ -331,5 +331,5 @@ def test_it_checks_the_effective_claim_against_the_listed_calls(
 
 def test_it_scores_the_win_that_took_priority_over_the_calls() -> None:
     game = play(WAITS, "1x wC 3c wC wC wC 4h wC wR wH 2w wC wR wH", players=4, result="2:19")
-    assert (game.outcome, game.seat, game.points) == ("win", 2, 19)
-    assert game.settlement == {1: -19, 2: 57, 3: -19, 4: -19}
+    assert (game.finish.outcome, game.finish.seat, game.finish.points) == ("win", 2, 19)
+    assert game.finish.settlement == {1: -19, 2: 57, 3: -19, 4: -19}

@@ -65,18 +65,18 @@ def test_it_accepts_every_valid_record_with_the_same_result(
     assert check.ok, str(check.error)
     game = check.game
     assert game is not None
-    outcome = "win" if game.outcome == "forced" else game.outcome
+    outcome = "win" if game.finish.outcome == "forced" else game.finish.outcome
     assert outcome == want["end"]
-    assert game.result_tag == want["result"]
-    assert game.points == want["points"]
-    assert {str(k): v for k, v in game.settlement.items()} == want["settlement"]
+    assert game.finish.result_tag == want["result"]
+    assert game.finish.points == want["points"]
+    assert {str(k): v for k, v in game.finish.settlement.items()} == want["settlement"]
     if want["end"] == "win":
-        assert game.seat == want["winner"]
-        assert game.exposed_points == want["exposed"]
-        assert game.hidden_points == want["hidden"]
-        assert game.lucky_bonus == want["lucky"]
-        assert (game.outcome == "forced") == want["forced"]
-        assert game.on == want["on"]
+        assert game.finish.seat == want["winner"]
+        assert game.finish.exposed_points == want["exposed"]
+        assert game.finish.hidden_points == want["hidden"]
+        assert game.finish.lucky_bonus == want["lucky"]
+        assert (game.finish.outcome == "forced") == want["forced"]
+        assert game.finish.on == want["on"]
 
 
 @pytest.mark.parametrize("want", INVALID, ids=lambda c: c["file"])

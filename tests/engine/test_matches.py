@@ -27,24 +27,24 @@ def expected_next_dealer(game: Game) -> int:
     finish under the threshold; the same dealer after a redeal; else the seat after the dealer."""
     record, rs = game.record, game.ruleset
     dealer, players = record.dealer, record.players
-    if game.outcome == "redeal":
+    if game.finish.outcome == "redeal":
         return dealer
-    if game.outcome == "win":
-        assert game.seat is not None
-        return game.seat
-    if game.outcome == "forced":
-        assert game.seat is not None and game.points is not None
-        if rs.threshold is None or game.points >= rs.threshold:
-            return game.seat
+    if game.finish.outcome == "win":
+        assert game.finish.seat is not None
+        return game.finish.seat
+    if game.finish.outcome == "forced":
+        assert game.finish.seat is not None and game.finish.points is not None
+        if rs.threshold is None or game.finish.points >= rs.threshold:
+            return game.finish.seat
     return dealer % players + 1
 
 
 def branch(game: Game) -> str:
-    if game.outcome == "forced":
+    if game.finish.outcome == "forced":
         rs = game.ruleset
-        below = rs.threshold is not None and (game.points or 0) < rs.threshold
+        below = rs.threshold is not None and (game.finish.points or 0) < rs.threshold
         return "forced-below" if below else "forced"
-    return game.outcome
+    return game.finish.outcome
 
 
 def running_credits(games: list[Game]) -> list[dict[str, int]]:
@@ -52,7 +52,7 @@ def running_credits(games: list[Game]) -> list[dict[str, int]]:
     total: dict[str, int] = {}
     out = []
     for game in games:
-        for seat, delta in game.settlement.items():
+        for seat, delta in game.finish.settlement.items():
             name = game.record.seats[seat - 1]
             total[name] = total.get(name, 0) + delta
         out.append(dict(total))
@@ -117,7 +117,8 @@ def test_it_passes_the_deal_by_the_rules_in_generated_matches() -> None:
     for records in _matches():
         games = [validate(r) for r in records]
         for before, after in zip(games, records[1:], strict=False):
-            assert after.dealer == expected_next_dealer(before), (before.outcome, before.seat)
+            assert after.dealer == expected_next_dealer(before), (
+                before.finish.outcome, before.finish.seat)
             seen.add(branch(before))
         assert Match(games).dealer_warnings() == []
     assert {"win", "redeal", "exhausted", "forced-below"} <= seen
@@ -133,7 +134,7 @@ def test_it_keeps_running_credits_as_the_sum_of_settlements() -> None:
         assert sum(match.credits.values()) == 0
         for rnd, game in zip(match.rounds, games, strict=True):
             names = game.record.seats
-            assert rnd.deltas == {names[s - 1]: d for s, d in game.settlement.items()}
+            assert rnd.deltas == {names[s - 1]: d for s, d in game.finish.settlement.items()}
 
 
 def test_it_totals_a_hand_built_match() -> None:

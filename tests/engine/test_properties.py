@@ -61,11 +61,11 @@ def test_it_validates_every_generated_round_after_writing_and_reading_it(
     text = write_fcn(record)
     again = parse_record(text)
     game = validate(again)
-    assert game.result_tag == record.tags["Result"]
-    assert game.outcome in ("win", "forced", "exhausted", "redeal")
+    assert game.finish.result_tag == record.tags["Result"]
+    assert game.finish.outcome in ("win", "forced", "exhausted", "redeal")
     assert write_fcn(again) == text  # the canonical text is a fixed point
     assert write_fcn(record_from_json(record_to_json(again))) == text
-    assert sum(game.settlement.values()) == 0
+    assert sum(game.finish.settlement.values()) == 0
 
 
 @settings(max_examples=60, deadline=None)
@@ -133,7 +133,7 @@ def test_it_generates_valid_rounds_with_dealt_sets_locked(ruleset: str) -> None:
     for seed in range(20):
         for players in (2, 4):
             record = generate_record(rules, players, seed, bot="greedy")
-            assert validate(record, rules).result_tag == record.tags["Result"]
+            assert validate(record, rules).finish.result_tag == record.tags["Result"]
 
 
 _KIND = st.tuples(st.sampled_from("rygw"), st.sampled_from("KAERHCP"))

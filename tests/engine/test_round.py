@@ -190,16 +190,17 @@ def test_it_goes_on_after_the_claimant_when_a_claim_skips_seats(
 @pytest.mark.parametrize("ruleset", ["classic", "bga"])
 def test_it_scores_a_win_on_a_discard(ruleset: str) -> None:
     game = play({1: "rC", 2: WIN_HAND}, "1x rC 2w rC rH rR", ruleset=ruleset, lucky="wK")
-    assert (game.outcome, game.seat, game.on) == ("win", 2, "discard")
-    assert (game.exposed_points, game.hidden_points, game.points) == (1, 14, 15)
-    assert game.result_tag == "2:15"
+    assert (game.finish.outcome, game.finish.seat, game.finish.on) == ("win", 2, "discard")
+    finish = game.finish
+    assert (finish.exposed_points, finish.hidden_points, finish.points) == (1, 14, 15)
+    assert game.finish.result_tag == "2:15"
     # classic: seat 1 pays 15; bga: 15 - 10 + 1 = 6 (no wK among the winner's cards).
-    assert game.settlement == ({1: -15, 2: 15} if ruleset == "classic" else {1: -6, 2: 6})
+    assert game.finish.settlement == ({1: -15, 2: 15} if ruleset == "classic" else {1: -6, 2: 6})
 
 
 def test_it_scores_a_win_on_the_winners_own_draw() -> None:
     game = play({1: "rA", 2: WIN_HAND}, "1x rA 2d rC 2w rC rR rH", reserve="rC", result="2:15")
-    assert (game.outcome, game.on, game.points) == ("win", "draw", 15)
+    assert (game.finish.outcome, game.finish.on, game.finish.points) == ("win", "draw", 15)
     assert [(c.seat, c.right.label) for c in game.claims] == [(2, "win")]
 
 
@@ -225,9 +226,9 @@ def test_it_scores_a_declared_split_as_declared_even_below_the_best() -> None:
     game = play({1: "rC", 2: QUAD_HAND}, events, result="2:9")
     f = game.finish
     assert (f.points, f.hidden_points, f.best_hidden_points, f.declared_split) == (9, 8, 24, True)
-    assert game.settlement == {1: -9, 2: 9}
+    assert game.finish.settlement == {1: -9, 2: 9}
     best = play({1: "rC", 2: QUAD_HAND}, "1x rC 2w rC rH rR", result="2:25")
-    assert (best.points, best.finish.declared_split) == (25, False)
+    assert (best.finish.points, best.finish.declared_split) == (25, False)
 
 
 def test_it_refuses_a_bga_win_declared_under_the_threshold_even_with_a_better_split() -> None:
@@ -270,8 +271,8 @@ def test_it_ends_the_round_with_a_forced_finish_when_only_generals_are_left(
     assert (f.outcome, f.seat, f.on, f.points) == ("forced", 2, "discard", 9)
     assert (f.exposed_points, f.hidden_points) == (5, 4)
     assert (f.lucky_card, f.lucky_bonus) == (None, 0)  # no lucky card under the threshold
-    assert game.settlement == settlement
-    assert game.result_tag == "2:9"
+    assert game.finish.settlement == settlement
+    assert game.finish.result_tag == "2:9"
     assert not game.round.can_discard(2)
 
 
@@ -283,14 +284,15 @@ def test_it_ends_the_round_with_a_forced_finish_when_the_hand_is_empty() -> None
         "1d wA 2m wA wA wA wA 2x wP 1d rE 2m rE rE rE 2x rH 1d gE 1x gE 2m gE gE"
     )
     game = play({1: "rA", 2: hand}, events, reserve="yA gA wA rE gE", result="2:25")
-    assert (game.outcome, game.points, game.exposed_points, game.hidden_points) == (
+    finish = game.finish
+    assert (finish.outcome, finish.points, finish.exposed_points, finish.hidden_points) == (
         "forced",
         25,
         25,
         0,
     )
     assert sum(game.round.hands[2]) == 0
-    assert game.settlement == {1: -25, 2: 25}
+    assert game.finish.settlement == {1: -25, 2: 25}
 
 
 def test_it_settles_a_bga_forced_finish_over_the_threshold_like_a_win() -> None:
@@ -298,11 +300,11 @@ def test_it_settles_a_bga_forced_finish_over_the_threshold_like_a_win() -> None:
     game = play(
         {1: "rC", 2: GENERALS_HAND}, GENERALS_EVENTS, ruleset="bga", reserve="yR", lucky="rK"
     )
-    assert (game.outcome, game.points, game.lucky_bonus) == ("forced", 25, 4)
-    assert game.lucky_card == parse_card("rK")
-    assert game.settlement == {1: -20, 2: 20}
+    assert (game.finish.outcome, game.finish.points, game.finish.lucky_bonus) == ("forced", 25, 4)
+    assert game.finish.lucky_card == parse_card("rK")
+    assert game.finish.settlement == {1: -20, 2: 20}
     classic = play({1: "rC", 2: GENERALS_HAND}, GENERALS_EVENTS, reserve="yR")
-    assert (classic.outcome, classic.points, classic.settlement) == (
+    assert (classic.finish.outcome, classic.finish.points, classic.finish.settlement) == (
         "forced",
         33,
         {1: -33, 2: 33},
@@ -327,16 +329,16 @@ def test_it_adds_the_lucky_bonus_to_a_bga_win(
     pile: str | None, lucky: str | None, card: str, bonus: int
 ) -> None:
     game = play({1: "rC", 2: WIN_HAND}, "1x rC 2w rC rH rR", ruleset="bga", pile=pile, lucky=lucky)
-    assert game.lucky_card == parse_card(card)
-    assert game.lucky_bonus == bonus
+    assert game.finish.lucky_card == parse_card(card)
+    assert game.finish.lucky_bonus == bonus
     each = 15 - 10 + 1 + bonus
-    assert game.settlement == {1: -each, 2: each}
-    assert game.result_tag == "2:15"  # P without the bonus
+    assert game.finish.settlement == {1: -each, 2: each}
+    assert game.finish.result_tag == "2:15"  # P without the bonus
 
 
 def test_it_makes_every_other_seat_pay_in_bga() -> None:
     game = play({1: "rC", 2: WIN_HAND}, "1x rC 2w rC rH rR", ruleset="bga", players=4, lucky="rA")
-    assert game.settlement == {1: -9, 2: 27, 3: -9, 4: -9}
+    assert game.finish.settlement == {1: -9, 2: 27, 3: -9, 4: -9}
 
 
 @pytest.mark.parametrize(
@@ -355,7 +357,7 @@ def test_it_refuses_a_bga_win_without_a_matching_lucky_card(
 
 def test_it_needs_no_lucky_card_in_classic() -> None:
     game = play({1: "rC", 2: WIN_HAND}, "1x rC 2w rC rH rR")
-    assert (game.lucky_card, game.lucky_bonus) == (None, 0)
+    assert (game.finish.lucky_card, game.finish.lucky_bonus) == (None, 0)
 
 
 def _drained(tag: str) -> str:
@@ -387,10 +389,10 @@ def test_it_turns_the_opening_discard_as_the_lucky_card_when_the_pile_is_used_up
 ) -> None:
     game = validate(parse_record(_drained(tag)))
     assert game.round.pile_left == 0
-    assert (game.outcome, game.seat, game.points) == ("win", 1, 25)
-    assert game.lucky_card == parse_card("rA")
-    assert game.lucky_bonus == 2  # the winner kept rA rA; the opening rA left its hand
-    assert game.settlement == {1: 18, 2: -18}  # 25 - 10 + 1 + 2
+    assert (game.finish.outcome, game.finish.seat, game.finish.points) == ("win", 1, 25)
+    assert game.finish.lucky_card == parse_card("rA")
+    assert game.finish.lucky_bonus == 2  # the winner kept rA rA; the opening rA left its hand
+    assert game.finish.settlement == {1: 18, 2: -18}  # 25 - 10 + 1 + 2
 
 
 def test_it_refuses_a_lucky_tag_other_than_the_opening_discard_when_the_pile_is_used_up() -> None:
@@ -414,7 +416,7 @@ def test_it_lets_a_house_threshold_decide_a_bga_win() -> None:
     events = "1x rC 2w rC rH rR"
     assert fault({1: "rC", 2: hand}, events, ruleset="bga", lucky="wK") == ("no-win", 2)
     game = play({1: "rC", 2: hand}, events, rules=house, lucky="wK")
-    assert (game.points, game.settlement) == (7, {1: -1, 2: 1})  # 7 - 7 + 1
+    assert (game.finish.points, game.finish.settlement) == (7, {1: -1, 2: 1})  # 7 - 7 + 1
 
 
 # ---------------------------------------------------------------------- exhaustion
@@ -436,8 +438,10 @@ def test_it_exhausts_a_round_when_nobody_claims_the_last_discard(
     record = _exhausted(ruleset, players)
     game = validate(record)
     events = record.events
-    assert (game.outcome, game.result_tag, game.seat, game.points) == ("exhausted", "-", None, None)
-    assert game.settlement == dict.fromkeys(range(1, players + 1), 0)
+    finish = game.finish
+    assert (finish.outcome, finish.result_tag, finish.seat, finish.points) == (
+        "exhausted", "-", None, None)
+    assert game.finish.settlement == dict.fromkeys(range(1, players + 1), 0)
     assert sum(1 for e in events if e.verb == "d") == pile_size(players)
     assert events[-1].verb == "x"
     assert game.round.pile_left == 0
@@ -457,7 +461,7 @@ def test_it_calls_a_round_without_its_last_discard_truncated() -> None:
     cut = replace(record, events=record.events[:-1])
     assert verdict(cut) == ("truncated", len(cut.events) + 1)
     cut.tags = {**record.tags, "Result": "*"}
-    assert validate(cut).outcome == "unfinished"
+    assert validate(cut).finish.outcome == "unfinished"
 
 
 def test_it_lets_a_seat_claim_the_last_discard() -> None:
@@ -509,8 +513,8 @@ def test_it_qualifies_dealt_hands_for_a_redeal(
 @pytest.mark.parametrize("seat", [1, 2])
 def test_it_voids_the_round_on_a_redeal(seat: int) -> None:
     game = play({1: PAIRS_GW, 2: PAIRS_RY}, f"{seat}r", result="R")
-    assert (game.outcome, game.seat, game.result_tag) == ("redeal", seat, "R")
-    assert game.settlement == {1: 0, 2: 0}
+    assert (game.finish.outcome, game.finish.seat, game.finish.result_tag) == ("redeal", seat, "R")
+    assert game.finish.settlement == {1: 0, 2: 0}
 
 
 @pytest.mark.parametrize(
@@ -565,7 +569,9 @@ def test_it_checks_the_result_and_refuses_truncated_records(
 
 def test_it_reports_an_unfinished_record_as_unfinished() -> None:
     game = play({1: "rC", 2: WIN_HAND}, "1x rC", result="*")
-    assert (game.outcome, game.result_tag, game.settlement) == ("unfinished", "*", {1: 0, 2: 0})
+    finish = game.finish
+    assert (finish.outcome, finish.result_tag, finish.settlement) == (
+        "unfinished", "*", {1: 0, 2: 0})
 
 
 # ---------------------------------------------------------------------- dealt sets locked
@@ -607,11 +613,11 @@ BROKEN = "(rP yP gP wP) (rP rP) (yR yR yR) (yH yH yH) (yC yC yC) (gA gA gA)"
 
 def test_it_scores_locked_sets_hidden_and_refuses_a_split_that_breaks_them() -> None:
     events = "1x rC 2w rC rH rR"
-    assert play({1: "rC", 2: LOCKED_WIN}, events, rules=LOCKED).points == 17
+    assert play({1: "rC", 2: LOCKED_WIN}, events, rules=LOCKED).finish.points == 17
     broken = f"{events} {BROKEN}"
     assert fault({1: "rC", 2: LOCKED_WIN}, broken, rules=LOCKED) == ("bad-split", 2)
     # Without the switch the same split is legal: (rP yP gP wP) 4 + (rP rP) 0 also makes 17.
-    assert play({1: "rC", 2: LOCKED_WIN}, broken).points == 17
+    assert play({1: "rC", 2: LOCKED_WIN}, broken).finish.points == 17
 
 
 def test_it_forces_a_finish_when_only_generals_and_locked_sets_are_left() -> None:
@@ -619,7 +625,7 @@ def test_it_forces_a_finish_when_only_generals_and_locked_sets_are_left() -> Non
     # rK and its locked triple. exposed 5; hidden lone 1 + triple 3: P = 9.
     hand = FORCED_HAND.replace("yK gK wK", "gE gE gE")
     game = play({1: "rC", 2: hand}, FORCED_EVENTS, rules=LOCKED, reserve=FORCED_RESERVE)
-    assert (game.outcome, game.seat, game.points) == ("forced", 2, 9)
+    assert (game.finish.outcome, game.finish.seat, game.finish.points) == ("forced", 2, 9)
     # Without the switch seat 2 may discard a gE, so the record is merely unfinished.
     got = fault({1: "rC", 2: hand}, FORCED_EVENTS, reserve=FORCED_RESERVE, result="2:9")
     assert got == ("truncated", 23)  # 22 events
@@ -635,7 +641,7 @@ def test_it_writes_records_that_read_back_the_same() -> None:
     record = parse_record(text)
     again = parse_record(write_fcn(record))
     assert write_fcn(again) == write_fcn(record)
-    assert validate(again).points == 15
+    assert validate(again).finish.points == 15
 
 
 def test_it_refuses_an_event_with_an_error_of_the_record_family_saying_where() -> None:

@@ -107,6 +107,6 @@ def generated(outcome: str, ruleset: str, *, bot: str = "random", tries: int = 3
     for seed in range(tries):
         players = 2 + seed % 3
         record = generate_record(ruleset, players, seed, dealer=seed % players + 1, bot=bot)
-        if fourcolor.validate(record).outcome == outcome:
+        if fourcolor.validate(record).finish.outcome == outcome:
             return fourcolor.write_fcn(record)
     raise AssertionError(f"no {ruleset} self-play record ends {outcome} in {tries} seeds")

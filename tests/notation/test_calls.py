@@ -39,7 +39,7 @@ def test_it_accepts_calls_when_the_priority_rule_picks_the_claim(
 ) -> None:
     check = fourcolor.check_record(fcn(events, deal=deal, result=result))
     assert check.error is None, str(check.error)
-    assert check.game is not None and check.game.result_tag == result
+    assert check.game is not None and check.game.finish.result_tag == result
 
 
 # fmt: off
@@ -109,8 +109,8 @@ def test_it_keeps_calls_through_the_canonical_text_and_json() -> None:
 def test_it_accepts_a_game_stopped_anywhere_as_unfinished(events: str) -> None:
     game = fourcolor.check_record(fcn(events, result="*")).game
     assert game is not None
-    assert (game.outcome, game.seat, game.points) == ("unfinished", None, None)
-    assert game.settlement == {1: 0, 2: 0}
+    assert (game.finish.outcome, game.finish.seat, game.finish.points) == ("unfinished", None, None)
+    assert game.finish.settlement == {1: 0, 2: 0}
 
 
 @pytest.mark.parametrize(

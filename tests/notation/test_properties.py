@@ -59,7 +59,7 @@ def test_it_accepts_every_generated_record_with_its_result(record: Record) -> No
     text = fourcolor.write_fcn(record)
     check = fourcolor.check_record(text)
     assert check.error is None, str(check.error)
-    assert check.game is not None and check.game.result_tag == record.tags["Result"]
+    assert check.game is not None and check.game.finish.result_tag == record.tags["Result"]
     assert_canonical_and_twin(record)
     assert fourcolor.write_fcn(fourcolor.parse_record(text)) == text  # generated = canonical
 

@@ -80,7 +80,7 @@ VALID = [
 def test_it_accepts_records_that_keep_the_rules(text: str, result: str) -> None:
     check = fourcolor.check_record(text)
     assert check.error is None, str(check.error)
-    assert check.game is not None and check.game.result_tag == result
+    assert check.game is not None and check.game.finish.result_tag == result
 
 
 # (id, record text, fault) for every way of breaking §9; the comment names the rule.
@@ -234,14 +234,15 @@ def test_it_refuses_an_event_after_a_forced_finish() -> None:
 def test_it_accepts_an_exhausted_round_only_as_exhausted() -> None:
     text = generated("exhausted", "bga")
     check = fourcolor.check_record(text)
-    assert check.game is not None and check.game.result_tag == "-"
+    assert check.game is not None and check.game.finish.result_tag == "-"
     assert fault_of(text.replace('[Result "-"]', '[Result "*"]')) is not None
 
 
 def test_it_keeps_dealt_sets_locked_when_the_switch_is_on() -> None:
     locked = with_switches(CLASSIC, dealt_sets_locked=True)
     record = fourcolor.parse_record(fcn("1x gA"))
-    assert fourcolor.validate(record).result_tag == "*"  # classic: the dealt triple may split
+    # classic: the dealt triple may split
+    assert fourcolor.validate(record).finish.result_tag == "*"
     with pytest.raises(fourcolor.FcnError) as caught:
         fourcolor.validate(record, locked)
     err = caught.value
@@ -254,9 +255,10 @@ def test_it_reports_the_bga_lucky_bonus_in_the_settlement_not_the_points() -> No
     ).game
     assert game is not None
     # 16 points; each other seat pays 16 - 10 + 1 + 2 (two gE in the winner's hand).
-    assert (game.points, game.lucky_bonus, game.settlement) == (16, 2, {1: -9, 2: 9})
+    finish = game.finish
+    assert (finish.points, finish.lucky_bonus, finish.settlement) == (16, 2, {1: -9, 2: 9})
 
 
 def test_it_scores_a_win_call_tie_for_the_first_seat_from_the_drawer() -> None:
     game = fourcolor.check_record(fcn("1x rP 2d yE 2w yE yK yA", deal=DEAL_H, result="2:17")).game
-    assert game is not None and game.settlement == {1: -17, 2: 17}
+    assert game is not None and game.finish.settlement == {1: -17, 2: 17}

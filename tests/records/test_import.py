@@ -36,10 +36,10 @@ def test_it_stores_every_record_of_a_good_file_with_its_derived_data() -> None:
         assert game.original_text == text
         check = fourcolor.check_record(text)
         assert check.game is not None and check.record is not None
-        assert game.outcome == check.game.outcome
-        assert game.result_tag == check.game.result_tag
-        assert game.points == check.game.points
-        assert game.settlement == {str(s): d for s, d in check.game.settlement.items()}
+        assert game.outcome == check.game.finish.outcome
+        assert game.result_tag == check.game.finish.result_tag
+        assert game.points == check.game.finish.points
+        assert game.settlement == {str(s): d for s, d in check.game.finish.settlement.items()}
         assert game.players == check.record.players
         assert game.ruleset == check.record.ruleset_name
         assert game.engine_version == fourcolor.__version__

@@ -24,7 +24,7 @@ def test_it_builds_rounds_whose_engine_facts_are_the_tables(label: str) -> None:
     assert engine_facts(text) == FACTS[label]
     with one_player_may_hold_two_seats():  # A2 (see the conftest)
         check = fourcolor.check_record(text)
-    assert check.game is not None and check.game.outcome == OUTCOMES[label]
+    assert check.game is not None and check.game.finish.outcome == OUTCOMES[label]
 
 
 def test_it_stores_the_facts_as_seat_rows(club: dict[str, int]) -> None:

@@ -60,14 +60,14 @@ def test_it_names_the_winner_of_each_round_and_of_the_match(
     expected = []
     for game in games:
         names = game.record.seats
-        if game.outcome != "win":
-            assert game.outcome in ("exhausted", "forced", "redeal")
+        if game.finish.outcome != "win":
+            assert game.finish.outcome in ("exhausted", "forced", "redeal")
             continue
         live = game.claims[-1].live
-        whose = ("their own draw" if live.owner == game.seat else
+        whose = ("their own draw" if live.owner == game.finish.seat else
                  f"{names[live.owner - 1]}’s {live.source}")
         expected.append(
-            f"{names[game.seat - 1]} wins on {whose} with {game.points} points.")
+            f"{names[game.finish.seat - 1]} wins on {whose} with {game.finish.points} points.")
     assert [o for o in outcomes if " wins on " in o] == expected
     assert expected, "the match should have at least one won round"
     assert not any(":" in o and o.split(":")[0].isdigit() for o in outcomes)  # no "2:12" tags
@@ -93,7 +93,7 @@ def test_it_warns_when_a_round_was_dealt_by_the_wrong_player(
     tags = {"Match": "Odd cup", "Round": "1"}
     first = generate_record("classic", 3, 11, names=FOUR[:3], tags=tags)
     game = fourcolor.validate(first)
-    expected = next_dealer(game.outcome, game.seat, first.dealer, 3)
+    expected = next_dealer(game.finish.outcome, game.finish.seat, first.dealer, 3)
     wrong = expected % 3 + 1
     second = generate_record("classic", 3, 12, dealer=wrong, names=FOUR[:3],
                              tags={"Match": "Odd cup", "Round": "2"})

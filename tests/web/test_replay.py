@@ -166,13 +166,13 @@ def test_it_shows_the_end_only_at_the_last_ply(client: Client, archive: Archive)
     assert page(client, archive.four, ply=40).find("section", id="end").attrs.get("hidden") == ""
     end = page(client, archive.four, ply=41).find("section", id="end")
     assert "hidden" not in end.attrs
-    winner = game.record.seats[game.seat - 1]
+    winner = game.record.seats[game.finish.seat - 1]
     last = game.claims[-1].live
     owner = game.record.seats[last.owner - 1]
-    whose = ("their own draw" if last.owner == game.seat else f"{owner}’s draw") if (
+    whose = ("their own draw" if last.owner == game.finish.seat else f"{owner}’s draw") if (
         last.source == "draw") else f"{owner}’s discard"
     assert end.find("p", "end__outcome").words() == (
-        f"{winner} wins on {whose} with {game.points} points."
+        f"{winner} wins on {whose} with {game.finish.points} points."
     )
     rows = end.find("table", "melds").find("tbody").find_all("tr")
     assert [r.cards() for r in rows] == [[c.token for c in m.cards] for m, _ in game.winning_melds]
@@ -181,7 +181,7 @@ def test_it_shows_the_end_only_at_the_last_ply(client: Client, archive: Archive)
         for r in end.find("table", "settlement").find_all("tr", data_seat=True)
     }
     expected = {s: (f"+{d}" if d > 0 else f"\u2212{-d}" if d < 0 else "0")
-                for s, d in game.settlement.items()}
+                for s, d in game.finish.settlement.items()}
     assert settlement == expected
 
 
@@ -258,13 +258,13 @@ def test_it_tells_how_a_round_without_a_plain_win_ended(
 ) -> None:
     game = store(text())
     engine = replay_of(game).game
-    name = engine.record.seats[engine.seat - 1] if engine.seat else ""
+    name = engine.record.seats[engine.finish.seat - 1] if engine.finish.seat else ""
     for params in ({"ply": game.event_count}, {"ply": game.event_count, "seat": 1}):
         doc = page(client, game, **params)
         end = doc.find("section", id="end")
         assert "hidden" not in end.attrs
         assert end.find("p", "end__outcome").words() == sentence.format(
-            name=name, points=engine.points)
+            name=name, points=engine.finish.points)
         settlement = [r.find("td").words() for r in end.find("table", "settlement")
                       .find_all("tr", data_seat=True)]
         assert len(settlement) == game.players

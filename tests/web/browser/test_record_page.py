@@ -104,7 +104,7 @@ def test_it_records_a_whole_round_by_taps_and_saves_it(
     game = Game.objects.get()
     assert page.url.endswith(f"/games/{game.pk}/")
     # The same record (a record that leaves out its Result gets the one the round gives).
-    record.tags.setdefault("Result", fourcolor.validate(record).result_tag)
+    record.tags.setdefault("Result", fourcolor.validate(record).finish.result_tag)
     assert game.canonical_text == fourcolor.write_fcn(record)
     assert game.uploaded_by == account
     assert not services.open_drafts(account).exists()
