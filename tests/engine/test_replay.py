@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from fourcolor.cards import parse_card
@@ -220,3 +222,12 @@ def test_it_never_waits_on_a_card_whose_every_copy_the_seat_holds(colour: str) -
     assert waits and f"{colour}R" not in waits
     assert all(r["waits"]["2"] == [] or r["waits"]["2"][0]["card"] != f"{colour}R"
                for r in review_json(replay.review()))
+
+
+def test_it_returns_frozen_values_with_cards(replay: Replay) -> None:
+    state = replay.state(3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.ply = 4  # type: ignore[misc]
+    assert state.seats[2].display[0].cards == (parse_card("rP"),) * 3
+    assert state.live is not None and state.live.card is parse_card("yC")
+    assert state.finish is None and replay.state(12).finish is not None
