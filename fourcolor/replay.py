@@ -127,6 +127,18 @@ class PlyState:
     finish: RoundEnd | None
 
 
+# Discards are interned: a state lists every discard so far, so a round's states would
+# otherwise build thousands of equal little values (there are at most 4 x 28 of them).
+_DISCARDS: dict[tuple[int, Card], Discard] = {}
+
+
+def _discard(seat: int, card: Card) -> Discard:
+    found = _DISCARDS.get((seat, card))
+    if found is None:
+        found = _DISCARDS[(seat, card)] = Discard(seat, card)
+    return found
+
+
 def _shown(meld: Meld, ruleset: Ruleset) -> MeldShown:
     return MeldShown(meld.kind, meld.cards, meld.points(ruleset, exposed=True))
 
@@ -183,6 +195,7 @@ class Replay:
             self.rounds.append(state.copy())
         self.rounds[-1].close()  # an exhausted round's last state shows it over
         self._review: list[dict[int, list[Wait]]] | None = None
+        self._melds_shown: dict[Meld, MeldShown] = {}
         # The claim that took effect at each ply (melds and wins), by ply.
         self.claims: dict[int, ClaimRecord] = {claim.ply: claim for claim in self.game.claims}
 
@@ -201,7 +214,6 @@ class Replay:
         """The table at `ply`. With `seat`, other seats' hands (and what they may claim) are
         hidden: only their sizes show."""
         rnd = self.round_at(ply)
-        rs = self.ruleset
         if seat is not None and not 1 <= seat <= rnd.players:
             raise ValueError(f"seat must be between 1 and {rnd.players}, not {seat}")
         event = self.record.events[ply - 1] if ply > 0 else None
@@ -217,7 +229,7 @@ class Replay:
                     dealer=s == rnd.dealer,
                     hand=_cards(hand) if visible else None,
                     hand_count=sum(hand),
-                    display=tuple(_shown(m, rs) for m in rnd.displays[s]),
+                    display=tuple([self._shown(m) for m in rnd.displays[s]]),
                     exposed_points=rnd.exposed_points(s),
                     can_claim=self._can_claim(rnd, s) if visible else None,
                 )
@@ -237,11 +249,19 @@ class Replay:
                 else None
             ),
             pile_left=rnd.pile_left,
-            discards=tuple(Discard(s, c) for s, c in rnd.discards),
+            discards=tuple([_discard(s, c) for s, c in rnd.discards]),
             seats=tuple(seats),
             view=seat,
             finish=round_end(self.game) if ply == self.plies else None,
         )
+
+    def _shown(self, meld: Meld) -> MeldShown:
+        # A displayed meld stays on the table for the rest of the round: one value for all
+        # the states that show it.
+        shown = self._melds_shown.get(meld)
+        if shown is None:
+            shown = self._melds_shown[meld] = _shown(meld, self.ruleset)
+        return shown
 
     def claim(self, ply: int) -> ClaimMade | None:
         """The claim the event at `ply` made (`ClaimMade`); None for any other event

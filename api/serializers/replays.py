@@ -36,13 +36,79 @@ def _tokens(cards: Iterable[Card]) -> list[str]:
     return [card.token for card in cards]
 
 
+# The writers, as plain functions: a serializer instance per nested value would cost more
+# than the value itself (DRF's Field.__init__), and a round has thousands of them.
+
+def _meld(meld: MeldShown) -> dict[str, Any]:
+    return {"kind": meld.kind, "cards": _tokens(meld.cards), "points": meld.points}
+
+
+def _finish_meld(meld: FinishMeld) -> dict[str, Any]:
+    return {"kind": meld.kind, "cards": _tokens(meld.cards), "points": meld.points,
+            "exposed": meld.exposed}
+
+
+def _finish(end: RoundEnd) -> dict[str, Any]:
+    return {
+        "outcome": end.outcome,
+        "seat": end.seat,
+        "on": end.on,
+        "points": end.points,
+        "exposed_points": end.exposed_points,
+        "hidden_points": end.hidden_points,
+        "lucky_card": end.lucky_card.token if end.lucky_card else None,
+        "lucky_bonus": end.lucky_bonus,
+        "settlement": {str(seat): d for seat, d in end.settlement.items()},
+        "result": end.result,
+        "melds": [_finish_meld(m) for m in end.melds],
+        "declared_split": end.declared_split,
+        "best_hidden_points": end.best_hidden_points,
+    }
+
+
+def _live(live: LiveCard) -> dict[str, Any]:
+    return {"card": live.card.token, "owner": live.owner, "source": live.source}
+
+
+def _discard(discard: Discard) -> dict[str, Any]:
+    return {"seat": discard.seat, "card": discard.card.token}
+
+
+def _seat(seat: SeatState) -> dict[str, Any]:
+    return {
+        "seat": seat.seat,
+        "name": seat.name,
+        "dealer": seat.dealer,
+        "hand": _tokens(seat.hand) if seat.hand is not None else None,
+        "hand_count": seat.hand_count,
+        "display": [_meld(m) for m in seat.display],
+        "exposed_points": seat.exposed_points,
+        "can_claim": list(seat.can_claim) if seat.can_claim is not None else None,
+    }
+
+
+def _claim(claim: ClaimMade) -> dict[str, Any]:
+    return {"kind": claim.kind, "seat": claim.seat, "owner": claim.owner,
+            "taken": claim.taken, "skipped": list(claim.skipped)}
+
+
+def _wait(wait: Wait) -> dict[str, Any]:
+    return {"card": wait.card.token, "points": wait.points, "meld": _tokens(wait.meld.cards),
+            "unseen": wait.unseen}
+
+
+def _missed(missed: MissedWin) -> dict[str, Any]:
+    return {"seat": missed.seat, "card": missed.card.token, "points": missed.points,
+            "message": missed.message()}
+
+
 class MeldDoc(serializers.Serializer[Any]):
     kind = serializers.CharField()
     cards = serializers.ListField(child=serializers.CharField())
     points = serializers.IntegerField()
 
     def to_representation(self, meld: MeldShown) -> dict[str, Any]:
-        return {"kind": meld.kind, "cards": _tokens(meld.cards), "points": meld.points}
+        return _meld(meld)
 
 
 
@@ -50,8 +116,7 @@ class FinishMeldDoc(MeldDoc):
     exposed = serializers.BooleanField()
 
     def to_representation(self, meld: FinishMeld) -> dict[str, Any]:  # type: ignore[override]
-        return {"kind": meld.kind, "cards": _tokens(meld.cards), "points": meld.points,
-                "exposed": meld.exposed}
+        return _finish_meld(meld)
 
 
 
@@ -73,22 +138,7 @@ class FinishDoc(serializers.Serializer[Any]):
     best_hidden_points = serializers.IntegerField(allow_null=True)
 
     def to_representation(self, end: RoundEnd) -> dict[str, Any]:
-        melds = FinishMeldDoc()
-        return {
-            "outcome": end.outcome,
-            "seat": end.seat,
-            "on": end.on,
-            "points": end.points,
-            "exposed_points": end.exposed_points,
-            "hidden_points": end.hidden_points,
-            "lucky_card": end.lucky_card.token if end.lucky_card else None,
-            "lucky_bonus": end.lucky_bonus,
-            "settlement": {str(seat): d for seat, d in end.settlement.items()},
-            "result": end.result,
-            "melds": [melds.to_representation(m) for m in end.melds],
-            "declared_split": end.declared_split,
-            "best_hidden_points": end.best_hidden_points,
-        }
+        return _finish(end)
 
 
 
@@ -99,7 +149,7 @@ class LiveDoc(serializers.Serializer[Any]):
     source = serializers.CharField(help_text="draw or discard: where the live card came from")
 
     def to_representation(self, live: LiveCard) -> dict[str, Any]:
-        return {"card": live.card.token, "owner": live.owner, "source": live.source}
+        return _live(live)
 
 
 
@@ -108,7 +158,7 @@ class DiscardDoc(serializers.Serializer[Any]):
     card = serializers.CharField()
 
     def to_representation(self, discard: Discard) -> dict[str, Any]:
-        return {"seat": discard.seat, "card": discard.card.token}
+        return _discard(discard)
 
 
 
@@ -129,17 +179,7 @@ class SeatStateDoc(serializers.Serializer[Any]):
     )
 
     def to_representation(self, seat: SeatState) -> dict[str, Any]:
-        meld = MeldDoc().to_representation
-        return {
-            "seat": seat.seat,
-            "name": seat.name,
-            "dealer": seat.dealer,
-            "hand": _tokens(seat.hand) if seat.hand is not None else None,
-            "hand_count": seat.hand_count,
-            "display": [meld(m) for m in seat.display],
-            "exposed_points": seat.exposed_points,
-            "can_claim": list(seat.can_claim) if seat.can_claim is not None else None,
-        }
+        return _seat(seat)
 
 
 
@@ -162,8 +202,7 @@ class ClaimDoc(serializers.Serializer[Any]):
     )
 
     def to_representation(self, claim: ClaimMade) -> dict[str, Any]:
-        return {"kind": claim.kind, "seat": claim.seat, "owner": claim.owner,
-                "taken": claim.taken, "skipped": list(claim.skipped)}
+        return _claim(claim)
 
 
 
@@ -201,31 +240,30 @@ class PlyStateDoc(serializers.Serializer[Any]):
     links = PlyLinksDoc()
 
     def to_representation(self, state: PlyState) -> dict[str, Any]:
-        """The engine's fields; the view adds `game`, `says` and `links` (from the context:
-        they are the archive's, not the engine's)."""
-        seat = SeatStateDoc().to_representation
+        """The engine's fields; `game`, `says` and `links` (the archive's, not the engine's)
+        come from the context the view gives."""
         live = state.live
+        context = self.context
         data: dict[str, Any] = {
-            "game": self.context["game"],
+            "game": context["game"],
             "ply": state.ply,
             "plies": state.plies,
             "event": state.event,
-            "claim": ClaimDoc().to_representation(state.claim) if state.claim else None,
+            "claim": _claim(state.claim) if state.claim is not None else None,
             "comments": list(state.comments),
             "phase": state.phase,
             "expected": state.expected,
             "turn": state.turn,
-            "live": {"card": live.card.token, "owner": live.owner, "source": live.source}
-            if live is not None else None,
+            "live": _live(live) if live is not None else None,
             "pile_left": state.pile_left,
-            "discards": [{"seat": d.seat, "card": d.card.token} for d in state.discards],
-            "seats": [seat(s) for s in state.seats],
+            "discards": [_discard(d) for d in state.discards],
+            "seats": [_seat(s) for s in state.seats],
             "view": state.view,
         }
         if state.finish is not None:
-            data["finish"] = FinishDoc().to_representation(state.finish)
-        data["says"] = self.context["says"](state.ply)
-        data["links"] = self.context["links"](state.ply)
+            data["finish"] = _finish(state.finish)
+        data["says"] = context["says"](state.ply)
+        data["links"] = context["links"](state.ply)
         return data
 
 
@@ -251,8 +289,7 @@ class WaitDoc(serializers.Serializer[Any]):
     unseen = serializers.IntegerField(help_text="copies the seat cannot see")
 
     def to_representation(self, wait: Wait) -> dict[str, Any]:
-        return {"card": wait.card.token, "points": wait.points,
-                "meld": _tokens(wait.meld.cards), "unseen": wait.unseen}
+        return _wait(wait)
 
 
 
@@ -263,8 +300,7 @@ class MissedWinDoc(serializers.Serializer[Any]):
     message = serializers.CharField()
 
     def to_representation(self, missed: MissedWin) -> dict[str, Any]:
-        return {"seat": missed.seat, "card": missed.card.token, "points": missed.points,
-                "message": missed.message()}
+        return _missed(missed)
 
 
 
@@ -278,14 +314,12 @@ class PlyReviewDoc(serializers.Serializer[Any]):
     missed_wins = MissedWinDoc(many=True)
 
     def to_representation(self, item: PlyReview) -> dict[str, Any]:
-        wait = WaitDoc().to_representation
-        missed = MissedWinDoc().to_representation
         return {
             "ply": item.ply,
             "event": item.event,
             "comments": list(item.comments),
-            "waits": {str(s): [wait(w) for w in ws] for s, ws in item.waits.items()},
-            "missed_wins": [missed(m) for m in item.missed_wins],
+            "waits": {str(s): [_wait(w) for w in ws] for s, ws in item.waits.items()},
+            "missed_wins": [_missed(m) for m in item.missed_wins],
         }
 
 
@@ -294,7 +328,7 @@ class PlyMissedWinDoc(MissedWinDoc):
     ply = serializers.IntegerField(help_text="the ply after which the card was live")
 
     def to_representation(self, missed: MissedWin) -> dict[str, Any]:
-        return MissedWinDoc().to_representation(missed) | {"ply": missed.ply}
+        return _missed(missed) | {"ply": missed.ply}
 
 
 
