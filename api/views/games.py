@@ -49,7 +49,7 @@ from api.pagination import (
 )
 from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
-from api.replays import load_replay
+from records.replay_cache import load_replay
 from api.schema import GAME_FILTER_PARAMETERS
 from api.serializers.errors import ErrorDoc
 from api.serializers.games import (
@@ -237,7 +237,7 @@ class GameViewSet(
         game = self.get_object()
         if (fresh := self.unchanged(game)) is not None:
             return fresh
-        return Response(game_json(game, self.get_serializer_context()))
+        return Response(game_json(game, self.get_serializer_context(), cached=True))
 
     @extend_schema(
         summary="Delete a game (its uploader or staff)",

@@ -19,7 +19,7 @@ import fourcolor
 from fourcolor.cards import CARDS
 from fourcolor.generate import generate_match, generate_record
 
-from api.replays import clear_cache
+from records.replay_cache import clear_local as clear_cache
 from records.models import Game
 from records.services import import_records
 

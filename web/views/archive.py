@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Page
 from django.db.models import Count, Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 from records.filters import DEFAULT_ORDERING, ORDERING_FIELDS, GameFilter
 from records.models import Game, GameSeat, Player, player_key
 from web.forms import use_date_pickers
+from web.paging import EstimatingPaginator
 
 PAGE_SIZE = 50
 MATCHING_PLAYERS = 10
@@ -30,8 +31,9 @@ def games_for_listing() -> QuerySet[Game]:
 
 
 def paginate(request: HttpRequest, queryset: QuerySet[Game], size: int | None = None) -> Page:
-    """The page asked for; a page number out of range or not a number gives the nearest page."""
-    return Paginator(queryset, size or PAGE_SIZE).get_page(request.GET.get("page"))
+    """The page asked for; a page number out of range or not a number gives the nearest page.
+    No COUNT(*) over a large archive (web.paging)."""
+    return EstimatingPaginator(queryset, size or PAGE_SIZE).get_page(request.GET.get("page"))
 
 
 def suggest_attrs(name: str) -> dict[str, str]:

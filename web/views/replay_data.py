@@ -15,13 +15,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
-
 import fourcolor
 from fourcolor.cards import Card
 from fourcolor.replay import ClaimMade, MeldShown, PlyReview, Replay, round_end
 from fourcolor.replay_json import round_end_json
 
+from records import replay_cache
 from records.models import Game
 
 
@@ -34,10 +33,9 @@ class ReplayUnavailable(Exception):
 
 
 def load_replay(game: Game) -> Replay:
-    """The engine's replay of a stored game, from its canonical text."""
+    """The engine's replay of a stored game (records.replay_cache)."""
     try:
-        record = fourcolor.parse_record(game.canonical_text)
-        return Replay(record)
+        return replay_cache.load_replay(game)
     except fourcolor.FcnError as error:
         raise ReplayUnavailable(error) from error
 
@@ -183,29 +181,16 @@ def replay_payload(replay: Replay, seat: int | None) -> ReplayPayload:
     return ReplayPayload(replay.plies, seat, seats, states, finish, missed)
 
 
-# Built payloads are kept in the default cache: a game's replay only changes with its canonical
-# text (content_hash) or the engine, both in the key.
-CACHE_SECONDS = 24 * 3600
-
-
 # Bumped whenever the payload's shape changes, so that no page reads an older one.
 PAYLOAD_VERSION = 2
 
 
-def cache_key(game: Game, view: int | None) -> str:
-    return (f"fourcolor:replay:{fourcolor.__version__}:{PAYLOAD_VERSION}:{game.content_hash}:"
-            f"{view or 0}")
-
-
 def cached_payload(game: Game, view: int | None) -> tuple[ReplayPayload, str]:
-    """The payload of a stored game for one view and its script element, from the cache when
-    an earlier request built them. Raises ReplayUnavailable like `load_replay`."""
-    key = cache_key(game, view)
-    hit = cache.get(key)
-    if hit is not None:
-        payload, script = hit
-        return payload, script
-    payload = replay_payload(load_replay(game), view)
-    script = payload.script_tag()
-    cache.set(key, (payload, script), CACHE_SECONDS)
-    return payload, script
+    """The payload of a stored game for one view and its script element, kept beside the
+    game's replay in records.replay_cache. Raises ReplayUnavailable like `load_replay`."""
+
+    def build() -> tuple[ReplayPayload, str]:
+        payload = replay_payload(load_replay(game), view)
+        return payload, payload.script_tag()
+
+    return replay_cache.cached(game, f"payload:{PAYLOAD_VERSION}:{view or 0}", build)

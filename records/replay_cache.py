@@ -1,0 +1,87 @@
+"""The one cache of the engine's replays of stored games, for the web pages and the API.
+
+A replay costs a parse and a pass of the engine over the record (a few ms for a long round),
+its review several times that; a replay page, a client stepping through the plies, and every
+gunicorn worker ask for the same game again and again. So:
+
+- the replay is kept in Django's cache (`CACHES`: Redis when
+  REDIS_URL is set, the database's cache table otherwise), shared by every worker and
+  machine, for CACHE_SECONDS;
+- the last LOCAL_SIZE replays are also kept in this process, so that consecutive plies of one
+  game do not even read the shared cache;
+- what a view builds from a replay (the web page's payload) is kept beside it (`cached`).
+
+Every key holds the game's id, its content hash, when it was last validated and the running
+engine's version (`replay_key`): a revalidation (`manage.py revalidate --update`), a new
+engine or a rewritten record is a new key, so nothing stale is ever served; old entries expire.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.core.cache import cache
+
+import fourcolor
+from fourcolor.replay import Replay
+
+from records.models import Game
+
+T = TypeVar("T")
+
+CACHE_SECONDS = 24 * 3600
+LOCAL_SIZE = 32
+
+_local: OrderedDict[str, Replay] = OrderedDict()
+_lock = threading.Lock()
+
+
+def replay_key(game: Game) -> str:
+    validated = game.validated_at.isoformat() if game.validated_at else ""
+    return f"fourcolor:replay:{fourcolor.__version__}:{game.pk}:{game.content_hash}:{validated}"
+
+
+def load_replay(game: Game) -> Replay:
+    """The replay of `game`'s canonical text; raises `fourcolor.FcnError` when the running
+    engine refuses it (the caller says so: a page, or the API's 422)."""
+    key = replay_key(game)
+    with _lock:
+        replay = _local.get(key)
+        if replay is not None:
+            _local.move_to_end(key)
+            return replay
+    replay = cache.get(key)
+    if replay is None:
+        replay = Replay(fourcolor.parse_record(game.canonical_text))
+        cache.set(key, replay, CACHE_SECONDS)
+    _remember(key, replay)
+    return replay
+
+
+def cached(game: Game, part: str, build: Callable[[], T]) -> T:
+    """What `build()` makes of the game's replay, kept under the replay's key and `part`
+    (which names what it is and its version)."""
+    key = f"{replay_key(game)}:{part}"
+    hit = cache.get(key)
+    if hit is not None:
+        value: T = hit
+        return value
+    value = build()
+    cache.set(key, value, CACHE_SECONDS)
+    return value
+
+
+def _remember(key: str, replay: Replay) -> None:
+    with _lock:
+        _local[key] = replay
+        while len(_local) > LOCAL_SIZE:
+            _local.popitem(last=False)
+
+
+def clear_local() -> None:
+    """Forget this process's replays (tests; the shared cache is Django's to clear)."""
+    with _lock:
+        _local.clear()
