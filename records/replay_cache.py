@@ -11,16 +11,19 @@ gunicorn worker ask for the same game again and again. So:
   game do not even read the shared cache;
 - what a view builds from a replay (the web page's payload) is kept beside it (`cached`).
 
-Every key holds the game's id, its content hash, when it was last validated and the running
-engine's version (`replay_key`): a revalidation (`manage.py revalidate --update`), a new
-engine or a rewritten record is a new key, so nothing stale is ever served; old entries expire.
+Every key holds the game's id, its content hash, when it was last validated, the running
+engine's version and a hash of the engine's code (`replay_key`): a revalidation
+(`manage.py revalidate --update`), a new engine or a rewritten record is a new key, so
+nothing stale is ever served; old entries expire.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 from django.core.cache import cache
@@ -35,13 +38,26 @@ T = TypeVar("T")
 CACHE_SECONDS = 24 * 3600
 LOCAL_SIZE = 32
 
+
+
+def _engine_fingerprint() -> str:
+    """A hash of the engine's source: a cached replay is a pickled `Replay`, which only the
+    code that made it reads back, and a deploy may change that code without a new version."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(fourcolor.__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+ENGINE_FINGERPRINT = _engine_fingerprint()
 _local: OrderedDict[str, Replay] = OrderedDict()
 _lock = threading.Lock()
 
 
 def replay_key(game: Game) -> str:
     validated = game.validated_at.isoformat() if game.validated_at else ""
-    return f"fourcolor:replay:{fourcolor.__version__}:{game.pk}:{game.content_hash}:{validated}"
+    return (f"fourcolor:replay:{fourcolor.__version__}:{ENGINE_FINGERPRINT}:{game.pk}:"
+            f"{game.content_hash}:{validated}")
 
 
 def load_replay(game: Game) -> Replay:
