@@ -1,8 +1,8 @@
 """The command line's JSON form of the replay values (`python -m fourcolor replay`, `review
 --json`): plain dicts and lists, cards as tokens ("rK"), seat keys as strings ("1").
 
-The API writes the same values with its own serializers (api/serializers/replays.py); its
-tests check the two agree, key for key.
+The API's serializers (api/serializers/replays.py) describe these values in the OpenAPI schema
+and write them with these same functions, so the two cannot drift.
 """
 
 from __future__ import annotations
@@ -11,7 +11,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from .cards import Card
-from .replay import ClaimMade, MeldShown, MissedWin, PlyReview, PlyState, RoundEnd, Wait
+from .replay import (
+    ClaimMade,
+    Discard,
+    FinishMeld,
+    LiveCard,
+    MeldShown,
+    MissedWin,
+    PlyReview,
+    PlyState,
+    RoundEnd,
+    SeatState,
+    Wait,
+)
 
 
 def tokens(cards: Iterable[Card]) -> list[str]:
@@ -22,11 +34,36 @@ def meld_json(meld: MeldShown) -> dict[str, Any]:
     return {"kind": meld.kind, "cards": tokens(meld.cards), "points": meld.points}
 
 
+def finish_meld_json(meld: FinishMeld) -> dict[str, Any]:
+    return meld_json(meld) | {"exposed": meld.exposed}
+
+
 def claim_json(claim: ClaimMade | None) -> dict[str, Any] | None:
     if claim is None:
         return None
     return {"kind": claim.kind, "seat": claim.seat, "owner": claim.owner, "taken": claim.taken,
             "skipped": list(claim.skipped)}
+
+
+def live_json(live: LiveCard) -> dict[str, Any]:
+    return {"card": live.card.token, "owner": live.owner, "source": live.source}
+
+
+def discard_json(discard: Discard) -> dict[str, Any]:
+    return {"seat": discard.seat, "card": discard.card.token}
+
+
+def seat_json(seat: SeatState) -> dict[str, Any]:
+    return {
+        "seat": seat.seat,
+        "name": seat.name,
+        "dealer": seat.dealer,
+        "hand": tokens(seat.hand) if seat.hand is not None else None,
+        "hand_count": seat.hand_count,
+        "display": [meld_json(m) for m in seat.display],
+        "exposed_points": seat.exposed_points,
+        "can_claim": list(seat.can_claim) if seat.can_claim is not None else None,
+    }
 
 
 def round_end_json(end: RoundEnd) -> dict[str, Any]:
@@ -41,7 +78,7 @@ def round_end_json(end: RoundEnd) -> dict[str, Any]:
         "lucky_bonus": end.lucky_bonus,
         "settlement": {str(s): d for s, d in end.settlement.items()},
         "result": end.result,
-        "melds": [meld_json(m) | {"exposed": m.exposed} for m in end.melds],
+        "melds": [finish_meld_json(m) for m in end.melds],
         "declared_split": end.declared_split,
         "best_hidden_points": end.best_hidden_points,
     }
@@ -59,26 +96,10 @@ def state_json(state: PlyState) -> dict[str, Any]:
         "phase": state.phase,
         "expected": state.expected,
         "turn": state.turn,
-        "live": (
-            {"card": live.card.token, "owner": live.owner, "source": live.source}
-            if live is not None
-            else None
-        ),
+        "live": live_json(live) if live is not None else None,
         "pile_left": state.pile_left,
-        "discards": [{"seat": d.seat, "card": d.card.token} for d in state.discards],
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": s.name,
-                "dealer": s.dealer,
-                "hand": tokens(s.hand) if s.hand is not None else None,
-                "hand_count": s.hand_count,
-                "display": [meld_json(m) for m in s.display],
-                "exposed_points": s.exposed_points,
-                "can_claim": list(s.can_claim) if s.can_claim is not None else None,
-            }
-            for s in state.seats
-        ],
+        "discards": [discard_json(d) for d in state.discards],
+        "seats": [seat_json(s) for s in state.seats],
         "view": state.view,
     }
     if state.finish is not None:
@@ -96,18 +117,34 @@ def missed_win_json(missed: MissedWin) -> dict[str, Any]:
             "message": missed.message()}
 
 
+def review_item_json(item: PlyReview) -> dict[str, Any]:
+    """One ply of the review: the waits by seat ("1".."4"), the missed wins, the event and its
+    comments."""
+    return {
+        "ply": item.ply,
+        "event": item.event,
+        "comments": list(item.comments),
+        "waits": {str(s): [wait_json(w) for w in ws] for s, ws in item.waits.items()},
+        "missed_wins": [missed_win_json(m) for m in item.missed_wins],
+    }
+
+
 def review_json(review: Iterable[PlyReview]) -> list[dict[str, Any]]:
-    """Per ply: the waits by seat ("1".."4"), the missed wins, the event and its comments."""
-    return [
-        {
-            "ply": item.ply,
-            "event": item.event,
-            "comments": list(item.comments),
-            "waits": {str(s): [wait_json(w) for w in ws] for s, ws in item.waits.items()},
-            "missed_wins": [missed_win_json(m) for m in item.missed_wins],
-        }
-        for item in review
-    ]
+    return [review_item_json(item) for item in review]
 
 
-__all__ = ["review_json", "round_end_json", "state_json"]
+__all__ = [
+    "claim_json",
+    "discard_json",
+    "finish_meld_json",
+    "live_json",
+    "meld_json",
+    "missed_win_json",
+    "review_item_json",
+    "review_json",
+    "round_end_json",
+    "seat_json",
+    "state_json",
+    "tokens",
+    "wait_json",
+]

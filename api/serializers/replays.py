@@ -1,7 +1,8 @@
 """The engine's replay values (`fourcolor.replay`): a ply's table, the review, the finish.
 
 One serializer per value. The declared fields are the OpenAPI schema; `to_representation`
-writes the value by hand, field for field, because a replay's plies are thousands of small
+writes the value with the engine's JSON form (fourcolor/replay_json.py, which the command line
+uses too), field for field, because a replay's plies are thousands of small
 values and DRF's generic field walk would make `GET /games/{id}/plies/` several times slower
 (bench/api_reads.py). tests/api/test_replay_serializers.py checks that every serializer writes
 exactly its declared fields. The class names are the schema's component names (kept from when
@@ -10,12 +11,11 @@ these only described the engine's dicts: a client generated from the schema keep
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from rest_framework import serializers
 
-from fourcolor.cards import Card
+from fourcolor import replay_json
 from fourcolor.replay import (
     ClaimMade,
     Discard,
@@ -32,74 +32,20 @@ from fourcolor.replay import (
 from records.models import Outcome, WinSource
 
 
-def _tokens(cards: Iterable[Card]) -> list[str]:
-    return [card.token for card in cards]
+# The writers are the engine's JSON form (fourcolor/replay_json.py), plain functions: a
+# serializer instance per nested value would cost more than the value itself (DRF's
+# Field.__init__), and a round has thousands of them.
+_meld = replay_json.meld_json
+_finish_meld = replay_json.finish_meld_json
+_finish = replay_json.round_end_json
+_live = replay_json.live_json
+_discard = replay_json.discard_json
+_seat = replay_json.seat_json
+_wait = replay_json.wait_json
+_missed = replay_json.missed_win_json
 
 
-# The writers, as plain functions: a serializer instance per nested value would cost more
-# than the value itself (DRF's Field.__init__), and a round has thousands of them.
-
-def _meld(meld: MeldShown) -> dict[str, Any]:
-    return {"kind": meld.kind, "cards": _tokens(meld.cards), "points": meld.points}
-
-
-def _finish_meld(meld: FinishMeld) -> dict[str, Any]:
-    return {"kind": meld.kind, "cards": _tokens(meld.cards), "points": meld.points,
-            "exposed": meld.exposed}
-
-
-def _finish(end: RoundEnd) -> dict[str, Any]:
-    return {
-        "outcome": end.outcome,
-        "seat": end.seat,
-        "on": end.on,
-        "points": end.points,
-        "exposed_points": end.exposed_points,
-        "hidden_points": end.hidden_points,
-        "lucky_card": end.lucky_card.token if end.lucky_card else None,
-        "lucky_bonus": end.lucky_bonus,
-        "settlement": {str(seat): d for seat, d in end.settlement.items()},
-        "result": end.result,
-        "melds": [_finish_meld(m) for m in end.melds],
-        "declared_split": end.declared_split,
-        "best_hidden_points": end.best_hidden_points,
-    }
-
-
-def _live(live: LiveCard) -> dict[str, Any]:
-    return {"card": live.card.token, "owner": live.owner, "source": live.source}
-
-
-def _discard(discard: Discard) -> dict[str, Any]:
-    return {"seat": discard.seat, "card": discard.card.token}
-
-
-def _seat(seat: SeatState) -> dict[str, Any]:
-    return {
-        "seat": seat.seat,
-        "name": seat.name,
-        "dealer": seat.dealer,
-        "hand": _tokens(seat.hand) if seat.hand is not None else None,
-        "hand_count": seat.hand_count,
-        "display": [_meld(m) for m in seat.display],
-        "exposed_points": seat.exposed_points,
-        "can_claim": list(seat.can_claim) if seat.can_claim is not None else None,
-    }
-
-
-def _claim(claim: ClaimMade) -> dict[str, Any]:
-    return {"kind": claim.kind, "seat": claim.seat, "owner": claim.owner,
-            "taken": claim.taken, "skipped": list(claim.skipped)}
-
-
-def _wait(wait: Wait) -> dict[str, Any]:
-    return {"card": wait.card.token, "points": wait.points, "meld": _tokens(wait.meld.cards),
-            "unseen": wait.unseen}
-
-
-def _missed(missed: MissedWin) -> dict[str, Any]:
-    return {"seat": missed.seat, "card": missed.card.token, "points": missed.points,
-            "message": missed.message()}
+_claim = replay_json.claim_json
 
 
 class MeldDoc(serializers.Serializer[Any]):
@@ -242,26 +188,8 @@ class PlyStateDoc(serializers.Serializer[Any]):
     def to_representation(self, state: PlyState) -> dict[str, Any]:
         """The engine's fields; `game`, `says` and `links` (the archive's, not the engine's)
         come from the context the view gives."""
-        live = state.live
         context = self.context
-        data: dict[str, Any] = {
-            "game": context["game"],
-            "ply": state.ply,
-            "plies": state.plies,
-            "event": state.event,
-            "claim": _claim(state.claim) if state.claim is not None else None,
-            "comments": list(state.comments),
-            "phase": state.phase,
-            "expected": state.expected,
-            "turn": state.turn,
-            "live": _live(live) if live is not None else None,
-            "pile_left": state.pile_left,
-            "discards": [_discard(d) for d in state.discards],
-            "seats": [_seat(s) for s in state.seats],
-            "view": state.view,
-        }
-        if state.finish is not None:
-            data["finish"] = _finish(state.finish)
+        data: dict[str, Any] = {"game": context["game"], **replay_json.state_json(state)}
         data["says"] = context["says"](state.ply)
         data["links"] = context["links"](state.ply)
         return data
@@ -314,13 +242,7 @@ class PlyReviewDoc(serializers.Serializer[Any]):
     missed_wins = MissedWinDoc(many=True)
 
     def to_representation(self, item: PlyReview) -> dict[str, Any]:
-        return {
-            "ply": item.ply,
-            "event": item.event,
-            "comments": list(item.comments),
-            "waits": {str(s): [_wait(w) for w in ws] for s, ws in item.waits.items()},
-            "missed_wins": [_missed(m) for m in item.missed_wins],
-        }
+        return replay_json.review_item_json(item)
 
 
 
