@@ -35,7 +35,7 @@ from jobs.models import Job, JobPart
 from records import chunked
 from records.models import Game
 from records.parallel import split_range
-from records.services import ImportReport, revalidate_games
+from records.services import ImportReport
 
 logger = logging.getLogger(__name__)
 
@@ -158,7 +158,7 @@ def run_import_part(part: JobPart, job: Job, token: str) -> None:
 
 
 def run_revalidate_part(part: JobPart, job: Job, token: str) -> None:
-    from jobs.tasks import MAX_PROBLEMS, REVALIDATE_CHUNK, revalidate_report
+    from jobs.tasks import revalidate_next
 
     games = Game.objects.filter(pk__gte=part.first_index)
     if part.stop_index is not None:
@@ -167,20 +167,7 @@ def run_revalidate_part(part: JobPart, job: Job, token: str) -> None:
         games = games.exclude(engine_version=fourcolor.__version__)
     totals = dict(part.report or {})
     last_id = part.next_index - 1
-    while True:
-        ids = list(games.filter(pk__gt=last_id).order_by("pk")
-                   .values_list("pk", flat=True)[:REVALIDATE_CHUNK])
-        if not ids:
-            break
-        report = revalidate_games(Game.objects.filter(pk__in=ids),
-                                  update=bool(job.options.get("update")),
-                                  chunk_size=REVALIDATE_CHUNK, max_details=MAX_PROBLEMS)
-        part_report = revalidate_report(report)
-        for key in ("checked", "unchanged", "changed", "refused", "updated", "details_omitted"):
-            totals[key] = int(totals.get(key, 0)) + part_report[key]
-        details = list(totals.get("details", [])) + part_report["details"]
-        totals["details"] = details[:MAX_PROBLEMS]
-        totals["details_omitted"] += len(details) - len(totals["details"])
+    while ids := revalidate_next(games, last_id, totals, update=bool(job.options.get("update"))):
         last_id = ids[-1]
         _save(part, token, report=totals, next_index=last_id + 1, handled=totals["checked"],
               refused=totals["refused"])

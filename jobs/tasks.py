@@ -28,6 +28,7 @@ from typing import Any
 from celery import Task, shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 import fourcolor
@@ -220,6 +221,26 @@ def revalidate_report(report: RevalidateReport) -> dict[str, Any]:
     }
 
 
+def revalidate_next(games: QuerySet[Game], last_id: int, totals: dict[str, Any], *,
+                    update: bool) -> list[int]:
+    """Revalidate the next chunk of `games` after id `last_id` and add its counts and details
+    (the first MAX_PROBLEMS) to `totals`; the chunk's ids, none when all are done. A whole job
+    and a job's part (jobs/parts.py) go through their games with it."""
+    chunk = list(games.filter(pk__gt=last_id).order_by("pk")
+                 .values_list("pk", flat=True)[:REVALIDATE_CHUNK])
+    if not chunk:
+        return chunk
+    report = revalidate_games(Game.objects.filter(pk__in=chunk), update=update,
+                              chunk_size=REVALIDATE_CHUNK, max_details=MAX_PROBLEMS)
+    part = revalidate_report(report)
+    for key in ("checked", "unchanged", "changed", "refused", "updated", "details_omitted"):
+        totals[key] = int(totals.get(key, 0)) + part[key]
+    details = list(totals.get("details", [])) + part["details"]
+    totals["details"] = details[:MAX_PROBLEMS]
+    totals["details_omitted"] += len(details) - len(totals["details"])
+    return chunk
+
+
 def run_revalidate(job: Job, token: str) -> None:
     """Revalidate games in id order, a chunk at a time, reporting after each chunk; a resumed
     job goes on after the last game of the last reported chunk."""
@@ -234,20 +255,7 @@ def run_revalidate(job: Job, token: str) -> None:
     totals = dict(job.report or {})
     last_id = int(totals.pop("last_id", 0))
     done = job.resume_at
-    while True:
-        chunk = list(games.filter(pk__gt=last_id).order_by("pk")
-                     .values_list("pk", flat=True)[:REVALIDATE_CHUNK])
-        if not chunk:
-            break
-        report = revalidate_games(Game.objects.filter(pk__in=chunk),
-                                  update=bool(job.options.get("update")),
-                                  chunk_size=REVALIDATE_CHUNK, max_details=MAX_PROBLEMS)
-        part = revalidate_report(report)
-        for key in ("checked", "unchanged", "changed", "refused", "updated", "details_omitted"):
-            totals[key] = int(totals.get(key, 0)) + part[key]
-        details = list(totals.get("details", [])) + part["details"]
-        totals["details"] = details[:MAX_PROBLEMS]
-        totals["details_omitted"] += len(details) - len(totals["details"])
+    while chunk := revalidate_next(games, last_id, totals, update=bool(job.options.get("update"))):
         last_id, done = chunk[-1], done + len(chunk)
         _update(job, token, report=totals | {"last_id": last_id}, resume_at=done,
                 seen=totals["checked"], refused=totals["refused"])
