@@ -264,3 +264,12 @@ def all_rights_game() -> Game:
         result="1:13",
         pad=False,
     )
+
+
+def verdict(record: Record) -> tuple[str, int] | None:
+    """(category, ply) of a record's first fault, None when it is valid."""
+    try:
+        validate(record)
+    except FcnError as err:
+        return err.category, err.ply
+    return None
