@@ -9,7 +9,7 @@ built from a plain mapping with `Ruleset.from_mapping`, e.g. ``{"extends": "bga"
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -109,6 +109,15 @@ class Ruleset:
         caches = RulesetCaches()
         object.__setattr__(self, "caches", caches)
         object.__setattr__(self, "_points", caches.points)  # one attribute on the hot path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled without its caches (memo tables, tens of KB: records.replay_cache stores
+        pickled replays); a shipped ruleset as its name, so that it reads back as the same
+        object with its warm caches."""
+        if RULESETS.get(self.name) is self:
+            return (get_ruleset, (self.name,))
+        return (_ruleset_from_fields, ({f.name: getattr(self, f.name) for f in fields(self)
+                                        if f.init},))
 
     def points(self, kind: str, rank: str) -> Points | None:
         """(hidden, exposed) points of a meld of `kind` whose defining rank is `rank`.
@@ -309,6 +318,10 @@ BGA = Ruleset(
 )
 
 RULESETS: dict[str, Ruleset] = {CLASSIC.name: CLASSIC, BGA.name: BGA}
+
+
+def _ruleset_from_fields(values: dict[str, Any]) -> Ruleset:
+    return Ruleset(**values)
 
 
 def get_ruleset(name: str) -> Ruleset:
