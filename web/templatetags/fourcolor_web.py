@@ -241,25 +241,38 @@ def event_line(event: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any
 @register.simple_tag(takes_context=True)
 def move_list(context: Mapping[str, Any], moves: Sequence[tuple[int, Mapping[str, Any] | None]],
               seats: Sequence[Mapping[str, Any]], current: int,
-              marks: Mapping[int, Any] | None = None) -> SafeString:
+              marks: Mapping[int, Any] | None = None,
+              lines: Sequence[str] | None = None) -> SafeString:
     """The replay's move list: ply 0 (the deal) and every event, each a link to its ply that
     keeps the rest of the address (the seat view). One tag rather than a template loop: a long
     round has hundreds of moves. `marks`: ply -> the analysis' worst decision there (its mark,
-    ?! ? ??, goes after the move, as Lichess writes it)."""
+    ?! ? ??, goes after the move, as Lichess writes it). `lines`: each ply's `event_line`,
+    already drawn (web.views.replay.move_lines keeps them in the replay cache)."""
     query = context["request"].GET.copy()
+    # One link, its ply number cut out: the same address as encoding the query per move (or
+    # per move after all, if another parameter's value holds the slot's text).
+    query["ply"] = _PLY_SLOT
+    link = str(conditional_escape("?" + query.urlencode())).split(_PLY_SLOT)
     marks = marks or {}
     items = []
     for number, event in [(0, None), *moves]:
-        query["ply"] = str(number)
-        current_attr = mark_safe(' aria-current="step"') if number == current else ""
+        if len(link) == 2:
+            href = f"{link[0]}{number}{link[1]}"
+        else:
+            query["ply"] = str(number)
+            href = str(conditional_escape("?" + query.urlencode()))
+        current_attr = ' aria-current="step"' if number == current else ""
         decision = marks.get(number)
         mark = format_html(
             ' <span class="move__mark move__mark--{}" title="{}">{}</span>',
             decision.verdict, f"{decision.verdict_label} ({decision.name})", decision.mark,
         ) if decision is not None else ""
-        items.append(format_html(
-            '<li><a href="{}" data-ply="{}"{}><span class="move__n">{}</span> {}{}</a></li>',
-            "?" + query.urlencode(), number, current_attr, number,
-            event_line(event, seats), mark,
-        ))
-    return mark_safe("".join(items))
+        line = lines[number] if lines is not None else event_line(event, seats)
+        items.append(
+            f'<li><a href="{href}" data-ply="{number}"{current_attr}>'
+            f'<span class="move__n">{number}</span> {line}{mark}</a></li>'
+        )
+    return mark_safe("".join(items))  # noqa: S308 (every part escaped above or by event_line)
+
+
+_PLY_SLOT = "PLYSLOT"

@@ -11,16 +11,20 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
+from records import replay_cache
 from records.deletion import can_delete
 from records.models import Game
 from web.outcomes import round_sentence
 from web.views.labels import js_labels
 from web.views.replay_analysis import decisions_html, evaluation_chart, replay_analysis
-from web.views.replay_data import ReplayPayload, ReplayUnavailable, cached_payload
+from web.templatetags.fourcolor_web import event_line
+from web.views.replay_data import (PAYLOAD_VERSION, ReplayPayload, ReplayUnavailable,
+                                   StoredPayload, cached_payload)
 
 
 def _seat_param(request: HttpRequest, players: int, notices: list[str]) -> int | None:
@@ -64,7 +68,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     notices: list[str] = []
     view = _seat_param(request, game.players, notices)
     try:
-        payload, script = cached_payload(game, view)
+        payload = cached_payload(game, view)
     except ReplayUnavailable as exc:
         return render(
             request, "records/replay_unavailable.html",
@@ -74,7 +78,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     ply = _ply_param(request, payload.plies, notices)
     players = {row.seat: row.player for row in seat_rows}
     context: dict[str, Any] = {
-        **board_context(payload, ply, view, players, script),
+        **board_context(payload, ply, view, players, move_lines(game, payload)),
         "game": game,
         "can_delete": can_delete(request.user, game),  # the "Delete this game" control
         "notices": notices,
@@ -86,17 +90,27 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "records/replay.html", context)
 
 
-def board_context(payload: ReplayPayload, ply: int, view: int | None,
-                  players: dict[int, Any], script: str | None = None) -> dict[str, Any]:
+def move_lines(game: Game, payload: StoredPayload) -> list[str]:
+    """Each ply's line of the move list (`event_line`) in the reader's language, kept beside
+    the game's replay: they are the same at every ply and for every seat's view, and drawing
+    a long round's hundreds of events is most of the page's time otherwise."""
+    return replay_cache.cached(
+        game, f"move-lines:{PAYLOAD_VERSION}:{get_language()}",
+        lambda: [str(event_line(event, payload.seats)) for event in payload.events],
+    )
+
+
+def board_context(payload: ReplayPayload | StoredPayload, ply: int, view: int | None,
+                  players: dict[int, Any], lines: list[str] | None = None) -> dict[str, Any]:
     """What templates/records/_replay.html draws of a round at `ply` as `view` sees it
     (None: every hand), for a stored game or a record checked without storing (the check
     page); `players`: seat -> the archive's Player, for links (empty when not stored);
-    `script`: the payload's script element when the cache has it already."""
+    `lines`: the move list's lines when the cache has them already (`move_lines`)."""
     state = payload.states[ply]
     return {
         "payload": payload,
         # Built by ReplayPayload.script_tag, escaped like json_script.
-        "payload_script": mark_safe(script if script is not None else payload.script_tag()),
+        "payload_script": mark_safe(payload.script_tag()),
         "labels_json": js_labels(),
         "state": state,
         "table": [
@@ -111,7 +125,8 @@ def board_context(payload: ReplayPayload, ply: int, view: int | None,
         "finish_sentence": finish_sentence(payload.finish, payload.seats),
         "discards": [card for _seat, card in state["discards"]],
         "missed": payload.missed,
-        "moves": [(s["ply"], s["event"]) for s in payload.states[1:]],
+        "moves": payload.moves(),
+        "move_lines": lines,
         "waits": [
             {"seat": info, "waits": state["waits"].get(info["seat"], [])}
             for info in payload.seats

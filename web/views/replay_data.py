@@ -11,9 +11,10 @@ a long round are equally cheap to serve (bench/web_replay.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import pickle
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import fourcolor
 from fourcolor.cards import Card
@@ -128,6 +129,10 @@ class ReplayPayload:
             "states": [_compact(state) for state in self.states],
         }
 
+    def moves(self) -> list[tuple[int, dict[str, Any] | None]]:
+        """(ply, event) of every ply after the deal: the move list."""
+        return [(state["ply"], state["event"]) for state in self.states[1:]]
+
     def script_tag(self) -> str:
         """The data as a `<script type="application/json" id="replay-data">` element, escaped
         like Django's json_script (nothing in it can end the element early)."""
@@ -181,16 +186,74 @@ def replay_payload(replay: Replay, seat: int | None) -> ReplayPayload:
     return ReplayPayload(replay.plies, seat, seats, states, finish, missed)
 
 
+class PlyStates(Sequence[dict[str, Any]]):
+    """A payload's states kept as one pickle per ply: a page draws one ply (and the analysis
+    a few), so it reads those alone instead of unpickling every ply of the round."""
+
+    def __init__(self, pickled: list[bytes]) -> None:
+        self.pickled = pickled
+
+    def __len__(self) -> int:
+        return len(self.pickled)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [pickle.loads(data) for data in self.pickled[index]]  # noqa: S301 (ours)
+        state: dict[str, Any] = pickle.loads(self.pickled[index])  # noqa: S301 (ours)
+        return state
+
+
+@dataclass
+class StoredPayload:
+    """What the replay cache keeps of a `ReplayPayload` for the page: the script element as
+    one string, each ply's state pickled on its own (`PlyStates`) and each ply's event. Reading
+    it back is a few hundred strings, where the payload's nested dicts cost 15-50 ms to unpickle
+    for a long round (bench/archive_scale.py)."""
+
+    plies: int
+    view: int | None
+    seats: list[dict[str, Any]]
+    finish: dict[str, Any] | None
+    missed: list[dict[str, Any]]
+    events: list[dict[str, Any] | None]  # one per ply, None for ply 0 (the deal)
+    pickled_states: list[bytes]
+    script: str
+
+    @classmethod
+    def of(cls, payload: ReplayPayload) -> StoredPayload:
+        return cls(
+            payload.plies, payload.view, payload.seats, payload.finish, payload.missed,
+            [state["event"] for state in payload.states],
+            [pickle.dumps(state, pickle.HIGHEST_PROTOCOL) for state in payload.states],
+            payload.script_tag(),
+        )
+
+    @property
+    def states(self) -> PlyStates:
+        return PlyStates(self.pickled_states)
+
+    def moves(self) -> list[tuple[int, dict[str, Any] | None]]:
+        return list(enumerate(self.events))[1:]
+
+    def script_tag(self) -> str:
+        return self.script
+
+
 # Bumped whenever the payload's shape changes, so that no page reads an older one.
-PAYLOAD_VERSION = 2
+PAYLOAD_VERSION = 3
 
 
-def cached_payload(game: Game, view: int | None) -> tuple[ReplayPayload, str]:
-    """The payload of a stored game for one view and its script element, kept beside the
+def cached_payload(game: Game, view: int | None) -> StoredPayload:
+    """The payload of a stored game for one view (with its script element), kept beside the
     game's replay in records.replay_cache. Raises ReplayUnavailable like `load_replay`."""
 
-    def build() -> tuple[ReplayPayload, str]:
-        payload = replay_payload(load_replay(game), view)
-        return payload, payload.script_tag()
+    def build() -> StoredPayload:
+        return StoredPayload.of(replay_payload(load_replay(game), view))
 
     return replay_cache.cached(game, f"payload:{PAYLOAD_VERSION}:{view or 0}", build)
