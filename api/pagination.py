@@ -10,7 +10,9 @@
   The cursor is the sort key of the page's last (or first) game in the list's own
   `ordering` (any of the archive's orders: the id is always the last key,
   `records.filters.GameOrderingFilter`), so a page begins exactly after the previous one
-  ended, whatever was added meanwhile. Cursor pages have no `count`.
+  ended, whatever was added meanwhile. Cursor pages have no `count`. Their numbered pages
+  count exactly up to 10,000 games and give the planner's estimate beyond, on PostgreSQL, with
+  `count_estimated: true` (records.paging: no COUNT(*) over a million games per page).
 
 Every paged answer also has a `Link` header (RFC 8288) with its `next` and `prev` pages.
 """
@@ -33,6 +35,8 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
+
+from records.paging import UncappedEstimatingPaginator
 
 MAX_PAGE_SIZE = 200
 MAX_CURSOR = 1000  # characters: a cursor holds a few sort keys
@@ -237,6 +241,7 @@ class CursorPagination(ApiPagination):
     """Page numbers, or cursors when `?cursor=` is given (see the module doc)."""
 
     cursor_query_param = "cursor"
+    django_paginator_class = UncappedEstimatingPaginator
 
     def paginate_queryset(
         self, queryset: Any, request: Request, view: Any = None
@@ -277,7 +282,10 @@ class CursorPagination(ApiPagination):
 
     def get_paginated_response(self, data: Any) -> Response:
         if not getattr(self, "cursor_mode", False):
-            return super().get_paginated_response(data)
+            response = super().get_paginated_response(data)
+            if self.page.paginator.estimated:
+                response.data["count_estimated"] = True
+            return response
         response = Response(
             {"next": self.cursor_next, "previous": self.cursor_previous, "results": data}
         )
@@ -301,6 +309,12 @@ class CursorPagination(ApiPagination):
     def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         paged = super().get_paginated_response_schema(schema)
         paged["required"] = ["next", "previous", "results"]
-        paged["properties"]["count"]["description"] = "page numbers only (not with a cursor)"
+        paged["properties"]["count"]["description"] = (
+            "page numbers only (not with a cursor); beyond 10,000 games the database's estimate"
+        )
+        paged["properties"]["count_estimated"] = {
+            "type": "boolean",
+            "description": "present (true) when `count` is an estimate",
+        }
         return paged
 

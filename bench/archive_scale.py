@@ -9,7 +9,8 @@ Each database (filled by `manage.py seed_demo --games N --jobs 2 --tables 20`) i
 its own process (Django reads DATABASE_URL once): the archive (unfiltered, filtered by player,
 by ruleset and outcome, sorted by points), a game's replay page at its first, middle and last
 ply, the API's ply state, the API's game detail, a player page, the leaderboards (web and
-API), the API's list (cursor) and its next page, and the export's first line; each answered
+API), the API's list (cursor: the whole archive, and by player; and its numbered first page,
+whose count is estimated beyond 10,000 games), and the export's first line; each answered
 `--requests` times after a warm-up, with Django's test client (no network), the replay cache
 warm as it is in use. Then, on PostgreSQL, EXPLAIN ANALYZE of each page's slowest queries.
 The last table divides each p99 by the first database's.
@@ -64,8 +65,9 @@ def _targets() -> list[tuple[str, str]]:
         ("player page", f"/players/{player.pk}/"),
         ("leaderboards (web)", "/players/"),
         ("leaderboard (api)", "/api/v1/stats/leaderboard/"),
-        ("api list (cursor)", "/api/v1/games/"),
-        ("api list ?player=", f"/api/v1/games/?player={name}"),
+        ("api list (cursor)", "/api/v1/games/?cursor="),
+        ("api list ?player= (cursor)", f"/api/v1/games/?player={name}&cursor="),
+        ("api list (page 1)", "/api/v1/games/"),
         ("export first line", "/api/v1/games/export/?max=1"),
     ]
 

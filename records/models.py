@@ -304,11 +304,11 @@ class Game(models.Model):
             models.Index(fields=["players"], name="game_players"),
             models.Index(fields=["outcome"], name="game_outcome"),
             models.Index(fields=["date"], name="game_date"),
-            models.Index(fields=["points"], name="game_points"),
             models.Index(fields=["uploaded_at"], name="game_uploaded_at"),
             models.Index(fields=["match", "round_number"], name="game_match_round"),
             # The archive's default order has its own index, created per database by migration
-            # 0002 (SQLite cannot write NULLS LAST in an index, PostgreSQL needs it).
+            # 0002 (SQLite cannot write NULLS LAST in an index, PostgreSQL needs it); so has the
+            # order by points, most first, which the `min_points` filter reads too (0006).
             # Few games are stale: a partial index lists them without weighing on the others.
             models.Index(fields=["id"], condition=models.Q(stale=True), name="game_stale"),
         ]

@@ -1,15 +1,16 @@
-"""web.paging: counts exact for small results, estimated beyond (PostgreSQL), pages capped."""
+"""records.paging: counts exact for small results, estimated beyond (PostgreSQL), pages capped."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from records.models import Game
 from tests.web.conftest import Archive
-from web import paging
-from web.paging import EstimatingPaginator
+from records import paging
+from records.paging import EstimatingPaginator
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +48,50 @@ def test_it_marks_an_estimated_count_on_the_archive(
     monkeypatch.setattr(paging, "EXACT_UP_TO", 1)
     html = client.get("/").content.decode()
     assert ("≈" in html) is (connection.vendor == "postgresql")
+
+
+def _sql_of(client: Client, url: str) -> list[str]:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return [query["sql"] for query in queries.captured_queries]
+
+
+@pytest.mark.parametrize("url", ["/", "/?player=ann", "/?ruleset=classic&outcome=win",
+                                 "/?ordering=-points", "/api/v1/games/",
+                                 "/api/v1/games/?cursor=", "/api/v1/games/?player=ann"])
+def test_it_never_counts_the_whole_archive(client: Client, archive: Archive, url: str) -> None:
+    # A count is of a LIMITed subquery (at most EXACT_UP_TO + 1 rows), never COUNT(*) over
+    # every matching game: at a million rounds that read every row on each page.
+    counts = [sql for sql in _sql_of(client, url) if "COUNT(" in sql.upper()]
+    assert all("LIMIT" in sql.upper() for sql in counts), counts
+
+
+def test_it_counts_a_players_games_on_their_seats(client: Client, archive: Archive) -> None:
+    # The games' count is of the player's seats (one index), capped: not of the games with an
+    # EXISTS over the seats, which read a million games' ids at a million rounds.
+    player = archive.player("Ann")
+    sql = _sql_of(client, f"/players/{player.pk}/")
+    counts = [q for q in sql if "COUNT(" in q.upper() and "LIMIT 10001" in q.upper()]
+    assert counts and all("EXISTS" not in q.upper() for q in counts), counts
+    assert all("records_gameseat" in q for q in counts), counts
+
+
+def test_it_lists_players_from_their_counted_totals(client: Client, archive: Archive) -> None:
+    # Not a count of every seat per visit: the statistics keep each player's rounds.
+    assert not [sql for sql in _sql_of(client, "/players/") if "records_gameseat" in sql]
+    assert not [sql for sql in _sql_of(client, "/?player=ann") if "COUNT(" in sql.upper()
+                and "records_gameseat" in sql and "LIMIT" not in sql.upper()]
+
+
+def test_it_says_when_the_apis_count_is_an_estimate(
+    client: Client, archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(paging, "EXACT_UP_TO", 1)
+    body = client.get("/api/v1/games/", {"page_size": 2}).json()
+    if connection.vendor == "postgresql":
+        assert body["count_estimated"] is True and body["count"] >= 2
+    else:
+        assert "count_estimated" not in body and body["count"] == Game.objects.count()
+    monkeypatch.setattr(paging, "EXACT_UP_TO", 10_000)
+    body = client.get("/api/v1/games/", {"page_size": 2}).json()
+    assert "count_estimated" not in body and body["count"] == Game.objects.count()

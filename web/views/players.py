@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Exists, F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -22,7 +23,7 @@ from ratings.services import ratings_updating
 from records.filters import GameFilters, StatisticsFilter
 from records.models import GameSeat, Player, player_key
 from web.forms import DateRangeForm, use_date_pickers
-from web.views.archive import games_for_listing, paginate
+from web.views.archive import counted_rounds, games_for_listing, paginate
 
 PLAYERS_PAGE = 50
 GAMES_PAGE = 20
@@ -77,12 +78,16 @@ def outcome_bars(figures: dict[str, Any], no_winner: int) -> list[tuple[str, int
 @require_safe
 def player_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "")[:100].replace("\x00", "")
-    players = Player.objects.annotate(rounds=Count("seats")).order_by("-rounds", "name_key")
+    players = Player.objects.annotate(rounds=Coalesce(counted_rounds(), 0)).order_by(
+        "-rounds", "name_key"
+    )
     key = player_key(query)
     if key:
         players = players.filter(name_key__contains=key)
     page = Paginator(players, PLAYERS_PAGE).get_page(request.GET.get("page"))
-    return render(request, "records/player_list.html", {"page": page, "query": query})
+    return render(request, "records/player_list.html", {
+        "page": page, "query": query, "ratings_updating": ratings_updating(),
+    })
 
 
 @require_safe
@@ -99,7 +104,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # names, so "Jo" would also list Jonas's games).
     seated = Exists(GameSeat.objects.filter(game=OuterRef("pk"), player=player))
     games = filters.apply(games_for_listing().filter(seated))
-    page = paginate(request, games, GAMES_PAGE)
+    # As many as the player's seats in them (one each): counted on the seats' own index.
+    page = paginate(request, games, GAMES_PAGE, counted=seats)
     return render(
         request,
         "records/player.html",
