@@ -13,6 +13,9 @@ Two kinds of validator, both strong (the same bytes, the same ETag):
   the hash of the body, set after rendering (`etag_from_body`): the client saves the transfer,
   the server still computes the answer.
 
+A game's answer is also kept on the server (`cached_answer`), under its ETag: a client without
+one, or another client asking for the same address, is answered without the serializers.
+
 Cache-Control says how long a cache may reuse an answer without asking: a game's reads a
 minute (`GAME_CACHE_CONTROL`: a revalidation or a deletion shows within a minute), lists and
 statistics never without revalidating (`LIST_CACHE_CONTROL`), one's own token and jobs are
@@ -22,9 +25,10 @@ private. Streamed exports carry no ETag (their body is not known in advance).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from django.utils import translation
@@ -33,6 +37,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import fourcolor
+from records.replay_cache import ENGINE_FINGERPRINT
+
+T = TypeVar("T")
 
 GAME_CACHE_CONTROL = "public, max-age=60"
 LIST_CACHE_CONTROL = "public, no-cache"
@@ -55,6 +62,29 @@ def game_etag(request: Request, game: Any, kind: str) -> str:
         getattr(request, "accepted_media_type", ""),
         translation.get_language(),  # a ply state says its event in the request's language
     ))
+
+
+# How long a game's answer is kept on the server under its ETag. The ETag already stands for
+# the answer's bytes (see game_etag), so the kept answer is as current as a client's copy;
+# what the validators do not see (a player or user renamed by staff in the admin) shows within
+# this time, beside GAME_CACHE_CONTROL's minute in shared caches outside.
+ANSWER_CACHE_SECONDS = 600
+# Part of every kept answer's key: a deploy that changes how an answer is written (this
+# number, the serializers' code) does not read the answers an older one kept.
+ANSWER_VERSION = 1
+
+
+def cached_answer(etag: str, build: Callable[[], T]) -> T:
+    """The answer that `etag` (game_etag) names: from Django's cache (Redis with REDIS_URL,
+    the database's otherwise) when some request built it before, else `build()`, kept."""
+    key = f"fourcolor:api:answer:{ANSWER_VERSION}:{ENGINE_FINGERPRINT}:{etag.strip(chr(34))}"
+    hit = cache.get(key)
+    if hit is not None:
+        value: T = hit
+        return value
+    value = build()
+    cache.set(key, value, ANSWER_CACHE_SECONDS)
+    return value
 
 
 def _matches(header: str, etag: str) -> bool:

@@ -177,7 +177,8 @@ CACHES = {
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            # Django's, with a one-statement write on PostgreSQL (config/cache.py).
+            "BACKEND": "config.cache.DatabaseCache",
             "LOCATION": "fourcolor_cache",
             # Culling drops live counters too: keep room for every client of the last hour.
             "OPTIONS": {"MAX_ENTRIES": 200_000, "CULL_FREQUENCY": 4},

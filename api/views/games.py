@@ -3,7 +3,7 @@ any ply, the engine's review, streamed export, and deletion by the uploader or s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 from urllib.parse import urlencode
@@ -13,6 +13,7 @@ from django.core.validators import MaxValueValidator
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponseBase, StreamingHttpResponse
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.utils.urls import replace_query_param
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
@@ -25,10 +26,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import fourcolor
+from fourcolor import replay_json
 from fourcolor.replay import Replay
 
 from api.caching import (
     GAME_CACHE_CONTROL,
+    cached_answer,
     game_etag,
     game_last_modified,
     is_fresh,
@@ -49,7 +52,7 @@ from api.pagination import (
 )
 from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
-from records.replay_cache import load_replay
+from records.replay_cache import cached, load_replay
 from api.schema import GAME_FILTER_PARAMETERS
 from api.serializers.errors import ErrorDoc
 from api.serializers.games import (
@@ -83,9 +86,15 @@ ERRORS_LIST = {
     404: OpenApiResponse(ErrorDoc, "No such page."),
     429: ErrorDoc,
 }
-# What the replay and the texts need of a game (not its seats or tags), and its validators.
-REPLAY_FIELDS = ("pk", "canonical_text", "content_hash", "event_count", "players",
-                 "engine_version", "validated_at", "uploaded_at", "stale", "uploaded_by_id")
+# What a game's validators (api.caching.game_etag), the replay cache's key and the bounds of
+# its plies and seats need: a 304, or an answer from the cache, reads no text, seat or tag.
+VALIDATOR_FIELDS = ("pk", "content_hash", "event_count", "players", "engine_version",
+                    "validated_at", "uploaded_at", "stale", "uploaded_by_id")
+# ... and the replay, the texts.
+REPLAY_FIELDS = (*VALIDATOR_FIELDS, "canonical_text")
+# Part of the key of a game's ply states kept in the replay cache (`_ply_states`): a change to
+# what one holds is a new number.
+PLY_STATES_VERSION = 1
 
 
 class PlyQuery(serializers.Serializer[Any]):
@@ -196,11 +205,15 @@ class GameViewSet(
         return super().finalize_response(request, response, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[Game]:
-        if self.action in ("ply", "plies", "review"):
+        if self.action in ("retrieve", "ply", "plies"):
+            # The rest is read only when the answer is neither a 304 nor kept (retrieve) or
+            # the game's ply states are not in the replay cache (a deferred field's query).
+            return Game.objects.only(*VALIDATOR_FIELDS)
+        if self.action == "review":
             return Game.objects.only(*REPLAY_FIELDS)
         if self.action in ("record", "destroy"):
             return Game.objects.all()
-        return games_queryset(detail=self.action == "retrieve")
+        return games_queryset()
 
     def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
         # The archive's filters apply to lists; a game's own URLs ignore them.
@@ -237,7 +250,18 @@ class GameViewSet(
         game = self.get_object()
         if (fresh := self.unchanged(game)) is not None:
             return fresh
-        return Response(game_json(game, self.get_serializer_context(), cached=True))
+        assert self.game_validators is not None
+        context = self.get_serializer_context()
+
+        def build() -> dict[str, Any]:
+            try:
+                whole = games_queryset(detail=True).get(pk=game.pk)
+            except Game.DoesNotExist:
+                raise Http404("No Game matches the given query.") from None  # deleted since
+            return game_json(whole, context, cached=True)
+
+        # The answer this ETag names, kept by an earlier request: no serializer runs.
+        return Response(cached_answer(self.game_validators[0], build))
 
     @extend_schema(
         summary="Delete a game (its uploader or staff)",
@@ -347,13 +371,20 @@ class GameViewSet(
         seat = query.validated_data.get("seat")
         if seat is not None and seat > game.players:
             raise Http404(f"This game has seats 1 to {game.players}.")
-        replay = load_replay(game)
-        return Response(self._states(game, replay, seat).to_representation(
-            replay.state(number, seat)))
+        return Response(self._with_links(game, seat)(number, _ply_states(game, seat)[number]))
 
-    def _states(self, game: Game, replay: Replay, seat: int | None) -> PlyStateDoc:
-        """The serializer of `replay`'s ply states in one view, with the archive's parts: the
-        game's id, the event in words and the links to the plies beside."""
+    def _with_links(self, game: Game, seat: int | None) -> Callable[[int, dict[str, Any]],
+                                                                       dict[str, Any]]:
+        """What makes a kept ply state (`_ply_states`) the API's: the game's id first, the
+        links to the plies beside last, as PlyStateDoc writes them."""
+        links = self._links(game, seat)
+
+        def answer(number: int, state: dict[str, Any]) -> dict[str, Any]:
+            return {"game": game.pk, **state, "links": links(number)}
+
+        return answer
+
+    def _links(self, game: Game, seat: int | None) -> Callable[[int], dict[str, str | None]]:
         query = {"seat": seat} if seat is not None else {}
 
         def link(n: int) -> str | None:
@@ -366,8 +397,7 @@ class GameViewSet(
         def links(number: int) -> dict[str, str | None]:
             return {"next": link(number + 1), "previous": link(number - 1)}
 
-        return PlyStateDoc(context={"game": game.pk, "says": partial(_says, replay),
-                                    "links": links})
+        return links
 
     @extend_schema(
         operation_id="games_plies_list",
@@ -402,10 +432,8 @@ class GameViewSet(
             raise Http404(f"This game has seats 1 to {game.players}.")
         if (fresh := self.unchanged(game)) is not None:
             return fresh
-        replay = load_replay(game)
-        serializer = self._states(game, replay, seat)
-        states = [serializer.to_representation(replay.state(n, seat))
-                  for n in range(first, last + 1)]
+        kept, answer = _ply_states(game, seat), self._with_links(game, seat)
+        states = [answer(n, kept[n]) for n in range(first, last + 1)]
         return Response({"game": game.pk, "plies": game.event_count, "from": first, "to": last,
                          "states": states})
 
@@ -518,6 +546,22 @@ def _whole_number(text: str) -> int | None:
     if not (text.isascii() and text.isdecimal()) or len(text) > 9:
         return None
     return int(text)
+
+
+def _ply_states(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """Every ply state of `game` in one seat's view (None: every hand shown), each as
+    PlyStateDoc writes it less `game` and `links`, in the request's language (`says`): built
+    from one replay the first time any of them is asked for, then kept beside the replay in
+    records.replay_cache, so that stepping through a game reads one cache entry a ply."""
+
+    def build() -> list[dict[str, Any]]:
+        replay = load_replay(game)
+        say = partial(_says, replay)
+        return [{**replay_json.state_json(replay.state(n, seat)), "says": say(n)}
+                for n in range(game.event_count + 1)]
+
+    part = f"api-plies:{PLY_STATES_VERSION}:{seat or 0}:{translation.get_language()}"
+    return cached(game, part, build)
 
 
 def _says(replay: Replay, ply: int) -> str | None:

@@ -75,3 +75,16 @@ def test_it_falls_back_to_a_default_rate_for_an_unconfigured_scope(
     }
 
     assert api.get("/api/v1/games/export/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_it_counts_an_anonymous_client_under_the_anonymous_rates_alone(
+    api: APIClient, settings: Any
+) -> None:
+    # The user rate is the tighter one here: an anonymous client is not held to it.
+    rates(settings, anon="3/minute", user="1/minute")
+
+    answers = [api.get("/api/v1/games/") for _ in range(4)]
+
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert answers[0]["RateLimit-Policy"] == "3;w=60"

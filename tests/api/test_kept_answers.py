@@ -1,0 +1,89 @@
+"""A game's answers kept on the server (issue 18 goal 5): the detail under its ETag
+(api.caching.cached_answer), a game's ply states beside its replay (records.replay_cache).
+A second client is answered from them, byte for byte what the first got, with fewer queries;
+a revalidation is a new answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from api.views import games as game_views
+from records.models import Game
+
+from .conftest import Archive
+
+
+def _two_clients(url: str) -> tuple[Any, Any, int]:
+    first = APIClient().get(url)
+    with CaptureQueriesContext(connection) as queries:
+        second = APIClient().get(url)
+    return first, second, len(queries.captured_queries)
+
+
+@pytest.mark.django_db
+def test_it_answers_a_second_client_s_detail_from_the_kept_answer(archive: Archive) -> None:
+    first, second, queries = _two_clients(f"/api/v1/games/{archive.anonymous}/")
+
+    assert first.status_code == second.status_code == 200
+    assert second.content == first.content and second["ETag"] == first["ETag"]
+    # The game's validators alone: no seats, players or uploader read.
+    assert queries == 1
+
+
+@pytest.mark.django_db
+def test_it_replays_a_game_once_for_all_its_plies(
+    archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    replays = []
+    load = game_views.load_replay
+    monkeypatch.setattr(game_views, "load_replay", lambda g: replays.append(g.pk) or load(g))
+    game = archive.match[0]
+
+    answers = [APIClient().get(f"/api/v1/games/{game}/plies/{n}/?seat=2") for n in (0, 5, 2)]
+    whole = APIClient().get(f"/api/v1/games/{game}/plies/?seat=2&from=0&to=5").json()
+
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    assert replays == [game]
+    assert [answers[0].json(), answers[1].json()] == [whole["states"][0], whole["states"][5]]
+    assert answers[1].json()["links"]["previous"].endswith(f"/games/{game}/plies/4/?seat=2")
+
+
+@pytest.mark.django_db
+def test_it_keeps_a_ply_state_per_view(archive: Archive) -> None:
+    game = archive.match[0]
+    everyone = APIClient().get(f"/api/v1/games/{game}/plies/1/").json()
+    seat_one = APIClient().get(f"/api/v1/games/{game}/plies/1/?seat=1").json()
+
+    assert seat_one["view"] == 1 and everyone["view"] is None
+    assert [s["hand"] is None for s in seat_one["seats"]] == [False, True, True]
+    assert all(s["hand"] is not None for s in everyone["seats"])
+
+
+@pytest.mark.django_db
+def test_a_revalidated_game_is_a_new_kept_answer(api: APIClient, archive: Archive) -> None:
+    url = f"/api/v1/games/{archive.anonymous}/"
+    before = api.get(url)
+    moment = timezone.now()
+    Game.objects.filter(pk=archive.anonymous).update(validated_at=moment)
+
+    after = api.get(url)
+
+    assert after["ETag"] != before["ETag"]
+    assert after.json()["validated_at"] != before.json()["validated_at"]
+
+
+@pytest.mark.django_db
+def test_a_deleted_game_is_not_answered_from_the_kept_answer(
+    api: APIClient, archive: Archive
+) -> None:
+    url = f"/api/v1/games/{archive.anonymous}/"
+    assert api.get(url).status_code == 200
+    Game.objects.filter(pk=archive.anonymous).delete()
+
+    assert api.get(url).status_code == 404

@@ -1,0 +1,68 @@
+"""config.cache.DatabaseCache: Django's database cache whose `set` is one statement on
+PostgreSQL, culled every CULL_CHECK_EVERY writes. The same behaviour on SQLite (Django's)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from config import cache as database_cache
+from tests.conftest import SHARED_CACHES
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def site_cache(settings: Any) -> Any:
+    settings.CACHES = {"default": {**SHARED_CACHES["default"],  # type: ignore[dict-item]
+                                   "OPTIONS": {"MAX_ENTRIES": 5, "CULL_FREQUENCY": 2}}}
+    store = caches["default"]
+    store.clear()
+    return store
+
+
+def test_it_is_the_site_s_cache_without_redis() -> None:
+    assert SHARED_CACHES["default"]["BACKEND"] == "config.cache.DatabaseCache"  # type: ignore[index]
+
+
+def test_it_writes_reads_overwrites_and_expires(site_cache: Any) -> None:
+    site_cache.set("a", {"n": 1}, 60)
+    site_cache.set("a", {"n": 2}, 60)
+    site_cache.set("gone", 1, -1)
+
+    assert site_cache.get("a") == {"n": 2}
+    assert site_cache.get("gone") is None
+    assert site_cache.add("a", 3) is False and site_cache.get("a") == {"n": 2}
+    assert site_cache.get_many(["a", "missing"]) == {"a": {"n": 2}}
+
+
+def test_it_writes_an_entry_in_one_statement_on_postgresql(site_cache: Any) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the one-statement write is PostgreSQL's (ON CONFLICT); SQLite is Django's")
+    site_cache.set("warm", 0)
+    site_cache._sets_since_count = 0
+    with CaptureQueriesContext(connection) as queries:
+        site_cache.set("counter", [1.0, 2.0], 60)
+    writes = [q["sql"] for q in queries.captured_queries if "fourcolor_cache" in q["sql"]]
+
+    assert len(writes) == 1 and "ON CONFLICT" in writes[0]
+    assert site_cache.get("counter") == [1.0, 2.0]
+
+
+def test_it_culls_past_max_entries_once_every_so_many_writes(
+    site_cache: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database_cache, "CULL_CHECK_EVERY", 4)
+
+    for n in range(12):
+        site_cache.set(f"k{n}", n, 60)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM fourcolor_cache")
+        rows = cursor.fetchone()[0]
+
+    # MAX_ENTRIES is 5: without culling all 12 would stay (SQLite: Django culls at each write).
+    assert rows < 12
