@@ -36,7 +36,9 @@ time over raw HTTP/1.1 (sync gunicorn workers close the connection after each an
 request opens one: that is the server's cost too, the same for every case). One Python process
 that does little per request leaves the server most of the 2 cores; its CPU seconds are
 reported. Throughput is requests / phase time summed over the rounds; p50 and p99 are over
-every request of a case.
+every request of a case. On a machine other work loads, the CPU the gunicorn workers spend
+per request (from /proc, summed over each phase) says what a case costs apart from that
+load; PostgreSQL's and Redis's own CPU are not in it.
 """
 
 from __future__ import annotations
@@ -222,9 +224,27 @@ async def fetch(port: int, path: str, etag: str | None = None,
         writer.close()
 
 
+def worker_cpu_seconds(master: int) -> float:
+    """User + system CPU seconds of the gunicorn master's web workers (not its job worker)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{master}/task").iterdir():
+        for pid in (task / "children").read_text().split():
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+                if b"run_jobs" in command:
+                    continue
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # a worker restarting (max_requests)
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 @dataclass
 class Case:
     name: str
+    server_cpu_s: float = 0.0
     seconds: float = 0.0
     latencies_ms: list[float] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
@@ -241,6 +261,10 @@ class Case:
 
     def percentile(self, q: float) -> float:
         return quantile(sorted(self.latencies_ms), q)
+
+    @property
+    def cpu_ms_per_request(self) -> float:
+        return self.server_cpu_s * 1000 / max(self.requests, 1)
 
     @property
     def share_304(self) -> float:
@@ -353,9 +377,12 @@ def one_run(args: argparse.Namespace, backend: str, games: list[tuple[int, int]]
             order = CASES[number % 3:] + CASES[:number % 3]
             for name in order:
                 importer.poll()
+                cpu_before = worker_cpu_seconds(server.pid)
                 asyncio.run(phase(port, cases[name], args.phase_seconds, args.clients,
                                   0.0 if name == BARE else args.revalidating, makers[name],
                                   args.seed + number, held_by))
+                # A worker restarted meanwhile (max_requests) loses its count: rare, and low.
+                cases[name].server_cpu_s += max(0.0, worker_cpu_seconds(server.pid) - cpu_before)
         wall = time.perf_counter() - t0
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         load_after = uptime()
@@ -377,7 +404,9 @@ def report(runs: list[Run], args: argparse.Namespace, have: int) -> str:
                 case.name, run.backend, f"{case.per_second:.0f}",
                 f"{case.per_second / base:.2f}" if base else "-",
                 f"{case.percentile(0.50):.1f}", f"{case.percentile(0.99):.1f}",
-                f"{case.share_304:.0%}", str(case.requests), str(case.errors),
+                f"{case.share_304:.0%}", f"{case.cpu_ms_per_request:.1f}",
+                f"{run.cases[BARE].cpu_ms_per_request / max(case.cpu_ms_per_request, 1e-9):.2f}",
+                str(case.requests), str(case.errors),
             ])
     lines = [
         f"archive: {have} games (PostgreSQL); gunicorn -c config/gunicorn.conf.py "
@@ -385,8 +414,8 @@ def report(runs: list[Run], args: argparse.Namespace, have: int) -> str:
         f"{args.revalidating:.0%} of them revalidating with If-None-Match on the API cases; "
         f"{args.rounds} rounds x 3 phases x {args.phase_seconds:g} s",
         "",
-        table(["case", "cache", "req/s", "vs bare", "p50 ms", "p99 ms", "304", "requests",
-               "errors"], rows, right=2),
+        table(["case", "cache", "req/s", "vs bare", "p50 ms", "p99 ms", "304",
+               "worker CPU ms/req", "bare CPU / CPU", "requests", "errors"], rows, right=2),
         "",
     ]
     for run in runs:
@@ -460,6 +489,7 @@ def main() -> int:
             {"backend": run.backend, "case": c.name, "requests": c.requests,
              "per_second": c.per_second, "p50_ms": c.percentile(0.5),
              "p99_ms": c.percentile(0.99), "share_304": c.share_304, "errors": c.errors,
+             "worker_cpu_ms_per_request": c.cpu_ms_per_request,
              "load_before": run.load_before, "load_after": run.load_after}
             for run in runs for c in run.cases.values()
         ], indent=2))

@@ -6,9 +6,14 @@ own; replay.js then steps between plies from the embedded data without reloading
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.http import parse_etags
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -16,9 +21,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
+import fourcolor
+from jobs.analysis import active_job, last_job
+from jobs.models import Job
 from records import replay_cache
 from records.deletion import can_delete
-from records.models import Game
+from records.models import Game, GameAnalysis
 from web.outcomes import round_sentence
 from web.views.labels import js_labels
 from web.views.replay_analysis import decisions_html, evaluation_chart, replay_analysis
@@ -58,12 +66,77 @@ def _ply_param(request: HttpRequest, plies: int, notices: list[str]) -> int:
     return 0
 
 
+# A browser may keep the page but asks each time whether it is still current: it is the
+# viewer's own (their name, what they may delete, the CSRF token of the page's forms).
+PAGE_CACHE_CONTROL = "private, no-cache"
+
+
+def _templates_fingerprint() -> str:
+    """A hash of the site's templates: a deploy that changes the page is a new ETag."""
+    digest = hashlib.sha256()
+    for folder in settings.TEMPLATES[0]["DIRS"]:
+        for path in sorted(Path(folder).rglob("*.html")):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+TEMPLATES_FINGERPRINT = _templates_fingerprint()
+
+
+def replay_page_etag(request: HttpRequest, game: Game) -> str | None:
+    """The replay page's validator, built from what the page is made of, not from its body
+    (which carries a fresh CSRF token each time): the game's stored facts and validation, the
+    running engine and templates, the address (ply, seat, the chart's options), the language,
+    the viewer (who they are and whether staff: the page's controls and header differ), and
+    the game's analysis. None when the page must be drawn: a message is waiting to be shown
+    once, or an analysis job is queued or running (the page shows its progress)."""
+    if active_job(game.pk) is not None or len(get_messages(request)):
+        return None
+    analysis = (GameAnalysis.objects.filter(game_id=game.pk)
+                .values_list("pk", "analysed_at", "stale", "engine_version").first())
+    failed = None
+    if analysis is None:
+        last = last_job(game.pk)
+        failed = last.pk if last is not None and last.status == Job.Status.FAILED else None
+    user = request.user
+    parts = (
+        "replay-page", TEMPLATES_FINGERPRINT, replay_cache.ENGINE_FINGERPRINT,
+        fourcolor.__version__, game.pk, game.content_hash, game.engine_version,
+        game.validated_at.isoformat() if game.validated_at else "", game.stale,
+        game.uploaded_by_id, request.get_full_path(), get_language(),
+        user.pk if user.is_authenticated else "", user.is_staff, user.is_superuser,
+        analysis, failed,
+    )
+    digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode("utf-8"))
+    return f'"{digest.hexdigest()[:40]}"'
+
+
+def _client_has(request: HttpRequest, etag: str) -> bool:
+    """If-None-Match names `etag`, compared weakly as RFC 9110 says (gzip_page sends the
+    ETag weak: W/"...")."""
+    tags = parse_etags(request.headers.get("If-None-Match", ""))
+    return "*" in tags or etag in {tag.removeprefix("W/") for tag in tags}
+
+
 # The embedded replay of a long round is a few hundred KB of repetitive JSON and markup: gzip
 # makes it a tenth (Django's GZipMiddleware, with its BREACH mitigation).
 @gzip_page
 @require_safe
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("match").defer("original_text"), pk=pk)
+    etag = replay_page_etag(request, game)
+    if etag is not None and _client_has(request, etag):
+        # The browser's copy is current: no replay, no template.
+        fresh = HttpResponseNotModified()
+        fresh["ETag"], fresh["Cache-Control"] = etag, PAGE_CACHE_CONTROL
+        return fresh
+    response = _replay_page(request, game)
+    if etag is not None and response.status_code == 200:
+        response["ETag"], response["Cache-Control"] = etag, PAGE_CACHE_CONTROL
+    return response
+
+
+def _replay_page(request: HttpRequest, game: Game) -> HttpResponse:
     seat_rows = list(game.seats.select_related("player").order_by("seat"))
     notices: list[str] = []
     view = _seat_param(request, game.players, notices)
