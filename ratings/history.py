@@ -66,13 +66,23 @@ def rating_history(
     return listed
 
 
-def rating_histories(player_id: int, ruleset: str | None = None) -> list[RulesetHistory]:
-    """One history per ruleset the player is rated in (by name), or only `ruleset`'s."""
+def rating_histories(
+    player_id: int, ruleset: str | None = None, *, limit: int | None = None
+) -> list[RulesetHistory]:
+    """One history per ruleset the player is rated in (by name), or only `ruleset`'s; with
+    `limit`, each history's newest `limit` points only (a chart's, read from the index on
+    (player, ruleset, play order): a player of a million-round archive has 100,000 points)."""
     rated = PlayerRating.objects.filter(player_id=player_id)
     if ruleset:
         rated = rated.filter(ruleset=ruleset)
     names = sorted(rated.values_list("ruleset", flat=True))
     pending = pending_ratings()
+    if limit is not None:
+        return [
+            RulesetHistory(name, tuple(rating_history(player_id, name, limit=limit)),
+                           pending=name in pending)
+            for name in names
+        ]
     by_ruleset: dict[str, list[RatingPoint]] = {name: [] for name in names}
     for point in rating_history(player_id, ruleset):
         if point.ruleset in by_ruleset:

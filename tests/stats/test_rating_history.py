@@ -69,3 +69,10 @@ def test_it_says_when_a_replay_is_pending(empty: None, settings: Any) -> None:
 
     pending = {h.ruleset: h.pending for h in rating_histories(player("Ann").pk)}
     assert pending == {"bga": False, "classic": True}
+
+
+def test_it_keeps_the_newest_points_of_each_ruleset_within_a_limit(club: dict[str, int]) -> None:
+    whole = {h.ruleset: h.points for h in rating_histories(player("Ann").pk)}
+    limited = {h.ruleset: h.points for h in rating_histories(player("Ann").pk, limit=2)}
+    assert set(limited) == set(whole)
+    assert all(limited[name] == whole[name][-2:] for name in whole)

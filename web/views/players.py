@@ -27,7 +27,7 @@ from web.views.archive import counted_rounds, games_for_listing, paginate
 
 PLAYERS_PAGE = 50
 GAMES_PAGE = 20
-CHART_ROUNDS = 1000  # the chart shows the most recent rounds (the total still counts all)
+CHART_ROUNDS = 1000  # the charts show the most recent rounds (the total still counts all)
 OPPONENTS = 10
 NO_WINNER = ("exhausted", "redeal", "unfinished")
 
@@ -118,7 +118,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rating_charts": [
                 {"ruleset": h.ruleset, "values": [p.ordinal for p in h.points],
                  "pending": h.pending}
-                for h in rating_histories(player.pk)
+                for h in rating_histories(player.pk, limit=CHART_ROUNDS)
             ],
             # Uploads answer before their games are counted (a statistics job does that).
             "ratings_updating": ratings_updating(),
