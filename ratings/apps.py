@@ -19,8 +19,9 @@ class RatingsConfig(AppConfig):
 def _count_stored(
     sender: object, game_ids: list[int], final: bool = True, **kwargs: object
 ) -> None:
-    from ratings.services import on_games_stored
+    from ratings.services import on_games_stored, updating_changed
 
+    updating_changed()  # stored and not counted yet, whatever the counting below does
     # An import's batches before its last only mark the ratings pending: one replay at its end.
     on_games_stored(game_ids, rate=final)
 

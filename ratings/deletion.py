@@ -67,6 +67,7 @@ def forget_game(game_id: int) -> None:
         state.pending = pending
         state.updated_at = timezone.now()
         state.save(update_fields=["games", "pending", "updated_at"])
+        services.updating_changed()
 
 
 def mark_due(game_id: int, former_player_ids: Iterable[int] = ()) -> None:
@@ -85,3 +86,4 @@ def mark_due(game_id: int, former_player_ids: Iterable[int] = ()) -> None:
         state.pending = pending
         state.updated_at = timezone.now()
         state.save(update_fields=["games", "pending", "updated_at"])
+        services.updating_changed()

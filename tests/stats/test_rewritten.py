@@ -54,3 +54,21 @@ def test_it_counts_a_rewritten_game_again_with_its_new_data(
     assert totals.snapshot() == caught_up
     assert _ratings() == ratings
     assert games_due() == 0 and not pending_ratings()
+
+
+def test_it_says_ratings_are_updating_as_soon_as_a_game_is_due_again(
+    club: dict[str, int], django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    from django.core.cache import cache
+
+    from ratings.deletion import mark_due
+    from ratings.services import ratings_updating
+
+    cache.clear()
+    assert ratings_updating() is False  # and kept so for UPDATING_CACHE_SECONDS
+    with django_capture_on_commit_callbacks(execute=True):
+        mark_due(club["C"])
+    assert ratings_updating() is True  # the kept answer was forgotten at the change
+    with django_capture_on_commit_callbacks(execute=True):
+        catch_up()
+    assert ratings_updating() is False
