@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import KINDS, Card
+from .cards import CARDS, COPIES, KINDS, Card
 from .claims import (
     DISCARD,
     DRAW,
     SELF_DRAW,
     TAKEN_FROM,
     ClaimRight,
+    Live,
     skipped_seats,
     taken_from,
 )
@@ -25,7 +26,7 @@ from .round import ClaimRecord, Round
 from .moves import WinOption
 from .notation import Event, Record
 from .replay import missed_on_live
-from .split import RANK_BLOCK, block_splits
+from .split import RANK_BLOCK, block_splits, blocks_split
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,15 @@ class SeatFacts:
     win_melds: tuple[str, ...]
 
 
+def _seat_facts_of(fields: dict[str, object]) -> SeatFacts:
+    """A `SeatFacts` from every one of its fields, in order: a frozen dataclass's `__init__`
+    sets each of its 22 fields through `object.__setattr__`, about ten times the cost of
+    filling the instance's dict at once (a few µs per seat of every imported round)."""
+    facts = object.__new__(SeatFacts)
+    facts.__dict__.update(fields)
+    return facts
+
+
 def finish_taken_from(game: Game) -> str | None:
     """Whose card ended the round, for a win or a forced finish (the card the finisher's last
     meld took): `self_draw`, `draw` or `discard`; None for any other outcome."""
@@ -67,97 +77,105 @@ def finish_taken_from(game: Game) -> str | None:
 _BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
 
 
-class _Wins:
-    """`Round.best_win` for every seat on a live card, asked on the round being validated.
-
-    A hand plus a card splits into melds only when each of its three rank blocks does, and the
-    card changes one block only: while a seat's hand stays the same (it does between the seat's
-    own moves, over several live cards) whether each block splits is worked out once, and a
-    card is refused at once when a block other than its own does not split, or its own block
-    does not split with it. Only a hand that splits with the card (a win, but for the locked
-    sets and the bga threshold) is asked of the round itself."""
-
-    def __init__(self) -> None:
-        self.state: Round | None = None  # the round at the live card (set before each ask)
-        # Per seat, whether each rank block of its hand splits (None: not worked out yet),
-        # until the hand changes (`forget`).
-        self.known: dict[int, list[bool | None]] = {}
-
-    def forget(self, seat: int) -> None:
-        """The seat's hand changed."""
-        self.known.pop(seat, None)
-
-    def __call__(self, seat: int, card: Card) -> WinOption | None:
-        state = self.state
-        assert state is not None
-        hand = state.hands[seat]
-        known = self.known.get(seat)
-        if known is None:
-            known = self.known[seat] = [None, None, None]
-        own = _BLOCK_OF[card.index]
-        for block in (2, 0, 1):  # the soldiers' look-up is the cheapest: first
-            if block == own:
-                continue
-            ok = known[block]
-            if ok is None:
-                ok = known[block] = block_splits(hand, block, state.ruleset)
-            if not ok:
-                return None
-        with_card = list(hand)
-        with_card[card.index] += 1
-        if not block_splits(with_card, own, state.ruleset):
-            return None
-        return state.best_win(seat, card)
-
-
 class SeatFactsObserver:
     """Collects the per-seat facts of a round while `validate(record, observer=...)` replays
     it: called with the round before each event is pushed (the rules stay in `Round`; this
-    only counts). `facts(game)` gives them once the record is valid."""
+    only counts). `facts(game)` gives them once the record is valid.
+
+    Per event it only notes a new live card and a changed hand. On each live card it asks the
+    seats that had a chance at it whether they could win with it (the missed wins), cheaply: a
+    hand plus a card splits into melds only when each of its three rank blocks does, and the
+    card changes one block only. So per seat it keeps, until its hand changes, whether the two
+    blocks besides each block split (`known`): most cards are refused by that look-up alone,
+    the rest by their own block with the card, and only a hand that splits with the card (a
+    win, but for the locked sets and the bga threshold) is asked of `Round.best_win`. The
+    other facts are counted from the events and the round's claims at the end."""
 
     def __init__(self, record: Record) -> None:
         players = record.players
         self.events = record.events
         self.players = players
-        self.draws = dict.fromkeys(range(1, players + 1), 0)
-        self.turns = dict.fromkeys(range(1, players + 1), 0)
-        self.turns[record.dealer] = 1  # the dealer's opening discard is its first turn
-        self.missed = dict.fromkeys(range(1, players + 1), 0)
-        self.win_turn: int | None = None
-        self.dealt_in_seat: int | None = None
-        self.wins = _Wins()
-        self.after_call = False  # the event before was a call (c or h): the card was judged
+        self.missed = [0] * (players + 1)
+        self.judged: Live | None = None  # the live card last asked about
+        # Per seat: per block, whether the other two blocks of its hand split (None: not
+        # worked out since its hand last changed).
+        self.known: list[tuple[bool, bool, bool] | None] = [None] * (players + 1)
+        # Claim order from a seat on (`claims.claim_order`): a draw's drawer first, a discard's
+        # next seat first and the discarder never.
+        around: list[tuple[int, ...]] = [()] + [
+            tuple((first - 1 + k) % players + 1 for k in range(players))
+            for first in range(1, players + 1)
+        ]
+        self.draw_order = around
+        self.discard_order = [()] + [around[s % players + 1][:-1] for s in range(1, players + 1)]
 
     def __call__(self, state: Round, event: Event) -> None:
-        seat, verb = event.seat, event.verb
-        live = state.live  # what a discard or a draw made live; calls leave it live
-        wins = self.wins
-        if live is not None:
-            if not self.after_call:
-                wins.state = state
-                ply = state.ply
-                for s, _card, _points in missed_on_live(live, self.players, self.events, ply, wins):
-                    self.missed[s] += 1
-            if verb in "mw" and not (seat == live.owner and live.source == "draw"):
-                self.turns[seat] += 1
-            if verb == "w" and seat != live.owner:
-                self.dealt_in_seat = live.owner
-        if verb == "x":
-            # A discard comes from the hand, except the drawer's discard of its draw.
-            if live is None or live.source != "draw":
-                wins.forget(seat)
-        elif verb == "d":
-            self.draws[seat] += 1
-            self.turns[seat] += 1
-        elif verb in "mw":
-            wins.forget(seat)
-            if verb == "w":
-                self.win_turn = self.turns[seat]
-        self.after_call = verb in "ch"
+        live = state.live
+        # The same live card as at the event before: that event was a call (c or h), and the
+        # card was judged then.
+        if live is not None and live is not self.judged:
+            self.judged = live
+            self._judge(state, live, event)
+        verb = event.verb
+        # A discard comes from the hand, except the drawer's discard of its draw; a meld or a
+        # win takes cards from it.
+        if verb in "mw" or (verb == "x" and (live is None or live.source != "draw")):
+            self.known[event.seat] = None
+
+    def _judge(self, state: Round, live: Live, event: Event) -> None:
+        """Count the missed wins on `live`, answered by `event`."""
+        verb = event.verb
+        missed = self.missed
+        if verb in "ch":
+            # Calls come first: the claim that takes effect is further on (`missed_on_live`).
+            def best_win(seat: int, card: Card) -> WinOption | None:
+                return self._best_win(state, seat, card.index)
+
+            for s, _card, _points in missed_on_live(
+                live, self.players, self.events, state.ply, best_win
+            ):
+                missed[s] += 1
+            return
+        # The seats before the winner in claim order (a win outranks every other claim, and
+        # ties go by the order) had the chance; all of them when nobody wins on it.
+        winner = event.seat if verb == "w" else 0
+        order = (self.draw_order if live.source == "draw" else self.discard_order)[live.owner]
+        index = live.card_index
+        block = _BLOCK_OF[index]
+        known = self.known
+        for s in order:
+            if s == winner:
+                break
+            others = known[s]
+            if others is None:
+                others = self._others(state, s)
+            # Inline, the look-up that refuses most cards; the method does the rest.
+            if others[block] and self._best_win(state, s, index) is not None:
+                missed[s] += 1
+
+    def _others(self, state: Round, seat: int) -> tuple[bool, bool, bool]:
+        ok0, ok1, ok2 = blocks_split(state.hands[seat], state.ruleset)
+        others = self.known[seat] = (ok1 and ok2, ok0 and ok2, ok0 and ok1)
+        return others
+
+    def _best_win(self, state: Round, seat: int, index: int) -> WinOption | None:
+        """`Round.best_win` of `seat` with card `index`, refusing most cards by rank block."""
+        others = self.known[seat]
+        if others is None:
+            others = self._others(state, seat)
+        block = _BLOCK_OF[index]
+        hand = state.hands[seat]
+        if not others[block] or hand[index] >= COPIES:
+            return None
+        with_card = list(hand)
+        with_card[index] += 1
+        if not block_splits(with_card, block, state.ruleset):
+            return None
+        return state.best_win(seat, CARDS[index])
 
     def facts(self, game: Game) -> list[SeatFacts]:
         """The facts of every seat, in seat order, of the validated round."""
-        return _seat_facts(game, self)
+        return _seat_facts(game, self.missed)
 
 
 def seat_facts(game: Game) -> list[SeatFacts]:
@@ -172,63 +190,93 @@ def seat_facts(game: Game) -> list[SeatFacts]:
     return observer.facts(game)
 
 
-def _seat_facts(game: Game, seen: SeatFactsObserver) -> list[SeatFacts]:
+def _seat_facts(game: Game, missed: list[int]) -> list[SeatFacts]:
+    """The facts of every seat, given the missed wins (per seat; index 0 unused): the rest is
+    counted from the events and the round's claims, once."""
     record = game.record
     rs = game.ruleset
     players = record.players
+    dealer = record.dealer
+    names = record.seats
     finish = game.finish
-    draws, missed = seen.draws, seen.missed
-    win_turn, dealt_in_seat = seen.win_turn, seen.dealt_in_seat
-    by_right: dict[int, dict[ClaimRight, int]] = {s: {} for s in range(1, players + 1)}
-    steals = dict.fromkeys(range(1, players + 1), 0)
-    lost = dict.fromkeys(range(1, players + 1), 0)
+    outcome = finish.outcome
+    draws = [0] * (players + 1)
+    for event in record.events:
+        if event[1] == "d":  # an Event's verb, by index (cheaper than the named field)
+            draws[event[0]] += 1
+    # A seat's turns: the dealer's opening discard, each draw and each claim of a card that is
+    # not the seat's own draw.
+    turns = list(draws)
+    turns[dealer] += 1
+    # Claims per seat under each right, by identity (an Enum's hash is a Python call).
+    pongs, gans, chis, own_draw = ([0] * (players + 1) for _ in range(4))
+    steals = [0] * (players + 1)
+    lost = [0] * (players + 1)
     for claim in game.claims:
-        counts = by_right[claim.seat]
-        counts[claim.right] = counts.get(claim.right, 0) + 1
-        if claim.right in (ClaimRight.PONG, ClaimRight.GAN, ClaimRight.WIN):
-            skipped = skipped_seats(claim.live.owner, claim.live.source, claim.seat, players)
-            if skipped:
-                steals[claim.seat] += 1
-                for s in skipped:
-                    lost[s] += 1
-    below = (
-        finish.outcome == "forced"
-        and rs.threshold is not None
-        and (finish.points or 0) < rs.threshold
-    )
+        seat, right, live = claim[1], claim[2], claim[4]
+        if seat != live.owner or live.source != "draw":
+            turns[seat] += 1
+        if right is _CHI:
+            chis[seat] += 1
+            continue  # a chi never skips a seat
+        if right is _OWN_DRAW:
+            own_draw[seat] += 1
+            continue
+        if right is _PONG:
+            pongs[seat] += 1
+        elif right is _GAN:
+            gans[seat] += 1
+        skipped = skipped_seats(live.owner, live.source, seat, players)
+        if skipped:
+            steals[seat] += 1
+            for s in skipped:
+                lost[s] += 1
+    dealt_in_seat = None
+    if outcome == "win":
+        # The win is the round's last claim: the seat that owned its card dealt in.
+        last = game.claims[-1].live
+        if last.owner != finish.seat:
+            dealt_in_seat = last.owner
+    below = outcome == "forced" and rs.threshold is not None and (finish.points or 0) < rs.threshold
     win_melds = tuple(m.kind for m in finish.exposed_melds + finish.hidden_melds)
-    won_on = finish_taken_from(game) if finish.outcome == "win" else None
+    won_on = finish_taken_from(game) if outcome == "win" else None
+    settlement = finish.settlement
     out = []
     for s in range(1, players + 1):
-        is_finisher = finish.seat == s and finish.outcome in ("win", "forced")
-        rights = by_right[s]
+        is_finisher = finish.seat == s and outcome in ("win", "forced")
+        won = is_finisher and outcome == "win"
         out.append(
-            SeatFacts(
-                seat=s,
-                name=record.seats[s - 1],
-                is_dealer=s == record.dealer,
-                finisher=is_finisher,
-                won=is_finisher and finish.outcome == "win",
-                forced=is_finisher and finish.outcome == "forced",
-                won_on=won_on if is_finisher else None,
-                dealt_in=dealt_in_seat == s,
-                points=finish.points if is_finisher else None,
-                delta=finish.settlement.get(s, 0),
-                below_threshold=is_finisher and below,
-                pongs=rights.get(ClaimRight.PONG, 0),
-                gans=rights.get(ClaimRight.GAN, 0),
-                chis=rights.get(ClaimRight.CHI, 0),
-                own_draw_melds=rights.get(ClaimRight.OWN_DRAW, 0),
-                steals=steals[s],
-                turns_lost=lost[s],
-                draws=draws[s],
-                win_turn=win_turn if is_finisher and finish.outcome == "win" else None,
-                redeal_declared=finish.outcome == "redeal" and finish.seat == s,
-                missed_wins=missed[s],
-                win_melds=win_melds if is_finisher else (),
+            _seat_facts_of(
+                {
+                    "seat": s,
+                    "name": names[s - 1],
+                    "is_dealer": s == dealer,
+                    "finisher": is_finisher,
+                    "won": won,
+                    "forced": is_finisher and outcome == "forced",
+                    "won_on": won_on if is_finisher else None,
+                    "dealt_in": dealt_in_seat == s,
+                    "points": finish.points if is_finisher else None,
+                    "delta": settlement.get(s, 0),
+                    "below_threshold": is_finisher and below,
+                    "pongs": pongs[s],
+                    "gans": gans[s],
+                    "chis": chis[s],
+                    "own_draw_melds": own_draw[s],
+                    "steals": steals[s],
+                    "turns_lost": lost[s],
+                    "draws": draws[s],
+                    "win_turn": turns[s] if won else None,
+                    "redeal_declared": outcome == "redeal" and finish.seat == s,
+                    "missed_wins": missed[s],
+                    "win_melds": win_melds if is_finisher else (),
+                }
             )
         )
     return out
+
+
+_CHI, _OWN_DRAW, _PONG, _GAN = ClaimRight.CHI, ClaimRight.OWN_DRAW, ClaimRight.PONG, ClaimRight.GAN
 
 
 __all__ = [

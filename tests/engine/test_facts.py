@@ -6,7 +6,7 @@ seat owns the card another seat won on."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
@@ -221,3 +221,13 @@ def test_check_record_counts_the_facts_in_the_pass_that_validates(
         refused = check_record(stopped, facts=True)
         assert refused.error is not None and refused.error.category == "truncated"
         assert refused.game is None and refused.facts is None
+
+
+def test_it_builds_facts_equal_to_the_dataclass_s_own_with_the_fields_in_order() -> None:
+    # _seat_facts fills each SeatFacts' dict at once instead of calling its __init__: the
+    # result must be the same value, its attributes the fields in order (the import copies
+    # vars() as the row).
+    for facts in seat_facts(all_rights_game()):
+        assert list(vars(facts)) == [f.name for f in fields(SeatFacts)]
+        assert facts == SeatFacts(**vars(facts))
+        assert hash(facts) == hash(SeatFacts(**vars(facts)))
