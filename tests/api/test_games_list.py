@@ -137,8 +137,11 @@ def test_it_describes_each_game_with_its_seats_and_verdict(
 def test_it_lists_in_a_fixed_number_of_queries(
     api: APIClient, archive: Archive, django_assert_max_num_queries: Any
 ) -> None:
-    # count, games (with uploader), seats with their players: not one query per game.
-    with django_assert_max_num_queries(3):
+    # count, games (with uploader), seats with their players: not one query per game; on
+    # PostgreSQL the planner's estimate first (records.paging: it decides whether to count).
+    from django.db import connection
+
+    with django_assert_max_num_queries(3 + (connection.vendor == "postgresql")):
         assert api.get(URL).status_code == 200
 
 
