@@ -174,7 +174,8 @@ DATABASES = {"default": _database}
 REDIS_URL = env_str("REDIS_URL") or ""
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        # Django's, with one client object per server rather than per call (config/cache.py).
+        {"BACKEND": "config.cache.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {
             # Django's, with a one-statement write on PostgreSQL (config/cache.py).

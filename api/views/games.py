@@ -3,6 +3,7 @@ any ply, the engine's review, streamed export, and deletion by the uploader or s
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
@@ -94,7 +95,7 @@ VALIDATOR_FIELDS = ("pk", "content_hash", "event_count", "players", "engine_vers
 REPLAY_FIELDS = (*VALIDATOR_FIELDS, "canonical_text")
 # Part of the key of a game's ply states kept in the replay cache (`_ply_states`): a change to
 # what one holds is a new number.
-PLY_STATES_VERSION = 1
+PLY_STATES_VERSION = 2
 
 
 class PlyQuery(serializers.Serializer[Any]):
@@ -371,7 +372,8 @@ class GameViewSet(
         seat = query.validated_data.get("seat")
         if seat is not None and seat > game.players:
             raise Http404(f"This game has seats 1 to {game.players}.")
-        return Response(self._with_links(game, seat)(number, _ply_states(game, seat)[number]))
+        state = json.loads(_ply_states(game, seat)[number])
+        return Response(self._with_links(game, seat)(number, state))
 
     def _with_links(self, game: Game, seat: int | None) -> Callable[[int, dict[str, Any]],
                                                                        dict[str, Any]]:
@@ -433,7 +435,7 @@ class GameViewSet(
         if (fresh := self.unchanged(game)) is not None:
             return fresh
         kept, answer = _ply_states(game, seat), self._with_links(game, seat)
-        states = [answer(n, kept[n]) for n in range(first, last + 1)]
+        states = [answer(n, json.loads(kept[n])) for n in range(first, last + 1)]
         return Response({"game": game.pk, "plies": game.event_count, "from": first, "to": last,
                          "states": states})
 
@@ -548,16 +550,19 @@ def _whole_number(text: str) -> int | None:
     return int(text)
 
 
-def _ply_states(game: Game, seat: int | None) -> list[dict[str, Any]]:
+def _ply_states(game: Game, seat: int | None) -> list[str]:
     """Every ply state of `game` in one seat's view (None: every hand shown), each as
     PlyStateDoc writes it less `game` and `links`, in the request's language (`says`): built
     from one replay the first time any of them is asked for, then kept beside the replay in
-    records.replay_cache, so that stepping through a game reads one cache entry a ply."""
+    records.replay_cache, so that stepping through a game reads one cache entry a ply. Each
+    is kept as its JSON text: a ply's request reads the one it shows (unpickling every
+    state's dicts cost more than the rest of the view)."""
 
-    def build() -> list[dict[str, Any]]:
+    def build() -> list[str]:
         replay = load_replay(game)
         say = partial(_says, replay)
-        return [{**replay_json.state_json(replay.state(n, seat)), "says": say(n)}
+        return [json.dumps({**replay_json.state_json(replay.state(n, seat)), "says": say(n)},
+                           ensure_ascii=False, cls=JSONRenderer.encoder_class)
                 for n in range(game.event_count + 1)]
 
     part = f"api-plies:{PLY_STATES_VERSION}:{seat or 0}:{translation.get_language()}"

@@ -3,6 +3,7 @@ PostgreSQL, culled every CULL_CHECK_EVERY writes. The same behaviour on SQLite (
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -66,3 +67,33 @@ def test_it_culls_past_max_entries_once_every_so_many_writes(
 
     # MAX_ENTRIES is 5: without culling all 12 would stay (SQLite: Django culls at each write).
     assert rows < 12
+
+
+REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/6")
+
+
+@pytest.fixture
+def redis_cache() -> Any:
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=1).ping()
+    except redis.exceptions.ConnectionError:
+        pytest.skip(f"no Redis at {REDIS_TEST_URL}")
+    store = database_cache.RedisCache(REDIS_TEST_URL, {})
+    store.clear()
+    yield store
+    store.clear()
+
+
+def test_its_redis_cache_makes_one_client_per_server_not_per_call(redis_cache: Any) -> None:
+    redis_cache.set("a", {"n": 1}, 60)
+    redis_cache.set("b", [1.5], 60)
+
+    assert redis_cache.get("a") == {"n": 1} and redis_cache.get_many(["a", "b"]) == {
+        "a": {"n": 1}, "b": [1.5]}
+    client = redis_cache._cache.get_client(write=True)
+    assert redis_cache._cache.get_client(write=True) is client
+    assert redis_cache._cache.get_client(write=False) is redis_cache._cache.get_client()
+    redis_cache.delete("a")
+    assert redis_cache.get("a") is None
