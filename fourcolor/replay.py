@@ -14,8 +14,11 @@ value (`api/serializers/replays.py`); the web replay page reads the attributes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import MISSING, dataclass, fields
+from functools import partial
+from itertools import chain, repeat
+from typing import TypeVar
 
 from .cards import CARDS, COPIES, Card
 from .claims import CLAIM_KINDS, ClaimRight, Live, skipped_seats, taken_from
@@ -25,6 +28,31 @@ from .melds import Meld
 from .moves import WinOption
 from .notation import Event, Record
 from .rulesets import Ruleset
+
+
+_T = TypeVar("_T")
+
+
+def _direct_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen, slotted dataclass an `__init__` that fills its slots directly.
+
+    The `__init__` that `dataclass(frozen=True)` writes sets each field through
+    `object.__setattr__`, about twice the cost of setting the slots directly (and six times a
+    plain dataclass's): a round's ply states are thousands of these values per
+    `GET /games/{id}/plies/` (bench/replay_values.py). This one takes the same arguments (positional or keyword, the
+    fields in order, no defaults) and stores them with the slots' own descriptors, so the class
+    stays a frozen dataclass (equality, hash, `replace`, `FrozenInstanceError` on assignment)."""
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    if not names or any(f.default is not MISSING or f.default_factory is not MISSING
+                        for f in fields(cls)):  # type: ignore[arg-type]
+        raise TypeError(f"{cls.__name__}: fields without defaults only")
+    setters = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
+    body = "".join(f"    _set_{name}(self, {name})\n" for name in names)
+    exec(f"def __init__(self, {', '.join(names)}):\n{body}", setters)  # as dataclass does
+    init = setters["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +71,7 @@ class FinishMeld(MeldShown):
     exposed: bool
 
 
+@_direct_init
 @dataclass(frozen=True, slots=True)
 class LiveCard:
     """The card on offer: who discarded or drew it (`owner`), and `source` (draw, discard)."""
@@ -58,6 +87,7 @@ class Discard:
     card: Card
 
 
+@_direct_init
 @dataclass(frozen=True, slots=True)
 class SeatState:
     """One seat at a ply. `hand` and `can_claim` are None when hidden from the view asked for
@@ -106,6 +136,7 @@ class RoundEnd:
     best_hidden_points: int | None
 
 
+@_direct_init
 @dataclass(frozen=True, slots=True)
 class PlyState:
     """The table after `ply` events (0: the deal) as `view` sees it (None: every hand open).
@@ -127,24 +158,39 @@ class PlyState:
     finish: RoundEnd | None
 
 
-# Discards are interned: a state lists every discard so far, so a round's states would
-# otherwise build thousands of equal little values (there are at most 4 x 28 of them).
-_DISCARDS: dict[tuple[int, Card], Discard] = {}
+_K = TypeVar("_K", bound=Hashable)
+_V = TypeVar("_V")
 
 
-def _discard(seat: int, card: Card) -> Discard:
-    found = _DISCARDS.get((seat, card))
-    if found is None:
-        found = _DISCARDS[(seat, card)] = Discard(seat, card)
-    return found
+class _Made(dict[_K, _V]):
+    """Values made once per key, on the first look-up (`make(key)`): a round's states show the
+    same hands, displayed melds and discards ply after ply, and a state looks its parts up here
+    with one C call (`map(table.__getitem__, keys)`) rather than building them again."""
+
+    def __init__(self, make: Callable[[_K], _V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: _K) -> _V:
+        made = self[key] = self.make(key)
+        return made
 
 
-def _shown(meld: Meld, ruleset: Ruleset) -> MeldShown:
+def _discard(pair: tuple[int, Card]) -> Discard:
+    return Discard(*pair)
+
+
+def _shown(ruleset: Ruleset, meld: Meld) -> MeldShown:
     return MeldShown(meld.kind, meld.cards, meld.points(ruleset, exposed=True))
 
 
-def _cards(counts: list[int]) -> tuple[Card, ...]:
-    return tuple(CARDS[i] for i, n in enumerate(counts) for _ in range(n))
+def _cards(counts: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple(chain.from_iterable(map(repeat, CARDS, counts)))
+
+
+# Discards are interned (there are at most 4 x 28 of them), keyed by the round's own
+# (seat, card) pairs.
+_DISCARDS: _Made[tuple[int, Card], Discard] = _Made(_discard)
 
 
 @dataclass(frozen=True)
@@ -169,6 +215,7 @@ class MissedWin:
         )
 
 
+@_direct_init
 @dataclass(frozen=True, slots=True)
 class PlyReview:
     """The review of one ply: each seat's waits (best points first) and the wins missed on the
@@ -195,7 +242,11 @@ class Replay:
             self.rounds.append(state.copy())
         self.rounds[-1].close()  # an exhausted round's last state shows it over
         self._review: list[dict[int, list[Wait]]] | None = None
-        self._melds_shown: dict[Meld, MeldShown] = {}
+        self._missed: tuple[MissedWin, ...] | None = None
+        # A displayed meld stays on the table for the rest of the round, and a hand changes
+        # at its seat's moves only: one value for all the states that show it.
+        self._melds_shown: _Made[Meld, MeldShown] = _Made(partial(_shown, self.ruleset))
+        self._hands: _Made[tuple[int, ...], tuple[Card, ...]] = _Made(_cards)
         # The claim that took effect at each ply (melds and wins), by ply.
         self.claims: dict[int, ClaimRecord] = {claim.ply: claim for claim in self.game.claims}
 
@@ -214,54 +265,56 @@ class Replay:
         """The table at `ply`. With `seat`, other seats' hands (and what they may claim) are
         hidden: only their sizes show."""
         rnd = self.round_at(ply)
-        if seat is not None and not 1 <= seat <= rnd.players:
-            raise ValueError(f"seat must be between 1 and {rnd.players}, not {seat}")
+        players = rnd.players
+        if seat is not None and not 1 <= seat <= players:
+            raise ValueError(f"seat must be between 1 and {players}, not {seat}")
         event = self.record.events[ply - 1] if ply > 0 else None
         live = rnd.live
+        ended = rnd.phase == ENDED
+        names = self.record.seats
+        hands = rnd.hands
+        shown = self._melds_shown.__getitem__
+        hand_cards = self._hands.__getitem__
+        # `GET /games/{id}/plies/` builds every ply's state at once (bench/replay_values.py):
+        # the values are built positionally, in the field order of their classes.
         seats = []
-        for s in range(1, rnd.players + 1):
-            visible = seat is None or seat == s or rnd.phase == ENDED
-            hand = rnd.hands[s]
+        for s in range(1, players + 1):
+            visible = seat is None or seat == s or ended
+            hand = hands[s]
+            display = tuple(map(shown, rnd.displays[s]))
             seats.append(
                 SeatState(
-                    seat=s,
-                    name=self.record.seats[s - 1],
-                    dealer=s == rnd.dealer,
-                    hand=_cards(hand) if visible else None,
-                    hand_count=sum(hand),
-                    display=tuple([self._shown(m) for m in rnd.displays[s]]),
-                    exposed_points=rnd.exposed_points(s),
-                    can_claim=self._can_claim(rnd, s) if visible else None,
+                    s,  # seat
+                    names[s - 1],  # name
+                    s == rnd.dealer,  # dealer
+                    hand_cards(tuple(hand)) if visible else None,  # hand
+                    sum(hand),  # hand_count
+                    display,
+                    # exposed_points: the display's melds' points (Round.exposed_points)
+                    sum([m.points for m in display]),
+                    self._can_claim(rnd, s) if visible else None,  # can_claim
                 )
             )
         return PlyState(
-            ply=ply,
-            plies=self.plies,
-            event=event.text() if event else None,
-            claim=self.claim(ply),
-            comments=tuple(event.comments if event else self.record.comments),
-            phase=rnd.phase,
-            expected=rnd.expected(),
-            turn=rnd.turn,
-            live=(
+            ply,
+            self.plies,  # plies
+            event.text() if event else None,  # event
+            self.claim(ply),  # claim
+            tuple(event.comments if event else self.record.comments),  # comments
+            rnd.phase,  # phase
+            rnd.expected(),  # expected
+            rnd.turn,  # turn
+            (  # live
                 LiveCard(CARDS[live.card_index], live.owner, live.source)
                 if live is not None
                 else None
             ),
-            pile_left=rnd.pile_left,
-            discards=tuple([_discard(s, c) for s, c in rnd.discards]),
-            seats=tuple(seats),
-            view=seat,
-            finish=round_end(self.game) if ply == self.plies else None,
+            rnd.pile_left,  # pile_left
+            tuple(map(_DISCARDS.__getitem__, rnd.discards)),  # discards
+            tuple(seats),  # seats
+            seat,  # view
+            round_end(self.game) if ply == self.plies else None,  # finish
         )
-
-    def _shown(self, meld: Meld) -> MeldShown:
-        # A displayed meld stays on the table for the rest of the round: one value for all
-        # the states that show it.
-        shown = self._melds_shown.get(meld)
-        if shown is None:
-            shown = self._melds_shown[meld] = _shown(meld, self.ruleset)
-        return shown
 
     def claim(self, ply: int) -> ClaimMade | None:
         """The claim the event at `ply` made (`ClaimMade`); None for any other event
@@ -329,6 +382,11 @@ class Replay:
         """Each time a seat could have won on the live card and the round went on without its
         win. A win that another seat's claim took in priority order is not missed, nor is a
         win a seat called (``h``) that lost on priority."""
+        if self._missed is None:  # once per replay, as the waits
+            self._missed = tuple(self._missed_wins())
+        return list(self._missed)
+
+    def _missed_wins(self) -> list[MissedWin]:
         missed: list[MissedWin] = []
         events = self.record.events
         for ply, rnd in enumerate(self.rounds):
@@ -345,16 +403,19 @@ class Replay:
         by_ply: dict[int, list[MissedWin]] = {}
         for m in self.missed_wins():
             by_ply.setdefault(m.ply, []).append(m)
+        self.waits(0)  # every ply's waits, once
+        assert self._review is not None
+        events = self.record.events
         out = []
-        for ply in range(self.plies + 1):
-            event = self.record.events[ply - 1] if ply else None
+        for ply, waits in enumerate(self._review):
+            event = events[ply - 1] if ply else None
             out.append(
                 PlyReview(
-                    ply=ply,
-                    event=event.text() if event else None,
-                    comments=tuple(event.comments if event else self.record.comments),
-                    waits={s: tuple(ws) for s, ws in self.waits(ply).items()},
-                    missed_wins=tuple(by_ply.get(ply, ())),
+                    ply,
+                    event.text() if event else None,  # event
+                    tuple(event.comments if event else self.record.comments),  # comments
+                    {s: tuple(ws) for s, ws in waits.items()},  # waits
+                    tuple(by_ply.get(ply, ())),  # missed_wins
                 )
             )
         return out

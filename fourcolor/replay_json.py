@@ -31,7 +31,7 @@ def tokens(cards: Iterable[Card]) -> list[str]:
 
 
 def meld_json(meld: MeldShown) -> dict[str, Any]:
-    return {"kind": meld.kind, "cards": tokens(meld.cards), "points": meld.points}
+    return {"kind": meld.kind, "cards": [c.token for c in meld.cards], "points": meld.points}
 
 
 def finish_meld_json(meld: FinishMeld) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def seat_json(seat: SeatState) -> dict[str, Any]:
         "dealer": seat.dealer,
         "hand": tokens(seat.hand) if seat.hand is not None else None,
         "hand_count": seat.hand_count,
-        "display": [meld_json(m) for m in seat.display],
+        "display": list(map(meld_json, seat.display)),
         "exposed_points": seat.exposed_points,
         "can_claim": list(seat.can_claim) if seat.can_claim is not None else None,
     }
@@ -98,8 +98,8 @@ def state_json(state: PlyState) -> dict[str, Any]:
         "turn": state.turn,
         "live": live_json(live) if live is not None else None,
         "pile_left": state.pile_left,
-        "discards": [discard_json(d) for d in state.discards],
-        "seats": [seat_json(s) for s in state.seats],
+        "discards": list(map(discard_json, state.discards)),
+        "seats": list(map(seat_json, state.seats)),
         "view": state.view,
     }
     if state.finish is not None:
@@ -108,8 +108,8 @@ def state_json(state: PlyState) -> dict[str, Any]:
 
 
 def wait_json(wait: Wait) -> dict[str, Any]:
-    return {"card": wait.card.token, "points": wait.points, "meld": tokens(wait.meld.cards),
-            "unseen": wait.unseen}
+    return {"card": wait.card.token, "points": wait.points,
+            "meld": [c.token for c in wait.meld.cards], "unseen": wait.unseen}
 
 
 def missed_win_json(missed: MissedWin) -> dict[str, Any]:
@@ -124,8 +124,8 @@ def review_item_json(item: PlyReview) -> dict[str, Any]:
         "ply": item.ply,
         "event": item.event,
         "comments": list(item.comments),
-        "waits": {str(s): [wait_json(w) for w in ws] for s, ws in item.waits.items()},
-        "missed_wins": [missed_win_json(m) for m in item.missed_wins],
+        "waits": {str(s): list(map(wait_json, ws)) for s, ws in item.waits.items()},
+        "missed_wins": list(map(missed_win_json, item.missed_wins)),
     }
 
 

@@ -231,3 +231,42 @@ def test_it_returns_frozen_values_with_cards(replay: Replay) -> None:
     assert state.seats[2].display[0].cards == (parse_card("rP"),) * 3
     assert state.live is not None and state.live.card is parse_card("yC")
     assert state.finish is None and replay.state(12).finish is not None
+
+
+@pytest.mark.parametrize("value", ["state", "seat", "live", "review"])
+def test_it_builds_its_values_as_the_dataclasses_they_are(replay: Replay, value: str) -> None:
+    # PlyState, SeatState, LiveCard and PlyReview fill their slots directly (_direct_init):
+    # they must still be built by keyword, compare and hash by value, refuse assignment and
+    # `replace` as a frozen dataclass does.
+    state = replay.state(3)
+    found = {"state": state, "seat": state.seats[0], "live": state.live,
+             "review": replay.review()[3]}[value]
+    assert found is not None
+    cls = type(found)
+    by_keyword = cls(**{f.name: getattr(found, f.name) for f in dataclasses.fields(cls)})
+    assert by_keyword == found and by_keyword is not found
+    if value != "review":  # a review's waits are a dict: not hashable, as before
+        assert hash(by_keyword) == hash(found)
+    first = dataclasses.fields(cls)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(found, first, None)
+    assert getattr(dataclasses.replace(found, **{first: 99}), first) == 99
+    with pytest.raises(TypeError):
+        cls()
+
+
+def test_it_gives_equal_states_from_a_fresh_or_a_used_replay() -> None:
+    # The replay keeps its hands, displayed melds, discards and missed wins as values made
+    # once: a state read after every other ply equals the one read first.
+    game = all_rights_game()
+    fresh = Replay(game.record, game)
+    first = [fresh.state(ply) for ply in range(fresh.plies + 1)]
+    review = fresh.review()
+    again = Replay(game.record, game)
+    for ply in reversed(range(again.plies + 1)):
+        assert again.state(ply, seat=2) == fresh.state(ply, seat=2)
+    assert [again.state(ply) for ply in range(again.plies + 1)] == first
+    assert again.review() == review and fresh.review() == review
+    missed = fresh.missed_wins()
+    missed.clear()  # a caller's list, not the replay's
+    assert fresh.missed_wins() == again.missed_wins()
