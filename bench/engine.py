@@ -25,75 +25,33 @@ import cProfile
 import io
 import pstats
 import random
-import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 
-from _common import _ROOT, fmt_us, header, mixed_records, summary_us, table, timer_overhead_ns
-from _layouts import LAYOUTS, eager_records, layout_text
+from _common import header, mixed_records, summary_us, table, timer_overhead_ns
+from _engine_figures import (
+    FULL,
+    QUICK,
+    REF_MAHJONG_US,
+    RULESETS,
+    TARGET_RANDOM_MEDIAN_US,
+    TARGET_US_PER_EVENT,
+    TARGET_WINNING_MEDIAN_US,
+    Row,
+    Sizes,
+    _latency,
+    _median_pass,
+    _per,
+    verdict,
+)
+from _engine_layouts import bench_chess, bench_layouts_vs_chess
 
 from fourcolor import check_record, validate
 from fourcolor.cards import CARDS, RANKS, Card, counts_of, full_deck
 from fourcolor.notation import Record, RecordText, iter_records, parse_record, write_fcn
 from fourcolor.rulesets import Ruleset, get_ruleset
 from fourcolor.split import best_points, best_split, best_split_counts
-
-RULESETS = ("classic", "bga")
-TARGET_RANDOM_MEDIAN_US = 25.0
-TARGET_WINNING_MEDIAN_US = 50.0
-TARGET_US_PER_EVENT = 5.0
-# The issue's reference figures, "on these machines": what the targets were set beside.
-REF_MAHJONG_US = 25.0
-REF_CHESS_US_PER_PLY = 29.0
-# Issue 18 goal 1: parse + validate per event at most this share of python-chess's cost per ply,
-# in every layout, measured in the same run.
-TARGET_CHESS_RATIO = 0.2
-CORPUS = _ROOT / "tests" / "data" / "corpus"
-CORPUS_FILES = ("valid.fcn", "missed_wins.fcn", "valid_mutants.fcn")
-
-
-@dataclass
-class Row:
-    measure: str
-    sample: str
-    figure: str
-    target: str = ""
-    status: str = "info"  # PASS, FAIL, ref (reference package) or info (no target)
-    # The figure as a number (µs), for the rows that have a target or are a reference.
-    value: float | None = None
-    limit: float | None = None
-
-
-@dataclass
-class Sizes:
-    random_hands: int
-    winning_hands: int
-    warmup_hands: int
-    mahjong_hands: int
-    rounds: int
-    warmup_rounds: int
-    chess_games: int
-    warmup_games: int
-    repeats: int
-
-    layout_rounds: int = 0
-
-
-FULL = Sizes(20_000, 5_000, 2_000, 5_000, 2_000, 100, 300, 30, 3, 500)
-QUICK = Sizes(2_000, 1_000, 300, 1_000, 200, 20, 60, 10, 1, 60)
-
-
-def _latency(s: dict[str, float]) -> str:
-    return f"median {fmt_us(s['median'])} µs, p90 {fmt_us(s['p90'])}, p99 {fmt_us(s['p99'])}"
-
-
-def verdict(value: float, limit: float) -> str:
-    return "PASS" if value <= limit else "FAIL"
-
 
 # --------------------------------------------------------------------------- hands
 
@@ -305,25 +263,6 @@ def bench_mahjong(sizes: Sizes) -> list[Row]:
 # --------------------------------------------------------------------------- validation
 
 
-def _median_pass(fn: Callable[[], int], repeats: int) -> tuple[float, float, int]:
-    """Median CPU seconds and median wall seconds of `repeats` passes of `fn`, and the unit
-    count it returns. The machine is shared: CPU time is what the code costs, wall time adds
-    however long other processes held the cores, so targets are judged on CPU time."""
-    cpu: list[float] = []
-    wall: list[float] = []
-    units = 0
-    for _ in range(repeats):
-        c0, w0 = time.process_time(), time.perf_counter()
-        units = fn()
-        cpu.append(time.process_time() - c0)
-        wall.append(time.perf_counter() - w0)
-    return statistics.median(cpu), statistics.median(wall), units
-
-
-def _per(seconds: float, wall: float, units: int, unit: str) -> str:
-    return f"{seconds / units * 1e6:.2f} µs/{unit} (wall {wall / units * 1e6:.2f})"
-
-
 def _check_text(text: str) -> int:
     """Split a multi-record text, parse and validate every record; the events checked."""
     events = 0
@@ -435,170 +374,6 @@ def bench_validation(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], No
             _check_text(bare_all) and None
         )
     return rows, slow
-
-
-# --------------------------------------------------------------------------- layouts (issue 18)
-
-
-def _check_file(path: Path) -> int:
-    """What `fourcolor validate FILE` does: the file opened as the CLI opens it (newline="",
-    so CRLF reaches the reader), `iter_records` and `check_record`; the events checked."""
-    events = 0
-    with open(path, encoding="utf-8-sig", newline="") as stream:
-        for rt in iter_records(stream):
-            check = check_record(rt.text, rt.line, oversize=rt.oversize)
-            if check.record is None or check.error is not None:
-                where = f"{path}: record {rt.index} (line {rt.line})"
-                raise SystemExit(f"{where} refused: {check.error}")
-            events += len(check.record.events)
-    return events
-
-
-def _min_pass(fn: Callable[[], int], repeats: int) -> tuple[float, float, int]:
-    """The fastest of `repeats` passes (CPU seconds, wall seconds of that pass, units): on a
-    shared machine the minimum is the pass the neighbours disturbed least."""
-    best: tuple[float, float, int] | None = None
-    for _ in range(repeats):
-        c0, w0 = time.process_time(), time.perf_counter()
-        units = fn()
-        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
-        if best is None or cpu < best[0]:
-            best = (cpu, wall, units)
-    assert best is not None
-    return best
-
-
-@dataclass
-class LayoutFigure:
-    measure: str
-    sample: str
-    seconds: float
-    wall: float
-    events: int
-
-
-def bench_layouts(sizes: Sizes, folder: Path) -> list[LayoutFigure]:
-    """Each layout of `_layouts` over the same 4-seat eager rounds (both rulesets), and the
-    corpus files as they are, each read from a file; the fastest of the repeats."""
-    records = [r for name in RULESETS for r in eager_records(name, sizes.layout_rounds)]
-    warm = [r for name in RULESETS for r in eager_records(name, 20, salt="layouts-warm")]
-    events = sum(len(r.events) for r in records)
-    melds = sum(e.verb in "mw" for r in records for e in r.events)
-    out: list[LayoutFigure] = []
-    for layout in LAYOUTS:
-        path = folder / f"{len(out)}.fcn"
-        path.write_bytes(layout_text(layout, records, "timed").encode("utf-8"))
-        warm_path = folder / f"{len(out)}-warm.fcn"
-        warm_path.write_bytes(layout_text(layout, warm, "warm").encode("utf-8"))
-        _check_file(warm_path)
-        seconds, wall, read = _min_pass(lambda p=path: _check_file(p), max(3, sizes.repeats))
-        if read != events:
-            raise SystemExit(f"{layout}: read {read} events, {events} were written")
-        sample = f"{len(records):,} 4-seat rounds, {events:,} events ({melds / events:.0%} m/w)"
-        out.append(LayoutFigure(f"layout: {layout}", sample, seconds, wall, events))
-    for name in CORPUS_FILES:
-        path = CORPUS / name
-        if not path.exists():
-            continue
-        _check_file(path)  # a small file: its own warm-up
-        seconds, wall, read = _min_pass(lambda p=path: _check_file(p), 5 * max(3, sizes.repeats))
-        records_in = sum(1 for _ in iter_records(path.read_text(encoding="utf-8").splitlines(True)))
-        sample = f"{records_in} records, {read:,} events"
-        out.append(LayoutFigure(f"corpus: {name} as it is", sample, seconds, wall, read))
-    return out
-
-
-def layout_rows(figures: Sequence[LayoutFigure], chess_us: float) -> list[Row]:
-    rows = []
-    for f in figures:
-        us = f.seconds / f.events * 1e6
-        ratio = us / chess_us
-        rows.append(
-            Row(
-                f.measure,
-                f.sample,
-                f"{us:.2f} µs/event (wall {f.wall / f.events * 1e6:.2f}) = {ratio:.3f}×",
-                f"≤ {TARGET_CHESS_RATIO}× python-chess",
-                verdict(ratio, TARGET_CHESS_RATIO),
-            )
-        )
-    return rows
-
-
-# --------------------------------------------------------------------------- chess reference
-
-
-def chess_pgn(count: int, seed: str) -> tuple[str, int]:
-    """`count` random legal games (uniform random moves, at most 80 plies) as PGN text."""
-    import chess
-    import chess.pgn
-
-    rng = random.Random(seed)
-    games = []
-    plies = 0
-    for _ in range(count):
-        board = chess.Board()
-        while len(board.move_stack) < 80 and not board.is_game_over():
-            board.push(rng.choice(list(board.legal_moves)))
-        plies += len(board.move_stack)
-        games.append(str(chess.pgn.Game.from_board(board)))
-    return "\n\n".join(games) + "\n", plies
-
-
-def _read_pgn(text: str) -> int:
-    import chess.pgn
-
-    handle = io.StringIO(text)
-    plies = 0
-    while (game := chess.pgn.read_game(handle)) is not None:
-        if game.errors:
-            raise SystemExit(f"python-chess refused a generated game: {game.errors[0]}")
-        plies += game.end().ply()
-    return plies
-
-
-def bench_chess(sizes: Sizes) -> list[Row]:
-    warm, _ = chess_pgn(sizes.warmup_games, "chess:warm")
-    text, plies = chess_pgn(sizes.chess_games, "chess:timed")
-    _read_pgn(warm)
-    seconds, wall, read = _median_pass(lambda: _read_pgn(text), sizes.repeats)
-    if read != plies:
-        raise SystemExit(f"python-chess read {read} plies, {plies} were written")
-    return [
-        Row(
-            "ref: python-chess chess.pgn.read_game (SAN vs legal moves)",
-            f"{sizes.chess_games} random games, {plies:,} plies",
-            _per(seconds, wall, plies, "ply"),
-            "≈ 29 µs/ply (issue 2)",
-            "ref",
-            seconds / plies * 1e6,
-            REF_CHESS_US_PER_PLY,
-        )
-    ]
-
-
-def bench_layouts_vs_chess(sizes: Sizes) -> list[Row]:
-    """The layouts beside python-chess, in the same run: the chess pass is repeated before
-    and after the layouts and its fastest pass is the reference."""
-    warm, _ = chess_pgn(sizes.warmup_games, "chess:warm")
-    text, plies = chess_pgn(sizes.chess_games, "chess:timed")
-    _read_pgn(warm)
-    repeats = max(3, sizes.repeats)
-    before = _min_pass(lambda: _read_pgn(text), repeats)
-    with tempfile.TemporaryDirectory(prefix="fourcolor-layouts-") as folder:
-        figures = bench_layouts(sizes, Path(folder))
-    after = _min_pass(lambda: _read_pgn(text), repeats)
-    seconds, wall, _ = min(before, after)
-    chess_us = seconds / plies * 1e6
-    ref = Row(
-        "ref: python-chess read_game, fastest pass before/after",
-        f"{sizes.chess_games} random games, {plies:,} plies",
-        _per(seconds, wall, plies, "ply")
-        + f"; before {before[0] / plies * 1e6:.2f}, after {after[0] / plies * 1e6:.2f}",
-        "",
-        "ref",
-    )
-    return [*layout_rows(figures, chess_us), ref]
 
 
 # --------------------------------------------------------------------------- main

@@ -97,7 +97,8 @@ def write_inputs(folder: Path, rounds: int, games: int) -> list[tuple[str, str, 
     """(label, kind, timed file, warm-up file) for every layout, the corpus files and chess."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from _layouts import LAYOUTS, eager_records, layout_text
-    from engine import CORPUS, CORPUS_FILES, chess_pgn
+    from _engine_figures import CORPUS, CORPUS_FILES
+    from _engine_layouts import chess_pgn
 
     timed = [r for name in RULESETS for r in eager_records(name, rounds)]
     warm = [r for name in RULESETS for r in eager_records(name, 10, salt="layouts-warm")]

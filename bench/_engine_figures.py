@@ -1,0 +1,96 @@
+"""What bench/engine.py measures with and reports: its sizes, targets and reference figures,
+a table row, and a timed pass (the median or the fastest of several, in CPU time)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from _common import _ROOT, fmt_us
+
+RULESETS = ("classic", "bga")
+TARGET_RANDOM_MEDIAN_US = 25.0
+TARGET_WINNING_MEDIAN_US = 50.0
+TARGET_US_PER_EVENT = 5.0
+# The issue's reference figures, "on these machines": what the targets were set beside.
+REF_MAHJONG_US = 25.0
+REF_CHESS_US_PER_PLY = 29.0
+# Issue 18 goal 1: parse + validate per event at most this share of python-chess's cost per ply,
+# in every layout, measured in the same run.
+TARGET_CHESS_RATIO = 0.2
+CORPUS = _ROOT / "tests" / "data" / "corpus"
+CORPUS_FILES = ("valid.fcn", "missed_wins.fcn", "valid_mutants.fcn")
+
+
+@dataclass
+class Row:
+    measure: str
+    sample: str
+    figure: str
+    target: str = ""
+    status: str = "info"  # PASS, FAIL, ref (reference package) or info (no target)
+    # The figure as a number (µs), for the rows that have a target or are a reference.
+    value: float | None = None
+    limit: float | None = None
+
+
+@dataclass
+class Sizes:
+    random_hands: int
+    winning_hands: int
+    warmup_hands: int
+    mahjong_hands: int
+    rounds: int
+    warmup_rounds: int
+    chess_games: int
+    warmup_games: int
+    repeats: int
+
+    layout_rounds: int = 0
+
+
+FULL = Sizes(20_000, 5_000, 2_000, 5_000, 2_000, 100, 300, 30, 3, 500)
+QUICK = Sizes(2_000, 1_000, 300, 1_000, 200, 20, 60, 10, 1, 60)
+
+
+def _latency(s: dict[str, float]) -> str:
+    return f"median {fmt_us(s['median'])} µs, p90 {fmt_us(s['p90'])}, p99 {fmt_us(s['p99'])}"
+
+
+def verdict(value: float, limit: float) -> str:
+    return "PASS" if value <= limit else "FAIL"
+
+
+def _median_pass(fn: Callable[[], int], repeats: int) -> tuple[float, float, int]:
+    """Median CPU seconds and median wall seconds of `repeats` passes of `fn`, and the unit
+    count it returns. The machine is shared: CPU time is what the code costs, wall time adds
+    however long other processes held the cores, so targets are judged on CPU time."""
+    cpu: list[float] = []
+    wall: list[float] = []
+    units = 0
+    for _ in range(repeats):
+        c0, w0 = time.process_time(), time.perf_counter()
+        units = fn()
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+    return statistics.median(cpu), statistics.median(wall), units
+
+
+def _per(seconds: float, wall: float, units: int, unit: str) -> str:
+    return f"{seconds / units * 1e6:.2f} µs/{unit} (wall {wall / units * 1e6:.2f})"
+
+
+def _min_pass(fn: Callable[[], int], repeats: int) -> tuple[float, float, int]:
+    """The fastest of `repeats` passes (CPU seconds, wall seconds of that pass, units): on a
+    shared machine the minimum is the pass the neighbours disturbed least."""
+    best: tuple[float, float, int] | None = None
+    for _ in range(repeats):
+        c0, w0 = time.process_time(), time.perf_counter()
+        units = fn()
+        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+        if best is None or cpu < best[0]:
+            best = (cpu, wall, units)
+    assert best is not None
+    return best
