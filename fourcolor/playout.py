@@ -19,14 +19,9 @@ from .round import ENDED, LIVE, MUST_DISCARD, Round
 from .scoring import settle, split_hidden
 from .moves import best_completing_win, locked_ok, melds_with
 from .melds import Meld
-from .rulesets import RULESETS
 from .split import RANK_BLOCK, block_splits
 
 _BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
-# The greedy bot's meld on a live card, by (ruleset, the card's melds with the hand, the seat's
-# relation to the card), for the shipped rulesets without locked sets: `melds_with` keeps its
-# tuples for the process, so a tuple's id names it for as long as this cache lives.
-_CHOICES: dict[tuple[str, int, int], tuple[Meld, ClaimRight] | None] = {}
 _UNKNOWN = object()
 _WIN = ClaimRight.WIN
 
@@ -144,15 +139,16 @@ class _Table:
         locked = self.locked[seat] if self.locked is not None else None
         # Without locked sets the choice depends only on the melds the card makes with the
         # hand and on the seat's relation to the live card (its own draw, the seat after the
-        # discarder, any other): remembered per ruleset by that key (`melds_with`'s tuple is
-        # itself kept per hand shape, so its identity stands for it).
+        # discarder, any other): remembered on the ruleset (`RulesetCaches.bot_choices`) by
+        # that key. `melds_with`'s tuple is kept in the same ruleset's caches per hand shape,
+        # so its identity stands for it for as long as both tables live.
         rs = self.rs
         melds = melds_with(card, hand, rs)
         relation = 0 if seat == live.owner else (1 if live.source == "discard" else 2)
         if relation == 1 and seat != live.owner % self.players + 1:
             relation = 2
-        key = (rs.name, id(melds), relation)
-        cache = _CHOICES if locked is None and rs is RULESETS.get(rs.name) else None
+        key = (id(melds), relation)
+        cache = rs.caches.bot_choices if locked is None else None
         if cache is not None:
             known = cache.get(key, _UNKNOWN)
             if known is not _UNKNOWN:

@@ -39,9 +39,10 @@ def _direct_init(cls: type[_T]) -> type[_T]:
     The `__init__` that `dataclass(frozen=True)` writes sets each field through
     `object.__setattr__`, about twice the cost of setting the slots directly (and six times a
     plain dataclass's): a round's ply states are thousands of these values per
-    `GET /games/{id}/plies/` (bench/replay_values.py). This one takes the same arguments (positional or keyword, the
-    fields in order, no defaults) and stores them with the slots' own descriptors, so the class
-    stays a frozen dataclass (equality, hash, `replace`, `FrozenInstanceError` on assignment)."""
+    `GET /games/{id}/plies/` (bench/replay_values.py). This one takes the same arguments
+    (positional or keyword, the fields in order, no defaults) and stores them with the slots'
+    own descriptors, so the class stays a frozen dataclass (equality, hash, `replace`,
+    `FrozenInstanceError` on assignment)."""
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
     if not names or any(f.default is not MISSING or f.default_factory is not MISSING
                         for f in fields(cls)):  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .cards import Card
+    from .claims import ClaimRight
     from .melds import Meld
     from .split import _RankTables
 
@@ -68,7 +69,7 @@ class RulesetCaches:
     with it, so a copy (`with_switches`, a house ruleset) never shares or inherits answers, and
     nothing is keyed by name or `id()`. Each table belongs to one module, named beside it."""
 
-    __slots__ = ("points", "classified", "plans", "melds_with", "split_tables")
+    __slots__ = ("points", "classified", "plans", "melds_with", "split_tables", "bot_choices")
 
     def __init__(self) -> None:
         # (kind, rank) -> points: `Ruleset.points`.
@@ -82,6 +83,10 @@ class RulesetCaches:
         self.melds_with: dict[tuple[int, int, int, bool], tuple[Meld, ...]] = {}
         # The best split's rank tables: `split.best_points`, built on first use.
         self.split_tables: _RankTables | None = None
+        # (id of a `melds_with` tuple of this table, the seat's relation to the live card) ->
+        # the greedy bot's meld and right: `playout` (rulesets without locked sets). The
+        # tuples are the ones in `melds_with` above, alive as long as this table.
+        self.bot_choices: dict[tuple[int, int], tuple[Meld, ClaimRight] | None] = {}
 
 
 @dataclass(frozen=True, eq=False)

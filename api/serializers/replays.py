@@ -15,20 +15,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from fourcolor import replay as values
 from fourcolor import replay_json
-from fourcolor.replay import (
-    ClaimMade,
-    Discard,
-    FinishMeld,
-    LiveCard,
-    MeldShown,
-    MissedWin,
-    PlyReview,
-    PlyState,
-    RoundEnd,
-    SeatState,
-    Wait,
-)
 from records.models import Outcome, WinSource
 
 
@@ -53,7 +41,7 @@ class MeldDoc(serializers.Serializer[Any]):
     cards = serializers.ListField(child=serializers.CharField())
     points = serializers.IntegerField()
 
-    def to_representation(self, meld: MeldShown) -> dict[str, Any]:
+    def to_representation(self, meld: values.MeldShown) -> dict[str, Any]:
         return _meld(meld)
 
 
@@ -61,7 +49,7 @@ class MeldDoc(serializers.Serializer[Any]):
 class FinishMeldDoc(MeldDoc):
     exposed = serializers.BooleanField()
 
-    def to_representation(self, meld: FinishMeld) -> dict[str, Any]:  # type: ignore[override]
+    def to_representation(self, meld: values.FinishMeld) -> dict[str, Any]:  # type: ignore[override]
         return _finish_meld(meld)
 
 
@@ -83,7 +71,7 @@ class FinishDoc(serializers.Serializer[Any]):
     declared_split = serializers.BooleanField()
     best_hidden_points = serializers.IntegerField(allow_null=True)
 
-    def to_representation(self, end: RoundEnd) -> dict[str, Any]:
+    def to_representation(self, end: values.RoundEnd) -> dict[str, Any]:
         return _finish(end)
 
 
@@ -94,7 +82,7 @@ class LiveDoc(serializers.Serializer[Any]):
     # A plain string: an enum here would be a third name for WinSource's values.
     source = serializers.CharField(help_text="draw or discard: where the live card came from")
 
-    def to_representation(self, live: LiveCard) -> dict[str, Any]:
+    def to_representation(self, live: values.LiveCard) -> dict[str, Any]:
         return _live(live)
 
 
@@ -103,7 +91,7 @@ class DiscardDoc(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     card = serializers.CharField()
 
-    def to_representation(self, discard: Discard) -> dict[str, Any]:
+    def to_representation(self, discard: values.Discard) -> dict[str, Any]:
         return _discard(discard)
 
 
@@ -124,7 +112,7 @@ class SeatStateDoc(serializers.Serializer[Any]):
         help_text="what this seat may claim on the live card (null when hidden)",
     )
 
-    def to_representation(self, seat: SeatState) -> dict[str, Any]:
+    def to_representation(self, seat: values.SeatState) -> dict[str, Any]:
         return _seat(seat)
 
 
@@ -147,7 +135,7 @@ class ClaimDoc(serializers.Serializer[Any]):
         child=serializers.IntegerField(), help_text="seats whose turn the claim took"
     )
 
-    def to_representation(self, claim: ClaimMade) -> dict[str, Any]:
+    def to_representation(self, claim: values.ClaimMade) -> dict[str, Any]:
         return _claim(claim)
 
 
@@ -185,7 +173,7 @@ class PlyStateDoc(serializers.Serializer[Any]):
     finish = FinishDoc(allow_null=True, required=False, help_text="at the last ply only")
     links = PlyLinksDoc()
 
-    def to_representation(self, state: PlyState) -> dict[str, Any]:
+    def to_representation(self, state: values.PlyState) -> dict[str, Any]:
         """The engine's fields; `game`, `says` and `links` (the archive's, not the engine's)
         come from the context the view gives."""
         context = self.context
@@ -216,7 +204,7 @@ class WaitDoc(serializers.Serializer[Any]):
     meld = serializers.ListField(child=serializers.CharField())
     unseen = serializers.IntegerField(help_text="copies the seat cannot see")
 
-    def to_representation(self, wait: Wait) -> dict[str, Any]:
+    def to_representation(self, wait: values.Wait) -> dict[str, Any]:
         return _wait(wait)
 
 
@@ -227,7 +215,7 @@ class MissedWinDoc(serializers.Serializer[Any]):
     points = serializers.IntegerField()
     message = serializers.CharField()
 
-    def to_representation(self, missed: MissedWin) -> dict[str, Any]:
+    def to_representation(self, missed: values.MissedWin) -> dict[str, Any]:
         return _missed(missed)
 
 
@@ -241,7 +229,7 @@ class PlyReviewDoc(serializers.Serializer[Any]):
     )
     missed_wins = MissedWinDoc(many=True)
 
-    def to_representation(self, item: PlyReview) -> dict[str, Any]:
+    def to_representation(self, item: values.PlyReview) -> dict[str, Any]:
         return replay_json.review_item_json(item)
 
 
@@ -249,7 +237,7 @@ class PlyReviewDoc(serializers.Serializer[Any]):
 class PlyMissedWinDoc(MissedWinDoc):
     ply = serializers.IntegerField(help_text="the ply after which the card was live")
 
-    def to_representation(self, missed: MissedWin) -> dict[str, Any]:
+    def to_representation(self, missed: values.MissedWin) -> dict[str, Any]:
         return _missed(missed) | {"ply": missed.ply}
 
 
