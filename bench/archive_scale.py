@@ -13,7 +13,9 @@ API), the API's list (cursor: the whole archive, and by player; and its numbered
 whose count is estimated beyond 10,000 games), and the export's first line; each answered
 `--requests` times after a warm-up, with Django's test client (no network), the replay cache
 warm as it is in use. Then, on PostgreSQL, EXPLAIN ANALYZE of each page's slowest queries.
-The last table divides each p99 by the first database's.
+The databases are measured in turn, `--rounds` times (a process each time, `--requests` shared
+among the rounds), so that the machine's changing load weighs on each alike. The last table
+divides each p99 by the first database's.
 """
 
 from __future__ import annotations
@@ -117,7 +119,7 @@ def _one_database(requests: int, plans: int) -> dict[str, Any]:
                 if query["sql"].lstrip().upper().startswith("SELECT"):
                     explained.append({"sql": query["sql"][:600], "plan": _explain(query["sql"])})
         results["reads"][name] = {
-            "url": url, "p50": _quantile(times, 0.5), "p99": _quantile(times, 0.99),
+            "url": url, "times": times,
             "queries": len(queries.captured_queries), "plans": explained,
         }
     return results
@@ -146,6 +148,9 @@ def main() -> None:
     parser.add_argument("databases", nargs="*", help="DATABASE_URLs, the reference first")
     parser.add_argument("--requests", type=int, default=40)
     parser.add_argument("--plans", type=int, default=2, help="queries explained per read")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="measure the databases in turn this many times, --requests in all "
+                             "(the machine's load moves: each database sees the same drift)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -155,8 +160,25 @@ def main() -> None:
     if not args.databases:
         parser.error("name at least one DATABASE_URL")
     print(f"# bench/archive_scale.py, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
-          f"load {os.getloadavg()[0]:.1f}, {args.requests} requests per read")
-    measured = [(url, _measure(url, args.requests, args.plans)) for url in args.databases]
+          f"load {os.getloadavg()[0]:.1f}, {args.requests} requests per read in "
+          f"{args.rounds} alternating rounds")
+    rounds = max(1, min(args.rounds, args.requests))
+    merged: dict[str, dict[str, Any]] = {}
+    for number in range(rounds):
+        share = args.requests // rounds + (number < args.requests % rounds)
+        for url in args.databases:  # alternating: the plans come from the last round
+            result = _measure(url, share, args.plans if number == rounds - 1 else 0)
+            if url not in merged:
+                merged[url] = result
+                continue
+            for name, read in result["reads"].items():
+                read["times"] = merged[url]["reads"][name]["times"] + read["times"]
+            merged[url] = result
+    measured = list(merged.items())
+    for _url, result in measured:
+        for read in result["reads"].values():
+            read["p50"] = _quantile(read["times"], 0.5)
+            read["p99"] = _quantile(read["times"], 0.99)
     for url, result in measured:
         print(f"\n## {url.rsplit('/', 1)[-1]}: {result['games']:,} games")
         for name, read in result["reads"].items():
