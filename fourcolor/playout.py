@@ -14,7 +14,15 @@ import random
 from collections.abc import Iterable, Sequence
 
 from .cards import CARDS, KINDS, Card
-from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, resolve_claims
+from .claims import (
+    Claim,
+    ClaimRefused,
+    ClaimRight,
+    Live,
+    claim_right,
+    next_seat,
+    resolve_claims,
+)
 from .round import ENDED, LIVE, MUST_DISCARD, Round
 from .scoring import settle, split_hidden
 from .moves import best_completing_win, locked_ok, melds_with
@@ -132,7 +140,7 @@ class _Table:
         hand = self.hands[seat]
         if (
             seat != live.owner
-            and (live.source == "draw" or seat != live.owner % self.players + 1)
+            and (live.source == "draw" or seat != next_seat(live.owner, self.players))
             and hand[live.card_index] < 2
         ):
             return None
@@ -145,7 +153,7 @@ class _Table:
         rs = self.rs
         melds = melds_with(card, hand, rs)
         relation = 0 if seat == live.owner else (1 if live.source == "discard" else 2)
-        if relation == 1 and seat != live.owner % self.players + 1:
+        if relation == 1 and seat != next_seat(live.owner, self.players):
             relation = 2
         key = (id(melds), relation)
         cache = rs.caches.bot_choices if locked is None else None
@@ -296,7 +304,7 @@ class _Table:
         card = self.pile[self.drawn]
         self.drawn += 1
         self.pile_left -= 1
-        self.live = Live(card.index, live.owner % self.players + 1, "draw")
+        self.live = Live(card.index, next_seat(live.owner, self.players), "draw")
         return None
 
     def play(self, declining: int | None) -> dict[int, int]:

@@ -21,7 +21,7 @@ from itertools import chain, repeat
 from typing import TypeVar
 
 from .cards import CARDS, COPIES, Card
-from .claims import CLAIM_KINDS, ClaimRight, Live, skipped_seats, taken_from
+from .claims import CLAIM_KINDS, ClaimRight, Live, next_seat, skipped_seats, taken_from
 from .game import Game, validate
 from .round import ENDED, LIVE, ClaimRecord, Round
 from .melds import Meld
@@ -455,7 +455,7 @@ def missed_on_live(
     # Claim order (the tie-break, `claim_order`): from the drawer for a draw, from the seat
     # after the discarder for a discard. The winner and the seats after it in that order had
     # no chance against its win: only the first `chances` seats of the order are asked.
-    start = live.owner if live.source == "draw" else live.owner % players + 1
+    start = live.owner if live.source == "draw" else next_seat(live.owner, players)
     chances = players if winner is None else (winner - start) % players
     skip = live.owner if live.source == "discard" else None
     out = []

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import json
 import pickle
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
 import fourcolor
-from fourcolor.cards import Card
-from fourcolor.replay import ClaimMade, MeldShown, PlyReview, Replay, round_end
+from fourcolor.replay import MeldShown, PlyReview, Replay, round_end
+from fourcolor.replay_json import claim_json as _claim
 from fourcolor.replay_json import round_end_json
+from fourcolor.replay_json import tokens as _tokens
 
 from records import replay_cache
 from records.models import Game
@@ -39,18 +40,6 @@ def load_replay(game: Game) -> Replay:
         return replay_cache.load_replay(game)
     except fourcolor.FcnError as error:
         raise ReplayUnavailable(error) from error
-
-
-def _tokens(cards: Iterable[Card]) -> list[str]:
-    return [card.token for card in cards]
-
-
-def _claim(claim: ClaimMade | None) -> dict[str, Any] | None:
-    """kind, owner, taken (whose card), skipped: the claim in words (records.wording)."""
-    if claim is None:
-        return None
-    return {"kind": claim.kind, "seat": claim.seat, "owner": claim.owner, "taken": claim.taken,
-            "skipped": list(claim.skipped)}
 
 
 def _event(replay: Replay, ply: int) -> dict[str, Any] | None:
