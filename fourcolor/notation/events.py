@@ -45,10 +45,14 @@ _TOKENS = re.compile(
 )
 _EVENTS, _EVENTS_LINE_END, _CARDS, _LINE_END, _COMMENT, _TURN, _OTHER = 1, 2, 3, 4, 6, 7, 8
 _WORD = re.compile(r"\S+")
+# One event's text, a head and its cards one space apart (`_value` reads it).
+_EVENT_TEXT = re.compile(r"[0-9][xdmwrch](?: [rygw][KAERHCP])*")
 # A turn number as `read_events` finds it between events one space apart ("12." or "12...").
 _TURN_TEXT = re.compile(r"[0-9]+\.+")
 # More cards of the open event at the start of a line, one space apart.
 _CARD_RUN = re.compile(r"[rygw][KAERHCP](?: [rygw][KAERHCP])*")
+# A comment closed on its line, its text in the group: what `_read_line` cuts out of a line.
+_COMMENT_CUT = re.compile(r"\{([^}]*)\}")
 _COLOUR_LETTERS = frozenset("rygw")  # a card word's first letter (a set: "" is not in it)
 # Where a token of events one space apart splits into events: a space before a seat digit.
 _EVENT_GAP = re.compile(r" (?=[0-9])")
@@ -56,7 +60,7 @@ _EVENT_GAP = re.compile(r" (?=[0-9])")
 # Event text ("2m rE rE") -> seat, verb, cards and no groups nor comments, for texts whose
 # cards fit their verb. Few distinct texts recur (a seat, a verb and a meld's cards), so a
 # bounded cache saves splitting and looking up the words of most events.
-_Value = tuple[int, str, tuple[Card, ...], tuple[()], tuple[()]]
+_Value = tuple[int, str, tuple[Card, ...], tuple[()], tuple[str, ...]]
 _CACHE: dict[str, _Value] = {}
 _CACHE_SIZE = 20_000
 _new_event = tuple.__new__  # an Event from a plain tuple, without the Python-level __new__
@@ -104,9 +108,11 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
     an earlier event first, since faults are reported in event order.
 
     The lines as the writer writes them (events one space apart, each an event text the cache
-    knows) are read first, at a split and a lookup per event; the rest of the section, from the
-    first other line on, goes through `scan_events` (a property test holds the two readers to
-    the same events, verdicts, lines and columns on every layout)."""
+    knows) are read first, at a split and a lookup per event, and so are turn numbers among
+    them and events wrapped across lines; a line with comments closed on it (between events
+    or between an event's cards) by `_read_line`, a few look-ups per comment. The rest of the
+    section, from the first line neither reads, goes through `scan_events` (a property test
+    holds the readers to the same events, verdicts, lines and columns on every layout)."""
     events = record.events
     append = events.append
     cache_get = _CACHE.get
@@ -114,7 +120,8 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
     value: _Value | None = None
     at_line = at_col = 0
     k = start
-    for k in range(start, len(lines)):
+    count = len(lines)
+    for k in range(start, count):
         line = lines[k]
         single = cache_get(line)
         if single is not None:  # the whole line is one event (one event per line)
@@ -126,6 +133,17 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
             continue
         texts = split(line)
         values = list(map(cache_get, texts))
+        if not all(values) and ("{" in line or "}" in line):
+            # Comments closed on the line (between events or an event's cards).
+            after = lines[k + 1] if k + 1 < count else ""
+            read = _read_line(line, first_line + k, value, at_line, at_col, after)
+            if read is None or len(events) + len(read[0]) + 1 >= MAX_EVENTS:
+                break
+            done, before, value, at_line, at_col = read
+            events += done
+            if before:
+                record.comments += before
+            continue
         if len(events) + len(texts) >= MAX_EVENTS:
             break
         if not all(values):
@@ -145,18 +163,18 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
                 col, rest = len(first) + 2, 1
             end = len(texts)
             bare = None
-            if values[-1] is None and end > rest and lines[k + 1 : k + 2] != []:
+            if values[-1] is None and end > rest and k + 1 < count:
                 # A head whose cards are all on the next line ("4m" / "rP rP rP"): kept open
                 # only when that line begins with a card, which the scanner adds to it too.
                 bare = HEADS.get(texts[-1]) if lines[k + 1][:1] in _COLOUR_LETTERS else None
                 end -= bare is not None
-            if not all(
+            if not _fill_values(texts, values, rest, end) or not all(
                 v or _TURN_TEXT.fullmatch(t)
                 for t, v in zip(texts[rest:end], values[rest:end], strict=True)
             ):
                 break
             if rest:
-                value = (value[0], value[1], cards, (), ())  # type: ignore[index]
+                value = (value[0], value[1], cards, (), value[4])  # type: ignore[index]
             for text, v in zip(texts[rest:end], values[rest:end], strict=True):
                 if v is not None:
                     if value is not None:
@@ -179,9 +197,95 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
         # The line's last event is left open: the next line may hold more of it.
         value, at_line, at_col = values[last], number, col
     else:
-        k = len(lines)
+        k = count
     ply = len(events) + (value is not None)
     scan_events("\n".join(lines[k:]), first_line + k, record, (ply, value, at_line, at_col))
+
+
+_Read = tuple[list[Event], list[str], "_Value | None", int, int]
+
+
+def _read_line(
+    line: str, number: int, value: _Value | None, at_line: int, at_col: int, after: str
+) -> _Read | None:
+    """One line of the event section that holds comments, read as `scan_events` reads it:
+    the events it ends (the open event first, when a head follows), the comments before the
+    first event, and the event it leaves open with where its head is. None when the line
+    holds anything else (a comment left open or a stray brace, blanks
+    other than one space between words, a word that is no event, card or turn number, too
+    many cards): nothing is changed then, and the scanner reads from this line on.
+
+    The line's comments (closed on it) are cut out first; each belongs to the event open
+    before it. Between them, a run of words one space apart: more cards of the open event
+    (a wrapped event, or a comment between a meld's cards), turn numbers (read and ignored),
+    and events, each an event text the cache knows. A head alone at the line's end is kept
+    open when `after` (the next line, "" at the section's end) begins with a card."""
+    cache_get = _CACHE.get
+    split = _EVENT_GAP.split
+    done: list[Event] = []
+    before: list[str] = []
+    parts = _COMMENT_CUT.split(line) if "{" in line or "}" in line else [line]
+    last = len(parts) - 1
+    at = 1  # the column where parts[p] begins
+    for p in range(0, last + 1, 2):
+        piece = parts[p]
+        if p:
+            body = parts[p - 1]  # the comment just before this piece
+            comment = " ".join(body.split())
+            if len(comment) > MAX_COMMENT_CHARS:
+                return None  # the scanner raises the limit, where the comment begins
+            if value is None:
+                before.append(comment)
+            else:
+                value = (value[0], value[1], value[2], (), value[4] + (comment,))
+            at += len(body) + 2
+        if "{" in piece or "}" in piece:
+            return None  # a comment not closed on this line, or a stray brace
+        words = piece.lstrip(" ")
+        col = at + len(piece) - len(words)
+        at += len(piece)
+        words = words.rstrip(" ")
+        if not words:
+            continue
+        texts = split(words)
+        values = list(map(cache_get, texts))
+        rest = 0
+        first = texts[0]
+        if values[0] is None and first[:1] in _COLOUR_LETTERS:
+            # More cards of the open event: wrapped from the line before, or after a comment.
+            if value is None or _CARD_RUN.fullmatch(first) is None:
+                return None
+            cards = value[2] + tuple([_CARDS_BY_TOKEN[w] for w in first.split(" ")])
+            if len(cards) > ARITY[value[1]][1]:
+                return None  # too many cards: the scanner raises, with the event's text
+            value = (value[0], value[1], cards, (), value[4])
+            col += len(first) + 1
+            rest = 1
+        stop = len(texts)
+        bare = None
+        if p == last and values[-1] is None and stop > rest:
+            # A head whose cards are all on the next line ("4m" / "rP rP rP"): kept open
+            # only when that line begins with a card, which the scanner adds to it too.
+            bare = HEADS.get(texts[-1]) if after[:1] in _COLOUR_LETTERS else None
+            stop -= bare is not None
+        for k in range(rest, stop):
+            v = values[k]
+            if v is None and _EVENT_TEXT.fullmatch(texts[k]) is not None:
+                v, fits = _value(texts[k])  # an event text not in the cache (yet)
+                if not fits:
+                    return None  # too few or too many cards: the scanner says which
+            if v is not None:
+                if value is not None:
+                    done.append(_new_event(Event, value + (at_line, at_col)))
+                value, at_line, at_col = v, number, col
+            elif _TURN_TEXT.fullmatch(texts[k]) is None:
+                return None
+            col += len(texts[k]) + 1
+        if bare is not None:
+            if value is not None:
+                done.append(_new_event(Event, value + (at_line, at_col)))
+            value, at_line, at_col = (bare[0], bare[1], (), (), ()), number, col
+    return done, before, value, at_line, at_col
 
 
 _Start = tuple[int, "_Value | None", int, int]
@@ -330,6 +434,19 @@ def scan_events(section: str, line: int, record: Record, begun: _Start = (0, Non
         record.syntax_error = err
 
 
+def _fill_values(texts: list[str], values: list[_Value | None], start: int, stop: int) -> bool:
+    """Fill in the values of the event texts the cache does not know (yet) among
+    `texts[start:stop]`; False when one has too few or too many cards (the scanner says
+    which)."""
+    for j in range(start, stop):
+        if values[j] is None and _EVENT_TEXT.fullmatch(texts[j]) is not None:
+            value, fits = _value(texts[j])
+            if not fits:
+                return False
+            values[j] = value
+    return True
+
+
 def _value(text: str) -> tuple[_Value, bool]:
     """Seat, verb and cards of an event token's text, and whether the cards fit the verb (the
     value is then kept in the cache)."""
@@ -354,6 +471,8 @@ def _before_first(word: str, line: int, col: int) -> FcnSyntaxError:
 def _finish(value: _Value, more: _Open, line: int, col: int, ply: int) -> Event:
     """The open event, once it ends: its cards counted, its unusual tokens read."""
     seat, verb, cards = value[0], value[1], value[2]
+    if value[4]:  # comments the fast line reader gave the event before the scanner took over
+        more.comments[:0] = value[4]
     if more.cards:
         cards += tuple(more.cards)
     if more.tokens is not None:
