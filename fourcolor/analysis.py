@@ -326,15 +326,11 @@ def _world(state: Round, seat: int, unseen: Sequence[int], rng: random.Random) -
 
 def _playout(world: Round, option: _Option, seat: int, rng_seed: str) -> float:
     """The seat's settlement after `option` and the policy's play to the end of the round
-    (`world` is changed): the greedy bot at every seat, careful of forced finishes under a
-    threshold (`greedy_playout`)."""
-    careful = range(1, world.players + 1)
+    (`world` is changed): the greedy bot at every seat (`greedy_playout`)."""
     if option.event is not None:
         world.push(option.event)
-        return float(greedy_playout(world, random.Random(rng_seed), careful=careful)[seat])
-    return float(
-        greedy_playout(world, random.Random(rng_seed), declining=seat, careful=careful)[seat]
-    )
+        return float(greedy_playout(world, random.Random(rng_seed))[seat])
+    return float(greedy_playout(world, random.Random(rng_seed), declining=seat)[seat])
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:

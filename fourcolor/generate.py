@@ -2,9 +2,11 @@
 
 Two bots: ``random`` picks uniformly among legal choices (claims it may decline, melds, discards);
 ``greedy`` values points: it always wins when it can (taking the best-scoring win), claims the
-meld worth most, and discards the card that helps its hand least. The bots choose among the
-events `Round.legal_events()` lists (nothing else lists moves), and every event goes through
-`Round.push`, so a generated record is legal by construction (and the tests check it again).
+meld worth most (in a ruleset with a threshold, never one that ends the round by a forced finish
+under it while it has another choice), and discards the card that helps its hand least. The
+bots choose among the events `Round.legal_events()` lists (nothing else lists moves), and every
+event goes through `Round.push`, so a generated record is legal by construction (and the tests
+check it again).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .match import is_below_threshold, next_dealer
 from .melds import Meld, classify
 from .notation import Event, Record
+from .playout import forces_finish_below_threshold
 from .rulesets import Ruleset, get_ruleset
 
 BOTS = ("random", "greedy")
@@ -38,6 +41,11 @@ class _Option:
 
 class Bot(ABC):
     """Decisions for one seat. Subclasses pick; the table enforces the rules."""
+
+    # Whether the table offers `choose_meld` only the melds that do not end the round by a
+    # forced finish under the ruleset's threshold (when there are any): such a finish pays
+    # every other seat T + B (RULES.md §7), the worst result a seat can bring on itself.
+    careful = False
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -70,17 +78,24 @@ class RandomBot(Bot):
         return self.rng.choice(legal)
 
 
-def _partners(card: Card, hand: list[int], rs: Ruleset) -> float:
+def _partners(card: Card, hand: list[int], rs: Ruleset, careful: bool = True) -> float:
     """How much a card works with the rest of the hand (higher: keep it): 2 per other copy,
     1 per command or field partner held, 0.7 per other colour of its rank held where colour
-    groups of the rank are melds."""
+    groups of the rank are melds.
+
+    Where a pair of the rank is no meld (bga soldiers), another copy is worth 0.5 only (it
+    helps toward a triple alone, with two copies left), and the other colours count only for
+    a single copy: letting one of two copies go keeps the colour for a colour group, the
+    rank's best meld there (a bga three-colour soldier group scores 3). `careful=False`: every
+    rank as if its pairs were melds (the greedy bot before this rule, `GreedyBot`)."""
     i = card.index
     colour, rank = divmod(i, 7)
-    score = 2.0 * (hand[i] - 1)
+    pairs = rs.allows("pair", card.rank) or not careful
+    score = (2.0 if pairs else 0.5) * (hand[i] - 1)
     if rank < 6:
         first = colour * 7 + (0 if rank < 3 else 3)
         score += float((hand[first] > 0) + (hand[first + 1] > 0) + (hand[first + 2] > 0) - 1)
-    if rs.allows("three_colour", card.rank):
+    if rs.allows("three_colour", card.rank) and (pairs or hand[i] == 1):
         same = (
             (hand[rank] > 0) + (hand[rank + 7] > 0) + (hand[rank + 14] > 0) + (hand[rank + 21] > 0)
         )
@@ -89,6 +104,13 @@ def _partners(card: Card, hand: list[int], rs: Ruleset) -> float:
 
 
 class GreedyBot(Bot):
+    def __init__(self, rng: random.Random, *, careful: bool = True) -> None:
+        # careful=False: the greedy bot as it was before it learnt its two bga rules, the
+        # forced-finish rule (`Bot.careful`) and the soldier discards (`_partners`), kept for
+        # comparisons (bench/analysis.py) and for records pinned to it (the demo, fixtures).
+        super().__init__(rng)
+        self.careful = careful
+
     def redeal(self) -> bool:
         return True
 
@@ -105,15 +127,21 @@ class GreedyBot(Bot):
         )
 
     def choose_discard(self, hand: list[int], legal: list[Card], rs: Ruleset) -> Card:
-        return min(legal, key=lambda c: (_partners(c, hand, rs), self.rng.random()))
+        return min(
+            legal, key=lambda c: (_partners(c, hand, rs, self.careful), self.rng.random())
+        )
 
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
-    """A bot of `kind` (one of `BOTS`) drawing its random choices from `rng`."""
+    """A bot of `kind` (one of `BOTS`, or `reckless`: the greedy bot without its two bga rules,
+    `GreedyBot(careful=False)`, as the demo archive plays) drawing its random choices from
+    `rng`."""
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":
         return GreedyBot(rng)
+    if kind == "reckless":
+        return GreedyBot(rng, careful=False)
     raise ValueError(f"unknown bot {kind!r} (known: {', '.join(BOTS)})")
 
 
@@ -212,7 +240,22 @@ class _Table:
                     )
                     options.append(_Option(seat, right, meld, 0, e))
             hand = r.hands[seat]
-            pick_meld = self.bots[seat].choose_meld(options, hand, self.rs)
+            bot = self.bots[seat]
+            choosable = options
+            if bot.careful and self.rs.threshold is not None:
+                locked = r.locked[seat] if self.rs.dealt_sets_locked else None
+                exposed = r.exposed_points(seat)
+                safe = [
+                    o
+                    for o in options
+                    if not forces_finish_below_threshold(
+                        hand, exposed, o.meld, card, locked, self.rs
+                    )
+                ]
+                drawn_general = live.source == "draw" and seat == live.owner and card.rank == "K"
+                # A drawn general must be melded: with nothing but such melds, one of them.
+                choosable = safe if safe or not drawn_general else options
+            pick_meld = bot.choose_meld(choosable, hand, self.rs)
             if (
                 pick_meld is None
                 and live.source == "draw"

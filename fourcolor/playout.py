@@ -27,21 +27,23 @@ from .round import ENDED, LIVE, MUST_DISCARD, Round
 from .scoring import settle, split_hidden
 from .moves import best_completing_win, locked_ok, melds_with
 from .melds import Meld
+from .rulesets import Ruleset
 from .split import RANK_BLOCK, block_splits
 
 _BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
 _UNKNOWN = object()
 _WIN = ClaimRight.WIN
+_ALL_PAIRS = [True] * 7
 
 
-def _partners(i: int, hand: Sequence[int], colour_groups: bool) -> float:
+def _partners(i: int, hand: Sequence[int], colour_groups: bool, pairs: bool) -> float:
     """`generate._partners` on a card index (the same arithmetic, so the same floats)."""
     colour, rank = divmod(i, 7)
-    score = 2.0 * (hand[i] - 1)
+    score = (2.0 if pairs else 0.5) * (hand[i] - 1)
     if rank < 6:
         first = colour * 7 + (0 if rank < 3 else 3)
         score += float((hand[first] > 0) + (hand[first + 1] > 0) + (hand[first + 2] > 0) - 1)
-    if colour_groups:
+    if colour_groups and (pairs or hand[i] == 1):
         same = (
             (hand[rank] > 0) + (hand[rank + 7] > 0) + (hand[rank + 14] > 0) + (hand[rank + 21] > 0)
         )
@@ -53,10 +55,37 @@ def _take_meld(hand: list[int], meld: Meld, card: Card) -> None:
     """Take from `hand` the cards of `meld` other than the live `card` (counts, in place)."""
     skipped = False
     for c in meld.cards:
-        if c is card and not skipped:
+        if c.index == card.index and not skipped:
             skipped = True
         else:
             hand[c.index] -= 1
+
+
+def forces_finish_below_threshold(
+    hand: Sequence[int],
+    exposed: int,
+    meld: Meld,
+    card: Card,
+    locked: Sequence[int] | None,
+    rs: Ruleset,
+) -> bool:
+    """Whether claiming `meld` on the live `card` leaves a seat (its hand's counts, its exposed
+    points, its locked dealt sets or None) nothing to discard, a forced finish (RULES.md §5.6),
+    with fewer points than the ruleset's threshold: every other seat is then paid T + B (§7).
+    Always False without a threshold. The greedy bot never makes such a meld when it has another
+    choice (fourcolor/generate.py)."""
+    if rs.threshold is None:
+        return False
+    rest = list(hand)
+    _take_meld(rest, meld, card)
+    if locked is not None and any(locked[c.index] for c in meld.cards):
+        # Melding a card of a locked set unlocks the set (as `Round.push` does).
+        locked = [0 if any(c.index == i for c in meld.cards) else n for i, n in enumerate(locked)]
+    if any(rest[i] and i % 7 and not (locked is not None and locked[i]) for i in range(KINDS)):
+        return False
+    split = split_hidden(rest, locked or [0] * KINDS, rs)
+    assert split is not None, "a hand of generals and locked sets always splits"
+    return exposed + meld.points(rs, exposed=True) + split[0] < rs.threshold
 
 
 class _Table:
@@ -65,8 +94,12 @@ class _Table:
     def __init__(self, state: Round, rng: random.Random, careful: frozenset[int]) -> None:
         rs = state.ruleset
         # Seats that never make a plain meld ending the round by a forced finish under the
-        # threshold (`_forces_below`); only rulesets with a threshold have one.
+        # threshold when they have another choice (`_forces_below`): the greedy bot's rule;
+        # only rulesets with a threshold have one.
         self.careful = careful if rs.threshold is not None else frozenset()
+        # The same seats value ranks whose pairs are no melds as the greedy bot does
+        # (`generate._partners`), whatever the threshold.
+        self.careful_discards = careful
         self.rs = rs
         self.players = state.players
         self.rng = rng
@@ -89,6 +122,7 @@ class _Table:
         # Per seat: whether each rank block of its hand splits (None: not known yet).
         self.blocks: list[list[bool | None] | None] = [None] * (state.players + 1)
         self.groups = [rs.allows("three_colour", r) for r in "KAERHCP"]
+        self.pairs = [rs.allows("pair", r) for r in "KAERHCP"]
 
     # -------------------------------------------------------------- the greedy bot's choices
 
@@ -97,11 +131,13 @@ class _Table:
         locked = self.locked[seat] if self.locked is not None else None
         rand = self.rng.random
         groups = self.groups
+        # A reckless seat values every rank as if its pairs were melds (`generate._partners`).
+        pairs = self.pairs if seat in self.careful_discards else _ALL_PAIRS
         best = -1
         best_key = (0.0, 0.0)
         for i in range(KINDS):
             if hand[i] and i % 7 and not (locked is not None and locked[i]):
-                key = (_partners(i, hand, groups[i % 7]), rand())
+                key = (_partners(i, hand, groups[i % 7], pairs[i % 7]), rand())
                 if best < 0 or key < best_key:
                     best, best_key = i, key
         hand[best] -= 1
@@ -178,21 +214,10 @@ class _Table:
         return best
 
     def _forces_below(self, seat: int, meld: Meld, card: Card) -> bool:
-        """Whether claiming `meld` on `card` leaves `seat` nothing to discard (a forced finish)
-        with fewer points than the threshold: every other seat is then paid T + B (§7)."""
-        hand = list(self.hands[seat])
-        _take_meld(hand, meld, card)
         locked = self.locked[seat] if self.locked is not None else None
-        if locked is not None and any(locked[c.index] for c in meld.cards):
-            locked = [
-                0 if any(c.index == i for c in meld.cards) else n for i, n in enumerate(locked)
-            ]
-        if any(hand[i] and i % 7 and not (locked is not None and locked[i]) for i in range(KINDS)):
-            return False
-        split = split_hidden(hand, locked or [0] * KINDS, self.rs)
-        assert split is not None and self.rs.threshold is not None
-        points = self.exposed[seat] + meld.points(self.rs, exposed=True) + split[0]
-        return points < self.rs.threshold
+        return forces_finish_below_threshold(
+            self.hands[seat], self.exposed[seat], meld, card, locked, self.rs
+        )
 
     def _careful_choice(
         self, seat: int, live: Live, card: Card, choice: tuple[Meld, ClaimRight] | None
@@ -327,16 +352,17 @@ def greedy_playout(
     rng: random.Random,
     *,
     declining: int | None = None,
-    careful: Iterable[int] = (),
+    reckless: Iterable[int] = (),
 ) -> dict[int, int]:
     """The settlement of `state` played to its end by the greedy bot at every seat, drawing its
     random numbers from `rng` (a round that has ended: its own). `declining`: a seat that lets
-    the current live card go. `careful`: seats that, in a ruleset with a threshold, never make a
-    plain meld that ends the round by a forced finish under it (the reviewer's policy, see
-    docs/analysis.md); the others play exactly as the greedy bot. The round is not changed."""
+    the current live card go. `reckless`: seats that play as `GreedyBot(careful=False)`, the
+    greedy bot before its two bga rules (forced finishes under a threshold, soldier discards),
+    for comparisons (bench/analysis.py). The round is not changed."""
     if state.phase == ENDED:
         return state.end_of_record().settlement
-    return _Table(state, rng, frozenset(careful)).play(declining)
+    careful = frozenset(range(1, state.players + 1)) - frozenset(reckless)
+    return _Table(state, rng, careful).play(declining)
 
 
 __all__ = ["greedy_playout"]

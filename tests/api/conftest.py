@@ -131,8 +131,14 @@ def client_for() -> Callable[[Any], APIClient]:
 @pytest.fixture
 def archive(db: None, user: AbstractUser, other_user: AbstractUser) -> Archive:
     match = store(match_texts("club-1", ["An", "Bình", "Chi"], "2026.01.05"), user)
+    # "reckless": the greedy bot before its two bga rules (fourcolor.generate.make_bot), which
+    # played the rounds these tests were written against.
     bga = store(
-        [round_text(seed, "bga", 2, ("An", "Dũng"), "2026.02.10") for seed in (0, 2)], user
+        [
+            round_text(seed, "bga", 2, ("An", "Dũng"), "2026.02.10", bot="reckless")
+            for seed in (0, 2)
+        ],
+        user,
     )
     (undated,) = store([round_text(3, "classic", 4, ("Bình", "Chi", "Eve", "Finn"))], other_user)
     (anonymous,) = store([round_text(31, "classic", 3, bot="random")])

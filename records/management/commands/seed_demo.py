@@ -61,6 +61,10 @@ DEMO_EVENTS = (
     "Family table", "Spring open",
 )
 RULESETS = ("classic", "bga")
+# The greedy bot as it was before its two bga rules (fourcolor.generate.make_bot): the demo
+# shows forced finishes under the threshold, which the greedy bot now avoids, and its archive
+# stays the one it was.
+DEMO_BOT = "reckless"
 DAYS_BACK = 182
 # Single rounds whose winner misses the win (every one), and rounds with comments: one in
 # this many.
@@ -114,14 +118,14 @@ def demo_records(
             dealer = rng.randint(1, players)
             tags = {"Event": event, "Site": "fourcolor demo", "Date": date}
             played = [generate_record(ruleset, players, game_seed, dealer=dealer, names=names,
-                                      tags=tags)]
+                                      tags=tags, bot=DEMO_BOT)]
             if extras.randrange(MISSED_WIN_EVERY) == 0:
                 played = [with_missed_win(played[0], extras)]
         else:
             # Not in matches: a round's result there sets the credits the next rounds carry.
             match_id = f"demo-{seed}-{part}-{number:04d}" if part else f"demo-{seed}-{number:04d}"
             played = generate_match(ruleset, players, game_seed, rounds=rounds, names=names,
-                                    match_id=match_id, date=date, event=event)
+                                    match_id=match_id, date=date, event=event, bot=DEMO_BOT)
         for record in played:
             if extras.randrange(COMMENTED_ROUND_EVERY) == 0:
                 record = with_comments(record, extras)
@@ -139,7 +143,7 @@ def with_missed_win(record: fourcolor.Record, rng: random.Random) -> fourcolor.R
     state = Round.from_record(record)
     for event in events[:-1]:
         state.push(event)
-    bots = [make_bot("greedy", rng) for _ in range(record.players)]
+    bots = [make_bot(DEMO_BOT, rng) for _ in range(record.players)]
     events[:] = [*events[:-1], *play_out(state, bots, declining=events[-1].seat)]
     record.tags["Result"] = state.end_of_record().result_tag
     return record
