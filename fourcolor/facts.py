@@ -27,8 +27,10 @@ from .moves import WinOption
 from .notation import Event, Record
 from .replay import missed_on_live
 from .split import RANK_BLOCK, block_splits, blocks_split
+from .values import fast_init
 
 
+@fast_init  # thousands per import: see fourcolor.values
 @dataclass(frozen=True)
 class SeatFacts:
     seat: int
@@ -53,15 +55,6 @@ class SeatFacts:
     redeal_declared: bool
     missed_wins: int
     win_melds: tuple[str, ...]
-
-
-def _seat_facts_of(fields: dict[str, object]) -> SeatFacts:
-    """A `SeatFacts` from every one of its fields, in order: a frozen dataclass's `__init__`
-    sets each of its 22 fields through `object.__setattr__`, about ten times the cost of
-    filling the instance's dict at once (a few µs per seat of every imported round)."""
-    facts = object.__new__(SeatFacts)
-    facts.__dict__.update(fields)
-    return facts
 
 
 def finish_taken_from(game: Game) -> str | None:
@@ -246,31 +239,29 @@ def _seat_facts(game: Game, missed: list[int]) -> list[SeatFacts]:
         is_finisher = finish.seat == s and outcome in ("win", "forced")
         won = is_finisher and outcome == "win"
         out.append(
-            _seat_facts_of(
-                {
-                    "seat": s,
-                    "name": names[s - 1],
-                    "is_dealer": s == dealer,
-                    "finisher": is_finisher,
-                    "won": won,
-                    "forced": is_finisher and outcome == "forced",
-                    "won_on": won_on if is_finisher else None,
-                    "dealt_in": dealt_in_seat == s,
-                    "points": finish.points if is_finisher else None,
-                    "delta": settlement.get(s, 0),
-                    "below_threshold": is_finisher and below,
-                    "pongs": pongs[s],
-                    "gans": gans[s],
-                    "chis": chis[s],
-                    "own_draw_melds": own_draw[s],
-                    "steals": steals[s],
-                    "turns_lost": lost[s],
-                    "draws": draws[s],
-                    "win_turn": turns[s] if won else None,
-                    "redeal_declared": outcome == "redeal" and finish.seat == s,
-                    "missed_wins": missed[s],
-                    "win_melds": win_melds if is_finisher else (),
-                }
+            SeatFacts(
+                seat=s,
+                name=names[s - 1],
+                is_dealer=s == dealer,
+                finisher=is_finisher,
+                won=won,
+                forced=is_finisher and outcome == "forced",
+                won_on=won_on if is_finisher else None,
+                dealt_in=dealt_in_seat == s,
+                points=finish.points if is_finisher else None,
+                delta=settlement.get(s, 0),
+                below_threshold=is_finisher and below,
+                pongs=pongs[s],
+                gans=gans[s],
+                chis=chis[s],
+                own_draw_melds=own_draw[s],
+                steals=steals[s],
+                turns_lost=lost[s],
+                draws=draws[s],
+                win_turn=turns[s] if won else None,
+                redeal_declared=outcome == "redeal" and finish.seat == s,
+                missed_wins=missed[s],
+                win_melds=win_melds if is_finisher else (),
             )
         )
     return out

@@ -15,7 +15,7 @@ value (`api/serializers/replays.py`); the web replay page reads the attributes.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from functools import partial
 from itertools import chain, repeat
 from typing import TypeVar
@@ -28,32 +28,7 @@ from .melds import Meld
 from .moves import WinOption
 from .notation import Event, Record
 from .rulesets import Ruleset
-
-
-_T = TypeVar("_T")
-
-
-def _direct_init(cls: type[_T]) -> type[_T]:
-    """Give a frozen, slotted dataclass an `__init__` that fills its slots directly.
-
-    The `__init__` that `dataclass(frozen=True)` writes sets each field through
-    `object.__setattr__`, about twice the cost of setting the slots directly (and six times a
-    plain dataclass's): a round's ply states are thousands of these values per
-    `GET /games/{id}/plies/` (bench/replay_values.py). This one takes the same arguments
-    (positional or keyword, the fields in order, no defaults) and stores them with the slots'
-    own descriptors, so the class stays a frozen dataclass (equality, hash, `replace`,
-    `FrozenInstanceError` on assignment)."""
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    if not names or any(f.default is not MISSING or f.default_factory is not MISSING
-                        for f in fields(cls)):  # type: ignore[arg-type]
-        raise TypeError(f"{cls.__name__}: fields without defaults only")
-    setters = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
-    body = "".join(f"    _set_{name}(self, {name})\n" for name in names)
-    exec(f"def __init__(self, {', '.join(names)}):\n{body}", setters)  # as dataclass does
-    init = setters["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[method-assign]
-    return cls
+from .values import fast_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +47,7 @@ class FinishMeld(MeldShown):
     exposed: bool
 
 
-@_direct_init
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LiveCard:
     """The card on offer: who discarded or drew it (`owner`), and `source` (draw, discard)."""
@@ -88,7 +63,7 @@ class Discard:
     card: Card
 
 
-@_direct_init
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SeatState:
     """One seat at a ply. `hand` and `can_claim` are None when hidden from the view asked for
@@ -137,7 +112,7 @@ class RoundEnd:
     best_hidden_points: int | None
 
 
-@_direct_init
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlyState:
     """The table after `ply` events (0: the deal) as `view` sees it (None: every hand open).
@@ -216,7 +191,7 @@ class MissedWin:
         )
 
 
-@_direct_init
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlyReview:
     """The review of one ply: each seat's waits (best points first) and the wins missed on the

@@ -224,7 +224,7 @@ def test_check_record_counts_the_facts_in_the_pass_that_validates(
 
 
 def test_it_builds_facts_equal_to_the_dataclass_s_own_with_the_fields_in_order() -> None:
-    # _seat_facts fills each SeatFacts' dict at once instead of calling its __init__: the
+    # SeatFacts is built by fourcolor.values.fast_init (its dict filled at once): the
     # result must be the same value, its attributes the fields in order (the import copies
     # vars() as the row).
     for facts in seat_facts(all_rights_game()):

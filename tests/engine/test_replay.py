@@ -235,7 +235,7 @@ def test_it_returns_frozen_values_with_cards(replay: Replay) -> None:
 
 @pytest.mark.parametrize("value", ["state", "seat", "live", "review"])
 def test_it_builds_its_values_as_the_dataclasses_they_are(replay: Replay, value: str) -> None:
-    # PlyState, SeatState, LiveCard and PlyReview fill their slots directly (_direct_init):
+    # PlyState, SeatState, LiveCard and PlyReview are built by fourcolor.values.fast_init:
     # they must still be built by keyword, compare and hash by value, refuse assignment and
     # `replace` as a frozen dataclass does.
     state = replay.state(3)
