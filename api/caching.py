@@ -28,7 +28,6 @@ import hashlib
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from django.utils import translation
@@ -37,7 +36,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import fourcolor
-from records.replay_cache import ENGINE_FINGERPRINT
+from records.replay_cache import ENGINE_FINGERPRINT, kept
 
 T = TypeVar("T")
 
@@ -78,13 +77,7 @@ def cached_answer(etag: str, build: Callable[[], T]) -> T:
     """The answer that `etag` (game_etag) names: from Django's cache (Redis with REDIS_URL,
     the database's otherwise) when some request built it before, else `build()`, kept."""
     key = f"fourcolor:api:answer:{ANSWER_VERSION}:{ENGINE_FINGERPRINT}:{etag.strip(chr(34))}"
-    hit = cache.get(key)
-    if hit is not None:
-        value: T = hit
-        return value
-    value = build()
-    cache.set(key, value, ANSWER_CACHE_SECONDS)
-    return value
+    return kept(key, build, ANSWER_CACHE_SECONDS)
 
 
 def _matches(header: str, etag: str) -> bool:

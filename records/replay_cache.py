@@ -80,13 +80,20 @@ def load_replay(game: Game) -> Replay:
 def cached(game: Game, part: str, build: Callable[[], T]) -> T:
     """What `build()` makes of the game's replay, kept under the replay's key and `part`
     (which names what it is and its version)."""
-    key = f"{replay_key(game)}:{part}"
+    return kept(f"{replay_key(game)}:{part}", build, CACHE_SECONDS)
+
+
+def kept(key: str, build: Callable[[], T], seconds: int) -> T:
+    """The value kept under `key` in Django's cache (Redis with REDIS_URL, the database's
+    otherwise) when some request built it before, else `build()`, kept for `seconds`. (Not
+    `cache.get_or_set`: its miss goes through `add`, several round trips on the database
+    cache where `set` is one upsert, config.cache.DatabaseCache.)"""
     hit = cache.get(key)
     if hit is not None:
         value: T = hit
         return value
     value = build()
-    cache.set(key, value, CACHE_SECONDS)
+    cache.set(key, value, seconds)
     return value
 
 
