@@ -177,10 +177,22 @@ class PlyStateDoc(serializers.Serializer[Any]):
         """The engine's fields; `game`, `says` and `links` (the archive's, not the engine's)
         come from the context the view gives."""
         context = self.context
-        data: dict[str, Any] = {"game": context["game"], **replay_json.state_json(state)}
-        data["says"] = context["says"](state.ply)
-        data["links"] = context["links"](state.ply)
-        return data
+        ply = state.ply
+        return ply_state_answer(context["game"], engine_ply_state(state, context["says"](ply)),
+                                context["links"](ply))
+
+
+def engine_ply_state(state: values.PlyState, says: str | None) -> dict[str, Any]:
+    """A ply state as PlyStateDoc writes it less the archive's `game` and `links`: the part the
+    game's views keep in the replay cache (api.views.games._ply_states)."""
+    return {**replay_json.state_json(state), "says": says}
+
+
+def ply_state_answer(game: int, state: dict[str, Any],
+                     links: dict[str, str | None]) -> dict[str, Any]:
+    """PlyStateDoc's answer from `engine_ply_state`'s part: the game's id first, the links to
+    the plies beside last."""
+    return {"game": game, **state, "links": links}
 
 
 

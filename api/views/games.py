@@ -27,7 +27,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import fourcolor
-from fourcolor import replay_json
 from fourcolor.replay import Replay
 
 from api.caching import (
@@ -69,6 +68,8 @@ from api.serializers.replays import (
     PlyStateDoc,
     PlyStatesDoc,
     ReviewDoc,
+    engine_ply_state,
+    ply_state_answer,
 )
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import CURSOR_PAGES, ApiViewMixin, names
@@ -382,7 +383,7 @@ class GameViewSet(
         links = self._links(game, seat)
 
         def answer(number: int, state: dict[str, Any]) -> dict[str, Any]:
-            return {"game": game.pk, **state, "links": links(number)}
+            return ply_state_answer(game.pk, state, links(number))
 
         return answer
 
@@ -561,7 +562,7 @@ def _ply_states(game: Game, seat: int | None) -> list[str]:
     def build() -> list[str]:
         replay = load_replay(game)
         say = partial(_says, replay)
-        return [json.dumps({**replay_json.state_json(replay.state(n, seat)), "says": say(n)},
+        return [json.dumps(engine_ply_state(replay.state(n, seat), say(n)),
                            ensure_ascii=False, cls=JSONRenderer.encoder_class)
                 for n in range(game.event_count + 1)]
 
