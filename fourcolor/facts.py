@@ -18,6 +18,7 @@ from .claims import (
     TAKEN_FROM,
     ClaimRight,
     Live,
+    claim_order,
     skipped_seats,
     taken_from,
 )
@@ -93,14 +94,9 @@ class SeatFactsObserver:
         # Per seat: per block, whether the other two blocks of its hand split (None: not
         # worked out since its hand last changed).
         self.known: list[tuple[bool, bool, bool] | None] = [None] * (players + 1)
-        # Claim order from a seat on (`claims.claim_order`): a draw's drawer first, a discard's
-        # next seat first and the discarder never.
-        around: list[tuple[int, ...]] = [()] + [
-            tuple((first - 1 + k) % players + 1 for k in range(players))
-            for first in range(1, players + 1)
-        ]
-        self.draw_order = around
-        self.discard_order = [()] + [around[s % players + 1][:-1] for s in range(1, players + 1)]
+        # The seats that may claim a live card, in claim order (`claims.claim_order`), by
+        # (owner, source): a round has at most 2 × players of them.
+        self.orders: dict[tuple[int, str], tuple[int, ...]] = {}
 
     def __call__(self, state: Round, event: Event) -> None:
         live = state.live
@@ -132,7 +128,9 @@ class SeatFactsObserver:
         # The seats before the winner in claim order (a win outranks every other claim, and
         # ties go by the order) had the chance; all of them when nobody wins on it.
         winner = event.seat if verb == "w" else 0
-        order = (self.draw_order if live.source == "draw" else self.discard_order)[live.owner]
+        order = self.orders.get((live.owner, live.source))
+        if order is None:
+            order = self.orders[live.owner, live.source] = self._claimants(live)
         index = live.card_index
         block = _BLOCK_OF[index]
         known = self.known
@@ -145,6 +143,11 @@ class SeatFactsObserver:
             # Inline, the look-up that refuses most cards; the method does the rest.
             if others[block] and self._best_win(state, s, index) is not None:
                 missed[s] += 1
+
+    def _claimants(self, live: Live) -> tuple[int, ...]:
+        """The claim order on `live` less the discarder of a discard (who never claims it)."""
+        return tuple(seat for seat in claim_order(live, self.players)
+                     if seat != live.owner or live.source == "draw")
 
     def _others(self, state: Round, seat: int) -> tuple[bool, bool, bool]:
         ok0, ok1, ok2 = blocks_split(state.hands[seat], state.ruleset)
