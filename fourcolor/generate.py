@@ -23,7 +23,7 @@ from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .match import is_below_threshold, next_dealer
 from .melds import Meld, classify
 from .notation import Event, Record
-from .playout import forces_finish_below_threshold
+from .playout import forces_finish_below_threshold, partners
 from .rulesets import Ruleset, get_ruleset
 
 BOTS = ("random", "greedy")
@@ -79,28 +79,11 @@ class RandomBot(Bot):
 
 
 def _partners(card: Card, hand: list[int], rs: Ruleset, careful: bool = True) -> float:
-    """How much a card works with the rest of the hand (higher: keep it): 2 per other copy,
-    1 per command or field partner held, 0.7 per other colour of its rank held where colour
-    groups of the rank are melds.
-
-    Where a pair of the rank is no meld (bga soldiers), another copy is worth 0.5 only (it
-    helps toward a triple alone, with two copies left), and the other colours count only for
-    a single copy: letting one of two copies go keeps the colour for a colour group, the
-    rank's best meld there (a bga three-colour soldier group scores 3). `careful=False`: every
-    rank as if its pairs were melds (the greedy bot before this rule, `GreedyBot`)."""
-    i = card.index
-    colour, rank = divmod(i, 7)
-    pairs = rs.allows("pair", card.rank) or not careful
-    score = (2.0 if pairs else 0.5) * (hand[i] - 1)
-    if rank < 6:
-        first = colour * 7 + (0 if rank < 3 else 3)
-        score += float((hand[first] > 0) + (hand[first + 1] > 0) + (hand[first + 2] > 0) - 1)
-    if rs.allows("three_colour", card.rank) and (pairs or hand[i] == 1):
-        same = (
-            (hand[rank] > 0) + (hand[rank + 7] > 0) + (hand[rank + 14] > 0) + (hand[rank + 21] > 0)
-        )
-        score += 0.7 * (same - 1)
-    return score
+    """How much a card works with the rest of the hand (higher: keep it): `playout.partners`
+    with the ruleset's switches for the card's rank. `careful=False`: every rank as if its
+    pairs were melds (the greedy bot before its soldier rule, `GreedyBot`)."""
+    return partners(card.index, hand, rs.allows("three_colour", card.rank),
+                    rs.allows("pair", card.rank) or not careful)
 
 
 class GreedyBot(Bot):

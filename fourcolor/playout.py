@@ -36,8 +36,15 @@ _WIN = ClaimRight.WIN
 _ALL_PAIRS = [True] * 7
 
 
-def _partners(i: int, hand: Sequence[int], colour_groups: bool, pairs: bool) -> float:
-    """`generate._partners` on a card index (the same arithmetic, so the same floats)."""
+def partners(i: int, hand: Sequence[int], colour_groups: bool, pairs: bool) -> float:
+    """How much card `i` works with the rest of the hand (its counts; higher: keep it), the
+    greedy bot's discard value: 2 per other copy, 1 per command or field partner held, 0.7 per
+    other colour of its rank held where colour groups of the rank are melds (`colour_groups`).
+
+    Where a pair of the rank is no meld (`pairs` False: bga soldiers), another copy is worth
+    0.5 only (it helps toward a triple alone, with two copies left), and the other colours
+    count only for a single copy: letting one of two copies go keeps the colour for a colour
+    group, the rank's best meld there (a bga three-colour soldier group scores 3)."""
     colour, rank = divmod(i, 7)
     score = (2.0 if pairs else 0.5) * (hand[i] - 1)
     if rank < 6:
@@ -98,7 +105,7 @@ class _Table:
         # only rulesets with a threshold have one.
         self.careful = careful if rs.threshold is not None else frozenset()
         # The same seats value ranks whose pairs are no melds as the greedy bot does
-        # (`generate._partners`), whatever the threshold.
+        # (`partners`), whatever the threshold.
         self.careful_discards = careful
         self.rs = rs
         self.players = state.players
@@ -131,13 +138,13 @@ class _Table:
         locked = self.locked[seat] if self.locked is not None else None
         rand = self.rng.random
         groups = self.groups
-        # A reckless seat values every rank as if its pairs were melds (`generate._partners`).
+        # A reckless seat values every rank as if its pairs were melds (`partners`).
         pairs = self.pairs if seat in self.careful_discards else _ALL_PAIRS
         best = -1
         best_key = (0.0, 0.0)
         for i in range(KINDS):
             if hand[i] and i % 7 and not (locked is not None and locked[i]):
-                key = (_partners(i, hand, groups[i % 7], pairs[i % 7]), rand())
+                key = (partners(i, hand, groups[i % 7], pairs[i % 7]), rand())
                 if best < 0 or key < best_key:
                     best, best_key = i, key
         hand[best] -= 1
