@@ -14,6 +14,13 @@ class RatingsConfig(AppConfig):
         games_stored_batch.connect(_count_stored, dispatch_uid="ratings.count_stored")
         game_deleting.connect(_forget_deleted, dispatch_uid="ratings.forget_deleted")
         game_rewritten.connect(_recount_rewritten, dispatch_uid="ratings.recount_rewritten")
+        # Every change of what is counted or pending saves the one DerivedState row: the
+        # "ratings updating" look (ratings.services.ratings_updating) is forgotten there.
+        from django.db.models.signals import post_save
+
+        from ratings.models import DerivedState
+
+        post_save.connect(_state_saved, sender=DerivedState, dispatch_uid="ratings.state_saved")
 
 
 def _count_stored(
@@ -39,3 +46,9 @@ def _recount_rewritten(
 
     # Due again: the statistics job's catch-up counts it with its new data.
     mark_due(game_id, former_player_ids or ())
+
+
+def _state_saved(sender: object, **kwargs: object) -> None:
+    from ratings.services import updating_changed
+
+    updating_changed()

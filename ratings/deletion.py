@@ -67,7 +67,6 @@ def forget_game(game_id: int) -> None:
         state.pending = pending
         state.updated_at = timezone.now()
         state.save(update_fields=["games", "pending", "updated_at"])
-        services.updating_changed()
 
 
 def mark_due(game_id: int, former_player_ids: Iterable[int] = ()) -> None:
@@ -86,4 +85,3 @@ def mark_due(game_id: int, former_player_ids: Iterable[int] = ()) -> None:
         state.pending = pending
         state.updated_at = timezone.now()
         state.save(update_fields=["games", "pending", "updated_at"])
-        services.updating_changed()

@@ -181,7 +181,6 @@ def on_games_stored(
             state.pending = pending
             state.updated_at = timezone.now()
             state.save(update_fields=["games", "pending", "updated_at"])
-            updating_changed()
     return report
 
 
@@ -212,7 +211,6 @@ def rate_pending(*, progress: Progress = _no_progress) -> StatsReport:
             report.rated += replayed
         state.pending = {}
         state.save(update_fields=["pending"])
-        updating_changed()
     return report
 
 
@@ -260,7 +258,8 @@ def ratings_updating() -> bool:
 
 def updating_changed() -> None:
     """Games were announced, counted or uncounted: the next `ratings_updating` looks again
-    (once the change is committed: a look before would see the old state)."""
+    (once the change is committed: a look before would see the old state). Called on every
+    save of the DerivedState row (ratings.apps) and when games are stored."""
     transaction.on_commit(lambda: cache.delete(UPDATING_KEY))
 
 
@@ -292,7 +291,6 @@ def recompute_stats(*, progress: Progress = _no_progress) -> StatsReport:
         state.pending = {}
         state.updated_at = timezone.now()
         state.save(update_fields=["games", "pending", "updated_at"])
-        updating_changed()
     return report
 
 
@@ -309,7 +307,6 @@ def recompute_ratings(
             report.rated += replayed
             state.pending.pop(name, None)
         state.save(update_fields=["pending"])
-        updating_changed()
     return report
 
 
