@@ -108,9 +108,9 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
     an earlier event first, since faults are reported in event order.
 
     The lines as the writer writes them (events one space apart, each an event text the cache
-    knows) are read first, at a split and a lookup per event, and so are turn numbers among
-    them and events wrapped across lines; a line with comments closed on it (between events
-    or between an event's cards) by `_read_line`, a few look-ups per comment. The rest of the
+    knows) are read first, at a split and a lookup per event; any other line (turn numbers
+    among the events, events wrapped across lines, comments closed on the line, event texts
+    the cache does not know yet) by `_read_line`, a few look-ups more. The rest of the
     section, from the first line neither reads, goes through `scan_events` (a property test
     holds the readers to the same events, verdicts, lines and columns on every layout)."""
     events = record.events
@@ -133,8 +133,10 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
             continue
         texts = split(line)
         values = list(map(cache_get, texts))
-        if not all(values) and ("{" in line or "}" in line):
-            # Comments closed on the line (between events or an event's cards).
+        if not all(values):
+            # Not the writer's line as the cache knows it: comments closed on the line, a
+            # wrapped line (it begins with more cards of the open event), turn numbers among the
+            # events, event texts not in the cache yet. Read as `scan_events` reads them.
             after = lines[k + 1] if k + 1 < count else ""
             read = _read_line(line, first_line + k, value, at_line, at_col, after)
             if read is None or len(events) + len(read[0]) + 1 >= MAX_EVENTS:
@@ -146,46 +148,6 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
             continue
         if len(events) + len(texts) >= MAX_EVENTS:
             break
-        if not all(values):
-            # A wrapped line (it begins with more cards of the open event) or turn numbers
-            # among the events (read and ignored): read as `scan_events` reads them, the open
-            # event ending at the next event's head, each event keeping its column.
-            number = first_line + k
-            col = 1
-            rest = 0
-            first = texts[0]
-            if values[0] is None and first[:1] in _COLOUR_LETTERS:
-                if value is None or _CARD_RUN.fullmatch(first) is None:
-                    break
-                cards = value[2] + tuple([_CARDS_BY_TOKEN[w] for w in first.split(" ")])
-                if len(cards) > ARITY[value[1]][1]:
-                    break  # too many cards: the scanner raises, with the event's text
-                col, rest = len(first) + 2, 1
-            end = len(texts)
-            bare = None
-            if values[-1] is None and end > rest and k + 1 < count:
-                # A head whose cards are all on the next line ("4m" / "rP rP rP"): kept open
-                # only when that line begins with a card, which the scanner adds to it too.
-                bare = HEADS.get(texts[-1]) if lines[k + 1][:1] in _COLOUR_LETTERS else None
-                end -= bare is not None
-            if not _fill_values(texts, values, rest, end) or not all(
-                v or _TURN_TEXT.fullmatch(t)
-                for t, v in zip(texts[rest:end], values[rest:end], strict=True)
-            ):
-                break
-            if rest:
-                value = (value[0], value[1], cards, (), value[4])  # type: ignore[index]
-            for text, v in zip(texts[rest:end], values[rest:end], strict=True):
-                if v is not None:
-                    if value is not None:
-                        append(_new_event(Event, value + (at_line, at_col)))
-                    value, at_line, at_col = v, number, col
-                col += len(text) + 1
-            if bare is not None:
-                if value is not None:
-                    append(_new_event(Event, value + (at_line, at_col)))
-                value, at_line, at_col = (bare[0], bare[1], (), (), ()), number, col
-            continue
         if value is not None:
             append(_new_event(Event, value + (at_line, at_col)))
         number = first_line + k
@@ -208,7 +170,8 @@ _Read = tuple[list[Event], list[str], "_Value | None", int, int]
 def _read_line(
     line: str, number: int, value: _Value | None, at_line: int, at_col: int, after: str
 ) -> _Read | None:
-    """One line of the event section that holds comments, read as `scan_events` reads it:
+    """One line of the event section that is not the writer's as the cache knows it (turn
+    numbers, wrapped cards, comments, new event texts), read as `scan_events` reads it:
     the events it ends (the open event first, when a head follows), the comments before the
     first event, and the event it leaves open with where its head is. None when the line
     holds anything else (a comment left open or a stray brace, blanks
@@ -432,19 +395,6 @@ def scan_events(section: str, line: int, record: Record, begun: _Start = (0, Non
                 append(_finish(value, more, at_line, at_col, ply))
     except FcnSyntaxError as err:
         record.syntax_error = err
-
-
-def _fill_values(texts: list[str], values: list[_Value | None], start: int, stop: int) -> bool:
-    """Fill in the values of the event texts the cache does not know (yet) among
-    `texts[start:stop]`; False when one has too few or too many cards (the scanner says
-    which)."""
-    for j in range(start, stop):
-        if values[j] is None and _EVENT_TEXT.fullmatch(texts[j]) is not None:
-            value, fits = _value(texts[j])
-            if not fits:
-                return False
-            values[j] = value
-    return True
 
 
 def _value(text: str) -> tuple[_Value, bool]:
