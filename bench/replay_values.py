@@ -26,6 +26,11 @@ django.setup()
 
 import fourcolor  # noqa: E402
 from api.serializers.replays import PlyReviewDoc, PlyStateDoc  # noqa: E402
+
+try:
+    from api.serializers.replays import engine_ply_states, ply_state_answer
+except ImportError:  # a tree from before the values (issue 16)
+    pass
 from fourcolor.generate import generate_record  # noqa: E402
 from fourcolor.replay import Replay  # noqa: E402
 from web.views.replay_data import replay_payload  # noqa: E402
@@ -41,11 +46,13 @@ def main() -> int:
     review: Callable[[], Any]
     if "to_representation" in PlyStateDoc.__dict__:
         kind = "values"
-        writer = PlyStateDoc(context={"game": 1, "says": lambda n: None, "links": lambda n: {}})
         ply_review = PlyReviewDoc().to_representation
 
         def states() -> Any:
-            return [writer.to_representation(replay.state(n)) for n in plies]
+            # As the API's game views build them (api.views.games._ply_states), with the
+            # answer's `game` and `links` added as PlyStateDoc does.
+            written = engine_ply_states((replay.state(n) for n in plies), lambda n: None)
+            return [ply_state_answer(1, state, {}) for state in written]
 
         def review() -> Any:
             return [ply_review(p) for p in replay.review()]

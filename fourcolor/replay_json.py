@@ -7,7 +7,7 @@ and write them with these same functions, so the two cannot drift.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .cards import Card
@@ -24,6 +24,15 @@ from .replay import (
     SeatState,
     Wait,
 )
+
+
+# How a writer writes a part that states share (a hand, a displayed meld, a discard):
+# `once(write, value)`. Alone, a state writes each afresh; `states_json` writes each once.
+Once = Callable[[Callable[[Any], Any], Any], Any]
+
+
+def _afresh(write: Callable[[Any], Any], value: Any) -> Any:
+    return write(value)
 
 
 def tokens(cards: Iterable[Card]) -> list[str]:
@@ -53,14 +62,15 @@ def discard_json(discard: Discard) -> dict[str, Any]:
     return {"seat": discard.seat, "card": discard.card.token}
 
 
-def seat_json(seat: SeatState) -> dict[str, Any]:
+def seat_json(seat: SeatState, once: Once = _afresh) -> dict[str, Any]:
+    hand = seat.hand
     return {
         "seat": seat.seat,
         "name": seat.name,
         "dealer": seat.dealer,
-        "hand": tokens(seat.hand) if seat.hand is not None else None,
+        "hand": once(tokens, hand) if hand is not None else None,
         "hand_count": seat.hand_count,
-        "display": list(map(meld_json, seat.display)),
+        "display": [once(meld_json, meld) for meld in seat.display],
         "exposed_points": seat.exposed_points,
         "can_claim": list(seat.can_claim) if seat.can_claim is not None else None,
     }
@@ -84,7 +94,7 @@ def round_end_json(end: RoundEnd) -> dict[str, Any]:
     }
 
 
-def state_json(state: PlyState) -> dict[str, Any]:
+def state_json(state: PlyState, once: Once = _afresh) -> dict[str, Any]:
     """The table at a ply; `finish` only at the last ply."""
     live = state.live
     data: dict[str, Any] = {
@@ -98,13 +108,32 @@ def state_json(state: PlyState) -> dict[str, Any]:
         "turn": state.turn,
         "live": live_json(live) if live is not None else None,
         "pile_left": state.pile_left,
-        "discards": list(map(discard_json, state.discards)),
-        "seats": list(map(seat_json, state.seats)),
+        "discards": [once(discard_json, discard) for discard in state.discards],
+        "seats": [seat_json(seat, once) for seat in state.seats],
         "view": state.view,
     }
     if state.finish is not None:
         data["finish"] = round_end_json(state.finish)
     return data
+
+
+def states_json(states: Iterable[PlyState]) -> Iterator[dict[str, Any]]:
+    """`state_json` of each of one replay's states, writing each hand, displayed meld and
+    discard once for them all: a round's states show the same ones ply after ply (the API's
+    `GET /games/{id}/plies/`, bench/replay_values.py). The dicts share those parts with each
+    other, so treat them as read-only (the API turns each into JSON text at once)."""
+    # By the values' ids, each kept beside its JSON so that no id can be reused while the
+    # states are written (the replay makes each hand, meld and discard once: replay._Made).
+    written: dict[int, tuple[Any, Any]] = {}
+
+    def once(write: Callable[[Any], Any], value: Any) -> Any:
+        kept = written.get(id(value))
+        if kept is None:
+            kept = written[id(value)] = (value, write(value))
+        return kept[1]
+
+    for state in states:
+        yield state_json(state, once)
 
 
 def wait_json(wait: Wait) -> dict[str, Any]:
@@ -145,6 +174,7 @@ __all__ = [
     "round_end_json",
     "seat_json",
     "state_json",
+    "states_json",
     "tokens",
     "wait_json",
 ]

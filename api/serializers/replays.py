@@ -11,6 +11,7 @@ these only described the engine's dicts: a client generated from the schema keep
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from rest_framework import serializers
@@ -186,6 +187,15 @@ def engine_ply_state(state: values.PlyState, says: str | None) -> dict[str, Any]
     """A ply state as PlyStateDoc writes it less the archive's `game` and `links`: the part the
     game's views keep in the replay cache (api.views.games._ply_states)."""
     return {**replay_json.state_json(state), "says": says}
+
+
+def engine_ply_states(states: Iterable[values.PlyState],
+                      says: Callable[[int], str | None]) -> Iterator[dict[str, Any]]:
+    """`engine_ply_state` of each of one replay's states (`says(ply)`), written together
+    (replay_json.states_json: the parts the states share are written once)."""
+    for state in replay_json.states_json(states):
+        state["says"] = says(state["ply"])
+        yield state
 
 
 def ply_state_answer(game: int, state: dict[str, Any],

@@ -68,7 +68,7 @@ from api.serializers.replays import (
     PlyStateDoc,
     PlyStatesDoc,
     ReviewDoc,
-    engine_ply_state,
+    engine_ply_states,
     ply_state_answer,
 )
 from api.throttling import SCOPED_THROTTLES
@@ -562,9 +562,9 @@ def _ply_states(game: Game, seat: int | None) -> list[str]:
     def build() -> list[str]:
         replay = load_replay(game)
         say = partial(_says, replay)
-        return [json.dumps(engine_ply_state(replay.state(n, seat), say(n)),
-                           ensure_ascii=False, cls=JSONRenderer.encoder_class)
-                for n in range(game.event_count + 1)]
+        states = (replay.state(n, seat) for n in range(game.event_count + 1))
+        return [json.dumps(state, ensure_ascii=False, cls=JSONRenderer.encoder_class)
+                for state in engine_ply_states(states, say)]
 
     part = f"api-plies:{PLY_STATES_VERSION}:{seat or 0}:{translation.get_language()}"
     return cached(game, part, build)

@@ -8,7 +8,7 @@ import pytest
 
 from fourcolor.cards import parse_card
 from fourcolor.replay import Replay
-from fourcolor.replay_json import review_json, state_json
+from fourcolor.replay_json import review_json, state_json, states_json
 from tests.engine.helpers import WAITS, all_rights_game, play
 
 
@@ -270,3 +270,19 @@ def test_it_gives_equal_states_from_a_fresh_or_a_used_replay() -> None:
     missed = fresh.missed_wins()
     missed.clear()  # a caller's list, not the replay's
     assert fresh.missed_wins() == again.missed_wins()
+
+
+@pytest.mark.parametrize("seat", [None, 1, 3])
+def test_it_writes_a_replays_states_together_as_it_writes_each(seat: int | None) -> None:
+    game = all_rights_game()
+    replay = Replay(game.record, game)
+    states = [replay.state(ply, seat) for ply in range(replay.plies + 1)]
+    together = list(states_json(states))
+    assert together == [state_json(state) for state in states]
+    # Written once for all the states: a hand unchanged from one ply to the next is the same
+    # list (the API turns each state into JSON text at once).
+    shown = (seat or 1) - 1
+    shared = [(a["seats"][shown]["hand"], b["seats"][shown]["hand"])
+              for a, b in zip(together, together[1:])
+              if a["seats"][shown]["hand"] == b["seats"][shown]["hand"]]
+    assert shared and all(a is b for a, b in shared)
