@@ -177,7 +177,8 @@ def build(stream: Iterator[dict[str, Any]], sizes: list[int], workers: int,
                 Game.objects.using(alias).copy_create(games, batch_size=1000)
                 GameSeat.objects.using(alias).copy_create(
                     (
-                        GameSeat(game=game, player_id=players[player_key(row["name"])], **row)
+                        GameSeat(game=game, player_id=players[player_key(row["name"])],
+                                 date=game.date, **row)
                         for game, (_, rows, _) in zip(games, rounds, strict=True)
                         for row in rows
                     ),

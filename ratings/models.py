@@ -27,8 +27,8 @@ MELD_KINDS: tuple[str, ...] = (
 SUM_COUNTERS: tuple[str, ...] = (
     "rounds", "wins", "wins_on_self_draw", "wins_on_draw", "wins_on_discard", "deal_ins",
     "forced",
-    "below_threshold", "below_threshold_paid", "win_points", "net", "exhausted", "pongs",
-    "gans", "chis", "own_draw_melds", "steals", "turns_lost", "draws", "win_turns",
+    "below_threshold", "below_threshold_paid", "win_points", "net", "exhausted", "no_winner",
+    "pongs", "gans", "chis", "own_draw_melds", "steals", "turns_lost", "draws", "win_turns",
     "dealer_rounds", "dealer_wins", "redeals_declared", "missed_wins",
 ) + tuple(f"melds_{kind}" for kind in MELD_KINDS)
 # Kept as columns (not computed at read time) so that each leaderboard is an index scan.
@@ -95,6 +95,8 @@ class PlayerTotals(models.Model):
     best_win_points = models.IntegerField(null=True, blank=True)
     net = models.BigIntegerField(default=0)
     exhausted = models.PositiveIntegerField(default=0)
+    # Exhausted, redealt or unfinished (the player page's "no winner" bar: one row to read).
+    no_winner = models.PositiveIntegerField(default=0)
     pongs = models.PositiveIntegerField(default=0)
     gans = models.PositiveIntegerField(default=0)
     chis = models.PositiveIntegerField(default=0)

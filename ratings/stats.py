@@ -58,6 +58,10 @@ SEAT_COUNTERS: dict[str, str] = {
     "best_win_points": "MAX(CASE WHEN s.won THEN s.points END)",
     "net": "SUM(s.delta)",
     "exhausted": "COUNT(DISTINCT CASE WHEN g.outcome = 'exhausted' THEN s.game_id END)",
+    "no_winner": (
+        "COUNT(DISTINCT CASE WHEN g.outcome IN ('exhausted', 'redeal', 'unfinished') "
+        "THEN s.game_id END)"
+    ),
     "pongs": "SUM(s.pongs)",
     "gans": "SUM(s.gans)",
     "chis": "SUM(s.chis)",
@@ -371,6 +375,7 @@ def derive(counters: Mapping[str, Any]) -> dict[str, Any]:
         "net_per_round": ratio(c["net"], rounds),
         "exhausted_rounds": c["exhausted"],
         "exhausted_share": ratio(c["exhausted"], rounds),
+        "no_winner_rounds": c["no_winner"],
         "claims": {
             "pong": per_round("pongs"),
             "gan": per_round("gans"),

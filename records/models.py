@@ -372,6 +372,12 @@ class GameSeat(models.Model):
     redeal_declared = models.BooleanField(_("redeal declared"), default=False)
     missed_wins = models.PositiveSmallIntegerField(_("missed wins"), default=0)
     win_melds = models.JSONField(_("winning melds"), default=list, blank=True)
+    # --- a copy of the game's column (derived from its Date tag, as the game's is) ----------
+    # So that a player's newest rounds are read from the seats' own index (migration 0008:
+    # player, date DESC NULLS LAST, game DESC) and a page stops after what it shows, instead of
+    # joining every seat of the player's history to its game to sort them by the game's date.
+    # Written with the seat (records.services.storing, revalidating); revalidate compares it.
+    date = models.DateField(_("date"), null=True, blank=True)
 
     objects = CopyQuerySet.as_manager()
 
@@ -385,6 +391,8 @@ class GameSeat(models.Model):
         indexes = [
             # A player's rounds, newest first, and per-player aggregates joined to games.
             models.Index(fields=["player", "game"], name="gameseat_player_game"),
+            # A player's rounds newest played first (player, date DESC NULLS LAST, game DESC)
+            # has its own index, created per database by migration 0008 (as game_newest_played).
         ]
 
     def __str__(self) -> str:

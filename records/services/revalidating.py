@@ -57,7 +57,8 @@ def game_differences(game: Game, check: fourcolor.Check) -> list[str]:
         if seat.player.name_key != player_key(row["name"]):
             diffs.append(f"seat {row['seat']} player: stored {_short(seat.player.name)}, "
                          f"record says {_short(row['name'])}")
-        for name, derived in row.items():
+        # The seat's copy of the game's date (GameSeat.date) is derived data too.
+        for name, derived in {**row, "date": fields["date"]}.items():
             stored = getattr(seat, name)
             if stored != derived:
                 diffs.append(f"seat {row['seat']} {name}: stored {_short(stored)}, "
@@ -174,6 +175,7 @@ def _rewrite(game: Game, check: fourcolor.Check) -> str | None:
             for row in seat_rows:
                 values = {k: v for k, v in row.items() if k != "seat"}
                 values["player_id"] = players[player_key(row["name"])]
+                values["date"] = fields["date"]
                 GameSeat.objects.update_or_create(
                     game_id=game.pk, seat=row["seat"], defaults=values
                 )

@@ -215,9 +215,11 @@ def game_rows(
 def seat_rows(
     fresh: list[ValidRecord], game_ids: list[int], players: dict[str, int]
 ) -> list[dict[str, Any]]:
-    """The `GameSeat` rows of `fresh`, whose games got `game_ids`."""
+    """The `GameSeat` rows of `fresh`, whose games got `game_ids` (each seat with its game's
+    date: `GameSeat.date`)."""
     return [
-        {**seat, "game_id": game_id, "player_id": players[player_key(seat["name"])]}
+        {**seat, "game_id": game_id, "player_id": players[player_key(seat["name"])],
+         "date": v.fields["date"]}
         for v, game_id in zip(fresh, game_ids, strict=True)
         for seat in v.seats
     ]

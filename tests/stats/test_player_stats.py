@@ -55,6 +55,7 @@ CHI = {
     "net_per_round": 57 / 7,
     "exhausted_rounds": 1,
     "exhausted_share": 1 / 7,
+    "no_winner_rounds": 2,  # D (exhausted) and E (redealt)
     "claims": {
         "pong": {"total": 1 + 1 + 1 + 1, "per_round": 4 / 7},  # B1 B2 B3 D
         "gan": {"total": 0, "per_round": 0 / 7},
@@ -100,6 +101,7 @@ BAO = {
     "net_per_round": -32 / 7,
     "exhausted_rounds": 1,
     "exhausted_share": 1 / 7,
+    "no_winner_rounds": 2,  # D and E
     "claims": {
         "pong": {"total": 3 + 1 + 1, "per_round": 5 / 7},  # B1 B2 B3
         "gan": {"total": 0, "per_round": 0 / 7},
@@ -144,6 +146,7 @@ ANN = {
     "net_per_round": -23 / 7,
     "exhausted_rounds": 1,
     "exhausted_share": 1 / 7,
+    "no_winner_rounds": 1,  # D
     "claims": {
         "pong": {"total": 1 + 1 + 1, "per_round": 3 / 7},  # B1 B3 C
         "gan": {"total": 0, "per_round": 0 / 7},
@@ -187,6 +190,7 @@ DUNG = {
     "net_per_round": -2 / 4,
     "exhausted_rounds": 1,
     "exhausted_share": 1 / 4,
+    "no_winner_rounds": 2,  # D and E
     "claims": {
         "pong": {"total": 1 + 1, "per_round": 2 / 4},  # C D
         "gan": {"total": 0, "per_round": 0 / 4},

@@ -95,3 +95,20 @@ def test_it_says_when_the_apis_count_is_an_estimate(
     monkeypatch.setattr(paging, "EXACT_UP_TO", 10_000)
     body = client.get("/api/v1/games/", {"page_size": 2}).json()
     assert "count_estimated" not in body and body["count"] == Game.objects.count()
+
+
+def test_it_reads_no_players_whole_history_on_their_page(client: Client, archive: Archive) -> None:
+    # At a million rounds a player has 125,601 seats: the net chart takes the newest 1,000 from
+    # the seats' own (player, date, game) index, the "no winner" bar is a counter of the
+    # totals; every query of the player's seats stops at a LIMIT, none joins them to the
+    # games' outcome.
+    player = archive.player("Ann")
+    sql = _sql_of(client, f"/players/{player.pk}/")
+    mine = f'"records_gameseat"."player_id" = {player.pk}'
+    # (An EXPLAIN, the paginator's estimate on PostgreSQL, reads no row.)
+    seats = [q for q in sql if mine in q and not q.startswith("EXPLAIN")]
+    assert seats and all("LIMIT" in q.upper() for q in seats), seats
+    assert not [q for q in seats if '"records_game"."outcome"' in q]
+    chart = [q for q in seats if q.upper().endswith("LIMIT 1000")]
+    assert len(chart) == 1 and '"records_game"' not in chart[0], chart
+    assert '"records_gameseat"."date" DESC' in chart[0]

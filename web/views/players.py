@@ -29,7 +29,6 @@ PLAYERS_PAGE = 50
 GAMES_PAGE = 20
 CHART_ROUNDS = 1000  # the charts show the most recent rounds (the total still counts all)
 OPPONENTS = 10
-NO_WINNER = ("exhausted", "redeal", "unfinished")
 
 
 class PlayerFilter(StatisticsFilter):
@@ -46,9 +45,14 @@ def player_seats(player: Player, filters: GameFilters) -> QuerySet[GameSeat]:
 
 
 def running_net(seats: QuerySet[GameSeat], total: int) -> list[int]:
-    """The net settlement after each of the most recent rounds, in play order."""
+    """The net settlement after each of the most recent rounds, in play order.
+
+    Ordered by the seats' own copy of the date: the index on (player, date DESC NULLS LAST,
+    game DESC) hands over the newest rounds first and the query stops after CHART_ROUNDS,
+    however long the player's history (ordered by the game's date, every seat of the player
+    was joined to its game and sorted)."""
     recent = list(
-        seats.order_by(F("game__date").desc(nulls_last=True), "-game_id")
+        seats.order_by(F("date").desc(nulls_last=True), "-game_id")
         .values_list("delta", flat=True)[:CHART_ROUNDS]
     )
     recent.reverse()
@@ -60,8 +64,10 @@ def running_net(seats: QuerySet[GameSeat], total: int) -> list[int]:
     return out
 
 
-def outcome_bars(figures: dict[str, Any], no_winner: int) -> list[tuple[str, int, str]]:
-    """How the player's rounds ended: each round in exactly one bar."""
+def outcome_bars(figures: dict[str, Any]) -> list[tuple[str, int, str]]:
+    """How the player's rounds ended: each round in exactly one bar (all from the counters:
+    no bar reads the player's seats)."""
+    no_winner = figures["no_winner_rounds"]
     finished_by_me = figures["wins"] + figures["forced_finishes"]
     others = figures["rounds"] - finished_by_me - figures["deal_ins"] - no_winner
     return [
@@ -99,7 +105,6 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     filters = filterset.value if filterset.is_valid() else GameFilters()
     figures = stats.player_stats(player, opponents=OPPONENTS, filters=filters)
     seats = player_seats(player, filters)
-    no_winner = seats.filter(game__outcome__in=NO_WINNER).count()
     # This player's games: by the seats' player, not the name filter (which matches parts of
     # names, so "Jo" would also list Jonas's games).
     seated = Exists(GameSeat.objects.filter(game=OuterRef("pk"), player=player))
@@ -123,7 +128,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             # Uploads answer before their games are counted (a statistics job does that).
             "ratings_updating": ratings_updating(),
             "running": running_net(seats, figures["net_total"] or 0),
-            "bars": outcome_bars(figures, no_winner),
+            "bars": outcome_bars(figures),
             "opponents": figures["frequent_opponents"],
             "page": page,
             "games": page.object_list,
