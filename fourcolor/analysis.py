@@ -40,8 +40,11 @@ PASS = "pass"
 # paid: a classic win of P points is P from each), at or above these is an inaccuracy, a
 # mistake, a blunder. See docs/analysis.md for how they were chosen.
 THRESHOLDS = (0.5, 1.5, 4.0)
-# Options valued on every deal besides the one played, when a decision has more (`_rate`).
+# Options valued on every deal besides the one played, when a decision has more (`_screened`):
+# the KEEP best of the screening deals and, when the option played looks like a mistake, every
+# other option the screening cannot tell from the best (under SCREEN_Z standard errors below).
 KEEP = 3
+SCREEN_Z = 2.0
 # Standard errors by which an option's mean gain over another must exceed zero to count as
 # better (`_rate`): below it, sampling cannot tell the two apart. Each option compared with the
 # one played is a one-sided test (up to three per decision): a false "better" option once in 44
@@ -381,7 +384,15 @@ def _judge(
     beats = [k for k in active if k != played and _margin(judged[k], judged[played]) > Z]
     best = played
     if beats:
-        near = [k for k in beats if k == top or _margin(judged[top], judged[k]) <= Z]
+        # Named among every option sampling cannot tell from the top, whether or not each
+        # alone beats the one played: an option as good as the best is as good an answer, and
+        # whether its own gain over the option played reaches `Z` is the noisiest test of all
+        # (two seeds then named different options of a tie, docs/analysis.md step 6).
+        near = [
+            k
+            for k in active
+            if k != played and (k == top or _margin(judged[top], judged[k]) <= Z)
+        ]
         best = min(near) if near else top
         if values[best] <= values[played]:
             best = played
@@ -415,17 +426,38 @@ def _judge(
     return _Judgement(values, best, loss, unclear, racing)
 
 
+def _screened(
+    results: Sequence[Sequence[float]], active: Sequence[int], played: int, players: int
+) -> list[int]:
+    """The options valued on the deals after the screening, from the screening deals'
+    `results`: the option played, the `KEEP` best, and, when the option played looks like a
+    mistake (the best's mean gain over it reaches the mistake threshold), every other option
+    the screening cannot tell from the best (less than `SCREEN_Z` standard errors below it).
+    An option dropped here can never be named the best, and which of several good options a
+    quarter of the deals ranks third or fourth is chance: two seeds would name different ones
+    (docs/analysis.md, step 5). Elsewhere the best option named does not show in a verdict,
+    and the three best are enough."""
+    ranked = sorted(active, key=lambda k: (-sum(results[k]), k))
+    kept = set(ranked[:KEEP]) | {played}
+    lead = results[ranked[0]]
+    gain, _se = _paired(lead, results[played])
+    if ranked[0] != played and gain / max(players - 1, 1) >= THRESHOLDS[1]:
+        kept |= {k for k in ranked[KEEP:] if _margin(lead, results[k]) < SCREEN_Z}
+    return sorted(kept)
+
+
 def _rate(point: _Point, state: Round, players: int, samples: int, seed: int) -> Decision:
     """Value every option of a decision on the same deals, and judge the one played.
 
     With more than `KEEP` options (which card to discard), the first quarter of the deals
-    values them all; the rest of the deals value only the `KEEP` best so far and the option
-    played (a bad discard is plain after a few deals; the close ones get every deal).
+    values them all; the rest of the deals value only the `KEEP` best so far, the option played
+    and, when that looks like a mistake, every option the screening cannot tell from the best
+    (`_screened`: a bad discard is plain after a few deals; the close ones get every deal).
 
     An option beats the one played when its mean gain over it, deal by deal, exceeds `Z`
     standard errors; when none does, the option played is the best (loss 0: sampling cannot
-    tell it from the best). Otherwise the best is, among the options that beat the played one
-    and that sampling cannot tell from the highest value, the first in the engine's order
+    tell it from the best). Otherwise the best is, among the options that sampling cannot tell
+    from the highest value (the one played aside), the first in the engine's order
     (`legal_events`: wins before melds, discards by card), so that two seeds name the same
     best option when two options are worth the same.
 
@@ -447,8 +479,7 @@ def _rate(point: _Point, state: Round, players: int, samples: int, seed: int) ->
     while True:
         for sample in range(done, total):
             if sample == screen and screen and len(active) > KEEP + 1:
-                ranked = sorted(active, key=lambda k: -sum(results[k]))
-                active = kept = sorted(set(ranked[:KEEP]) | {played_at})
+                active = kept = _screened(results, active, played_at, players)
             world = _world(state, point.seat, unseen, rng)
             playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
             for k in active:

@@ -5,6 +5,7 @@ figures (strength, missed wins, stability, speed) are bench/analysis.py's, in do
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,17 @@ import pytest
 import fourcolor
 from fourcolor.analysis import (
     DEFAULT_SAMPLES,
+    KEEP,
     PASS,
+    SCREEN_Z,
     THRESHOLDS,
     VERDICTS,
+    Z,
     Analysis,
+    _judge,
+    _Option,
+    _margin,
+    _screened,
     analyse,
     verdict,
 )
@@ -268,6 +276,51 @@ def test_it_never_sees_what_the_seat_could_not(ruleset: str, seed: int) -> None:
         assert analyse(changed, seats=[seat], samples=3, seed=5) == analyse(
             record, seats=[seat], samples=3, seed=5
         )
+
+
+def _screening_deals(offsets: list[float], deals: int = 32) -> list[list[float]]:
+    """Each option's values on the same deals: a deal's swing shared by every option (common
+    random numbers), the option's own offset, and a little noise of its own."""
+    rng = random.Random("screening")
+    swings = [rng.gauss(0.0, 20.0) for _ in range(deals)]
+    return [[s + offset + rng.gauss(0.0, 1.0) for s in swings] for offset in offsets]
+
+
+def test_it_keeps_every_option_the_screening_cannot_tell_from_the_best() -> None:
+    # Five discards worth about 10, one worth 0, and the one played (the last) worth -8: a
+    # mistake at a table of four. The three best of 32 deals are chance among the five.
+    results = _screening_deals([10.2, 10.0, 9.9, 10.1, 9.8, 0.0, -8.0])
+    assert KEEP == 3 and SCREEN_Z > 0
+    assert _screened(results, range(7), 6, 4) == [0, 1, 2, 3, 4, 6]
+
+
+def test_it_keeps_only_the_best_few_when_the_option_played_cannot_be_a_mistake() -> None:
+    # The option played (the last, worth 9.5) is within a mistake of the best: the close ones
+    # are not needed to name a best option that no mistake verdict will show.
+    results = _screening_deals([10.2, 10.0, 9.9, 10.1, 9.8, 0.0, 9.5])
+    kept = _screened(results, range(7), 6, 4)
+    assert len(kept) == KEEP + 1 and 6 in kept and 5 not in kept
+
+
+def test_it_names_the_first_option_as_good_as_the_top_even_if_it_alone_does_not_beat_the_played() -> None:
+    # Three discards on the same 64 deals: the first in the engine's order (0), the top (1),
+    # the one played (2). The top beats the played; 0 is as good as the top as far as the
+    # deals can tell, but its own gain over the played is under Z standard errors.
+    # Each option's own noise is +-4 in a pattern of its own, so that the means are exact.
+    rng = random.Random("naming")
+    swings = [rng.gauss(0.0, 20.0) for _ in range(64)]
+    judged = [
+        [s + 1.2 + (4.0 if i % 2 else -4.0) for i, s in enumerate(swings)],
+        [s + 2.5 + (4.0 if i // 2 % 2 else -4.0) for i, s in enumerate(swings)],
+        list(swings),
+    ]
+    assert _margin(judged[1], judged[2]) > Z  # the top beats the played
+    assert _margin(judged[0], judged[2]) <= Z  # option 0 alone does not
+    assert _margin(judged[1], judged[0]) <= Z  # but it is as good as the top
+    options = [_Option("4x rA"), _Option("4x gA"), _Option("4x wP")]
+    judgement = _judge(judged, [0, 1, 2], options, 2, 4)
+    assert judgement.best == 0
+    assert judgement.loss == round(judgement.values[0] - judgement.values[2], 3) > 0
 
 
 def test_it_rates_letting_the_last_discard_of_an_exhausted_round_go() -> None:
