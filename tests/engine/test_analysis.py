@@ -302,7 +302,7 @@ def test_it_keeps_only_the_best_few_when_the_option_played_cannot_be_a_mistake()
     assert len(kept) == KEEP + 1 and 6 in kept and 5 not in kept
 
 
-def test_it_names_the_first_option_as_good_as_the_top_even_if_it_alone_does_not_beat_the_played() -> None:
+def test_it_names_the_first_option_as_good_as_the_top_beating_the_played_or_not() -> None:
     # Three discards on the same 64 deals: the first in the engine's order (0), the top (1),
     # the one played (2). The top beats the played; 0 is as good as the top as far as the
     # deals can tell, but its own gain over the played is under Z standard errors.
