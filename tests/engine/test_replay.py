@@ -283,6 +283,6 @@ def test_it_writes_a_replays_states_together_as_it_writes_each(seat: int | None)
     # list (the API turns each state into JSON text at once).
     shown = (seat or 1) - 1
     shared = [(a["seats"][shown]["hand"], b["seats"][shown]["hand"])
-              for a, b in zip(together, together[1:])
+              for a, b in zip(together, together[1:], strict=False)
               if a["seats"][shown]["hand"] == b["seats"][shown]["hand"]]
     assert shared and all(a is b for a, b in shared)
