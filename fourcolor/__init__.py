@@ -33,7 +33,11 @@ from .notation import (
 from .rulesets import RULESETS, Ruleset, RulesetError, get_ruleset
 from .split import Split, best_split
 
-__version__ = "1.0.0"
+# Raised whenever the engine's results change for the same input (a rule, the bots, the
+# reviewer): stored games and analyses name the version that made them, and `revalidate`
+# marks analyses of another version stale (records.analysis.mark_stale_analyses).
+# 1.1.0: the greedy bot's bga rules and the reviewer's screening and naming (issue 13).
+__version__ = "1.1.0"
 
 
 @dataclass(frozen=True)
