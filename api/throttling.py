@@ -1,10 +1,17 @@
 """Rate limits: per anonymous client, per user, and per scope for the expensive operations.
 
 Each scope has one or more rates, `"20/minute,120/hour"`: a burst rate and a sustained one.
-A request passes only when it is within every rate of every throttle of its view; each rate
-counts the requests of the last minute (hour, ...) exactly, as DRF's sliding window does. So a
-burst spends the minute's allowance and waits under a minute, instead of the hour's allowance
-and an hour; only a client that keeps going meets the hourly rate. Rates come from
+A request passes only when it is within every rate of every throttle of its view. Each rate is
+a counter per client in a fixed window (config.cache.count_hits): the window opens with the
+client's first request and lasts the rate's period (a minute, an hour, ...); the requests it
+allows are counted, and when it ends the count starts again. So a burst spends the minute's
+allowance and waits under a minute, instead of the hour's allowance and an hour; only a client
+that keeps going meets the hourly rate. A request costs one atomic increment of the cache (one
+statement on the database, one script on Redis) for all its rates; a refused request is taken
+back (a second one), so refusals spend no allowance. (Before, each client's counter was DRF's
+sliding window: a pickled list of its request times, read and written back whole by every
+request. A fixed window lets a client that waits for a window's last moment send up to twice
+a rate across the change of windows, never more.) Rates come from
 `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` (environment variables API_THROTTLE_ANON, _USER,
 _UPLOAD, _EXPORT, _DRAFTS); a scope missing there falls back to DEFAULT_RATES.
 
@@ -16,7 +23,7 @@ Clients are told where they stand on every throttled answer, in the IETF draft's
 
     RateLimit-Limit: 20            requests allowed in that rate's window
     RateLimit-Remaining: 17        left in it
-    RateLimit-Reset: 42            seconds until the window has room for all 20 again
+    RateLimit-Reset: 42            seconds until the window ends (and its count with it)
     RateLimit-Policy: 20;w=60, 120;w=3600     every rate that applies
 
 Over a limit the answer is 429 with `Retry-After` (seconds until the request would pass) and
@@ -27,6 +34,7 @@ counts together. Clients are told apart by `config.proxies.client_address` (NUM_
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +42,7 @@ from typing import Any
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 
+from config.cache import count_hits, uncount_hits
 from config.proxies import client_address
 
 DEFAULT_RATES = {
@@ -53,7 +62,7 @@ class RateState:
     limit: int
     window: int  # seconds
     remaining: int
-    reset: int  # seconds until the window holds none of the counted requests
+    reset: int  # seconds until the window ends and its count starts again
     wait: float | None  # seconds until a request would pass (None: it passes now)
 
 
@@ -82,7 +91,6 @@ class MultiRateThrottle:
     scope: str | None
     cache: Any
     key: str | None
-    history: list[float]
     now: float
 
     def __init__(self) -> None:  # DRF's parses one rate; these are parsed per request
@@ -106,29 +114,28 @@ class MultiRateThrottle:
         if self.key is None:
             return True
         self.now = self.timer()
-        longest = max(window for _, window in rates)
-        # Newest first; one list serves every rate (each counts the part in its window).
-        self.history = [t for t in self.cache.get(self.key, []) if t > self.now - longest]
-        allowed = all(self._count(window) < limit for limit, window in rates)
-        if allowed:
-            self.history.insert(0, self.now)
-            self.cache.set(self.key, self.history, longest)
-        self.states = [self._state(limit, window, allowed) for limit, window in rates]
+        # One counter per window length: two rates of one period share it. Not DRF's key
+        # (`throttle_<scope>_<ident>`): rows of its pickled lists may outlive a deploy.
+        counters = {window: f"rate:{self.key}:{window}" for _, window in rates}
+        hits = count_hits(self.cache, [(name, w) for w, name in counters.items()], self.now)
+        counted = dict(zip(counters, hits, strict=True))
+        allowed = all(counted[window][0] <= limit for limit, window in rates)
+        if not allowed:
+            uncount_hits(self.cache, list(counters.values()), self.now)
+        self.states = [self._state(limit, window, *counted[window], allowed)
+                       for limit, window in rates]
         _remember(request, self.states)
         return allowed
 
-    def _count(self, window: int) -> int:
-        return sum(1 for t in self.history if t > self.now - window)
-
-    def _state(self, limit: int, window: int, allowed: bool) -> RateState:
-        counted = [t for t in self.history if t > self.now - window]
-        # Newest first: all the window's room is back once the newest request has left it.
-        reset = int(counted[0] + window - self.now + 0.999) if counted else 0
+    @staticmethod
+    def _state(limit: int, window: int, count: int, left: float, allowed: bool) -> RateState:
+        if not allowed:
+            count -= 1  # taken back: the requests the window holds are the ones allowed
         wait: float | None = None
-        if not allowed and len(counted) >= limit:
-            # Room for one more once the oldest request that keeps it full leaves the window.
-            wait = max(counted[limit - 1] + window - self.now, 0.0)
-        return RateState(limit, window, max(limit - len(counted), 0), reset, wait)
+        if not allowed and count >= limit:
+            wait = left  # the window's count starts again when it ends
+        # `left` rounded up: a client that waits as long as told finds the new window.
+        return RateState(limit, window, max(limit - count, 0), math.ceil(left), wait)
 
     def wait(self) -> float | None:
         waits = [state.wait for state in getattr(self, "states", []) if state.wait is not None]

@@ -18,13 +18,26 @@ transaction made Django's), and the table is counted (and culled as Django does)
 CULL_CHECK_EVERY sets of a process rather than at every one: it may hold up to that many
 entries per process above MAX_ENTRIES for a while. `add` and `touch`, and other databases,
 are Django's.
+
+**Request counters** (`count_hits`, for the API's rate limits, api.throttling): one counter per
+client and rate window, counted up by one atomic operation per request rather than read, changed
+and written back whole. On the database cache one `INSERT ... ON CONFLICT DO UPDATE ...
+RETURNING` counts every window of a request (PostgreSQL, and SQLite from 3.35); on Redis one Lua
+script (INCR, and PEXPIRE when the counter is new). A counter's window opens with its first
+request and ends a window's length later, when the count starts again from nothing. On the
+database its row holds the count as plain digits, not a pickle: only `count_hits` and
+`uncount_hits` read it (Django's `get` cannot). Other caches (the tests' per-process one) count
+under a lock of this process.
 """
 
 from __future__ import annotations
 
 import base64
+import math
 import pickle
-from contextlib import nullcontext
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
 from typing import Any
 
@@ -59,18 +72,8 @@ class DatabaseCache(DjangoDatabaseCache):
         quote = connection.ops.quote_name
         table = quote(self._table)
         encoded = base64.b64encode(pickle.dumps(value, self.pickle_protocol)).decode("latin1")
-        # Inside a transaction, a savepoint: a failed write must not break the caller's. In
-        # autocommit (a read's request), none: the statement is its own transaction.
-        guard = transaction.atomic(using=db) if connection.in_atomic_block else nullcontext()
         try:
-            with guard, connection.cursor() as cursor:
-                self._sets_since_count += 1
-                if self._sets_since_count >= CULL_CHECK_EVERY:
-                    self._sets_since_count = 0
-                    cursor.execute(f"SELECT COUNT(*) FROM {table}")
-                    count = cursor.fetchone()[0]
-                    if count > self._max_entries:
-                        self._cull(db, cursor, tz_now().replace(microsecond=0), count)
+            with self._writing(db) as cursor:
                 cursor.execute(
                     f"INSERT INTO {table} ({quote('cache_key')}, {quote('value')}, "
                     f"{quote('expires')}) VALUES (%s, %s, %s) "
@@ -83,6 +86,93 @@ class DatabaseCache(DjangoDatabaseCache):
             # As Django's: a cache write that fails is not the request's failure.
             return False
         return True
+
+    @contextmanager
+    def _writing(self, db: str) -> Iterator[Any]:
+        """A cursor for one write of the table, culled first once every CULL_CHECK_EVERY
+        writes. Inside a transaction, a savepoint: a failed write must not break the caller's.
+        In autocommit (a read's request), none: the statement is its own transaction."""
+        connection = connections[db]
+        guard = transaction.atomic(using=db) if connection.in_atomic_block else nullcontext()
+        with guard, connection.cursor() as cursor:
+            self._sets_since_count += 1
+            if self._sets_since_count >= CULL_CHECK_EVERY:
+                self._sets_since_count = 0
+                table = connection.ops.quote_name(self._table)
+                cursor.execute(f"SELECT COUNT(*) FROM {table}")
+                count = cursor.fetchone()[0]
+                if count > self._max_entries:
+                    self._cull(db, cursor, tz_now().replace(microsecond=0), count)
+            yield cursor
+
+    def count_hits(self, windows: Sequence[tuple[str, int]],
+                   now: float) -> list[tuple[int, float]]:
+        """One statement: see `count_hits` below."""
+        db = router.db_for_write(self.cache_model_class)
+        connection = connections[db]
+        if not connection.features.can_return_columns_from_insert:
+            return _count_hits_here(self, windows, now)
+        quote = connection.ops.quote_name
+        table, key, value, expires = (quote(self._table), quote("cache_key"), quote("value"),
+                                      quote("expires"))
+        keys = {self.make_and_validate_key(name): name for name, _ in windows}
+        rows: list[Any] = []
+        for name, window in windows:
+            rows += [self.make_and_validate_key(name), "1", self._moment(connection, now + window)]
+        # A window that has ended starts again at one, ending a window's length from now (the
+        # new row's `expires`); else one more, in the same window. Both SET expressions read
+        # the row as it was.
+        ended = f"{table}.{expires} <= %s"
+        with self._writing(db) as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} ({key}, {value}, {expires}) VALUES "
+                + ", ".join(["(%s, %s, %s)"] * len(windows))
+                + f" ON CONFLICT ({key}) DO UPDATE SET "
+                f"{value} = CASE WHEN {ended} THEN '1' "
+                f"ELSE CAST(CAST({table}.{value} AS INTEGER) + 1 AS TEXT) END, "
+                f"{expires} = CASE WHEN {ended} THEN EXCLUDED.{expires} "
+                f"ELSE {table}.{expires} END "
+                f"RETURNING {key}, {value}, {expires}",
+                rows + [self._moment(connection, now)] * 2,
+            )
+            counted = {keys[row[0]]: (int(row[1]), _seconds(row[2]) - now)
+                       for row in cursor.fetchall()}
+        return [counted[name] for name, _ in windows]
+
+    def uncount_hits(self, names: Sequence[str], now: float) -> None:
+        """See `uncount_hits` below."""
+        db = router.db_for_write(self.cache_model_class)
+        connection = connections[db]
+        if not connection.features.can_return_columns_from_insert:
+            _uncount_hits_here(self, names, now)
+            return
+        quote = connection.ops.quote_name
+        table, key, value, expires = (quote(self._table), quote("cache_key"), quote("value"),
+                                      quote("expires"))
+        with self._writing(db) as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET {value} = CAST(CAST({value} AS INTEGER) - 1 AS TEXT) "
+                f"WHERE {key} IN ({', '.join(['%s'] * len(names))}) AND {expires} > %s",
+                [self.make_and_validate_key(name) for name in names]
+                + [self._moment(connection, now)],
+            )
+
+    @staticmethod
+    def _moment(connection: Any, seconds: float) -> Any:
+        """`seconds` since the epoch as the table's `expires` holds it (to the microsecond:
+        Django's whole seconds would make a window up to a second longer than its rate)."""
+        moment = datetime.fromtimestamp(seconds, tz=timezone.utc if settings.USE_TZ else None)
+        return connection.ops.adapt_datetimefield_value(moment)
+
+
+def _seconds(expires: Any) -> float:
+    """An `expires` read back (a datetime from PostgreSQL, its text from SQLite) in seconds
+    since the epoch."""
+    if isinstance(expires, str):
+        expires = datetime.fromisoformat(expires)
+    if expires.tzinfo is None and settings.USE_TZ:
+        expires = expires.replace(tzinfo=timezone.utc)
+    return float(expires.timestamp())
 
 
 class ReusingRedisCacheClient(RedisCacheClient):
@@ -105,3 +195,97 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = ReusingRedisCacheClient
+        self._count_script: Any = None
+        self._uncount_script: Any = None
+
+    def count_hits(self, windows: Sequence[tuple[str, int]],
+                   now: float) -> list[tuple[int, float]]:
+        """One script: see `count_hits` below. Redis's clock times the windows (`now` is
+        the caller's, for the other stores)."""
+        client = self._cache.get_client(write=True)
+        if self._count_script is None:
+            self._count_script = client.register_script(_COUNT_SCRIPT)
+            self._uncount_script = client.register_script(_UNCOUNT_SCRIPT)
+        keys = [self.make_and_validate_key(name) for name, _ in windows]
+        answer = self._count_script(keys, [window * 1000 for _, window in windows], client)
+        return [(int(answer[i]), int(answer[i + 1]) / 1000) for i in range(0, len(answer), 2)]
+
+    def uncount_hits(self, names: Sequence[str], now: float) -> None:
+        """See `uncount_hits` below."""
+        client = self._cache.get_client(write=True)
+        if self._count_script is None:
+            self.count_hits([], now)  # registers both scripts
+        self._uncount_script([self.make_and_validate_key(name) for name in names], [], client)
+
+
+# KEYS: the counters; ARGV: each one's window in ms. A counter without an expiry is new (INCR
+# made it) or was left so by an uncount racing its expiry: its window starts now.
+_COUNT_SCRIPT = """
+local answer = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  local left = redis.call('PTTL', key)
+  if left < 0 then
+    left = tonumber(ARGV[i])
+    redis.call('PEXPIRE', key, left)
+  end
+  answer[2 * i - 1] = count
+  answer[2 * i] = left
+end
+return answer
+"""
+# Only counters still in their window: an ended one is gone, and DECR would make it again.
+_UNCOUNT_SCRIPT = """
+for _, key in ipairs(KEYS) do
+  if redis.call('PTTL', key) > 0 then redis.call('DECR', key) end
+end
+return 0
+"""
+
+
+def count_hits(cache: Any, windows: Sequence[tuple[str, int]],
+               now: float) -> list[tuple[int, float]]:
+    """Count one request in each of `windows` ((counter name, window in seconds)) of `cache`,
+    atomically: every worker and machine sharing the cache counts together. Returns each
+    counter's count with this request and the seconds left in its window. A counter's window
+    opens with its first request; once it has ended the next request opens a new one at one."""
+    method = getattr(cache, "count_hits", None)
+    if method is not None:
+        counted: list[tuple[int, float]] = method(windows, now)
+        return counted
+    return _count_hits_here(cache, windows, now)
+
+
+def uncount_hits(cache: Any, names: Sequence[str], now: float) -> None:
+    """Take back the request `count_hits` counted in these counters (a request that was
+    refused: it spends none of the client's allowance), in the windows still open."""
+    method = getattr(cache, "uncount_hits", None)
+    if method is not None:
+        method(names, now)
+    else:
+        _uncount_hits_here(cache, names, now)
+
+
+# Caches that are not shared (the tests' per-process one): a lock of this process is enough.
+_counting = threading.Lock()
+
+
+def _count_hits_here(cache: Any, windows: Sequence[tuple[str, int]],
+                     now: float) -> list[tuple[int, float]]:
+    answer = []
+    with _counting:
+        for name, window in windows:
+            count, ends = cache.get(name) or (0, now)
+            if ends <= now:
+                count, ends = 0, now + window
+            cache.set(name, (count + 1, ends), max(math.ceil(ends - now), 1))
+            answer.append((count + 1, ends - now))
+    return answer
+
+
+def _uncount_hits_here(cache: Any, names: Sequence[str], now: float) -> None:
+    with _counting:
+        for name in names:
+            held = cache.get(name)
+            if held is not None and held[1] > now:
+                cache.set(name, (held[0] - 1, held[1]), max(math.ceil(held[1] - now), 1))

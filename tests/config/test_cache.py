@@ -1,14 +1,16 @@
 """config.cache.DatabaseCache: Django's database cache whose `set` is one statement on
-PostgreSQL, culled every CULL_CHECK_EVERY writes. The same behaviour on SQLite (Django's)."""
+PostgreSQL, culled every CULL_CHECK_EVERY writes. The same behaviour on SQLite (Django's). The
+request counters of the rate limits (count_hits) on the database and on Redis."""
 
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import pytest
 from django.core.cache import caches
-from django.db import connection
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from config import cache as database_cache
@@ -97,3 +99,83 @@ def test_its_redis_cache_makes_one_client_per_server_not_per_call(redis_cache: A
     assert redis_cache._cache.get_client(write=False) is redis_cache._cache.get_client()
     redis_cache.delete("a")
     assert redis_cache.get("a") is None
+
+
+# --- Request counters (config.cache.count_hits, for api.throttling) ---------------------------
+
+
+def test_it_counts_hits_in_windows_that_open_with_the_first(site_cache: Any) -> None:
+    windows = [("a:60", 60), ("a:3600", 3600)]
+
+    first = database_cache.count_hits(site_cache, windows, 1_000.0)
+    second = database_cache.count_hits(site_cache, windows, 1_010.0)
+    database_cache.uncount_hits(site_cache, ["a:60", "a:3600"], 1_010.0)
+    third = database_cache.count_hits(site_cache, windows, 1_020.0)
+    next_minute = database_cache.count_hits(site_cache, windows, 1_060.0)
+
+    assert first == [(1, 60.0), (1, 3600.0)]
+    assert second == [(2, 50.0), (2, 3590.0)]
+    assert third == [(2, 40.0), (2, 3580.0)]  # the second was taken back
+    assert next_minute == [(1, 60.0), (3, 3540.0)]
+
+
+def test_taking_back_a_hit_leaves_an_ended_window_ended(site_cache: Any) -> None:
+    database_cache.count_hits(site_cache, [("b:60", 60)], 1_000.0)
+    database_cache.uncount_hits(site_cache, ["b:60"], 1_061.0)
+
+    assert database_cache.count_hits(site_cache, [("b:60", 60)], 1_062.0) == [(1, 60.0)]
+
+
+def test_it_counts_every_window_of_a_request_in_one_statement(site_cache: Any) -> None:
+    site_cache._sets_since_count = 0
+    with CaptureQueriesContext(connection) as queries:
+        database_cache.count_hits(site_cache, [("c:60", 60), ("c:3600", 3600)], 1_000.0)
+    # (The savepoint around it is the test's transaction's: a request's runs in autocommit.)
+    counting = [q["sql"] for q in queries.captured_queries if "fourcolor_cache" in q["sql"]]
+
+    assert len(counting) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_workers_counting_at_once_lose_no_hit(settings: Any) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's test database is one connection's, in memory")
+    settings.CACHES = SHARED_CACHES
+    store = caches["default"]
+    store.clear()
+
+    def worker() -> None:
+        try:
+            for _ in range(25):
+                database_cache.count_hits(store, [("d:60", 60)], 1e9)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert database_cache.count_hits(store, [("d:60", 60)], 1e9)[0][0] == 201
+    store.clear()
+
+
+def test_its_redis_counters_count_at_once_and_expire(redis_cache: Any) -> None:
+    def worker() -> None:
+        for _ in range(25):
+            database_cache.count_hits(redis_cache, [("e:60", 60), ("e:3600", 3600)], 0.0)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    (minute, minute_left), (hour, hour_left) = database_cache.count_hits(
+        redis_cache, [("e:60", 60), ("e:3600", 3600)], 0.0)
+    database_cache.uncount_hits(redis_cache, ["e:60"], 0.0)
+
+    assert (minute, hour) == (201, 201) and 59 < minute_left <= 60 and 3599 < hour_left <= 3600
+    assert redis_cache.get("e:60") == 200
+    client = redis_cache._cache.get_client(write=True)
+    assert 0 < client.ttl(redis_cache.make_key("e:3600")) <= 3600
