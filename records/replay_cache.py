@@ -9,7 +9,9 @@ gunicorn worker ask for the same game again and again. So:
   machine, for CACHE_SECONDS;
 - the last LOCAL_SIZE replays are also kept in this process, so that consecutive plies of one
   game do not even read the shared cache;
-- what a view builds from a replay (the web page's payload) is kept beside it (`cached`).
+- what a view builds from a replay (the web page's payload) is kept beside it (`cached`);
+  what is read a piece at a time (the API's ply states) is kept a piece an entry beside it
+  (`cached_pieces`), so that a request reads and decodes only its pieces.
 
 Every key holds the game's id, its content hash, when it was last validated, the running
 engine's version and a hash of the engine's code (`replay_key`): a revalidation
@@ -22,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -37,7 +39,6 @@ T = TypeVar("T")
 
 CACHE_SECONDS = 24 * 3600
 LOCAL_SIZE = 32
-
 
 
 def _engine_fingerprint() -> str:
@@ -81,6 +82,29 @@ def cached(game: Game, part: str, build: Callable[[], T]) -> T:
     """What `build()` makes of the game's replay, kept under the replay's key and `part`
     (which names what it is and its version)."""
     return kept(f"{replay_key(game)}:{part}", build, CACHE_SECONDS)
+
+
+def cached_pieces(game: Game, part: str, wanted: Sequence[int],
+                  build: Callable[[], Sequence[T]]) -> list[T]:
+    """Pieces `wanted` (indexes) of what `build()` makes of the game's replay, a list kept a
+    piece a cache entry under the replay's key, `part` (which names what it is and its
+    version) and the piece's index: a request reads the entries it asks for, not the whole
+    list (a game's 134 API ply states, 281 KiB, were one entry read and unpickled whole for
+    every ply). When any of them is missing (never built, or culled), the list is built again
+    and every piece kept in one write (`set_many`). A revalidation or a new engine is a new
+    replay key, as for `cached`."""
+    prefix = f"{replay_key(game)}:{part}:"
+    keys = [f"{prefix}{n}" for n in wanted]
+    if len(keys) == 1:  # a ply's request: `get` is the cheaper read on every cache
+        hit = cache.get(keys[0])
+        found = {keys[0]: hit} if hit is not None else {}
+    else:
+        found = cache.get_many(keys)
+    if len(found) == len(keys):
+        return [found[key] for key in keys]
+    pieces = build()
+    cache.set_many({f"{prefix}{n}": piece for n, piece in enumerate(pieces)}, CACHE_SECONDS)
+    return [pieces[n] for n in wanted]
 
 
 def kept(key: str, build: Callable[[], T], seconds: int) -> T:

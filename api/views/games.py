@@ -4,7 +4,7 @@ any ply, the engine's review, streamed export, and deletion by the uploader or s
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 from urllib.parse import urlencode
@@ -52,7 +52,7 @@ from api.pagination import (
 )
 from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
-from records.replay_cache import cached, load_replay
+from records.replay_cache import cached_pieces, load_replay
 from api.schema import GAME_FILTER_PARAMETERS
 from api.serializers.errors import ErrorDoc
 from api.serializers.games import (
@@ -95,8 +95,8 @@ VALIDATOR_FIELDS = ("pk", "content_hash", "event_count", "players", "engine_vers
 # ... and the replay, the texts.
 REPLAY_FIELDS = (*VALIDATOR_FIELDS, "canonical_text")
 # Part of the key of a game's ply states kept in the replay cache (`_ply_states`): a change to
-# what one holds is a new number.
-PLY_STATES_VERSION = 2
+# what one holds is a new number. (3: a state an entry, was the list in one.)
+PLY_STATES_VERSION = 3
 
 
 class PlyQuery(serializers.Serializer[Any]):
@@ -373,7 +373,7 @@ class GameViewSet(
         seat = query.validated_data.get("seat")
         if seat is not None and seat > game.players:
             raise Http404(f"This game has seats 1 to {game.players}.")
-        state = json.loads(_ply_states(game, seat)[number])
+        state = json.loads(_ply_states(game, seat, [number])[0])
         return Response(self._with_links(game, seat)(number, state))
 
     def _with_links(self, game: Game, seat: int | None) -> Callable[[int, dict[str, Any]],
@@ -435,8 +435,9 @@ class GameViewSet(
             raise Http404(f"This game has seats 1 to {game.players}.")
         if (fresh := self.unchanged(game)) is not None:
             return fresh
-        kept, answer = _ply_states(game, seat), self._with_links(game, seat)
-        states = [answer(n, json.loads(kept[n])) for n in range(first, last + 1)]
+        plies, answer = range(first, last + 1), self._with_links(game, seat)
+        states = [answer(n, json.loads(state))
+                  for n, state in zip(plies, _ply_states(game, seat, plies), strict=True)]
         return Response({"game": game.pk, "plies": game.event_count, "from": first, "to": last,
                          "states": states})
 
@@ -551,13 +552,13 @@ def _whole_number(text: str) -> int | None:
     return int(text)
 
 
-def _ply_states(game: Game, seat: int | None) -> list[str]:
-    """Every ply state of `game` in one seat's view (None: every hand shown), each as
-    PlyStateDoc writes it less `game` and `links`, in the request's language (`says`): built
-    from one replay the first time any of them is asked for, then kept beside the replay in
-    records.replay_cache, so that stepping through a game reads one cache entry a ply. Each
-    is kept as its JSON text: a ply's request reads the one it shows (unpickling every
-    state's dicts cost more than the rest of the view)."""
+def _ply_states(game: Game, seat: int | None, plies: Sequence[int]) -> list[str]:
+    """Ply states `plies` of `game` in one seat's view (None: every hand shown), each as
+    PlyStateDoc writes it less `game` and `links`, in the request's language (`says`): every
+    state of the game is built from one replay the first time any is asked for, then kept
+    beside the replay in records.replay_cache a state an entry, so that a ply's request reads
+    and decodes its own state alone. Each is kept as its JSON text (unpickling a state's dicts
+    cost more than the rest of the view)."""
 
     def build() -> list[str]:
         replay = load_replay(game)
@@ -567,7 +568,7 @@ def _ply_states(game: Game, seat: int | None) -> list[str]:
                 for state in engine_ply_states(states, say)]
 
     part = f"api-plies:{PLY_STATES_VERSION}:{seat or 0}:{translation.get_language()}"
-    return cached(game, part, build)
+    return cached_pieces(game, part, plies, build)
 
 
 def _says(replay: Replay, ply: int) -> str | None:

@@ -179,3 +179,20 @@ def test_its_redis_counters_count_at_once_and_expire(redis_cache: Any) -> None:
     assert redis_cache.get("e:60") == 200
     client = redis_cache._cache.get_client(write=True)
     assert 0 < client.ttl(redis_cache.make_key("e:3600")) <= 3600
+
+
+def test_it_writes_many_entries_in_one_statement(
+    site_cache: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site_cache.set("old", "was", 60)
+    entries = {f"m{n}": {"n": n} for n in range(4)} | {"old": "now"}
+    site_cache._sets_since_count = 0
+    with CaptureQueriesContext(connection) as queries:
+        failed = site_cache.set_many(entries, 60)
+    writes = [q["sql"] for q in queries.captured_queries if "fourcolor_cache" in q["sql"]]
+    monkeypatch.setattr(database_cache, "SET_MANY_ROWS", 2)  # thousands: a statement a batch
+    site_cache.set_many({f"b{n}": n for n in range(5)}, 60)
+
+    assert failed == [] and len(writes) == 1
+    assert site_cache.get_many(list(entries)) == entries
+    assert site_cache.get_many([f"b{n}" for n in range(5)]) == {f"b{n}": n for n in range(5)}
