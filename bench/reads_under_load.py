@@ -11,11 +11,12 @@ while it holds N games (`--reset` rebuilds it). For each cache backend (`--cache
 database cache, i.e. no REDIS_URL; `redis`, REDIS_URL set) the script starts gunicorn with the
 project's configuration (`-c config/gunicorn.conf.py`: sync workers, 2 x cores + 1 of them
 unless `--workers`, its one database job worker), DEBUG off, HTTPS false (plain HTTP on
-loopback). The rate limits still run (each API request reads and writes its client's counter
+loopback). The rate limits still run (each API request counts itself in its client's counter
 in the cache, as in production), per client: the server trusts one proxy (NUM_PROXIES=1) and
 each client sends its own X-Forwarded-For address, as 32 machines behind a proxy would; their
-rates are raised to a per-minute count no client reaches, so that a counter holds about a
-minute of its client's requests (a production client at 1,000/hour holds up to 1,000).
+rates are raised to one per-minute count no client reaches. (Before the fixed-window counters,
+api.throttling, a counter was the list of its client's request times: here about a minute's,
+where a production client at 1,000/hour held up to 1,000, and two rates, not one.)
 
 Then, in one run:
 
