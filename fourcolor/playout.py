@@ -31,6 +31,10 @@ from .rulesets import Ruleset
 from .split import RANK_BLOCK, block_splits
 
 _BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
+# The blocks other than a card's own, the soldiers' first (`_Table._win_points`).
+_OTHER_BLOCKS = tuple(tuple(b for b in (2, 0, 1) if b != _BLOCK_OF[i]) for i in range(KINDS))
+# The kinds a seat may discard: every kind but the generals.
+_DISCARDABLE = tuple(i for i in range(KINDS) if i % 7)
 _UNKNOWN = object()
 _WIN = ClaimRight.WIN
 _ALL_PAIRS = [True] * 7
@@ -141,16 +145,24 @@ class _Table:
         # A reckless seat values every rank as if its pairs were melds (`partners`).
         pairs = self.pairs if seat in self.careful_discards else _ALL_PAIRS
         best = -1
-        best_key = (0.0, 0.0)
-        for i in range(KINDS):
-            if hand[i] and i % 7 and not (locked is not None and locked[i]):
-                key = (partners(i, hand, groups[i % 7], pairs[i % 7]), rand())
-                if best < 0 or key < best_key:
-                    best, best_key = i, key
+        best_score = best_tie = 0.0
+        for i in _DISCARDABLE:
+            if hand[i] and not (locked is not None and locked[i]):
+                # The lowest value, ties broken by a random number drawn for every card.
+                score = partners(i, hand, groups[i % 7], pairs[i % 7])
+                tie = rand()
+                if best < 0 or score < best_score or (score == best_score and tie < best_tie):
+                    best, best_score, best_tie = i, score, tie
         hand[best] -= 1
-        self.blocks[seat] = None
+        self._changed(seat, best)
         self.live = Live(best, seat, "discard")
         self.phase = LIVE
+
+    def _changed(self, seat: int, kind: int) -> None:
+        """Forget whether the rank block of `kind` of `seat`'s hand splits: its count changed."""
+        known = self.blocks[seat]
+        if known is not None:
+            known[_BLOCK_OF[kind]] = None
 
     def _win_points(self, seat: int, card: Card) -> int | None:
         """The best win `seat` could make with the live card (None: none, or under T)."""
@@ -159,13 +171,12 @@ class _Table:
         if known is None:
             known = self.blocks[seat] = [None, None, None]
         own = _BLOCK_OF[card.index]
-        for b in (2, 0, 1):  # the soldiers' block is one table look-up: first
-            if b != own:
-                ok = known[b]
-                if ok is None:
-                    ok = known[b] = block_splits(hand, b, self.rs)
-                if not ok:
-                    return None
+        for b in _OTHER_BLOCKS[card.index]:  # the soldiers' block is one table look-up: first
+            ok = known[b]
+            if ok is None:
+                ok = known[b] = block_splits(hand, b, self.rs)
+            if not ok:
+                return None
         if hand[card.index] >= 4:
             return None
         hand[card.index] += 1
@@ -272,10 +283,24 @@ class _Table:
         assert live is not None
         card = CARDS[live.card_index]
         calls: list[tuple[Claim, Meld | None, int]] = []
+        first, second = _OTHER_BLOCKS[card.index]
+        after = next_seat(live.owner, self.players)
         for seat in range(1, self.players + 1):
             if seat == declining or (seat == live.owner and live.source == "discard"):
                 continue
-            points = self._win_points(seat, card)
+            # The cheap refusals first: most seats can neither win with the card (another
+            # rank block of the hand is known not to split) nor meld it (fewer than two
+            # copies, and neither its drawer nor the seat after its discarder).
+            known = self.blocks[seat]
+            may_win = known is None or (known[first] is not False and known[second] is not False)
+            if (
+                not may_win
+                and self.hands[seat][card.index] < 2
+                and seat != live.owner
+                and (live.source == "draw" or seat != after)
+            ):
+                continue
+            points = self._win_points(seat, card) if may_win else None
             if points is not None:
                 calls.append((Claim(seat, _WIN), None, points))
                 continue
@@ -303,12 +328,12 @@ class _Table:
         _take_meld(hand, meld, card)
         for c in meld.cards:
             self.shown[seat][c.index] += 1
+            self._changed(seat, c.index)
         if self.locked is not None:
             locked = self.locked[seat]
             if any(locked[c.index] for c in meld.cards):
                 for c in meld.cards:
                     locked[c.index] = 0
-        self.blocks[seat] = None
         self.exposed[seat] += meld.points(self.rs, exposed=True)
         self.live = None
         locked_now = self.locked[seat] if self.locked is not None else None
