@@ -37,7 +37,8 @@ from .split import Split, best_split
 # reviewer): stored games and analyses name the version that made them, and `revalidate`
 # marks analyses of another version stale (records.analysis.mark_stale_analyses).
 # 1.1.0: the greedy bot's bga rules and the reviewer's screening and naming (issue 13).
-__version__ = "1.1.0"
+# 1.2.0: the reviewer extends near ties at the top of a decision that may be a mistake.
+__version__ = "1.2.0"
 
 
 @dataclass(frozen=True)

@@ -417,10 +417,11 @@ def _judge(
     if top != played:
         gain, se = _paired(judged[top], judged[played])
         if (gain + Z * se) / max(players - 1, 1) >= THRESHOLDS[1]:
+            # A near tie at the top is unclear too: which of two options a few deals call
+            # the best is chance, and the verdict's loss is measured against the one named
+            # (until 1.2.0 a gap under Z/2 was taken as a tie and left alone).
             unclear = gain < SURE * se or any(
-                Z / 2 < _margin(judged[top], judged[k]) < SURE
-                for k in active
-                if k not in (top, played)
+                _margin(judged[top], judged[k]) < SURE for k in active if k not in (top, played)
             )
     racing = [k for k in active if k in (top, played) or _margin(judged[top], judged[k]) < SURE]
     return _Judgement(values, best, loss, unclear, racing)

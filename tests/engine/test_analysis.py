@@ -323,6 +323,41 @@ def test_it_names_the_first_option_as_good_as_the_top_beating_the_played_or_not(
     assert judgement.loss == round(judgement.values[0] - judgement.values[2], 3) > 0
 
 
+def _near_tie_deals(played: float) -> list[list[float]]:
+    """Three discards on the same 64 deals: the top (0, worth 10), one a tenth of a point
+    below it (1), and the one played (2, worth `played`). Each option's own noise is +-4 in a
+    pattern of its own, so that the means are exact."""
+    rng = random.Random("near tie")
+    swings = [rng.gauss(0.0, 20.0) for _ in range(64)]
+    return [
+        [s + 10.0 + (4.0 if i % 2 else -4.0) for i, s in enumerate(swings)],
+        [s + 9.9 + (4.0 if i // 2 % 2 else -4.0) for i, s in enumerate(swings)],
+        [s + played for s in swings],
+    ]
+
+
+def test_it_gives_a_near_tie_more_deals_when_the_option_played_may_be_a_mistake() -> None:
+    # The top's gain over the option played is plain (a mistake at a table of four), but
+    # which of the two best is named is chance: a seed could name either. The decision gets
+    # more deals, for both of them and the one played.
+    judged = _near_tie_deals(0.0)
+    assert _margin(judged[0], judged[2]) > 5 * Z
+    assert 0 <= _margin(judged[0], judged[1]) < Z / 2
+    options = [_Option("4x rA"), _Option("4x gA"), _Option("4x wP")]
+    judgement = _judge(judged, [0, 1, 2], options, 2, 4)
+    assert judgement.unclear
+    assert judgement.racing == [0, 1, 2]
+
+
+def test_it_leaves_a_near_tie_alone_when_the_option_played_cannot_be_a_mistake() -> None:
+    # The option played is within an inaccuracy of the top: no verdict shows which of the two
+    # best is named, so more deals would buy nothing.
+    judged = _near_tie_deals(9.0)
+    assert (_margin(judged[0], judged[2]) + Z) * 0.5 / 3 < THRESHOLDS[1]
+    options = [_Option("4x rA"), _Option("4x gA"), _Option("4x wP")]
+    assert not _judge(judged, [0, 1, 2], options, 2, 4).unclear
+
+
 def test_it_rates_letting_the_last_discard_of_an_exhausted_round_go() -> None:
     # Random bots, bga, seed 49: nobody claims the last discard; seat 1 could have ponged it.
     record = generate_record("bga", 4, 49, bot=["random"] * 4)
