@@ -96,6 +96,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: one log line (with its duration and request id) for every request, static included.
     "config.middleware.RequestLogMiddleware",
+    # A streaming response (the export) runs with the garbage collector on: config/collector.py.
+    "config.collector.StreamingCollectionMiddleware",
     "config.middleware.QueryStringLimitMiddleware",
     # Before anything reads the body (CSRF, the parsers): config/middleware.py.
     "config.middleware.ChunkedBodyMiddleware",

@@ -7,3 +7,10 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_wsgi_application()
+
+from config.collector import install  # noqa: E402 (needs the settings configured above)
+from config.env import env_bool  # noqa: E402
+
+# The cyclic garbage collector between requests, not in them (config/collector.py).
+if env_bool("COLLECT_AFTER_RESPONSE", True):
+    install()
