@@ -89,13 +89,13 @@ def record_deals(ruleset: str, rounds: int, seed: int, samples: int) -> dict[tup
     return kept
 
 
-Namer = Callable[[Deals, list[int], list[float], int], int]
+Namer = Callable[[Deals, int], int]  # (the decision's deals, its top option) -> the best
 
 
 def name_first_within(band: float) -> Namer:
-    def name(d: Deals, active: list[int], values: list[float], top: int) -> int:
+    def name(d: Deals, top: int) -> int:
         near = [
-            k for k in active
+            k for k in d.active
             if k != d.played and (k == top or _margin(d.judged[top], d.judged[k]) <= band)
         ]
         return min(near) if near else top
@@ -115,9 +115,9 @@ def name_by_policy(ruleset: str) -> Namer:
         i = event.cards[0].index
         return (partners(i, d.hand, groups[i % 7], pairs[i % 7]), k)
 
-    def name(d: Deals, active: list[int], values: list[float], top: int) -> int:
+    def name(d: Deals, top: int) -> int:
         near = [
-            k for k in active
+            k for k in d.active
             if k != d.played and (k == top or _margin(d.judged[top], d.judged[k]) <= Z)
         ]
         return min(near, key=lambda k: preference(d, k)) if near else top
@@ -126,29 +126,15 @@ def name_by_policy(ruleset: str) -> Namer:
 
 
 def judge(d: Deals, name: Namer) -> tuple[str, str]:
-    """The best option's label and the verdict, as `fourcolor.analysis._judge` with the naming
-    step replaced by `name` (the rest, the win between equals included, is the same)."""
-    judged, active, played = d.judged, d.active, d.played
-    values = [round(sum(r) / len(r), 3) for r in judged]
-    top = max(active, key=lambda k: (values[k], -k))
-    beats = [k for k in active if k != played and _margin(judged[k], judged[played]) > Z]
-    best = played
-    if beats:
-        best = name(d, active, values, top)
-        if values[best] <= values[played]:
-            best = played
-    loss = round(max(values[best] - values[played], 0.0), 3) if best != played else 0.0
-    if not reviewer._is_win(d.options[best]):
-        tied = [
-            k for k in active
-            if reviewer._is_win(d.options[k]) and k != best
-            and _margin(judged[best], judged[k]) <= Z and (best == played or k in beats)
-        ]
-        if tied:
-            best = tied[0]
-            if loss:
-                loss = round(max(values[best] - values[played], 0.0), 3)
-    return d.options[best].label, verdict(loss, d.players)
+    """The best option's label and the verdict: the reviewer's own `_judge` on the kept deals,
+    with its naming step (`_name_best`) replaced by `name`."""
+    own = reviewer._name_best
+    reviewer._name_best = lambda judged, active, played, top: name(d, top)
+    try:
+        judgement = reviewer._judge(d.judged, d.active, d.options, d.played, d.players)
+    finally:
+        reviewer._name_best = own
+    return d.options[judgement.best].label, verdict(judgement.loss, d.players)
 
 
 def main() -> int:

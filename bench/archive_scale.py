@@ -95,10 +95,9 @@ def _one_database(requests: int, plans: int) -> dict[str, Any]:
     from config import collector
     from records.models import Game
 
-    if os.environ.get("COLLECT_AFTER_RESPONSE", "true") != "false":
-        # As config/wsgi.py does in production: the collector between requests. The test
-        # client closes the response before returning, so its young collection is in the time.
-        collector.install()
+    # As config/wsgi.py does in production: the collector between requests. The test client
+    # closes the response before returning, so its young collection is in the time.
+    collector.install_if_enabled()
 
     client = Client()
     results: dict[str, Any] = {"games": Game.objects.count(), "vendor": connection.vendor,

@@ -1,6 +1,7 @@
 """Python's cyclic garbage collector in a web worker: after the answer, not in the middle of it.
 
-Measured on a million-round archive (docs/performance.md, "Garbage collection"): a page or an
+Measured on a million-round archive (docs/performance.md, "A million rounds on a quiet
+machine, and the garbage collector"): a page or an
 API list leaves a few thousand objects in reference cycles (Django's and DRF's objects point at
 each other: a serializer and its fields, a form and its widgets, a template and its nodes). The
 collector runs whenever allocations pass its threshold, in the middle of the next requests, and
@@ -33,6 +34,8 @@ from typing import Any
 from django.core.signals import request_finished, request_started
 from django.http import HttpRequest, HttpResponseBase
 
+from config.env import env_bool
+
 
 def _pause(**kwargs: Any) -> None:
     gc.disable()
@@ -49,6 +52,14 @@ def install() -> None:
     gc.freeze()
     request_started.connect(_pause, dispatch_uid="config.collector.pause")
     request_finished.connect(_collect, dispatch_uid="config.collector.collect")
+
+
+def install_if_enabled() -> bool:
+    """`install` unless COLLECT_AFTER_RESPONSE is false (the WSGI entry point, the benchmarks)."""
+    if not env_bool("COLLECT_AFTER_RESPONSE", True):
+        return False
+    install()
+    return True
 
 
 def uninstall() -> None:

@@ -8,9 +8,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_wsgi_application()
 
-from config.collector import install  # noqa: E402 (needs the settings configured above)
-from config.env import env_bool  # noqa: E402
+from config.collector import install_if_enabled  # noqa: E402 (needs the settings above)
 
 # The cyclic garbage collector between requests, not in them (config/collector.py).
-if env_bool("COLLECT_AFTER_RESPONSE", True):
-    install()
+install_if_enabled()

@@ -368,6 +368,21 @@ def _is_win(option: _Option) -> bool:
     return option.event is not None and option.event.verb == "w"
 
 
+def _name_best(
+    judged: Sequence[Sequence[float]], active: Sequence[int], played: int, top: int
+) -> int:
+    """The option named the best once some option beats the one played: the first in the
+    engine's order among every option sampling cannot tell from the `top` one (the option
+    played aside), whether or not each alone beats the one played: an option as good as the
+    best is as good an answer, and whether its own gain over the option played reaches `Z` is
+    the noisiest test of all (two seeds then named different options of a tie,
+    docs/analysis.md step 6; other rules measured by bench/analysis_naming.py)."""
+    near = [
+        k for k in active if k != played and (k == top or _margin(judged[top], judged[k]) <= Z)
+    ]
+    return min(near) if near else top
+
+
 def _judge(
     judged: Sequence[Sequence[float]],
     active: Sequence[int],
@@ -384,16 +399,7 @@ def _judge(
     beats = [k for k in active if k != played and _margin(judged[k], judged[played]) > Z]
     best = played
     if beats:
-        # Named among every option sampling cannot tell from the top, whether or not each
-        # alone beats the one played: an option as good as the best is as good an answer, and
-        # whether its own gain over the option played reaches `Z` is the noisiest test of all
-        # (two seeds then named different options of a tie, docs/analysis.md step 6).
-        near = [
-            k
-            for k in active
-            if k != played and (k == top or _margin(judged[top], judged[k]) <= Z)
-        ]
-        best = min(near) if near else top
+        best = _name_best(judged, active, played, top)
         if values[best] <= values[played]:
             best = played
     loss = round(max(values[best] - values[played], 0.0), 3) if best != played else 0.0
