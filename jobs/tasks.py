@@ -172,10 +172,12 @@ def run_import(job: Job, token: str) -> None:
     # announce=False: the statistics of the stored games are counted by a job of their own,
     # queued below (and found by the worker's periodic check should this run die first), so
     # that no upload waits for a rating replay.
+    # ahead: a large upload is validated in a forked process while its batches are stored
+    # (records.services.validating; the same verdicts, not used in Celery's daemonic workers).
     report = import_records(
         _source(job), job.created_by, max_results=MAX_RESULTS, max_problems=MAX_PROBLEMS,
         progress=progress, start_at=start, max_records=settings.UPLOAD_MAX_RECORDS,
-        announce=False,
+        announce=False, ahead=True,
     )
     if report.stored:
         from jobs.queue import request_stats

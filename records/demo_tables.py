@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 
 import fourcolor
 from records.services.derivation import parse_fcn_date, sha256_text
-from records.services.importing import validate_record
+from records.services.validating import validate_record
 from records.services.storing import ValidRecord
 
 # The tags a table changes: who sat where, when, at which event, in which match.

@@ -1,6 +1,6 @@
 """Fault test: the database restarted during an import loses no record and stores no partial one.
 
-    .venv/bin/python scripts/fault_db_restart.py [--records 3000] [--port 5441]
+    .venv/bin/python scripts/fault_db_restart.py [--records 4000] [--port 5441]
 
 Runs as root; needs PostgreSQL's server binaries (/usr/lib/postgresql/*/bin) and the `postgres`
 OS user. It never touches the shared server: it creates a throwaway PostgreSQL instance
@@ -214,7 +214,7 @@ def stored_counts(output: str) -> dict[str, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--records", type=int, default=3000)
+    parser.add_argument("--records", type=int, default=4000)
     parser.add_argument("--port", type=int, default=None, help="default: first free of 5441-4")
     args = parser.parse_args()
     if os.geteuid() != 0:

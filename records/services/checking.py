@@ -12,7 +12,8 @@ import fourcolor
 from fourcolor.errors import LimitError
 
 from records.models import Game
-from records.services.importing import too_many_message, validate_record
+from records.services.importing import too_many_message
+from records.services.validating import validate_record
 from records.services.reading import DecodedLines, line_of
 from records.services.report import RecordResult, RecordStatus, refused_result
 from records.services.storing import ValidRecord

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,8 +36,7 @@ from fourcolor.notation import MAX_RECORD_CHARS
 
 from records.models import Game
 from records.services import storing
-from records.services.derivation import storage_limits
-from records.services.reading import QUOTE_CHARS, BadLine, DecodedLines, line_of, unencodable_error
+from records.services.reading import QUOTE_CHARS, DecodedLines, line_of
 from records.services.report import (
     ImportReport,
     RecordResult,
@@ -45,6 +45,7 @@ from records.services.report import (
     unavailable_result,
 )
 from records.services.storing import KnownIds, Uploader, ValidRecord
+from records.services.validating import Wanted, verdicts
 from records.signals import games_stored_batch
 
 logger = logging.getLogger(__name__)
@@ -77,6 +78,10 @@ class ImportOptions:
       rest, which is not read, and `report.stopped` says so.
     - `announce`: tell the derived-data apps about the stored games
       (`records.signals.games_stored_batch`); off for a caller that counts them itself.
+    - `ahead`: validate the records in a forked process ahead of the batches being stored
+      (`records.services.validating`: the same verdicts, about the longer of validating and
+      storing instead of their sum on two cores); for a large file read at disk speed (the
+      import command, an upload job), not for a stream that trickles in.
     """
 
     max_results: int = 1000
@@ -86,6 +91,7 @@ class ImportOptions:
     start_at: int = 0
     max_records: int | None = None
     announce: bool = True
+    ahead: bool = False
 
 
 def import_records(
@@ -232,23 +238,42 @@ def _import(
     uploader: Uploader,
     options: ImportOptions,
 ) -> ImportReport:
-    start_at, max_records = options.start_at, options.max_records
     report = ImportReport(max_results=options.max_results, max_problems=options.max_problems)
-    report.next_index = max(start_at, 0)
+    report.next_index = max(options.start_at, 0)
     importer = _Importer(uploader, report, options)
+    max_records = options.max_records
+    wanted = _wanted(records, lines, options.start_at, max_records)
+    with closing(verdicts(wanted, ahead=options.ahead,
+                          validating=lambda: importer.down is None)) as decided:
+        for rt, verdict in decided:
+            if max_records is not None and rt.index >= max_records:
+                _too_many(importer, rt, max_records)
+                break  # the rest is not read: a huge file costs no more than its first records
+            if importer.down is not None or verdict is None:
+                # Not stored: the import stopped, and a resumed one will look at it.
+                importer.emit(unavailable_result(rt.index, rt.line, report.next_index))
+            else:
+                importer.add(verdict)
+    return importer.finish()
+
+
+def _wanted(
+    records: Iterable[fourcolor.RecordText],
+    lines: DecodedLines | None,
+    start_at: int,
+    max_records: int | None,
+) -> Iterator[Wanted]:
+    """The records to decide, in order, each with its first undecodable line: from `start_at`
+    (the ones before were done by the import this one resumes) up to the one past
+    `max_records`, which comes last, not to be validated."""
     for rt in records:
         bad = lines.take_bad(rt.line) if lines is not None else None
         if rt.index < start_at:
-            continue  # done by the import this one resumes
+            continue
         if max_records is not None and rt.index >= max_records:
-            _too_many(importer, rt, max_records)
-            break  # the rest is not read: a huge file costs no more than its first records
-        if importer.down is not None:
-            # Not validated: the import stopped, and a resumed one will look at it.
-            importer.emit(unavailable_result(rt.index, rt.line, report.next_index))
-        else:
-            importer.add(validate_record(rt, bad))
-    return importer.finish()
+            yield rt, bad, False
+            return
+        yield rt, bad, True
 
 
 def too_many_message(max_records: int) -> str:
@@ -281,22 +306,3 @@ def _announce_stored(game_ids: list[int], *, final: bool) -> None:
                 len(game_ids), receiver, response,
             )
     game_ids.clear()
-
-
-def validate_record(rt: fourcolor.RecordText, bad: BadLine | None) -> RecordResult | ValidRecord:
-    """The engine's verdict on one record: its refusal, or the record ready to be stored."""
-    if bad is not None:
-        return refused_result(rt.index, rt.line, bad.error, bad.text)
-    unencodable = unencodable_error(rt.text, rt.line)
-    if unencodable is not None:
-        return refused_result(rt.index, rt.line, unencodable,
-                              line_of(rt.text, rt.line, unencodable.line).encode(
-                                  "utf-8", "replace").decode("utf-8"))
-    # One replay of the round gives the verdict and the seats' facts.
-    check = fourcolor.check_record(rt.text, rt.line, oversize=rt.oversize, facts=True)
-    error = check.error if check.error is not None else storage_limits(check)
-    if error is not None:
-        seats = check.record.seats if check.record is not None else ()
-        quote = line_of(rt.text, rt.line, error.line)
-        return refused_result(rt.index, rt.line, error, quote, seats)
-    return ValidRecord.of(check, rt.text, rt.index, rt.line)

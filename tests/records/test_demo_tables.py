@@ -9,7 +9,7 @@ import random
 import fourcolor
 from fourcolor.generate import generate_match, generate_record
 from records.demo_tables import at_table, rounds_of_matches, tables_for, valid_at_tables
-from records.services.importing import validate_record
+from records.services.validating import validate_record
 from records.services.storing import ValidRecord
 
 NAMES = ("An", "Bình", "陳美玲", "Jonas", "Анна")

@@ -189,12 +189,14 @@ class Command(BaseCommand):
                 report = import_texts(
                     _ndjson_originals(file, bar), uploader, max_results=0,
                     max_problems=max_problems, on_result=on_result, start_at=start_at,
+                    ahead=True,
                 )
                 where = f"{path}#"
             else:
+                # ahead: validated in a forked process while the batches are stored.
                 report = import_records(
                     _Progress(file, bar), uploader, max_results=0, max_problems=max_problems,
-                    on_result=on_result, start_at=start_at,
+                    on_result=on_result, start_at=start_at, ahead=True,
                 )
                 where = f"{path}"
         self._summary(path, where, report)
