@@ -8,7 +8,11 @@ gunicorn worker ask for the same game again and again. So:
   REDIS_URL is set, the database's cache table otherwise), shared by every worker and
   machine, for CACHE_SECONDS;
 - the last LOCAL_SIZE replays are also kept in this process, so that consecutive plies of one
-  game do not even read the shared cache;
+  game do not even read the shared cache; and so are the last LOCAL_ENTRIES of what is kept
+  beside them (`kept`, `cached`, `cached_pieces`; an entry at most LOCAL_ENTRY_CHARS long,
+  LOCAL_CHARS in all), so
+  that a worker asked again for an answer or a ply state it read or built makes no query of
+  the cache (on the database cache, one query fewer per API read);
 - what a view builds from a replay (the web page's payload) is kept beside it (`cached`);
   what is read a piece at a time (the API's ply states) is kept a piece an entry beside it
   (`cached_pieces`), so that a request reads and decodes only its pieces.
@@ -22,11 +26,13 @@ nothing stale is ever served; old entries expire.
 from __future__ import annotations
 
 import hashlib
+import pickle
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 
@@ -39,6 +45,9 @@ T = TypeVar("T")
 
 CACHE_SECONDS = 24 * 3600
 LOCAL_SIZE = 32
+LOCAL_ENTRIES = 2000
+LOCAL_ENTRY_CHARS = 64 * 1024  # a larger entry is read from the shared cache each time
+LOCAL_CHARS = 16 * 1024 * 1024  # all the copies together: ~16 MiB a worker at most
 
 
 def _engine_fingerprint() -> str:
@@ -53,6 +62,14 @@ def _engine_fingerprint() -> str:
 ENGINE_FINGERPRINT = _engine_fingerprint()
 _local: OrderedDict[str, Replay] = OrderedDict()
 _lock = threading.Lock()
+# This process's copies of the shared cache's entries, by key. A key names its content (the
+# replay key, or an ETag, and the part's version), so a copy is never stale: a changed game is
+# a new key. Text is kept as it is; anything else pickled, as the shared cache keeps it, so
+# that every caller gets its own copy to change. A copy lasts no longer than the entry it
+# copies was written for (the monotonic clock's deadline beside it).
+_entries: OrderedDict[str, tuple[float, str | bytes]] = OrderedDict()
+_entries_chars = 0  # their lengths' sum
+_PICKLED = b"p"  # the first byte of a pickled copy (text is kept as str)
 
 
 def replay_key(game: Game) -> str:
@@ -95,30 +112,85 @@ def cached_pieces(game: Game, part: str, wanted: Sequence[int],
     replay key, as for `cached`."""
     prefix = f"{replay_key(game)}:{part}:"
     keys = [f"{prefix}{n}" for n in wanted]
-    if len(keys) == 1:  # a ply's request: `get` is the cheaper read on every cache
-        hit = cache.get(keys[0])
-        found = {keys[0]: hit} if hit is not None else {}
+    found: dict[str, T] = {}
+    for key in keys:
+        here = _copy_of(key)
+        if here is not _MISSING:
+            found[key] = here
+    missing = [key for key in keys if key not in found]
+    if len(missing) == 1:  # a ply's request: `get` is the cheaper read on every cache
+        hit = cache.get(missing[0])
+        shared = {missing[0]: hit} if hit is not None else {}
     else:
-        found = cache.get_many(keys)
-    if len(found) == len(keys):
+        shared = cache.get_many(missing) if missing else {}
+    if len(shared) == len(missing):
+        for key, piece in shared.items():
+            _keep_copy(key, piece, CACHE_SECONDS)
+        found.update(shared)
         return [found[key] for key in keys]
     pieces = build()
     cache.set_many({f"{prefix}{n}": piece for n, piece in enumerate(pieces)}, CACHE_SECONDS)
+    for key, n in zip(keys, wanted, strict=True):
+        _keep_copy(key, pieces[n], CACHE_SECONDS)
     return [pieces[n] for n in wanted]
 
 
 def kept(key: str, build: Callable[[], T], seconds: int) -> T:
     """The value kept under `key` in Django's cache (Redis with REDIS_URL, the database's
-    otherwise) when some request built it before, else `build()`, kept for `seconds`. (Not
-    `cache.get_or_set`: its miss goes through `add`, several round trips on the database
-    cache where `set` is one upsert, config.cache.DatabaseCache.)"""
+    otherwise) when some request built it before, else `build()`, kept for `seconds`; a copy
+    is kept in this process too (see `_entries`). (Not `cache.get_or_set`: its miss goes
+    through `add`, several round trips on the database cache where `set` is one upsert,
+    config.cache.DatabaseCache.)"""
+    here = _copy_of(key)
+    if here is not _MISSING:
+        return here  # type: ignore[no-any-return]
     hit = cache.get(key)
     if hit is not None:
+        _keep_copy(key, hit, seconds)
         value: T = hit
         return value
     value = build()
     cache.set(key, value, seconds)
+    _keep_copy(key, value, seconds)
     return value
+
+
+_MISSING: object = object()
+
+
+def _copy_of(key: str) -> Any:
+    """This process's copy of the shared cache's entry `key`, or _MISSING."""
+    global _entries_chars
+    with _lock:
+        entry = _entries.get(key)
+        if entry is None:
+            return _MISSING
+        deadline, copy = entry
+        if time.monotonic() >= deadline:
+            del _entries[key]
+            _entries_chars -= len(copy)
+            return _MISSING
+        _entries.move_to_end(key)
+    if isinstance(copy, str):
+        return copy
+    return pickle.loads(copy[1:])
+
+
+def _keep_copy(key: str, value: object, seconds: int) -> None:
+    global _entries_chars
+    copy: str | bytes = (value if isinstance(value, str)
+                         else _PICKLED + pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    if len(copy) > LOCAL_ENTRY_CHARS:
+        return
+    with _lock:
+        former = _entries.pop(key, None)
+        if former is not None:
+            _entries_chars -= len(former[1])
+        _entries[key] = (time.monotonic() + seconds, copy)
+        _entries_chars += len(copy)
+        while len(_entries) > LOCAL_ENTRIES or _entries_chars > LOCAL_CHARS:
+            _, (_, oldest) = _entries.popitem(last=False)
+            _entries_chars -= len(oldest)
 
 
 def _remember(key: str, replay: Replay) -> None:
@@ -129,6 +201,10 @@ def _remember(key: str, replay: Replay) -> None:
 
 
 def clear_local() -> None:
-    """Forget this process's replays (tests; the shared cache is Django's to clear)."""
+    """Forget this process's replays and copies (tests; the shared cache is Django's to
+    clear)."""
+    global _entries_chars
     with _lock:
         _local.clear()
+        _entries.clear()
+        _entries_chars = 0

@@ -11,7 +11,8 @@ from django.core.management import call_command
 
 import fourcolor
 from records.models import Game
-from records.replay_cache import cached, clear_local, load_replay, replay_key
+from records import replay_cache
+from records.replay_cache import cached, cached_pieces, clear_local, kept, load_replay, replay_key
 from records.services import import_records
 from tests.records.conftest import fcn_file, good_texts
 
@@ -77,3 +78,75 @@ def test_it_raises_the_engines_error_for_a_record_it_refuses() -> None:
     game.refresh_from_db()
     with pytest.raises(fourcolor.FcnError):
         load_replay(game)
+
+
+def test_it_answers_again_from_this_process_s_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[int] = []
+    first = kept("test:answer", lambda: built.append(1) or {"seats": [1, 2]}, 60)
+    first["seats"].append(3)  # a caller changing its answer changes no one else's
+    monkeypatch.setattr("records.replay_cache.cache", None)  # any use of it would fail
+
+    again = kept("test:answer", lambda: built.append(1) or {}, 60)
+
+    assert again == {"seats": [1, 2]} and built == [1]
+
+
+def test_it_copies_what_another_process_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    cache.set("test:shared", "kept by another worker", 60)
+    assert kept("test:shared", lambda: "built", 60) == "kept by another worker"
+    cache.delete("test:shared")
+    assert kept("test:shared", lambda: "built", 60) == "kept by another worker"
+
+
+def test_a_copy_lasts_no_longer_than_its_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [1000.0]
+    monkeypatch.setattr(replay_cache.time, "monotonic", lambda: now[0])
+    kept("test:short", lambda: "old", 10)
+    cache.delete("test:short")  # expired there
+    now[0] += 11
+
+    assert kept("test:short", lambda: "new", 10) == "new"
+
+
+def test_it_keeps_no_copy_of_a_large_entry() -> None:
+    large = "x" * (replay_cache.LOCAL_ENTRY_CHARS + 1)
+    kept("test:large", lambda: large, 60)
+    cache.set("test:large", "changed in the shared cache", 60)
+
+    assert kept("test:large", lambda: large, 60) == "changed in the shared cache"
+
+
+def test_it_keeps_at_most_local_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replay_cache, "LOCAL_ENTRIES", 3)
+    for n in range(5):
+        kept(f"test:many:{n}", lambda n=n: f"value {n}", 60)
+    cache.clear()
+
+    assert [kept(f"test:many:{n}", lambda: "built", 60) for n in (4, 3, 2, 1, 0)] == [
+        "value 4", "value 3", "value 2", "built", "built"
+    ]
+
+
+def test_it_reads_pieces_from_this_process_s_copies(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _game()
+    builds: list[int] = []
+
+    def build() -> list[str]:
+        builds.append(1)
+        return [f"state {n}" for n in range(5)]
+
+    assert cached_pieces(game, "test-states:1", [2], build) == ["state 2"]
+    monkeypatch.setattr("records.replay_cache.cache", None)
+    assert cached_pieces(game, "test-states:1", [2], build) == ["state 2"]
+    assert builds == [1]
+
+
+def test_it_keeps_copies_within_local_chars(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replay_cache, "LOCAL_CHARS", 250)
+    for n in range(4):
+        kept(f"test:chars:{n}", lambda n=n: str(n) * 100, 60)
+    cache.clear()
+
+    assert [kept(f"test:chars:{n}", lambda: "built", 60)[:1] for n in (3, 2, 1)] == [
+        "3", "2", "b"
+    ]
