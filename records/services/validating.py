@@ -12,7 +12,9 @@ What the forked process does is the engine's work only: it gets record texts and
 verdicts (a `ValidRecord` with its derived rows, or a refusal), never touches the database,
 and the verdicts are the ones `validate_record` gives here (tests/records/test_validating.py).
 Everything else stays in the importing process, in file order: reading the input (and its
-undecodable lines), `start_at`, the records limit, batching, storing, reporting.
+undecodable lines), `start_at`, the records limit, batching, storing, reporting. The forked
+process ends with the import: shut down when the import ends or fails, and on its own within
+half a second when the importing process is killed.
 
 Validating ahead is not used (the records are validated here, with the same results) when:
 
@@ -29,6 +31,9 @@ import collections
 import itertools
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -55,6 +60,8 @@ AHEAD_CHUNK = 250
 AHEAD_CHUNKS = 8
 # Records read before forking: a small upload is validated here (a fork costs ~10-50 ms).
 AHEAD_AFTER = 2 * AHEAD_CHUNK
+# How often the forked process looks whether the importing one is still there.
+PARENT_CHECK_SECONDS = 0.5
 
 
 def validate_record(rt: fourcolor.RecordText, bad: BadLine | None) -> Verdict:
@@ -133,7 +140,8 @@ def _ahead(
     # importing process opens a new one at its next query.
     connections.close_all()
     pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
-        1, mp_context=multiprocessing.get_context("fork"), initializer=_child_started
+        1, mp_context=multiprocessing.get_context("fork"), initializer=_child_started,
+        initargs=(os.getpid(),),
     )
     sent: collections.deque[tuple[list[Wanted], Future[list[Verdict]] | None]] = (
         collections.deque()
@@ -201,11 +209,20 @@ def _validate_chunk(texts: list[fourcolor.RecordText]) -> list[Verdict]:
     return [validate_record(rt, None) for rt in texts]
 
 
-def _child_started() -> None:
+def _child_started(parent: int) -> None:
     # The parent closed its connections before the fork; none is used here, and none may be
     # opened by accident on the parent's settings object and then closed at exit.
     for alias in connections:
         connections[alias].connection = None
+    threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    """End this process once `parent` has (killed, say: it cannot shut the pool down then).
+    Waiting for work is no sign of it: this process holds its queue's other end too."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 __all__ = ["AHEAD_AFTER", "AHEAD_CHUNK", "AHEAD_CHUNKS", "validate_record", "verdicts"]

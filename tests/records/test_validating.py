@@ -10,9 +10,13 @@ falls back to validating here, with the same results."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection, transaction
 
 import fourcolor
@@ -134,3 +138,42 @@ def test_it_opens_a_new_connection_after_the_fork() -> None:
         cursor.execute("SELECT pg_backend_pid()")
         (after,) = cursor.fetchone()
     assert after != before  # the child never held the parent's socket
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` still runs (a zombie waiting for init to reap it does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads processes from /proc")
+def test_the_validating_process_ends_when_the_importing_one_is_killed(tmp_path: Any) -> None:
+    """A killed import (SIGKILL: no `finally` runs) must not leave its validating process
+    behind, waiting for work forever."""
+    script = (
+        "import multiprocessing, os, time\n"
+        "from concurrent.futures import ProcessPoolExecutor\n"
+        "import django; django.setup()\n"
+        "from records.services import validating\n"
+        "pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context('fork'),\n"
+        "    initializer=validating._child_started, initargs=(os.getpid(),))\n"
+        "print(pool.submit(os.getpid).result(), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings",
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}"}
+    importer = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                                text=True, env=env, cwd=settings.BASE_DIR)
+    try:
+        child = int(importer.stdout.readline())  # type: ignore[union-attr]
+        assert _alive(child)
+    finally:
+        importer.kill()
+        importer.wait()
+    deadline = time.monotonic() + 10 * validating.PARENT_CHECK_SECONDS
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)
