@@ -157,13 +157,13 @@ def add_games(game_ids: Sequence[int]) -> None:
     the same transaction, and holds the derived-tables lock)."""
     if not game_ids:
         return
-    in_batch, params = _in_condition("s.game_id", game_ids)
+    in_batch, params = _batch_condition("s.game_id", game_ids)
     players = _batch_players(in_batch, params)
     _add_pairs(game_ids)
     _merge_players(players)
 
 
-def _batch_players(in_batch: str, params: list[int]) -> dict[tuple[int, str, int], dict[str, Any]]:
+def _batch_players(in_batch: str, params: list[Any]) -> dict[tuple[int, str, int], dict[str, Any]]:
     """The batch's counters rolled up to every level, `matches` counting new matches only."""
     exact = ["s.player_id", "g.ruleset", "g.players"]
     out: dict[tuple[int, str, int], dict[str, Any]] = {}
@@ -182,7 +182,7 @@ def _batch_players(in_batch: str, params: list[int]) -> dict[tuple[int, str, int
     return out
 
 
-def _new_matches(in_batch: str, params: list[int]) -> dict[tuple[int, str, int], int]:
+def _new_matches(in_batch: str, params: list[Any]) -> dict[tuple[int, str, int], int]:
     """Per (player, group): matches of the batch in which the player has no counted round of
     that group yet."""
     sql = (
