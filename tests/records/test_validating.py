@@ -21,7 +21,7 @@ from django.db import connection, transaction
 
 import fourcolor
 from records.models import Game, GameSeat
-from records.services import ImportReport, import_records, validating
+from records.services import ImportReport, import_records, import_texts, validating
 from tests.records.conftest import bad_record, fcn_file, good_texts
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,6 +84,18 @@ def test_it_gives_what_one_process_gives() -> None:
     assert ahead == here
     counts = here[0]
     assert counts == (22, 17, 2, 3)  # 20 records + 2 repeats; 3 refused
+
+
+def test_it_gives_what_one_process_gives_for_texts() -> None:
+    """`import_texts` (an NDJSON export's originals, a JSON upload): one record a text."""
+    texts = good_texts(14) + [bad_record(2).text, "[Ruleset \"nope\"]\n"] + good_texts(3)
+    outcomes = []
+    for ahead in (False, True):
+        Game.objects.all().delete()
+        outcomes.append(_outcome(import_texts(texts, None, announce=False, ahead=ahead)))
+    assert outcomes[1] == outcomes[0]
+    assert outcomes[0][0] == (19, 14, 3, 2)
+    assert CountingPool.made == (1 if FORKS else 0)
 
 
 def test_it_keeps_the_records_limit_and_start_at() -> None:
