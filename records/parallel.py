@@ -58,11 +58,12 @@ def in_processes(func: Callable[[T], R], items: Sequence[T], processes: int) -> 
         return
     connections.close_all()
     context = multiprocessing.get_context("fork")
-    with context.Pool(min(processes, len(items)), initializer=_child_started) as pool:
+    with context.Pool(min(processes, len(items)), initializer=forget_connections) as pool:
         yield from pool.imap(func, items, chunksize=1)
 
 
-def _child_started() -> None:
-    # The parent closed its connections before the fork; make sure none is reused as is.
+def forget_connections() -> None:
+    """In a forked child: the parent closed its connections before the fork; make sure none
+    is reused as is (nor closed at exit on the parent's behalf)."""
     for alias in connections:
         connections[alias].connection = None

@@ -43,6 +43,7 @@ from django.db import connections
 
 import fourcolor
 
+from records.parallel import database_shared, forget_connections
 from records.services.derivation import storage_limits
 from records.services.reading import BadLine, line_of, unencodable_error
 from records.services.report import RecordResult, refused_result
@@ -119,15 +120,9 @@ def _here(
 def _may_fork() -> bool:
     if multiprocessing.current_process().daemon:
         return False  # a daemonic process may not have children (Celery's prefork pool)
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return False
-    for alias in connections:
-        conn = connections[alias]
-        if conn.in_atomic_block:
-            return False
-        if conn.vendor == "sqlite" and conn.is_in_memory_db():
-            return False
-    return True
+    # Closing the connections for the fork must lose nothing: no transaction, no in-memory
+    # SQLite database.
+    return "fork" in multiprocessing.get_all_start_methods() and database_shared()
 
 
 def _ahead(
@@ -143,30 +138,30 @@ def _ahead(
         1, mp_context=multiprocessing.get_context("fork"), initializer=_child_started,
         initargs=(os.getpid(),),
     )
-    sent: collections.deque[tuple[list[Wanted], Future[list[Verdict]] | None]] = (
-        collections.deque()
-    )
+    sent: collections.deque[
+        tuple[list[Wanted], list[fourcolor.RecordText], Future[list[Verdict]] | None]
+    ] = collections.deque()
     source = itertools.chain(first, rest)
     try:
         while True:
             while len(sent) < AHEAD_CHUNKS and validating():
-                chunk = _take(source, AHEAD_CHUNK)
+                chunk = list(itertools.islice(source, AHEAD_CHUNK))
                 if not chunk:
                     break
                 # Records with an undecodable line, or not to be validated, are decided here.
                 texts = [rt for rt, bad, validate in chunk if validate and bad is None]
-                sent.append((chunk, pool.submit(_validate_chunk, texts) if pool else None))
+                pending = pool.submit(_validate_chunk, texts) if pool else None
+                sent.append((chunk, texts, pending))
             if not sent:
                 break
-            chunk, pending = sent.popleft()
+            chunk, texts, pending = sent.popleft()
             results = _results(pending)
             if results is None:  # validated here: the forked process ended (or was gone)
                 if pool is not None:
                     logger.warning("the validating process ended; validating here instead")
                     pool.shutdown(wait=False, cancel_futures=True)
                     pool = None
-                results = [validate_record(rt, None) for rt, bad, validate in chunk
-                           if validate and bad is None]
+                results = _validate_chunk(texts)
             done = iter(results)
             for rt, bad, validate in chunk:
                 if validate and bad is None:
@@ -195,25 +190,13 @@ def _results(pending: Future[list[Verdict]] | None) -> list[Verdict] | None:
         return None
 
 
-def _take(source: Iterator[Wanted], count: int) -> list[Wanted]:
-    chunk = []
-    for item in source:
-        chunk.append(item)
-        if len(chunk) >= count:
-            break
-    return chunk
-
-
 def _validate_chunk(texts: list[fourcolor.RecordText]) -> list[Verdict]:
-    """In the forked process: the verdicts of `texts`, in order."""
+    """The verdicts of `texts`, in order (in the forked process; here when it is gone)."""
     return [validate_record(rt, None) for rt in texts]
 
 
 def _child_started(parent: int) -> None:
-    # The parent closed its connections before the fork; none is used here, and none may be
-    # opened by accident on the parent's settings object and then closed at exit.
-    for alias in connections:
-        connections[alias].connection = None
+    forget_connections()
     threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
 
 

@@ -121,9 +121,13 @@ def test_it_does_not_fork_inside_a_transaction() -> None:
     assert report.stored == 12
 
 
+IMPORTING_PROCESS = os.getpid()
+
+
 def dying_chunk(texts: list[fourcolor.RecordText]) -> list[Any]:
-    """In the forked process: die as a killed process would, on the second chunk."""
-    if texts and texts[0].index >= 4:
+    """In the forked process: die as a killed process would, on the second chunk (here, in
+    the importing process validating what the dead one left, validate)."""
+    if os.getpid() != IMPORTING_PROCESS and texts and texts[0].index >= 4:
         os._exit(9)
     return [validating.validate_record(rt, None) for rt in texts]
 
