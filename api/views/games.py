@@ -76,6 +76,7 @@ from api.views.base import CURSOR_PAGES, ApiViewMixin, names
 from records.deletion import MAX_REASON, delete_game
 from api.filters import ApiGameFilter as GameFilter
 from records.models import Game
+from records.row_lookup import RowByPk
 from records.wording import event_words
 
 MAX_SEAT = 4
@@ -94,6 +95,13 @@ VALIDATOR_FIELDS = ("pk", "content_hash", "event_count", "players", "engine_vers
                     "validated_at", "uploaded_at", "stale", "uploaded_by_id")
 # ... and the replay, the texts.
 REPLAY_FIELDS = (*VALIDATOR_FIELDS, "canonical_text")
+# Those reads' one query, compiled once (records.row_lookup): compiling it for each request
+# cost more than the rest of a kept answer's view.
+GAME_ROWS = {
+    action: RowByPk(Game, fields)
+    for action, fields in (("retrieve", VALIDATOR_FIELDS), ("ply", VALIDATOR_FIELDS),
+                           ("plies", VALIDATOR_FIELDS), ("review", REPLAY_FIELDS))
+}
 # Part of the key of a game's ply states kept in the replay cache (`_ply_states`): a change to
 # what one holds is a new number. (3: a state an entry, was the list in one.)
 PLY_STATES_VERSION = 3
@@ -206,13 +214,23 @@ class GameViewSet(
             validators(response, *self.game_validators, GAME_CACHE_CONTROL)
         return super().finalize_response(request, response, *args, **kwargs)
 
+    def get_object(self) -> Game:
+        rows = GAME_ROWS.get(self.action)
+        if rows is None:
+            return super().get_object()  # type: ignore[no-any-return]
+        # As GenericAPIView.get_object with get_queryset's fields below: 404, then the
+        # object's permissions. The URL's key is digits (lookup_value_regex).
+        game = rows.get(int(self.kwargs[self.lookup_url_kwarg or self.lookup_field]))
+        if game is None:
+            raise Http404("No Game matches the given query.")
+        self.check_object_permissions(self.request, game)
+        return game
+
     def get_queryset(self) -> QuerySet[Game]:
-        if self.action in ("retrieve", "ply", "plies"):
+        if (rows := GAME_ROWS.get(self.action)) is not None:
             # The rest is read only when the answer is neither a 304 nor kept (retrieve) or
             # the game's ply states are not in the replay cache (a deferred field's query).
-            return Game.objects.only(*VALIDATOR_FIELDS)
-        if self.action == "review":
-            return Game.objects.only(*REPLAY_FIELDS)
+            return Game.objects.only(*rows.fields)
         if self.action in ("record", "destroy"):
             return Game.objects.all()
         return games_queryset()
