@@ -27,7 +27,7 @@ from .round import ClaimRecord, Round
 from .moves import WinOption
 from .notation import Event, Record
 from .replay import missed_on_live
-from .split import RANK_BLOCK, block_splits, blocks_split
+from .split import RANK_BLOCK, block_splits
 from .values import fast_init
 
 
@@ -69,6 +69,7 @@ def finish_taken_from(game: Game) -> str | None:
 
 # The rank block of each card index (index = colour * 7 + rank): a split never mixes blocks.
 _BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
+_OTHER_BLOCKS = ((2, 1), (2, 0), (0, 1))  # the soldiers first: one table look-up
 
 
 class SeatFactsObserver:
@@ -79,11 +80,13 @@ class SeatFactsObserver:
     Per event it only notes a new live card and a changed hand. On each live card it asks the
     seats that had a chance at it whether they could win with it (the missed wins), cheaply: a
     hand plus a card splits into melds only when each of its three rank blocks does, and the
-    card changes one block only. So per seat it keeps, until its hand changes, whether the two
-    blocks besides each block split (`known`): most cards are refused by that look-up alone,
-    the rest by their own block with the card, and only a hand that splits with the card (a
-    win, but for the locked sets and the bga threshold) is asked of `Round.best_win`. The
-    other facts are counted from the events and the round's claims at the end."""
+    card changes one block only. So per seat it keeps whether each block of its hand splits
+    (`splits`), each worked out when first needed and forgotten when that block changes (a
+    discard changes its card's block, a meld its cards' block: melds never mix blocks): most
+    cards are refused by the other two blocks' look-ups alone, the rest by their own block
+    with the card, and only a hand that splits with the card (a win, but for the locked sets
+    and the bga threshold) is asked of `Round.best_win`. The other facts are counted from the
+    events and the round's claims at the end."""
 
     def __init__(self, record: Record) -> None:
         players = record.players
@@ -91,9 +94,9 @@ class SeatFactsObserver:
         self.players = players
         self.missed = [0] * (players + 1)
         self.judged: Live | None = None  # the live card last asked about
-        # Per seat: per block, whether the other two blocks of its hand split (None: not
-        # worked out since its hand last changed).
-        self.known: list[tuple[bool, bool, bool] | None] = [None] * (players + 1)
+        # Per seat: per block, whether that block of its hand splits (None: not worked out
+        # since the block last changed).
+        self.splits: list[list[bool | None]] = [[None, None, None] for _ in range(players + 1)]
         # The seats that may claim a live card, in claim order (`claims.claim_order`), by
         # (owner, source): a round has at most 2 × players of them.
         self.orders: dict[tuple[int, str], tuple[int, ...]] = {}
@@ -107,9 +110,11 @@ class SeatFactsObserver:
             self._judge(state, live, event)
         verb = event.verb
         # A discard comes from the hand, except the drawer's discard of its draw; a meld or a
-        # win takes cards from it.
+        # win takes cards from it, all of one block (the live card's).
         if verb in "mw" or (verb == "x" and (live is None or live.source != "draw")):
-            self.known[event.seat] = None
+            splits = self.splits[event.seat]
+            for card in event.cards:
+                splits[_BLOCK_OF[card.index]] = None
 
     def _judge(self, state: Round, live: Live, event: Event) -> None:
         """Count the missed wins on `live`, answered by `event`."""
@@ -132,16 +137,10 @@ class SeatFactsObserver:
         if order is None:
             order = self.orders[live.owner, live.source] = self._claimants(live)
         index = live.card_index
-        block = _BLOCK_OF[index]
-        known = self.known
         for s in order:
             if s == winner:
                 break
-            others = known[s]
-            if others is None:
-                others = self._others(state, s)
-            # Inline, the look-up that refuses most cards; the method does the rest.
-            if others[block] and self._best_win(state, s, index) is not None:
+            if self._best_win(state, s, index) is not None:
                 missed[s] += 1
 
     def _claimants(self, live: Live) -> tuple[int, ...]:
@@ -149,19 +148,18 @@ class SeatFactsObserver:
         return tuple(seat for seat in claim_order(live, self.players)
                      if seat != live.owner or live.source == "draw")
 
-    def _others(self, state: Round, seat: int) -> tuple[bool, bool, bool]:
-        ok0, ok1, ok2 = blocks_split(state.hands[seat], state.ruleset)
-        others = self.known[seat] = (ok1 and ok2, ok0 and ok2, ok0 and ok1)
-        return others
-
     def _best_win(self, state: Round, seat: int, index: int) -> WinOption | None:
         """`Round.best_win` of `seat` with card `index`, refusing most cards by rank block."""
-        others = self.known[seat]
-        if others is None:
-            others = self._others(state, seat)
         block = _BLOCK_OF[index]
+        splits = self.splits[seat]
         hand = state.hands[seat]
-        if not others[block] or hand[index] >= COPIES:
+        for other in _OTHER_BLOCKS[block]:
+            ok = splits[other]
+            if ok is None:
+                ok = splits[other] = block_splits(hand, other, state.ruleset)
+            if not ok:
+                return None
+        if hand[index] >= COPIES:
             return None
         with_card = list(hand)
         with_card[index] += 1

@@ -178,18 +178,6 @@ def block_splits(counts: Sequence[int], block: int, ruleset: Ruleset) -> bool:
     return _best_block(counts, tables, _RHC, tables.field) is not None
 
 
-def blocks_split(counts: Sequence[int], ruleset: Ruleset) -> tuple[bool, bool, bool]:
-    """`block_splits` of the three blocks at once (0, 1, 2): for a caller that needs them all
-    (`fourcolor.facts`, once per hand)."""
-    tables = _tables(ruleset)
-    key = counts[_P] + 5 * counts[_P + 7] + 25 * counts[_P + 14] + 125 * counts[_P + 21]
-    return (
-        _best_block(counts, tables, _KAE, tables.command) is not None,
-        _best_block(counts, tables, _RHC, tables.field) is not None,
-        tables.points[_P][key] >= 0,
-    )
-
-
 def best_split_counts(counts: Sequence[int], ruleset: Ruleset) -> Split | None:
     """`best_split` on a 28-long count list. ValueError when a kind is counted more than four
     times: no hand holds a fifth copy (and the rank tables stop at four)."""
@@ -237,5 +225,4 @@ __all__ = [
     "best_split",
     "best_split_counts",
     "block_splits",
-    "blocks_split",
 ]
