@@ -219,8 +219,10 @@ class GameViewSet(
         if rows is None:
             return super().get_object()  # type: ignore[no-any-return]
         # As GenericAPIView.get_object with get_queryset's fields below: 404, then the
-        # object's permissions. The URL's key is digits (lookup_value_regex).
-        game = rows.get(int(self.kwargs[self.lookup_url_kwarg or self.lookup_field]))
+        # object's permissions. The URL's key is digits (lookup_value_regex), but any number
+        # of them: past 20 no key is stored (and past 4,300 int() refuses the text).
+        key = self.kwargs[self.lookup_url_kwarg or self.lookup_field]
+        game = rows.get(int(key)) if len(key) <= 20 else None
         if game is None:
             raise Http404("No Game matches the given query.")
         self.check_object_permissions(self.request, game)
