@@ -10,9 +10,8 @@ gunicorn worker ask for the same game again and again. So:
 - the last LOCAL_SIZE replays are also kept in this process, so that consecutive plies of one
   game do not even read the shared cache; and so are the last LOCAL_ENTRIES of what is kept
   beside them (`kept`, `cached`, `cached_pieces`; an entry at most LOCAL_ENTRY_CHARS long,
-  LOCAL_CHARS in all), so
-  that a worker asked again for an answer or a ply state it read or built makes no query of
-  the cache (on the database cache, one query fewer per API read);
+  LOCAL_CHARS in all), so that a worker asked again for an answer or a ply state it read or
+  built makes no query of the cache (on the database cache, one query fewer per API read);
 - what a view builds from a replay (the web page's payload) is kept beside it (`cached`);
   what is read a piece at a time (the API's ply states) is kept a piece an entry beside it
   (`cached_pieces`), so that a request reads and decodes only its pieces.

@@ -57,8 +57,8 @@ class RowByPk(Generic[M]):
         # The ORM's converters (compiler.apply_converters), taken from this thread's
         # connection: a connection belongs to one thread, the compiled SQL to all.
         for position, column in enumerate(columns):
-            functions = connection.ops.get_db_converters(column)
-            functions += column.get_db_converters(connection)
+            functions = (connection.ops.get_db_converters(column)
+                         + column.get_db_converters(connection))
             for function in functions:
                 values[position] = function(values[position], column, connection)
         return self.model.from_db(using, self.attnames, values)

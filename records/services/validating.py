@@ -104,8 +104,7 @@ def verdicts(
         return
     first = list(itertools.islice(wanted, AHEAD_AFTER))
     if len(first) < AHEAD_AFTER or not _may_fork():  # a small upload, or no fork here
-        yield from _here(iter(first), validating)
-        yield from _here(wanted, validating)
+        yield from _here(itertools.chain(first, wanted), validating)
         return
     yield from _ahead(iter(first), wanted, validating)
 
