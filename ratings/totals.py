@@ -354,9 +354,17 @@ def _add_pairs(game_ids: Sequence[int]) -> None:
 def _batch_condition(column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
     """`column` among `ids`: one array parameter on PostgreSQL (a statement with thousands of
     placeholders costs the driver more to prepare than the database to run), a list of
-    placeholders elsewhere."""
+    placeholders elsewhere.
+
+    On PostgreSQL the batch's id range goes beside the array: during an import the tables
+    have no statistics yet, and without the range the planner chose to walk a whole index of
+    the seats, testing every row against the array (the pair totals of a 2,500-game batch took
+    1.1-1.3 s; 0.4-0.5 s with the range, whose rows a batch's mostly consecutive ids fill)."""
     if connection.vendor == "postgresql":
-        return f"{column} = ANY(%s)", [list(ids)]
+        return (
+            f"{column} BETWEEN %s AND %s AND {column} = ANY(%s::bigint[])",
+            [min(ids), max(ids), list(ids)],
+        )
     in_ids, params = _in_condition(column, ids)
     return in_ids, list(params)
 
