@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from web.views import (account, analysis, archive, check, game_delete, job, matches, players,
-                       record, replay, upload, upload_result, users)
+from web.views import (account, analysis, archive, check, game_delete, job, leaderboard, matches,
+                       players, record, replay, upload, upload_result, users)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", archive.archive, name="archive"),
@@ -25,6 +25,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("users/<str:username>/", users.user_detail, name="user"),
     path("players/", players.player_list, name="players"),
     path("players/<int:pk>/", players.player_detail, name="player"),
+    path("leaderboard/", leaderboard.leaderboard, name="leaderboard"),
     path("matches/", matches.match_list, name="matches"),
     path("matches/<int:pk>/", matches.match_detail, name="match"),
 ]

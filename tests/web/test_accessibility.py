@@ -26,6 +26,8 @@ def pages(archive: Archive) -> list[str]:
         reverse("game", args=[archive.four.pk]) + "?ply=41&seat=2",
         reverse("players"),
         reverse("player", args=[archive.player("Ann").pk]),
+        reverse("leaderboard") + "?min_rounds=1",
+        reverse("leaderboard") + "?metric=rating",
         reverse("matches"),
         reverse("match", args=[archive.match.pk]),
         reverse("upload"),

@@ -37,6 +37,7 @@ def pages(archive: Archive) -> list[str]:
         reverse("game", args=[archive.long.pk]) + "?ply=133&seat=2",
         reverse("players"),
         reverse("player", args=[archive.player("陳大文").pk]),
+        reverse("leaderboard") + "?min_rounds=1&metric=win_rate",
         reverse("matches"),
         reverse("match", args=[archive.match.pk]),
         reverse("login"),

@@ -34,6 +34,7 @@ def test_it_saves_screenshots_of_the_main_pages(
         "replay-midgame": f"/games/{seeded.long.pk}/?ply=60",
         "replay-end": f"/games/{seeded.four.pk}/?ply={seeded.four.event_count}",
         "player": f"/players/{player.pk}/",
+        "leaderboard": "/leaderboard/?min_rounds=1&metric=win_rate",
     }
     for name, url in shots.items():
         page.goto(url)
