@@ -35,6 +35,15 @@ from records.models import Player
 
 
 
+def higher_is_better(metric: str) -> bool:
+    """Whether `metric`'s board lists the highest values first (a rating always does)."""
+    if metric in METRICS:
+        return METRICS[metric][2]
+    if metric in ANALYSIS_METRICS:
+        return ANALYSIS_METRICS[metric][2]
+    return True
+
+
 def leaderboard(
     metric: str,
     *,

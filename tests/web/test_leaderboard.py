@@ -12,7 +12,7 @@ from ratings.stats import LEADERBOARD_METRICS
 from tests.analysis.test_stats import analysed  # noqa: F401 (a fixture: analysed rounds)
 from tests.web.conftest import Archive
 from tests.web.dom import Node, parse
-from web.views.leaderboard import METRIC_SHOWN, lowest_first
+from web.views.leaderboard import METRIC_SHOWN
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,8 @@ def test_it_lists_the_boards_players_in_its_order(
     assert rows(doc) == expected
     assert doc.find("table", "leaderboard").attrs["data-metric"] == metric
     rule = doc.find("p", data_field="board-rule").text()
-    assert rule.startswith("Lowest first" if lowest_first(metric) else "Highest first")
+    first = "Highest first" if leaderboards.higher_is_better(metric) else "Lowest first"
+    assert rule.startswith(first)
 
 
 def test_it_defaults_to_rounds_among_players_with_ten(client: Client, archive: Archive) -> None:

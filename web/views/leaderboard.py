@@ -15,7 +15,6 @@ from django.views.decorators.http import require_safe
 
 from ratings import leaderboards
 from ratings.services import ratings_updating
-from ratings.stats import METRICS
 from records.filters import GameFilters
 from web.forms import use_date_pickers
 from web.views.players import PlayerFilter
@@ -53,13 +52,6 @@ class BoardForm(forms.Form):
     )
 
 
-def lowest_first(metric: str) -> bool:
-    """Whether the board lists the lowest values first (deal-ins, missed wins, loss)."""
-    if metric in METRICS:
-        return not METRICS[metric][2]
-    return metric == "mean_loss_per_decision"
-
-
 @require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
     board_form = BoardForm(request.GET)
@@ -73,11 +65,12 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "board_form": board_form, "form": filterset.form, "metric": metric,
         "label": METRIC_SHOWN[metric][0], "shown": METRIC_SHOWN[metric][1],
-        "lowest_first": lowest_first(metric), "min_rounds": min_rounds,
+        "lowest_first": not leaderboards.higher_is_better(metric), "min_rounds": min_rounds,
         "ratings_updating": ratings_updating(), "rows": [], "problem": None,
     }
     # Ratings are kept per ruleset (docs/stats.md, "Rating"): their board needs one and takes
-    # no other filter.
+    # no other filter. The service refuses both with a ValueError in English; the page says
+    # why in the reader's language instead of calling it.
     if metric == "rating" and filters.ruleset is None:
         context["problem"] = _("Ratings are kept per ruleset: choose a ruleset to see them.")
     elif metric == "rating" and (filters.players is not None or filters.dated):
