@@ -155,16 +155,15 @@ def create_analysis_job(game_id: int, user: Any, params: Parameters) -> Job:
     )
 
 
-def queue_for_new_games(game_ids: list[int]) -> list[Job]:
-    """With ANALYSIS_ON_UPLOAD, one analysis job per newly stored game (default parameters),
-    queued after the import's own work; nothing otherwise."""
+def queue_for_new_games(game_ids: list[int]) -> Job | None:
+    """With ANALYSIS_ON_UPLOAD, a batch of analyses of the newly stored games (default
+    parameters, jobs/batches.py: one job showing their progress, each game's analysis on any
+    worker), queued after the import's own work; nothing otherwise."""
     if not settings.ANALYSIS_ON_UPLOAD or not game_ids:
-        return []
-    params = Parameters.of()
-    jobs = [create_analysis_job(pk, None, params) for pk in game_ids]
-    for job in jobs:
-        hand_on(job)
-    return jobs
+        return None
+    from jobs.batches import submit_batch
+
+    return submit_batch(None, Parameters.of(), games=game_ids)
 
 
 def hand_on(job: Job) -> None:

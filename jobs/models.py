@@ -26,6 +26,10 @@ class Job(models.Model):
         # A game's every decision rated by simulation (jobs/analysis.py); options: game,
         # samples, seed; progress counts decisions.
         ANALYSIS = "analysis", _("analysis")
+        # Many games' analyses as one job (jobs/batches.py): one ANALYSIS job per game (its
+        # `batch`), run by every worker; this job shows the whole progress. Options: samples,
+        # seed, and the games (`games`: ids) or every game (`player`: only a player's; `limit`).
+        ANALYSES = "analyses", _("batch of analyses")
         # Counting stored games into the totals and bringing the ratings up to date
         # (ratings.services.catch_up): queued behind every upload, never run in a request.
         STATS = "stats", _("statistics")
@@ -68,6 +72,11 @@ class Job(models.Model):
     payload_size = models.PositiveBigIntegerField(_("size in bytes"), default=0)
     # Revalidation: {"stale": bool, "update": bool}.
     options = models.JSONField(_("options"), default=dict, blank=True)
+    # An analysis made as part of a batch of analyses (Kind.ANALYSES): that batch's job.
+    batch = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="children",
+        verbose_name=_("batch"),
+    )
 
     total = models.PositiveIntegerField(
         _("records or games to handle"), null=True, blank=True,

@@ -34,6 +34,7 @@ from django.utils import timezone
 import fourcolor
 from jobs import payload
 from jobs.analysis import run_analysis, run_analysis_job
+from jobs.batches import batch_progress, run_batch, run_batch_job
 from jobs.models import Job
 # run_job_part: imported here so that Celery, which looks for tasks in jobs.tasks, knows it.
 from jobs.parts import run_job_part, split_import, split_revalidate  # noqa: F401
@@ -272,6 +273,7 @@ RUNNERS: dict[str, Callable[[Job, str], None]] = {
     Job.Kind.IMPORT: run_import,
     Job.Kind.REVALIDATE: run_revalidate,
     Job.Kind.ANALYSIS: run_analysis,
+    Job.Kind.ANALYSES: run_batch,
     Job.Kind.STATS: run_stats,
 }
 
@@ -302,7 +304,20 @@ def execute(job: Job, token: str) -> Retry | None:
         logger.exception("job %s failed", job.pk)
         # The exception's text is for the log: it may quote SQL, paths or the upload's bytes.
         fail(job.pk, token, UNEXPECTED_ERROR.format(job=job.pk))
+    _count_in_batch(job)
     return None
+
+
+def _count_in_batch(job: Job) -> None:
+    """An analysis of a batch ended (done or failed): the batch's progress, and its end when
+    it was the last (jobs/batches.py). A database gone now leaves the batch to count it when
+    its next analysis ends, or when a worker takes the batch over after its lease."""
+    if job.batch_id is None:
+        return
+    try:
+        batch_progress(job.batch_id)
+    except (OperationalError, InterfaceError) as exc:
+        logger.warning("job %s: batch %s not counted (%s)", job.pk, job.batch_id, exc)
 
 
 UNEXPECTED_ERROR = ("The job stopped on an unexpected error (logged as job {job}); what was "
@@ -429,5 +444,6 @@ TASKS: dict[str, Any] = {
     Job.Kind.IMPORT: run_import_job,
     Job.Kind.REVALIDATE: run_revalidate_job,
     Job.Kind.ANALYSIS: run_analysis_job,
+    Job.Kind.ANALYSES: run_batch_job,
     Job.Kind.STATS: run_stats_job,
 }

@@ -1,8 +1,10 @@
-"""Background jobs: a large upload or a revalidation, followed until it is done.
+"""Background jobs: a large upload, a revalidation or a batch of analyses, followed until it
+is done.
 
 `GET /api/v1/jobs/` lists the caller's own jobs, `GET /api/v1/jobs/{id}/` shows one (its
 creator and staff only; anyone else is told it does not exist), and staff start a
-revalidation of the archive with `POST /api/v1/jobs/revalidate/`. Every upload to
+revalidation of the archive with `POST /api/v1/jobs/revalidate/` and a batch of analyses with
+`POST /api/v1/jobs/analyse/`. Every upload to
 `/api/v1/uploads/` answers with its job (201 done, 202 running) and its address in
 `Location`.
 """
@@ -27,8 +29,12 @@ from api.serializers.errors import ErrorDoc
 from api.serializers.games import UploaderField
 from api.serializers.uploads import UploadReportDoc
 from api.views.base import PAGES, ApiViewMixin, names
+from api.views.analysis import AnalysisRequest
+from jobs.analysis import Parameters
+from jobs.batches import submit_batch
 from jobs.models import Job
 from jobs.queue import submit_revalidate
+from records.models import Player
 from records.services import ImportReport
 
 # ----------------------------------------------------------------------------- representations
@@ -49,6 +55,24 @@ class RevalidateReportDoc(serializers.Serializer[Any]):
     updated = serializers.IntegerField(help_text="changed games rewritten (with `update`)")
     details = RevalidateDetailDoc(many=True, help_text="the first games that differ")
     details_omitted = serializers.IntegerField()
+
+
+class FailedGameDoc(serializers.Serializer[Any]):
+    game_id = serializers.IntegerField()
+    reason = serializers.CharField()
+
+
+class AnalysesReportDoc(serializers.Serializer[Any]):
+    """What a batch of analyses did so far."""
+
+    analysed = serializers.IntegerField(help_text="games analysed by the batch")
+    current = serializers.IntegerField(
+        help_text="games left out: already analysed (or queued) by this engine with the same "
+                  "samples and seed")
+    failed = serializers.IntegerField(help_text="games whose analysis failed")
+    failed_games = FailedGameDoc(many=True, help_text="the first failed games, once done")
+    samples = serializers.IntegerField()
+    seed = serializers.IntegerField()
 
 
 class JobSerializer(serializers.ModelSerializer[Job]):
@@ -72,10 +96,16 @@ class JobSerializer(serializers.ModelSerializer[Job]):
             "seen", "stored", "duplicates", "refused", "not_stored", "attempts", "error",
         ]
         extra_kwargs = {
-            "total": {"help_text": "records in the file, or games to revalidate (once started)"},
-            "resume_at": {"help_text": "records (or games) handled so far: a resumed job "
-                                       "starts after them"},
+            "total": {"help_text": "records in the file, games to revalidate or to analyse, or "
+                                   "decisions to rate (once started)"},
+            "resume_at": {"help_text": "records (games, decisions) handled so far: a resumed "
+                                       "job starts after them"},
             "seen": {"help_text": "records (or games) with a verdict"},
+            "stored": {"help_text": "records stored (imports); games analysed (batches)"},
+            "duplicates": {"help_text": "records already in the archive (imports); games "
+                                        "already analysed so (batches)"},
+            "refused": {"help_text": "records refused (imports, revalidations); analyses "
+                                     "failed (batches)"},
             "not_stored": {"help_text": "records left unstored when the job stopped early"},
             "error": {"help_text": "why the job failed ('' otherwise)"},
         }
@@ -95,9 +125,11 @@ class JobDetailSerializer(JobSerializer):
 
     import_report = serializers.SerializerMethodField()
     revalidate_report = serializers.SerializerMethodField()
+    analyses_report = serializers.SerializerMethodField()
 
     class Meta(JobSerializer.Meta):
-        fields = [*JobSerializer.Meta.fields, "import_report", "revalidate_report"]
+        fields = [*JobSerializer.Meta.fields, "import_report", "revalidate_report",
+                  "analyses_report"]
 
     @extend_schema_field(UploadReportDoc(allow_null=True))
     def get_import_report(self, job: Job) -> dict[str, Any] | None:
@@ -116,6 +148,39 @@ class JobDetailSerializer(JobSerializer):
             key: data.get(key, [] if key == "details" else 0)
             for key in RevalidateReportDoc().fields
         }
+
+
+    @extend_schema_field(AnalysesReportDoc(allow_null=True))
+    def get_analyses_report(self, job: Job) -> dict[str, Any] | None:
+        if job.kind != Job.Kind.ANALYSES:
+            return None
+        data, options = job.report or {}, job.options or {}
+        return {
+            "analysed": int(data.get("analysed", 0)),
+            "current": int(data.get("current", 0)),
+            "failed": int(data.get("failed", 0)),
+            "failed_games": list(data.get("failed_games", [])),
+            "samples": int(options.get("samples", 0)),
+            "seed": int(options.get("seed", 0)),
+        }
+
+
+class AnalyseRequest(AnalysisRequest):
+    """A batch's selection, with an analysis request's `samples` and `seed` (and its refusal
+    of a field it does not know)."""
+
+    games = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False, max_length=100_000,
+        help_text="these games (ids); without it, every game (or `player`'s)")
+    player = serializers.IntegerField(min_value=1, required=False,
+                                      help_text="only this player's games (his id)")
+    limit = serializers.IntegerField(min_value=1, required=False,
+                                     help_text="the newest games of the selection, at most")
+
+    def validate_player(self, value: int) -> int:
+        if not Player.objects.filter(pk=value).exists():
+            raise serializers.ValidationError(f"No player {value}.")
+        return value
 
 
 class RevalidateRequest(serializers.Serializer[Any]):
@@ -192,5 +257,31 @@ class JobViewSet(
         options = RevalidateRequest(data=request.data)
         options.is_valid(raise_exception=True)
         job = submit_revalidate(request.user, **options.validated_data)
+        body = JobDetailSerializer(job, context={"request": request}).data
+        return Response(body, status=202, headers={"Location": body["url"]})
+
+    @extend_schema(
+        summary="Analyse many games in the background (staff)",
+        description="A batch of analyses (every seat's decisions rated by simulation) of the "
+                    "given games, or of every game (a player's; the `limit` newest): one job "
+                    "showing the whole progress, each game's analysis run by any worker. Games "
+                    "already analysed by this engine with the same `samples` and `seed` are "
+                    "left out. Answers 202 with the job, `Location` is its address.",
+        request=AnalyseRequest,
+        responses={
+            202: OpenApiResponse(JobDetailSerializer, "The batch was queued."),
+            400: OpenApiResponse(ErrorDoc, "An invalid option."),
+            403: OpenApiResponse(ErrorDoc, "Not staff (or CSRF check failed)."),
+            **ERRORS,
+        },
+    )
+    @action(detail=False, methods=["post"], permission_classes=[IsAdminUser])
+    def analyse(self, request: Request) -> Response:
+        options = AnalyseRequest(data=request.data)
+        options.is_valid(raise_exception=True)
+        data = options.validated_data
+        params = Parameters.of(data.get("samples"), data.get("seed", 0))
+        job = submit_batch(request.user, params, games=data.get("games"),
+                           player=data.get("player"), limit=data.get("limit"))
         body = JobDetailSerializer(job, context={"request": request}).data
         return Response(body, status=202, headers={"Location": body["url"]})

@@ -44,7 +44,7 @@
     var counts = job.import_report ? {
       stored: job.stored, duplicate: job.duplicates, refused: job.refused,
       not_stored: job.not_stored
-    } : (job.revalidate_report || {});
+    } : (job.revalidate_report || job.analyses_report || {});
     Object.keys(counts).forEach(function (key) {
       setText("[data-count=" + key + "]", counts[key]);
     });

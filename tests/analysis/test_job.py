@@ -151,17 +151,6 @@ def test_uploads_are_not_analysed_by_default(user: Any, held_jobs: list[Job]) ->
     assert not Job.objects.filter(kind="analysis").exists()
 
 
-def test_with_the_setting_every_stored_game_is_queued(user: Any, held_jobs: list[Job]) -> None:
-    with override_settings(ANALYSIS_ON_UPLOAD=True):
-        ids = store([round_text(seed, "classic", 2, ("An", "Bình")) for seed in (41, 42)], user)
-
-    jobs = Job.objects.filter(kind="analysis").order_by("pk")
-    assert [j.options["game"] for j in jobs] == ids
-    assert all(j.options["samples"] == SAMPLES for j in jobs)
-    run_queued()
-    assert GameAnalysis.objects.count() == 2
-
-
 def test_with_a_broker_the_job_goes_to_celery(
     game_id: int, user: Any, held_jobs: list[Job]
 ) -> None:

@@ -59,7 +59,7 @@ def test_it_documents_every_endpoint() -> None:
         "/api/v1/stats/leaderboard/",
         "/api/v1/stats/ratings/", "/api/v1/stats/global/", "/api/v1/uploads/",
         "/api/v1/auth/token/", "/api/v1/jobs/", "/api/v1/jobs/{id}/",
-        "/api/v1/jobs/revalidate/", "/api/v1/games/{id}/analysis/",
+        "/api/v1/jobs/revalidate/", "/api/v1/jobs/analyse/", "/api/v1/games/{id}/analysis/",
         "/api/v1/drafts/", "/api/v1/drafts/{id}/", "/api/v1/drafts/{id}/events/",
         "/api/v1/drafts/{id}/events/{ply}/", "/api/v1/drafts/{id}/undo/",
         "/api/v1/drafts/{id}/redo/", "/api/v1/drafts/{id}/save/",

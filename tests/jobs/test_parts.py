@@ -1,7 +1,9 @@
 """With a broker, a large upload and a revalidation are split into parts (jobs/parts.py) that
 real Celery workers run side by side, the job showing the whole progress and, at the end, the
 report of a serial run: every record's verdict in file order (a record repeated in another part
-stored once, its first occurrence "stored"), the same games stored.
+stored once, its first occurrence "stored"), the same games stored. A batch of analyses
+(jobs/batches.py) runs its games' analyses on the workers side by side, with the results of
+one request per game.
 
 A real `celery -A config worker --concurrency 2` on Redis and this test database (PostgreSQL:
 the workers are other processes; skipped otherwise).
@@ -15,6 +17,7 @@ import subprocess
 import sys
 import time
 import zlib
+from itertools import pairwise
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,9 +29,13 @@ from django.contrib.auth.models import AbstractUser
 from django.db import connection
 
 from config.celery import app
+from fourcolor.analysis import analyse
+from jobs.analysis import Parameters
+from jobs.batches import submit_batch
 from jobs.models import Job, JobPart
+from records.analysis import load_record
 from jobs.queue import submit_revalidate, submit_upload
-from records.models import Game
+from records.models import Game, GameAnalysis
 from records.services import ImportReport
 
 from .conftest import make_upload
@@ -38,7 +45,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from fault_worker_kill import database_url  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-PART_ENV = {"JOB_PARTS": "3", "JOB_PART_MIN_SIZE": "4"}
+PART_ENV = {"JOB_PARTS": "3", "JOB_PART_MIN_SIZE": "4", "ANALYSIS_SAMPLES": "4"}
 
 
 @pytest.fixture
@@ -82,10 +89,11 @@ def _stop(worker: subprocess.Popen[Any]) -> None:
         worker.wait(timeout=10)
 
 
-def _wait(job: Job, worker: subprocess.Popen[Any], log: Path) -> list[tuple[int, int]]:
+def _wait(job: Job, worker: subprocess.Popen[Any], log: Path, seconds: float = 120
+          ) -> list[tuple[int, int]]:
     """Until the job ends; the (resume_at, total) progress seen on the way."""
     seen = []
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + seconds
     while not job.finished:
         assert time.monotonic() < deadline and worker.poll() is None, log.read_text()[-3000:]
         time.sleep(0.2)
@@ -127,3 +135,32 @@ def test_celery_workers_run_an_uploads_parts_and_the_report_is_a_serial_ones(
     assert (revalidation.report["checked"], revalidation.report["unchanged"]) == (20, 20)
     assert JobPart.objects.filter(job=revalidation).count() == 3
     assert revalidation.total == revalidation.seen == 20
+
+
+def test_celery_workers_run_a_batchs_analyses_side_by_side(
+        user: AbstractUser, broker: str, tmp_path: Path, settings: Any) -> None:
+    settings.ANALYSIS_SAMPLES = 4
+    upload = make_upload(6)
+    upload_job = submit_upload(upload.data, user, "six.fcn", size=len(upload.data)).job
+    log = tmp_path / "celery.log"
+    worker = _worker(broker, log)
+    try:
+        _wait(upload_job, worker, log)
+        assert Game.objects.count() == 6
+        games = list(Game.objects.order_by("pk").values_list("pk", flat=True))
+        batch = submit_batch(user, Parameters.of(seed=1), games=games)
+        progress = _wait(batch, worker, log, seconds=300)
+    finally:
+        _stop(worker)
+
+    assert batch.status == Job.Status.DONE, (batch.error, log.read_text()[-3000:])
+    assert (batch.total, batch.stored, batch.refused, batch.resume_at) == (6, 6, 0, 6)
+    assert all(done <= total for done, total in progress)
+    children = list(batch.children.order_by("pk"))
+    assert len(children) == 6 and all(c.status == "done" and c.attempts == 1 for c in children)
+    # Two worker processes took them: runs overlapped in time.
+    spans = sorted((c.started_at, c.finished_at) for c in children)
+    assert any(later[0] < earlier[1] for earlier, later in pairwise(spans)), spans
+    for pk in games:
+        expected = analyse(load_record(Game.objects.get(pk=pk)), samples=4, seed=1)
+        assert GameAnalysis.objects.get(game_id=pk).result == expected.to_dict()

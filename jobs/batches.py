@@ -1,0 +1,203 @@
+"""Batches of analyses: many games analysed as one job, on every worker.
+
+A batch is a job of its own (`Job.Kind.ANALYSES`): its run picks the games (the ids it was
+given, or every game, or a player's, up to a limit), leaves out those whose stored analysis
+was made by this engine with the same samples and seed, and queues one analysis job per game
+left (`Job.Kind.ANALYSIS`, its `batch` pointing back). Those are the batch's chunks: with a
+broker each is a Celery task that any worker on any machine takes; without one the database
+worker runs them in turn. The batch job shows the whole progress: every time one of its
+analyses ends (`batch_progress`, called by `jobs.tasks.execute`), its counts are taken again
+from its analyses' rows, and the last one ends the batch.
+
+Each game's analysis is an analysis job like the one the replay page asks for: the replay page
+and the API show its progress while it runs, a killed worker's analysis is taken over like any
+job (from its first decision: the result is deterministic for its seed), and its result is the
+one a request for that game alone would store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from celery import Task, shared_task
+from django.db import transaction
+from django.db.models import Count, QuerySet
+from django.utils import timezone
+
+import fourcolor
+from jobs.analysis import ACTIVE, Parameters, hand_on
+from jobs.models import Job
+from records.models import Game, GameAnalysis
+
+# Analysis jobs created per transaction while a batch is set up.
+CREATE_CHUNK = 1000
+# Failed games listed in a batch's report (all are counted).
+MAX_FAILED = 100
+
+
+def create_batch(user: Any, params: Parameters, *, games: Iterable[int] | None = None,
+                 player: int | None = None, limit: int | None = None) -> Job:
+    """A queued batch of analyses: of `games` (ids), or else of every game; a `player`'s
+    only (given his id); the `limit` newest (highest ids) at most. Only the ids are kept here:
+    the batch's run looks the games up (a selection may be the whole archive)."""
+    options: dict[str, Any] = {"samples": params.samples, "seed": params.seed}
+    if games is not None:
+        ids = sorted(set(int(pk) for pk in games))
+        options["games"] = ids[-limit:] if limit is not None else ids
+    if player is not None:
+        options["player"] = int(player)
+    if limit is not None:
+        options["limit"] = int(limit)
+    return Job.objects.create(
+        kind=Job.Kind.ANALYSES,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+        options=options,
+    )
+
+
+def submit_batch(user: Any, params: Parameters, **selection: Any) -> Job:
+    """Create a batch (`create_batch`) and hand it to the workers."""
+    job = create_batch(user, params, **selection)
+    hand_on(job)
+    return job
+
+
+def params_of(job: Job) -> Parameters:
+    return Parameters(int(job.options["samples"]), int(job.options["seed"]))
+
+
+def selected_chunks(job: Job, after: int) -> Iterator[tuple[list[int], int]]:
+    """The batch's games with ids above `after`, in id order, a chunk at a time: each chunk's
+    games (before those already analysed are left out) and the id the next chunk starts
+    after. Given ids are looked up CREATE_CHUNK at a time (one statement with 100,000
+    parameters is more than SQLite takes); the `limit` newest of every game start at the
+    limit-th highest id."""
+    options = job.options or {}
+    games = Game.objects.all()
+    if "player" in options:
+        games = games.filter(seats__player_id=options["player"]).distinct()
+    if "games" in options:
+        ids = [pk for pk in options["games"] if pk > after]
+        for start in range(0, len(ids), CREATE_CHUNK):
+            part = ids[start:start + CREATE_CHUNK]
+            found = games.filter(pk__in=part).order_by("pk").values_list("pk", flat=True)
+            yield list(found), part[-1]
+        return
+    if "limit" in options:
+        limit = int(options["limit"])
+        edge = list(games.order_by("-pk").values_list("pk", flat=True)[limit - 1:limit])
+        if edge:
+            games = games.filter(pk__gte=edge[0])
+    games = games.order_by("pk")
+    while chunk := list(games.filter(pk__gt=after).values_list("pk", flat=True)
+                        [:CREATE_CHUNK]):
+        after = chunk[-1]
+        yield chunk, after
+
+
+def current_games(ids: list[int], params: Parameters) -> set[int]:
+    """Of these games, those whose stored analysis answers a request for `params`
+    (jobs.analysis.is_current, for many games at once)."""
+    return set(
+        GameAnalysis.objects.filter(
+            game_id__in=ids, stale=False, engine_version=fourcolor.__version__,
+            samples=params.samples, seed=params.seed,
+        ).values_list("game_id", flat=True)
+    )
+
+
+def queued_games(ids: list[int], params: Parameters, batch: Job) -> set[int]:
+    """Of these games, those whose analysis with `params` is queued or running already (a
+    reader asked for it, or another batch): not asked for twice."""
+    return set(
+        Job.objects.filter(kind=Job.Kind.ANALYSIS, status__in=ACTIVE, options__game__in=ids,
+                           options__samples=params.samples, options__seed=params.seed)
+        .exclude(batch=batch).values_list("options__game", flat=True)
+    )
+
+
+def run_batch(job: Job, token: str) -> None:
+    """The batch job's run: queue an analysis job for every selected game not analysed yet
+    (going on after the last game queued, when a run died half-way), then hand them to the
+    workers. The batch ends with its last analysis (`batch_progress`), or here when there is
+    nothing to analyse. Run again (a worker that found the batch's lease expired), it queues
+    nothing twice and only takes its counts again."""
+    from jobs.tasks import _update
+
+    params = params_of(job)
+    report = dict(job.report or {})
+    if not report.get("queued_all"):
+        for chunk, last in selected_chunks(job, int(report.get("last_game", 0))):
+            done = current_games(chunk, params) | queued_games(chunk, params, job)
+            todo = [pk for pk in chunk if pk not in done]
+            skipped = len(chunk) - len(todo)
+            with transaction.atomic():
+                created = Job.objects.bulk_create([
+                    Job(kind=Job.Kind.ANALYSIS, created_by_id=job.created_by_id, batch=job,
+                        options=params.as_options(pk))
+                    for pk in todo
+                ])
+                report["current"] = int(report.get("current", 0)) + skipped
+                report["last_game"] = last
+                _update(job, token, report=report)
+                for child in created:
+                    hand_on(child)
+        report["queued_all"] = True
+        _update(job, token, report=report)
+    elif _uses_celery():
+        # Run again: analyses whose message may have been lost are queued again (a task for
+        # an analysis already running or done does nothing).
+        for child in job.children.filter(status=Job.Status.QUEUED).only("pk", "kind"):
+            hand_on(child)
+    batch_progress(job.pk)
+
+
+def _uses_celery() -> bool:
+    from jobs.queue import uses_celery
+
+    return uses_celery()
+
+
+def batch_progress(batch_id: int) -> bool:
+    """Take the batch's counts again from its analyses, and end it when none is left to run;
+    whether this call ended it. Under the batch row's lock: two analyses ending together end
+    it once."""
+    with transaction.atomic():
+        job = Job.objects.select_for_update().filter(pk=batch_id, kind=Job.Kind.ANALYSES).first()
+        if job is None or job.finished:
+            return False
+        report = dict(job.report or {})
+        counts = dict(
+            job.children.values_list("status").annotate(n=Count("pk")).order_by()
+        )
+        analysed = counts.get(Job.Status.DONE, 0)
+        failed = counts.get(Job.Status.FAILED, 0)
+        waiting = counts.get(Job.Status.QUEUED, 0) + counts.get(Job.Status.RUNNING, 0)
+        current = int(report.get("current", 0))
+        report.update(analysed=analysed, failed=failed)
+        fields: dict[str, Any] = dict(
+            seen=current + analysed + failed, resume_at=current + analysed + failed,
+            stored=analysed, duplicates=current, refused=failed, heartbeat_at=timezone.now(),
+        )
+        queued_all = bool(report.get("queued_all"))
+        if queued_all:
+            fields["total"] = current + analysed + failed + waiting
+        if queued_all and not waiting:
+            report["failed_games"] = [
+                {"game_id": int(child.options.get("game", 0)), "reason": child.error}
+                for child in job.children.filter(status=Job.Status.FAILED)
+                .order_by("pk").only("options", "error")[:MAX_FAILED]
+            ]
+            fields.update(status=Job.Status.DONE, finished_at=timezone.now(), error="",
+                          runner="")
+        Job.objects.filter(pk=job.pk).update(report=report, **fields)
+        return "status" in fields
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+def run_batch_job(self: Task, job_id: int, resume_token: str | None = None) -> None:
+    """Set up a batch of analyses (a Job of kind `analyses`): its games' analyses queued."""
+    from jobs.tasks import run_job
+
+    run_job(self, job_id, resume_token)
