@@ -20,6 +20,10 @@ job (`jobs.queue.create_import_job`, split into JOB_PARTS parts, jobs/parts.py) 
 then 2 Celery workers (`--concurrency 1` each, separate processes as on separate machines),
 timed from the job's submission to its end (the workers are started and ready before).
 
+`--analyses N` (with `--celery`) times a batch of analyses (jobs/batches.py) of N stored
+4-seat games on 1 and then 2 Celery workers (`--analysis-samples` deals per option), from
+the batch's submission to its end, and checks that both runs stored the same analyses.
+
 COPY: the stored games and their seats are copied out (COPY TO, binary) and back into empty
 copies of the two tables with every index and constraint (`LIKE ... INCLUDING ALL`), timed
 apart: games/s and seat rows/s that PostgreSQL itself takes from one connection, the ceiling
@@ -139,6 +143,61 @@ def celery_run(path: Path, workers: int, broker: str, log: Path) -> tuple[float,
     return elapsed, summary
 
 
+def celery_batch(games: list[int], workers: int, broker: str, log: Path, samples: int
+                 ) -> tuple[float, str, str]:
+    """Seconds from submitting a batch of analyses of `games` to its end, with `workers`
+    Celery workers (ready before); the batch's counts; a digest of the stored analyses."""
+    import hashlib
+    import json
+
+    import redis
+    from django.db import connection
+
+    from jobs.analysis import Parameters
+    from jobs.batches import create_batch, run_batch_job
+    from records.models import GameAnalysis
+
+    queue = f"bench-analyses-{os.getpid()}"
+    env = dict(os.environ, CELERY_BROKER_URL=broker, ANALYSIS_SAMPLES=str(samples))
+    processes = []
+    with log.open("ab") as out:
+        for number in range(workers):
+            processes.append(subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info", "-Q",
+                 queue, "-n", f"bench{number}@%h", "--concurrency", "1", "--without-gossip",
+                 "--without-mingle", "--without-heartbeat"],
+                cwd=_ROOT, env=env, stdout=out, stderr=out, start_new_session=True))
+    try:
+        deadline = time.monotonic() + 120
+        while log.read_text(errors="replace").count(" ready.") < workers:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the Celery workers did not start (see {log})")
+            time.sleep(0.5)
+        job = create_batch(None, Parameters(samples, 0), games=games)
+        t0 = time.perf_counter()
+        run_batch_job.apply_async(args=[job.pk], queue=queue)
+        while not job.finished:
+            time.sleep(0.2)
+            job.refresh_from_db()
+            if time.perf_counter() - t0 > 3600:
+                raise SystemExit(f"the batch did not end (see {log})")
+        elapsed = time.perf_counter() - t0
+    finally:
+        for process in processes:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        redis.Redis.from_url(broker).flushdb()
+    results = [json.dumps(r, sort_keys=True) for r in GameAnalysis.objects.filter(
+        game_id__in=games).order_by("game_id").values_list("result", flat=True)]
+    digest = hashlib.sha256("\n".join(results).encode()).hexdigest()[:16]
+    summary = (f"{job.status}: {job.stored} analysed, {job.refused} failed, "
+               f"{job.children.count()} analysis jobs")
+    GameAnalysis.objects.filter(game_id__in=games).delete()
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE jobs_job CASCADE")
+    return elapsed, summary, digest
+
+
 def copy_rates() -> list[list[str]]:
     """COPY of the stored games and seats into empty indexed copies: rows, s, rows/s."""
     from django.db import connection
@@ -166,6 +225,36 @@ def copy_rates() -> list[list[str]]:
     return rows
 
 
+def analyses_table(path: Path, counts: list[int], args: argparse.Namespace) -> None:
+    """The batch of analyses on 1 and 2 Celery workers (the file imported once first)."""
+    from records.models import Game
+
+    log = _ROOT / "var" / "bench" / "parallel_analyses_celery.log"
+    log.unlink(missing_ok=True)
+    empty_archive()
+    timed_command(path, 2, False)
+    games = list(Game.objects.filter(players=4).order_by("pk")
+                 .values_list("pk", flat=True)[:args.analyses])
+    times: dict[int, list[float]] = {}
+    digests = set()
+    for _ in range(args.repeats):
+        for workers in counts:
+            elapsed, summary, digest = celery_batch(games, workers, args.celery, log,
+                                                    args.analysis_samples)
+            times.setdefault(workers, []).append(elapsed)
+            digests.add(digest)
+            print(f"  batch of analyses, {workers} workers: {elapsed:.1f} s ({summary}; "
+                  f"results {digest})", file=sys.stderr)
+    print()
+    print(f"A batch of analyses of {len(games)} 4-seat games ({args.analysis_samples} deals "
+          "per option) on Celery workers (one process each):")
+    print(table(["workers", "s (each run)", "games/min (best)", "speed-up"], [
+        [str(w), " ".join(f"{t:.1f}" for t in ts), f"{60 * len(games) / min(ts):.1f}",
+         f"{min(times[counts[0]]) / min(ts):.2f}"] for w, ts in sorted(times.items())]))
+    print(f"stored analyses: {'the same in every run' if len(digests) == 1 else 'DIFFER'} "
+          f"({', '.join(sorted(digests))})")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=10_000)
@@ -178,6 +267,12 @@ def main() -> int:
                         "of its own: it is emptied)")
     p.add_argument("--celery-only", action="store_true",
                    help="with --celery: skip the import_games passes")
+    p.add_argument("--analyses", type=int, default=0, metavar="N",
+                   help="with --celery: also time a batch of analyses of N games")
+    p.add_argument("--analysis-samples", type=int, default=32, metavar="K",
+                   help="deals per option in the batch's analyses (32)")
+    p.add_argument("--no-upload", action="store_true",
+                   help="with --celery: skip the upload job's runs")
     args = p.parse_args()
     if args.celery:
         os.environ["CELERY_BROKER_URL"] = args.celery
@@ -226,7 +321,7 @@ def main() -> int:
         print("CPU-bound speed-up: the serial run's CPU over (this process's CPU + the "
               "children's / N), the speed-up on N idle cores when the database keeps up")
         print(f"summaries: {sorted(summaries)}")
-    if args.celery:
+    if args.celery and not args.no_upload:
         log = _ROOT / "var" / "bench" / "parallel_import_celery.log"
         log.unlink(missing_ok=True)
         times: dict[int, list[float]] = {}
@@ -242,6 +337,8 @@ def main() -> int:
         print(table(["workers", "s (each run)", "games/s (best)", "speed-up"], [
             [str(w), " ".join(f"{t:.1f}" for t in ts), f"{args.rounds / min(ts):,.0f}",
              f"{min(times[counts[0]]) / min(ts):.2f}"] for w, ts in sorted(times.items())]))
+    if args.celery and args.analyses:
+        analyses_table(path, counts, args)
     print()
     print("PostgreSQL COPY of our rows (binary, into empty copies with every index):")
     print(table(["table", "rows", "MB", "s", "rows/s"], copy_rates()))

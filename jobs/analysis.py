@@ -166,14 +166,15 @@ def queue_for_new_games(game_ids: list[int]) -> Job | None:
     return submit_batch(None, Parameters.of(), games=game_ids)
 
 
-def hand_on(job: Job) -> None:
-    """Give a queued analysis to the workers: Celery's when a broker is configured; otherwise
-    it waits in the job table for the database-backed worker (`manage.py run_jobs`, started
-    with the web server). Never run here: an analysis takes seconds, and this is a request."""
+def hand_on(job: Job, queue: str | None = None) -> None:
+    """Give a queued analysis to the workers: Celery's when a broker is configured (on
+    `queue`, else the default one); otherwise it waits in the job table for the
+    database-backed worker (`manage.py run_jobs`, started with the web server). Never run
+    here: an analysis takes seconds, and this is a request."""
     if getattr(settings, "CELERY_BROKER_URL", ""):
         from jobs.queue import enqueue
 
-        enqueue(job)
+        enqueue(job, queue)
 
 
 # ----------------------------------------------------------------------------- the run

@@ -22,7 +22,7 @@ from typing import Any
 
 from celery import Task, shared_task
 from django.db import transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count
 from django.utils import timezone
 
 import fourcolor
@@ -123,9 +123,11 @@ def run_batch(job: Job, token: str) -> None:
     workers. The batch ends with its last analysis (`batch_progress`), or here when there is
     nothing to analyse. Run again (a worker that found the batch's lease expired), it queues
     nothing twice and only takes its counts again."""
+    from jobs.queue import current_queue
     from jobs.tasks import _update
 
     params = params_of(job)
+    queue = current_queue()  # the analyses go where the batch came
     report = dict(job.report or {})
     if not report.get("queued_all"):
         for chunk, last in selected_chunks(job, int(report.get("last_game", 0))):
@@ -142,14 +144,14 @@ def run_batch(job: Job, token: str) -> None:
                 report["last_game"] = last
                 _update(job, token, report=report)
                 for child in created:
-                    hand_on(child)
+                    hand_on(child, queue)
         report["queued_all"] = True
         _update(job, token, report=report)
     elif _uses_celery():
         # Run again: analyses whose message may have been lost are queued again (a task for
         # an analysis already running or done does nothing).
         for child in job.children.filter(status=Job.Status.QUEUED).only("pk", "kind"):
-            hand_on(child)
+            hand_on(child, queue)
     batch_progress(job.pk)
 
 

@@ -98,10 +98,9 @@ def split_revalidate(job: Job, games: Any) -> bool:
 def _dispatch(job: Job) -> None:
     """Queue the job's parts not done, on the queue the job itself came by (a deployment that
     routes imports to workers of their own keeps their parts there)."""
-    from celery import current_task
+    from jobs.queue import current_queue
 
-    info = getattr(getattr(current_task, "request", None), "delivery_info", None) or {}
-    queue = info.get("routing_key") or None
+    queue = current_queue()
     for pk in job.parts.filter(done=False).order_by("number").values_list("pk", flat=True):
         transaction.on_commit(lambda pk=pk: run_job_part.apply_async(args=[pk], queue=queue))
 

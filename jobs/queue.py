@@ -84,14 +84,25 @@ def create_revalidate_job(user: Any, *, stale: bool = False, update: bool = Fals
     )
 
 
-def enqueue(job: Job) -> None:
-    """Hand a queued job to the workers once its row is committed."""
+def enqueue(job: Job, queue: str | None = None) -> None:
+    """Hand a queued job to the workers once its row is committed (on `queue`, else Celery's
+    default one)."""
     if not uses_celery():
         return  # the database worker finds it in the table
     from jobs.tasks import TASKS
 
     task = TASKS[job.kind]
-    transaction.on_commit(lambda: task.delay(job.pk))
+    transaction.on_commit(lambda: task.apply_async(args=[job.pk], queue=queue))
+
+
+def current_queue() -> str | None:
+    """The queue the running Celery task came by (None outside one): the pieces of a split
+    job go where the job itself went, so a deployment that routes a kind of job to workers
+    of its own keeps its pieces there."""
+    from celery import current_task
+
+    info = getattr(getattr(current_task, "request", None), "delivery_info", None) or {}
+    return info.get("routing_key") or None
 
 
 def resume(job: Job) -> None:

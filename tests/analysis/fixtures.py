@@ -28,7 +28,7 @@ def held_jobs(monkeypatch: pytest.MonkeyPatch) -> list[Job]:
     """Jobs stay queued (as with a busy worker) even when a test configures a broker; the
     list holds those handed to it."""
     held: list[Job] = []
-    monkeypatch.setattr("jobs.queue.enqueue", held.append)
+    monkeypatch.setattr("jobs.queue.enqueue", lambda job, queue=None: held.append(job))
     return held
 
 

@@ -389,3 +389,15 @@ def test_it_the_batchs_page_speaks_the_readers_language(
 
     assert "Batch of analyses" not in text and "already analysed so" not in text
     assert "games analysed" not in text
+
+
+def test_the_analyses_go_on_the_queue_the_batch_came_by(
+        games: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[tuple[int, str | None]] = []
+    monkeypatch.setattr("jobs.queue.enqueue", lambda job, queue=None: sent.append((job.pk, queue)))
+    monkeypatch.setattr("jobs.queue.current_queue", lambda: "analyses-only")
+    with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:6379/6"):
+        batch = _set_up(submit_batch(None, Parameters.of(), games=games))
+
+    assert sent == [(batch.pk, None)] + [(c.pk, "analyses-only")
+                                        for c in batch.children.order_by("pk")]
