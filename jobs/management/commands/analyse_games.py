@@ -81,8 +81,9 @@ class Command(BaseCommand):
                 bar.update(1)
         batch.refresh_from_db()
         report = batch.report or {}
-        summary = (f"batch job {batch.pk}: {report.get('analysed', 0)} games analysed, "
-                   f"{report.get('current', 0)} already analysed or queued so, "
+        analysed = int(report.get("analysed", 0))
+        summary = (f"batch job {batch.pk}: {analysed} game{'' if analysed == 1 else 's'} "
+                   f"analysed, {report.get('current', 0)} already analysed or queued so, "
                    f"{report.get('failed', 0)} failed")
         for failed in report.get("failed_games", []):
             self.stdout.write(f"game {failed['game_id']}: {failed['reason']}")
