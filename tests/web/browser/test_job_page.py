@@ -58,3 +58,38 @@ def test_it_shows_the_translated_status_label_as_the_job_moves_on(
     expect(status).to_have_text("đang chạy")  # the label, not the code `running`
     assert page.locator("#job").get_attribute("data-status") == "running"
     assert "status--running" in (status.get_attribute("class") or "")
+
+
+def test_it_follows_a_batch_of_analyses_game_by_game(page: Any, account: Any,
+                                                     settings: Any) -> None:
+    from jobs.analysis import Parameters
+    from jobs.batches import submit_batch
+    from jobs.tasks import claim, execute, runner_token
+    from tests.api.conftest import round_text, store
+
+    settings.ANALYSIS_SAMPLES = 4
+    games = store([round_text(70 + n, "classic", 2, ("An", "Bình")) for n in range(3)])
+    batch = submit_batch(account, Parameters.of(), games=games)
+
+    def run(job_id: int) -> None:
+        token = runner_token()
+        claimed = claim(job_id, token)
+        assert claimed is not None
+        execute(claimed, token)
+
+    run(batch.pk)  # its analyses queued
+    sign_in(page, "uploader", f"/jobs/{batch.pk}/")
+    assert page.locator("#job").get_attribute("data-status") == "running"
+    assert page.locator("[data-field=total]").text_content() == "3"
+
+    first, *rest = batch.children.order_by("pk").values_list("pk", flat=True)
+    run(first)
+    expect(page.locator("[data-field=handled]")).to_have_text("1")  # the script followed it
+    assert page.locator("[data-count=analysed]").text_content() == "1"
+    assert page.locator("#job-progress").get_attribute("value") == "33"
+
+    for child in rest:
+        run(child)
+    page.wait_for_selector("#job[data-finished]")  # the page reloaded, done
+    assert page.locator("[data-count=analysed]").text_content() == "3"
+    assert page.locator("#job").get_attribute("data-status") == "done"
