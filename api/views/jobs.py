@@ -165,16 +165,20 @@ class JobDetailSerializer(JobSerializer):
         }
 
 
+MAX_ID = 2**63 - 1  # the largest key a database column holds
+
+
 class AnalyseRequest(AnalysisRequest):
     """A batch's selection, with an analysis request's `samples` and `seed` (and its refusal
     of a field it does not know)."""
 
     games = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), required=False, max_length=100_000,
-        help_text="these games (ids); without it, every game (or `player`'s)")
-    player = serializers.IntegerField(min_value=1, required=False,
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), required=False,
+        max_length=100_000, help_text="these games (ids); without it, every game (or "
+                                      "`player`'s)")
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False,
                                       help_text="only this player's games (his id)")
-    limit = serializers.IntegerField(min_value=1, required=False,
+    limit = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False,
                                      help_text="the newest games of the selection, at most")
 
     def validate_player(self, value: int) -> int:

@@ -259,7 +259,10 @@ def test_it_the_command_runs_a_batch_here(games: list[int]) -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["--player", "Nobody"], "no player named 'Nobody'"),
     (["--samples", "0"], "samples must be between 1 and 50, not 0"),
-    (["--limit", "0"], "--limit must be at least 1"),
+    (["--limit", "0"], "--limit must be between 1 and 2147483647"),
+    (["--limit", str(2**63)], "--limit must be between 1 and 2147483647"),
+    (["3", str(2**63)], f"no game can have the id {2**63}"),
+    (["0"], "no game can have the id 0"),
 ])
 def test_it_the_command_refuses_bad_options(args: list[str], message: str) -> None:
     with pytest.raises(CommandError, match=message):
@@ -401,3 +404,15 @@ def test_the_analyses_go_on_the_queue_the_batch_came_by(
 
     assert sent == [(batch.pk, None)] + [(c.pk, "analyses-only")
                                         for c in batch.children.order_by("pk")]
+
+
+@pytest.mark.parametrize("data", [
+    {"player": 2**63}, {"player": 2**70}, {"games": [2**63]}, {"limit": 2**63},
+    {"games": [1] * 100_001},
+])
+def test_it_refuses_numbers_out_of_range_with_a_400(
+        client_for: Any, staff: Any, data: dict[str, Any]) -> None:
+    response = client_for(staff).post("/api/v1/jobs/analyse/", data, format="json")
+
+    assert response.status_code == 400
+    assert not Job.objects.exists()

@@ -25,6 +25,10 @@ from jobs.tasks import Busy, claim, execute, runner_token
 from records.models import Player
 
 
+MAX_ID = 2**63 - 1  # the largest key a database column holds
+MAX_LIMIT = 2**31 - 1
+
+
 class Command(BaseCommand):
     help = "Analyse many games (every seat's decisions) as one background job."
 
@@ -43,8 +47,11 @@ class Command(BaseCommand):
             params = Parameters.of(options["samples"], options["seed"])
         except ValueError as exc:
             raise CommandError(str(exc)) from None
-        if options["limit"] is not None and options["limit"] < 1:
-            raise CommandError("--limit must be at least 1")
+        if options["limit"] is not None and not 1 <= options["limit"] <= MAX_LIMIT:
+            raise CommandError(f"--limit must be between 1 and {MAX_LIMIT}")
+        bad = [pk for pk in options["ids"] if not 1 <= pk <= MAX_ID]
+        if bad:
+            raise CommandError(f"no game can have the id {bad[0]}")
         player = None
         if options["player"] is not None:
             player = Player.objects.filter(name_key=player_key(options["player"])).first()
