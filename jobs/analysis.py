@@ -166,6 +166,17 @@ def queue_for_new_games(game_ids: list[int]) -> Job | None:
     return submit_batch(None, Parameters.of(), games=game_ids)
 
 
+def queue_for_upload(job: Job) -> Job | None:
+    """With ANALYSIS_ON_UPLOAD, a batch of analyses of the games an upload job stored (its
+    import ran with the signal off: jobs.tasks.run_import, jobs.parts.finish_job); nothing
+    otherwise. Not the uploader's own: his requests' hourly limit stays his."""
+    if not settings.ANALYSIS_ON_UPLOAD or not job.stored:
+        return None
+    from jobs.batches import submit_batch
+
+    return submit_batch(None, Parameters.of(), upload=job)
+
+
 def hand_on(job: Job, queue: str | None = None) -> None:
     """Give a queued analysis to the workers: Celery's when a broker is configured (on
     `queue`, else the default one); otherwise it waits in the job table for the

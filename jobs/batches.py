@@ -18,6 +18,7 @@ one a request for that game alone would store.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from typing import Any
 
 from celery import Task, shared_task
@@ -37,11 +38,19 @@ MAX_FAILED = 100
 
 
 def create_batch(user: Any, params: Parameters, *, games: Iterable[int] | None = None,
-                 player: int | None = None, limit: int | None = None) -> Job:
+                 player: int | None = None, limit: int | None = None,
+                 upload: Job | None = None) -> Job:
     """A queued batch of analyses: of `games` (ids), or else of every game; a `player`'s
-    only (given his id); the `limit` newest (highest ids) at most. Only the ids are kept here:
-    the batch's run looks the games up (a selection may be the whole archive)."""
+    only (given his id); the games an `upload` job stored; the `limit` newest (highest ids)
+    at most. Only the ids are kept here: the batch's run looks the games up (a selection may
+    be the whole archive)."""
     options: dict[str, Any] = {"samples": params.samples, "seed": params.seed}
+    if upload is not None:
+        # What the upload stored: the games its uploader stored from its start until now
+        # (its report lists only the first 1,000 records; uploads are signed in).
+        options["upload"] = {"job": upload.pk, "uploaded_by": upload.created_by_id,
+                             "since": (upload.started_at or upload.created_at).isoformat(),
+                             "until": timezone.now().isoformat()}
     if games is not None:
         ids = sorted(set(int(pk) for pk in games))
         options["games"] = ids[-limit:] if limit is not None else ids
@@ -75,6 +84,11 @@ def selected_chunks(job: Job, after: int) -> Iterator[tuple[list[int], int]]:
     limit-th highest id."""
     options = job.options or {}
     games = Game.objects.all()
+    if "upload" in options:
+        upload = options["upload"]
+        games = games.filter(uploaded_by_id=upload["uploaded_by"],
+                             uploaded_at__gte=datetime.fromisoformat(upload["since"]),
+                             uploaded_at__lte=datetime.fromisoformat(upload["until"]))
     if "player" in options:
         games = games.filter(seats__player_id=options["player"]).distinct()
     if "games" in options:

@@ -210,6 +210,11 @@ def finish_job(job_id: int) -> bool:
         JobPart.objects.filter(job=job).update(ledger=[])
     if due:
         request_stats()  # the stored (or rewritten) games' statistics: a job of their own
+    if job.kind == Job.Kind.IMPORT:
+        from jobs.analysis import queue_for_upload
+
+        job.refresh_from_db(fields=["stored"])
+        queue_for_upload(job)
     return True
 
 

@@ -33,7 +33,7 @@ from django.utils import timezone
 
 import fourcolor
 from jobs import payload
-from jobs.analysis import run_analysis, run_analysis_job
+from jobs.analysis import queue_for_upload, run_analysis, run_analysis_job
 from jobs.batches import batch_progress, run_batch, run_batch_job
 from jobs.models import Job
 # run_job_part: imported here so that Celery, which looks for tasks in jobs.tasks, knows it.
@@ -184,6 +184,9 @@ def run_import(job: Job, token: str) -> None:
         from jobs.queue import request_stats
 
         request_stats()
+    if not report.unavailable:
+        job.refresh_from_db(fields=["stored", "started_at"])
+        queue_for_upload(job)
     # Stopped by the database (records left unavailable): resumable. Stopped by the records
     # limit: done, the record after the limit refused in the report like any other.
     if report.unavailable:

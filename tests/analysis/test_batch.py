@@ -416,3 +416,46 @@ def test_it_refuses_numbers_out_of_range_with_a_400(
 
     assert response.status_code == 400
     assert not Job.objects.exists()
+
+
+# ----------------------------------------------------------------------------- uploads
+
+
+def test_with_the_setting_an_upload_job_queues_what_it_stored(
+        user: Any, other_user: Any, settings: Any) -> None:
+    from jobs.queue import submit_upload
+
+    settings.BACKGROUND_IMPORT_MIN_BYTES = 10  # a background job, run by the worker
+    settings.ANALYSIS_ON_UPLOAD = True
+    texts = [round_text(80 + n, "classic", 2, ("An", "Bình")) for n in range(3)]
+    data = "\n".join([*texts, texts[0]]).encode()
+    job = submit_upload(data, user, "three.fcn", size=len(data)).job
+    # Another user's upload stored meanwhile: not his to analyse.
+    store([round_text(90, "classic", 2, ("Chi", "Dũng"))], other_user)
+
+    run_worker()
+
+    job.refresh_from_db()
+    mine = set(Game.objects.filter(uploaded_by=user).values_list("pk", flat=True))
+    assert (job.status, job.stored, job.duplicates, len(mine)) == ("done", 3, 1, 3)
+    # Two batches: the upload job's, and the one import_records' signal made for the other
+    # user's game (stored the way `import_games` stores).
+    batch, theirs = sorted(Job.objects.filter(kind="analyses"),
+                           key=lambda b: "upload" not in b.options)
+    assert batch.options["upload"]["job"] == job.pk and batch.created_by is None
+    assert (batch.status, batch.total, batch.stored) == ("done", 3, 3)
+    assert sorted(c.options["game"] for c in batch.children.all()) == sorted(mine)
+    assert theirs.options["games"] == list(
+        Game.objects.filter(uploaded_by=other_user).values_list("pk", flat=True))
+
+
+def test_without_the_setting_an_upload_job_queues_no_analysis(user: Any, settings: Any) -> None:
+    from jobs.queue import submit_upload
+
+    data = round_text(85, "classic", 2, ("An", "Bình")).encode()
+    submit_upload(data, user, "one.fcn", size=len(data))
+
+    run_worker()
+
+    assert not Job.objects.filter(kind__in=["analysis", "analyses"]).exists()
+    assert Game.objects.count() == 1

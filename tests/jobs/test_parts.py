@@ -69,9 +69,9 @@ def broker(settings: Any) -> Iterator[str]:
     client.flushdb()
 
 
-def _worker(url: str, log: Path) -> subprocess.Popen[Any]:
+def _worker(url: str, log: Path, **extra: str) -> subprocess.Popen[Any]:
     env = dict(os.environ, CELERY_BROKER_URL=url,
-               DATABASE_URL=database_url(settings.DATABASES["default"]), **PART_ENV)
+               DATABASE_URL=database_url(settings.DATABASES["default"]), **PART_ENV, **extra)
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
                "--concurrency", "2", "--without-gossip", "--without-mingle",
                "--without-heartbeat"]
@@ -140,18 +140,27 @@ def test_celery_workers_run_an_uploads_parts_and_the_report_is_a_serial_ones(
 def test_celery_workers_run_a_batchs_analyses_side_by_side(
         user: AbstractUser, broker: str, tmp_path: Path, settings: Any) -> None:
     settings.ANALYSIS_SAMPLES = 4
-    upload = make_upload(6)
+    upload = make_upload(6)  # 8 records: two parts
     upload_job = submit_upload(upload.data, user, "six.fcn", size=len(upload.data)).job
     log = tmp_path / "celery.log"
-    worker = _worker(broker, log)
+    worker = _worker(broker, log, ANALYSIS_ON_UPLOAD="true")
     try:
         _wait(upload_job, worker, log)
-        assert Game.objects.count() == 6
+        assert Game.objects.count() == 6 and upload_job.parts.count() == 2
+        # The last part to end queued the analyses of what the upload stored.
+        deadline = time.monotonic() + 30
+        while (on_upload := Job.objects.filter(kind=Job.Kind.ANALYSES).first()) is None:
+            assert time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.2)
+        _wait(on_upload, worker, log, seconds=300)
         games = list(Game.objects.order_by("pk").values_list("pk", flat=True))
         batch = submit_batch(user, Parameters.of(seed=1), games=games)
         progress = _wait(batch, worker, log, seconds=300)
     finally:
         _stop(worker)
+
+    assert (on_upload.status, on_upload.stored, on_upload.options["upload"]["job"]) == (
+        Job.Status.DONE, 6, upload_job.pk)
 
     assert batch.status == Job.Status.DONE, (batch.error, log.read_text()[-3000:])
     assert (batch.total, batch.stored, batch.refused, batch.resume_at) == (6, 6, 0, 6)
