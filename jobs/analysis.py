@@ -118,7 +118,9 @@ def _check_rate(user: Any) -> None:
     limit = int(settings.ANALYSIS_REQUESTS_PER_HOUR)
     since = timezone.now() - datetime.timedelta(hours=1)
     recent = list(
-        Job.objects.filter(kind=Job.Kind.ANALYSIS, created_by=user, created_at__gte=since)
+        # The user's own requests: not the analyses of a batch (an upload's, or staff's).
+        Job.objects.filter(kind=Job.Kind.ANALYSIS, created_by=user, created_at__gte=since,
+                           batch__isnull=True)
         .order_by("created_at").values_list("created_at", flat=True)[:limit]
     )
     if len(recent) >= limit:
@@ -169,12 +171,19 @@ def queue_for_new_games(game_ids: list[int]) -> Job | None:
 def queue_for_upload(job: Job) -> Job | None:
     """With ANALYSIS_ON_UPLOAD, a batch of analyses of the games an upload job stored (its
     import ran with the signal off: jobs.tasks.run_import, jobs.parts.finish_job); nothing
-    otherwise. Not the uploader's own: his requests' hourly limit stays his."""
+    otherwise. The uploader's, so that he follows it from his upload's page; it does not count
+    against his hourly requests (`_check_rate` counts his own)."""
     if not settings.ANALYSIS_ON_UPLOAD or not job.stored:
         return None
     from jobs.batches import submit_batch
 
-    return submit_batch(None, Parameters.of(), upload=job)
+    return submit_batch(job.created_by, Parameters.of(), upload=job)
+
+
+def upload_analyses(job: Job) -> Job | None:
+    """The batch of analyses an upload job queued (`queue_for_upload`), if any."""
+    return (Job.objects.filter(kind=Job.Kind.ANALYSES, options__upload__job=job.pk)
+            .order_by("pk").first())
 
 
 def hand_on(job: Job, queue: str | None = None) -> None:

@@ -220,15 +220,17 @@ class JobViewSet(
             # A list is the caller's own jobs; staff may open anyone's job by its id.
             jobs = jobs.filter(created_by=user)
         if self.action == "list":
-            jobs = jobs.defer("report")
+            # A batch of analyses stands for its games' analyses (each still has its address).
+            jobs = jobs.defer("report").filter(batch__isnull=True)
         return jobs.order_by("-created_at", "-pk")
 
     def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
         return JobSerializer if self.action == "list" else JobDetailSerializer
 
     @extend_schema(summary="Your background jobs",
-                   description="The jobs you started (uploads, revalidations), newest first, "
-                   "with their status and progress; staff see everyone's.",
+                   description="The jobs you started (uploads, revalidations, analyses), newest "
+                   "first, with their status and progress; a batch of analyses stands for "
+                   "its games' analyses, which are not listed.",
                    responses={200: JobSerializer(many=True),
                                                               404: ErrorDoc, **ERRORS})
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:

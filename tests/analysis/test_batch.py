@@ -442,7 +442,7 @@ def test_with_the_setting_an_upload_job_queues_what_it_stored(
     # user's game (stored the way `import_games` stores).
     batch, theirs = sorted(Job.objects.filter(kind="analyses"),
                            key=lambda b: "upload" not in b.options)
-    assert batch.options["upload"]["job"] == job.pk and batch.created_by is None
+    assert batch.options["upload"]["job"] == job.pk and batch.created_by == user
     assert (batch.status, batch.total, batch.stored) == ("done", 3, 3)
     assert sorted(c.options["game"] for c in batch.children.all()) == sorted(mine)
     assert theirs.options["games"] == list(
@@ -459,3 +459,43 @@ def test_without_the_setting_an_upload_job_queues_no_analysis(user: Any, setting
 
     assert not Job.objects.filter(kind__in=["analysis", "analyses"]).exists()
     assert Game.objects.count() == 1
+
+
+def test_the_uploader_follows_the_analyses_from_the_uploads_page(
+        user: Any, client_for: Any, settings: Any) -> None:
+    from django.test import Client
+
+    from jobs.queue import submit_upload
+    from tests.web.dom import parse
+
+    settings.BACKGROUND_IMPORT_MIN_BYTES = 10
+    settings.ANALYSIS_ON_UPLOAD = True
+    settings.ANALYSIS_REQUESTS_PER_HOUR = 1
+    data = "\n".join(round_text(95 + n, "classic", 2, ("An", "Bình")) for n in range(2)).encode()
+    job = submit_upload(data, user, "two.fcn", size=len(data)).job
+    web = Client()
+    web.force_login(user)
+
+    # The import first (the worker's first job), the batch then queued.
+    token = runner_token()
+    claimed = claim(job.pk, token)
+    assert claimed is not None
+    execute(claimed, token)
+    page = parse(web.get(f"/upload/{job.pk}/").content)
+    notice = page.find("p", **{"data-field": "analyses"})
+    batch = Job.objects.get(kind="analyses")
+    assert notice.words() == ("The stored games are being analysed in the background. "
+                              "The analyses’ job")
+    assert notice.find("a").attrs["href"] == f"/jobs/{batch.pk}/"
+    assert web.get(f"/jobs/{batch.pk}/").status_code == 200  # his to see
+
+    run_worker()
+    page = parse(web.get(f"/jobs/{job.pk}/").content)
+    assert page.find("p", **{"data-field": "analyses"}).words().startswith(
+        "The stored games have been analysed.")
+    # The batch's two analyses were not his requests: his hourly one is still there.
+    game = Game.objects.filter(uploaded_by=user).first()
+    assert request_analysis(game, user, Parameters.of(seed=8)).created
+    # His job list: the upload, the batch and his request, not the batch's analyses.
+    listed = client_for(user).get("/api/v1/jobs/").json()["results"]
+    assert [j["kind"] for j in listed] == ["analysis", "analyses", "import"]

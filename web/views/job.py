@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from jobs.analysis import upload_analyses
 from jobs.models import Job
 from records.services import ImportReport
 from web.views.verdicts import verdict_rows
@@ -45,6 +46,7 @@ def job_page(request: HttpRequest, job: Job) -> HttpResponse:
         context["report"] = report
         # Verdicts link to games: listed once the job is over (the page then stops polling).
         context["rows"] = verdict_rows(report) if job.finished else []
+        context["analyses"] = upload_analyses(job) if job.finished else None
     else:
         context["revalidation"] = job.report or {}
     return render(request, "jobs/job.html", context)

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from jobs.analysis import upload_analyses
 from jobs.models import Job
 from records.services import ImportReport
 from web.forms import UploadForm
@@ -32,5 +33,6 @@ def upload_result(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "records/upload_result.html",
-        {"report": report, "rows": verdict_rows(report), "form": UploadForm(), "job": job},
+        {"report": report, "rows": verdict_rows(report), "form": UploadForm(), "job": job,
+         "analyses": upload_analyses(job)},
     )
