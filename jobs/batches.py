@@ -1,7 +1,7 @@
 """Batches of analyses: many games analysed as one job, on every worker.
 
 A batch is a job of its own (`Job.Kind.ANALYSES`): its run picks the games (the ids it was
-given, or every game, or a player's, up to a limit), leaves out those whose stored analysis
+given, or every game, or a player's, or what an upload stored, up to a limit), leaves out those whose stored analysis
 was made by this engine with the same samples and seed, and queues one analysis job per game
 left (`Job.Kind.ANALYSIS`, its `batch` pointing back). Those are the batch's chunks: with a
 broker each is a Celery task that any worker on any machine takes; without one the database

@@ -75,7 +75,7 @@ class Job(models.Model):
     # An analysis made as part of a batch of analyses (Kind.ANALYSES): that batch's job.
     batch = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="children",
-        verbose_name=_("batch"),
+        verbose_name=_("batch"), db_index=False,  # the (batch, status) index starts with it
     )
 
     total = models.PositiveIntegerField(
@@ -100,7 +100,12 @@ class Job(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["created_by", "-created_at"])]
+        indexes = [
+            models.Index(fields=["created_by", "-created_at"]),
+            # A batch's counts by status, taken whenever one of its analyses ends: read from
+            # the index alone.
+            models.Index(fields=["batch", "status"], name="job_batch_status"),
+        ]
         verbose_name = _("background job")
         verbose_name_plural = _("background jobs")
 
