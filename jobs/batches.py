@@ -1,13 +1,13 @@
 """Batches of analyses: many games analysed as one job, on every worker.
 
 A batch is a job of its own (`Job.Kind.ANALYSES`): its run picks the games (the ids it was
-given, or every game, or a player's, or what an upload stored, up to a limit), leaves out those whose stored analysis
-was made by this engine with the same samples and seed, and queues one analysis job per game
-left (`Job.Kind.ANALYSIS`, its `batch` pointing back). Those are the batch's chunks: with a
-broker each is a Celery task that any worker on any machine takes; without one the database
-worker runs them in turn. The batch job shows the whole progress: every time one of its
-analyses ends (`batch_progress`, called by `jobs.tasks.execute`), its counts are taken again
-from its analyses' rows, and the last one ends the batch.
+given, or every game, or a player's, or what an upload stored, up to a limit), leaves out those
+whose stored analysis was made by this engine with the same samples and seed, and queues one
+analysis job per game left (`Job.Kind.ANALYSIS`, its `batch` pointing back). Those are the
+batch's chunks: with a broker each is a Celery task that any worker on any machine takes;
+without one the database worker runs them in turn. The batch job shows the whole progress:
+every time one of its analyses ends (`batch_progress`, called by `jobs.tasks.execute`), its
+counts are taken again from its analyses' rows, and the last one ends the batch.
 
 Each game's analysis is an analysis job like the one the replay page asks for: the replay page
 and the API show its progress while it runs, a killed worker's analysis is taken over like any
