@@ -3,7 +3,8 @@ real Celery workers run side by side, the job showing the whole progress and, at
 report of a serial run: every record's verdict in file order (a record repeated in another part
 stored once, its first occurrence "stored"), the same games stored. A batch of analyses
 (jobs/batches.py) runs its games' analyses on the workers side by side, with the results of
-one request per game.
+one request per game. A worker killed -9 mid-analysis: its analyses are delivered again and
+redone, and the batch ends with every game analysed as a serial run would.
 
 A real `celery -A config worker --concurrency 2` on Redis and this test database (PostgreSQL:
 the workers are other processes; skipped otherwise).
@@ -71,7 +72,7 @@ def broker(settings: Any) -> Iterator[str]:
 
 def _worker(url: str, log: Path, **extra: str) -> subprocess.Popen[Any]:
     env = dict(os.environ, CELERY_BROKER_URL=url,
-               DATABASE_URL=database_url(settings.DATABASES["default"]), **PART_ENV, **extra)
+               DATABASE_URL=database_url(settings.DATABASES["default"]), **{**PART_ENV, **extra})
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
                "--concurrency", "2", "--without-gossip", "--without-mingle",
                "--without-heartbeat"]
@@ -173,3 +174,45 @@ def test_celery_workers_run_a_batchs_analyses_side_by_side(
     for pk in games:
         expected = analyse(load_record(Game.objects.get(pk=pk)), samples=4, seed=1)
         assert GameAnalysis.objects.get(game_id=pk).result == expected.to_dict()
+
+
+def test_a_killed_celery_workers_analysis_is_redone_and_the_batch_ends(
+        user: AbstractUser, broker: str, tmp_path: Path, settings: Any) -> None:
+    settings.ANALYSIS_SAMPLES = 64
+    games = [g.pk for g in _games(3)]
+    # Quick redelivery and takeover, for the workers only (as scripts/fault_worker_kill.py).
+    fast = {"ANALYSIS_SAMPLES": "64", "CELERY_VISIBILITY_TIMEOUT": "3",
+            "CELERY_RESTORE_INTERVAL": "1", "JOB_LEASE_SECONDS": "3"}
+    log = tmp_path / "celery.log"
+    worker = _worker(broker, log, **fast)
+    try:
+        batch = submit_batch(user, Parameters.of(), games=games)
+        deadline = time.monotonic() + 60
+        while not Job.objects.filter(batch=batch, status=Job.Status.RUNNING).exists():
+            assert time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.05)
+        os.killpg(worker.pid, signal.SIGKILL)  # mid-analysis (one or two: two processes)
+        worker.wait(timeout=10)
+        killed = list(Job.objects.filter(batch=batch, status=Job.Status.RUNNING))
+        worker = _worker(broker, log, **fast)
+        _wait(batch, worker, log, seconds=300)
+    finally:
+        _stop(worker)
+
+    batch.refresh_from_db()
+    assert (batch.status, batch.stored, batch.refused) == (Job.Status.DONE, 3, 0), batch.error
+    assert killed
+    for job in killed:
+        job.refresh_from_db()
+        assert job.status == Job.Status.DONE and job.attempts >= 2
+    for pk in games:
+        expected = analyse(load_record(Game.objects.get(pk=pk)), samples=64, seed=0)
+        assert GameAnalysis.objects.get(game_id=pk).result == expected.to_dict()
+
+
+def _games(count: int) -> list[Game]:
+    from tests.api.conftest import round_text, store
+
+    ids = store([round_text(110 + n, "classic", 4, ("An", "Bình", "Chi", "Dũng"))
+                 for n in range(count)])
+    return list(Game.objects.filter(pk__in=ids).order_by("pk"))
