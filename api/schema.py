@@ -18,7 +18,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter
 
 from api.serializers.errors import ErrorDoc
-from records.models import MAX_PLAYER_NAME
+from records.models import MAX_ID, MAX_PLAYER_NAME
 
 COMMON_ERRORS = {
     "400": "An invalid or unknown query parameter.",
@@ -49,7 +49,7 @@ GAME_FILTER_PARAMETERS = [
     _query("player", NAME, "a player's name (case, Unicode form and blanks ignored)"),
     _query("opponent", NAME, "with `player`: games where both sat"),
     _query("players", {"type": "integer", "enum": [2, 3, 4]}, "the number of seats"),
-    _query("match", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, "a match's id"),
+    _query("match", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "a match's id"),
     _query("min_points", {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
            "the finisher's points at least this (games without points are left out)"),
     _query("since", {"type": "string", "format": "date"}, "played on or after (YYYY-MM-DD)"),

@@ -40,7 +40,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:
@@ -96,45 +99,62 @@ def timed_command(path: Path, jobs: int, hook: bool) -> tuple[float, float, floa
     return elapsed, own1 - own0, children1 - children0, out.getvalue().strip().splitlines()[-1]
 
 
+@contextmanager
+def celery_workers(count: int, broker: str, log: Path, queue: str,
+                   **env: str) -> Iterator[None]:
+    """`count` Celery workers (one process each, on `queue`, `env` added to their
+    environment), ready before the block runs; killed after it, the broker's database
+    emptied (whatever they still had queued, such as an import's statistics job, is not
+    timed)."""
+    import redis
+
+    environment = dict(os.environ, CELERY_BROKER_URL=broker, **env)
+    processes = []
+    with log.open("ab") as out:
+        for number in range(count):
+            processes.append(subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info", "-Q",
+                 queue, "-n", f"bench{number}@%h", "--concurrency", "1", "--without-gossip",
+                 "--without-mingle", "--without-heartbeat"],
+                cwd=_ROOT, env=environment, stdout=out, stderr=out, start_new_session=True))
+    try:
+        deadline = time.monotonic() + 120
+        while log.read_text(errors="replace").count(" ready.") < count:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the Celery workers did not start (see {log})")
+            time.sleep(0.5)
+        yield
+    finally:
+        for process in processes:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        redis.Redis.from_url(broker).flushdb()
+
+
+def timed_job(job: Any, task: Any, queue: str, limit: float, log: Path) -> float:
+    """Seconds from handing `job` to `task` on `queue` until the job ends."""
+    t0 = time.perf_counter()
+    task.apply_async(args=[job.pk], queue=queue)
+    while not job.finished:
+        time.sleep(0.2)
+        job.refresh_from_db()
+        if time.perf_counter() - t0 > limit:
+            raise SystemExit(f"job {job.pk} did not end (see {log})")
+    return time.perf_counter() - t0
+
+
 def celery_run(path: Path, workers: int, broker: str, log: Path) -> tuple[float, str]:
     """Seconds from submitting the file as one upload job to its end, with `workers` Celery
     workers (ready before the submission); the job's counts."""
-    import redis
     from django.db import connection
 
     from jobs.queue import create_import_job
     from jobs.tasks import run_import_job
 
     queue = f"bench-parallel-{os.getpid()}"
-    env = dict(os.environ, CELERY_BROKER_URL=broker)
-    processes = []
-    with log.open("ab") as out:
-        for number in range(workers):
-            processes.append(subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info", "-Q",
-                 queue, "-n", f"bench{number}@%h", "--concurrency", "1", "--without-gossip",
-                 "--without-mingle", "--without-heartbeat"],
-                cwd=_ROOT, env=env, stdout=out, stderr=out, start_new_session=True))
-    try:
-        deadline = time.monotonic() + 120
-        while log.read_text(errors="replace").count(" ready.") < workers:
-            if time.monotonic() > deadline:
-                raise SystemExit(f"the Celery workers did not start (see {log})")
-            time.sleep(0.5)
+    with celery_workers(workers, broker, log, queue):
         job = create_import_job(path.read_bytes(), None, path.name)
-        t0 = time.perf_counter()
-        run_import_job.apply_async(args=[job.pk], queue=queue)
-        while not job.finished:
-            time.sleep(0.2)
-            job.refresh_from_db()
-            if time.perf_counter() - t0 > 1800:
-                raise SystemExit(f"the job did not end (see {log})")
-        elapsed = time.perf_counter() - t0
-    finally:
-        for process in processes:  # the statistics job queued behind the import: not timed
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        redis.Redis.from_url(broker).flushdb()
+        elapsed = timed_job(job, run_import_job, queue, 1800, log)
     parts = job.parts.count()
     summary = (f"{job.status}: {job.stored} stored, {job.duplicates} duplicates, "
                f"{job.refused} refused, {parts} parts")
@@ -150,7 +170,6 @@ def celery_batch(games: list[int], workers: int, broker: str, log: Path, samples
     import hashlib
     import json
 
-    import redis
     from django.db import connection
 
     from jobs.analysis import Parameters
@@ -158,35 +177,9 @@ def celery_batch(games: list[int], workers: int, broker: str, log: Path, samples
     from records.models import GameAnalysis
 
     queue = f"bench-analyses-{os.getpid()}"
-    env = dict(os.environ, CELERY_BROKER_URL=broker, ANALYSIS_SAMPLES=str(samples))
-    processes = []
-    with log.open("ab") as out:
-        for number in range(workers):
-            processes.append(subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info", "-Q",
-                 queue, "-n", f"bench{number}@%h", "--concurrency", "1", "--without-gossip",
-                 "--without-mingle", "--without-heartbeat"],
-                cwd=_ROOT, env=env, stdout=out, stderr=out, start_new_session=True))
-    try:
-        deadline = time.monotonic() + 120
-        while log.read_text(errors="replace").count(" ready.") < workers:
-            if time.monotonic() > deadline:
-                raise SystemExit(f"the Celery workers did not start (see {log})")
-            time.sleep(0.5)
+    with celery_workers(workers, broker, log, queue, ANALYSIS_SAMPLES=str(samples)):
         job = create_batch(None, Parameters(samples, 0), games=games)
-        t0 = time.perf_counter()
-        run_batch_job.apply_async(args=[job.pk], queue=queue)
-        while not job.finished:
-            time.sleep(0.2)
-            job.refresh_from_db()
-            if time.perf_counter() - t0 > 3600:
-                raise SystemExit(f"the batch did not end (see {log})")
-        elapsed = time.perf_counter() - t0
-    finally:
-        for process in processes:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        redis.Redis.from_url(broker).flushdb()
+        elapsed = timed_job(job, run_batch_job, queue, 3600, log)
     results = [json.dumps(r, sort_keys=True) for r in GameAnalysis.objects.filter(
         game_id__in=games).order_by("game_id").values_list("result", flat=True)]
     digest = hashlib.sha256("\n".join(results).encode()).hexdigest()[:16]

@@ -29,6 +29,7 @@ from django.utils import timezone
 import fourcolor
 from jobs.analysis import ACTIVE, Parameters, hand_on
 from jobs.models import Job
+from jobs.queue import current_queue, uses_celery
 from records.models import Game, GameAnalysis
 
 # Analysis jobs created per transaction while a batch is set up.
@@ -137,7 +138,6 @@ def run_batch(job: Job, token: str) -> None:
     workers. The batch ends with its last analysis (`batch_progress`), or here when there is
     nothing to analyse. Run again (a worker that found the batch's lease expired), it queues
     nothing twice and only takes its counts again."""
-    from jobs.queue import current_queue
     from jobs.tasks import _update
 
     params = params_of(job)
@@ -161,18 +161,12 @@ def run_batch(job: Job, token: str) -> None:
                     hand_on(child, queue)
         report["queued_all"] = True
         _update(job, token, report=report)
-    elif _uses_celery():
+    elif uses_celery():
         # Run again: analyses whose message may have been lost are queued again (a task for
         # an analysis already running or done does nothing).
         for child in job.children.filter(status=Job.Status.QUEUED).only("pk", "kind"):
             hand_on(child, queue)
     batch_progress(job.pk)
-
-
-def _uses_celery() -> bool:
-    from jobs.queue import uses_celery
-
-    return uses_celery()
 
 
 def batch_progress(batch_id: int) -> bool:

@@ -57,10 +57,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 import fourcolor
-from records.models import MAX_PLAYER_NAME, Game, GameSeat, Outcome, match_key, player_key
+from records.models import MAX_ID, MAX_PLAYER_NAME, Game, GameSeat, Outcome, match_key, player_key
 
-# Ids and points are bounded so that a huge number is a form error, not a database overflow.
-_MAX_ID = 2**63 - 1
+# Points are bounded so that a huge number is a form error, not a database overflow (ids:
+# MAX_ID).
 _MAX_POINTS = 2**31 - 1
 MAX_USERNAME = 150  # django.contrib.auth's User.username
 PLAYER_COUNTS = (2, 3, 4)
@@ -341,7 +341,7 @@ class GameFilter(StatisticsFilter):
         label=_("Outcome"), choices=Outcome.choices, empty_label=_("any")
     )
     match = IntegerFilter(
-        field_name="match_id", label=_("Match"), min_value=1, max_value=_MAX_ID
+        field_name="match_id", label=_("Match"), min_value=1, max_value=MAX_ID
     )
     min_points = IntegerFilter(
         field_name="points", lookup_expr="gte", label=_("Minimum points"),

@@ -27,6 +27,9 @@ from fourcolor.notation import player_key as player_key
 MAX_PLAYER_NAME = 100
 # casefold() may expand a character up to three (ß -> ss, ŉ -> ʼn, ...).
 MAX_PLAYER_KEY = 3 * MAX_PLAYER_NAME
+# The largest key (or other bigint) a database column holds: a larger number is a 400 or a
+# form error where it comes in, never a database overflow.
+MAX_ID = 2**63 - 1
 
 
 def match_key(tag: str) -> str:

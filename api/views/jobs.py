@@ -34,7 +34,7 @@ from jobs.analysis import Parameters
 from jobs.batches import submit_batch
 from jobs.models import Job
 from jobs.queue import submit_revalidate
-from records.models import Player
+from records.models import MAX_ID, Player
 from records.services import ImportReport
 
 # ----------------------------------------------------------------------------- representations
@@ -165,9 +165,6 @@ class JobDetailSerializer(JobSerializer):
         }
 
 
-MAX_ID = 2**63 - 1  # the largest key a database column holds
-
-
 class AnalyseRequest(AnalysisRequest):
     """A batch's selection, with an analysis request's `samples` and `seed` (and its refusal
     of a field it does not know)."""
@@ -262,9 +259,7 @@ class JobViewSet(
     def revalidate(self, request: Request) -> Response:
         options = RevalidateRequest(data=request.data)
         options.is_valid(raise_exception=True)
-        job = submit_revalidate(request.user, **options.validated_data)
-        body = JobDetailSerializer(job, context={"request": request}).data
-        return Response(body, status=202, headers={"Location": body["url"]})
+        return _started(submit_revalidate(request.user, **options.validated_data), request)
 
     @extend_schema(
         summary="Analyse many games in the background (staff)",
@@ -287,7 +282,12 @@ class JobViewSet(
         options.is_valid(raise_exception=True)
         data = options.validated_data
         params = Parameters.of(data.get("samples"), data.get("seed", 0))
-        job = submit_batch(request.user, params, games=data.get("games"),
-                           player=data.get("player"), limit=data.get("limit"))
-        body = JobDetailSerializer(job, context={"request": request}).data
-        return Response(body, status=202, headers={"Location": body["url"]})
+        return _started(submit_batch(request.user, params, games=data.get("games"),
+                                     player=data.get("player"), limit=data.get("limit")),
+                        request)
+
+
+def _started(job: Job, request: Request) -> Response:
+    """202 with a job a POST started, `Location` its address."""
+    body = JobDetailSerializer(job, context={"request": request}).data
+    return Response(body, status=202, headers={"Location": body["url"]})

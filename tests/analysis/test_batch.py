@@ -398,7 +398,7 @@ def test_the_analyses_go_on_the_queue_the_batch_came_by(
         games: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[tuple[int, str | None]] = []
     monkeypatch.setattr("jobs.queue.enqueue", lambda job, queue=None: sent.append((job.pk, queue)))
-    monkeypatch.setattr("jobs.queue.current_queue", lambda: "analyses-only")
+    monkeypatch.setattr("jobs.batches.current_queue", lambda: "analyses-only")
     with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:6379/6"):
         batch = _set_up(submit_batch(None, Parameters.of(), games=games))
 

@@ -22,10 +22,9 @@ from jobs.batches import create_batch
 from jobs.models import Job
 from jobs.queue import enqueue
 from jobs.tasks import Busy, claim, execute, runner_token
-from records.models import Player
+from records.models import MAX_ID, Player
 
 
-MAX_ID = 2**63 - 1  # the largest key a database column holds
 MAX_LIMIT = 2**31 - 1
 
 
