@@ -2,7 +2,8 @@
 """Regenerate static/fonts/xiangqi-cards.woff2 and static/fonts/OFL.txt.
 
 The cards show one xiangqi glyph each. A full CJK font is 20+ MB; the 14 glyphs the cards use
-(plus a space) fit in a few kilobytes, so the page ships only those, from Noto Serif CJK TC Bold
+(plus the game's name 四色牌, written in the brand and the footer, and a space) fit in a few
+kilobytes, so the page ships only those, from Noto Serif CJK TC Bold
 (Traditional Chinese forms, the weight that reads well at card size). Browsers without the web
 font fall back to the system CJK font, so the subset is a nicety, not a requirement.
 
@@ -27,8 +28,9 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
 ROOT = Path(__file__).resolve().parent.parent
-# Red/white (帥 仕 相 俥 傌 炮 兵) then yellow/green (將 士 象 車 馬 包 卒) pieces, and a space.
-GLYPHS = "帥仕相俥傌炮兵將士象車馬包卒 "
+# Red/white (帥 仕 相 俥 傌 炮 兵) then yellow/green (將 士 象 車 馬 包 卒) pieces, the game's
+# name (四色牌: the brand and the footer) and a space.
+GLYPHS = "帥仕相俥傌炮兵將士象車馬包卒四色牌 "
 FAMILY = "Xiangqi Cards"
 DEFAULT_SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc")
 DEFAULT_FACE = "Noto Serif CJK TC"

@@ -7,18 +7,35 @@ from pathlib import Path
 
 from fontTools.ttLib import TTFont
 
-STATIC = Path(__file__).resolve().parents[2] / "static"
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "static"
 FONT = STATIC / "fonts" / "xiangqi-cards.woff2"
 CSS = STATIC / "css" / "cards.css"
 # The seven ranks of the red/white set, then of the yellow/green set (RULES.md).
 CARD_GLYPHS = set("帥仕相俥傌炮兵將士象車馬包卒")
+# The game's name, in the brand and the footer of every page.
+NAME_GLYPHS = set("四色牌")
+SUBSET = CARD_GLYPHS | NAME_GLYPHS | {" "}
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def test_it_has_every_card_glyph_and_nothing_else() -> None:
     font = TTFont(FONT)
 
     assert font.flavor == "woff2"
-    assert {chr(code) for code in font.getBestCmap()} == CARD_GLYPHS | {" "}
+    assert {chr(code) for code in font.getBestCmap()} == SUBSET
+
+
+def test_it_covers_every_cjk_character_the_pages_write_themselves() -> None:
+    # A device without a CJK font shows a box for any other: the translations (locale/) and
+    # what users write (player names) are the reader's fonts' business, not the site's text.
+    written = set()
+    for folder, pattern in ((ROOT / "templates", "*.html"), (STATIC / "js", "*.js")):
+        for path in folder.rglob(pattern):
+            written |= set(CJK.findall(path.read_text("utf-8")))
+
+    assert NAME_GLYPHS <= written
+    assert written <= SUBSET
 
 
 def test_it_keeps_the_font_tiny() -> None:
@@ -39,7 +56,7 @@ def test_it_declares_the_font_for_exactly_its_glyphs() -> None:
 
     assert ranges is not None
     declared = {chr(int(code, 16)) for code in re.findall(r"U\+([0-9A-Fa-f]+)", ranges.group(1))}
-    assert declared == CARD_GLYPHS | {" "}
+    assert declared == SUBSET
     assert 'url("../fonts/xiangqi-cards.woff2")' in css
 
 
