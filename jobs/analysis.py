@@ -34,14 +34,18 @@ ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
 
 
 class TooManyRequests(Exception):
-    """The user asked for more analyses in the last hour than ANALYSIS_REQUESTS_PER_HOUR."""
+    """The user asked for more analyses in the last hour than ANALYSIS_REQUESTS_PER_HOUR.
+    `wanted`: the analyses the refused request asked for at once (a match's rounds); more than
+    `limit` can never be granted, waiting or not."""
 
-    def __init__(self, limit: int, retry_after: int) -> None:
+    def __init__(self, limit: int, retry_after: int, wanted: int = 1) -> None:
         super().__init__(
             f"At most {limit} analyses per hour may be requested; try again in "
             f"{retry_after} seconds."
         )
+        self.limit = limit
         self.retry_after = retry_after
+        self.wanted = wanted
 
 
 @dataclass(frozen=True)
@@ -112,20 +116,34 @@ class Answer:
     created: bool = False
 
 
-def _check_rate(user: Any) -> None:
+def check_rate(user: Any, wanted: int = 1) -> None:
+    """Raise TooManyRequests unless `user` may ask for `wanted` more analyses now: at most
+    ANALYSIS_REQUESTS_PER_HOUR in any hour (staff: no limit). Counted: his requests for one
+    game, and the games of the batches he asked for (a match's rounds, `jobs.batches.
+    request_batch`) when he asked; not the batch ANALYSIS_ON_UPLOAD queues for his upload."""
     if getattr(user, "is_staff", False):
         return
     limit = int(settings.ANALYSIS_REQUESTS_PER_HOUR)
     since = timezone.now() - datetime.timedelta(hours=1)
-    recent = list(
-        # The user's own requests: not the analyses of a batch (an upload's, or staff's).
+    asked = list(
         Job.objects.filter(kind=Job.Kind.ANALYSIS, created_by=user, created_at__gte=since,
                            batch__isnull=True)
         .order_by("created_at").values_list("created_at", flat=True)[:limit]
     )
-    if len(recent) >= limit:
-        wait = recent[0] + datetime.timedelta(hours=1) - timezone.now()
-        raise TooManyRequests(limit, max(1, int(wait.total_seconds()) + 1))
+    batches = (
+        Job.objects.filter(kind=Job.Kind.ANALYSES, created_by=user, created_at__gte=since)
+        .exclude(options__has_key="upload").values_list("created_at", "options__games")
+    )
+    for created, games in batches:
+        asked += [created] * len(games or ())
+    over = len(asked) + wanted - limit
+    if over > 0:
+        asked.sort()
+        # The time until enough of the hour's requests are an hour old (all of them, when
+        # even that is not enough).
+        oldest = asked[min(over, len(asked)) - 1] if asked else timezone.now()
+        wait = oldest + datetime.timedelta(hours=1) - timezone.now()
+        raise TooManyRequests(limit, max(1, int(wait.total_seconds()) + 1), wanted)
 
 
 def request_analysis(game: Game, user: Any, params: Parameters) -> Answer:
@@ -142,7 +160,7 @@ def request_analysis(game: Game, user: Any, params: Parameters) -> Answer:
         running = active_job(game.pk)
         if running is not None:
             return Answer(stored, running)
-        _check_rate(user)
+        check_rate(user)
         job = create_analysis_job(game.pk, user, params)
     hand_on(job)
     job.refresh_from_db()
@@ -172,7 +190,7 @@ def queue_for_upload(job: Job) -> Job | None:
     """With ANALYSIS_ON_UPLOAD, a batch of analyses of the games an upload job stored (its
     import ran with the signal off: jobs.tasks.run_import, jobs.parts.finish_job); nothing
     otherwise. The uploader's, so that he follows it from his upload's page; it does not count
-    against his hourly requests (`_check_rate` counts his own)."""
+    against his hourly requests (`check_rate`)."""
     if not settings.ANALYSIS_ON_UPLOAD or not job.stored:
         return None
     from jobs.batches import submit_batch

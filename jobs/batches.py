@@ -9,6 +9,10 @@ without one the database worker runs them in turn. The batch job shows the whole
 every time one of its analyses ends (`batch_progress`, called by `jobs.tasks.execute`), its
 counts are taken again from its analyses' rows, and the last one ends the batch.
 
+Ways in: `manage.py analyse_games` and `POST /api/v1/jobs/analyse/` (staff), ANALYSIS_ON_UPLOAD
+(an upload's games), and a match's page (`request_batch`: a signed-in reader's request for the
+match's rounds not analysed yet, counted against his hourly requests).
+
 Each game's analysis is an analysis job like the one the replay page asks for: the replay page
 and the API show its progress while it runs, a killed worker's analysis is taken over like any
 job (from its first decision: the result is deterministic for its seed), and its result is the
@@ -27,7 +31,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 import fourcolor
-from jobs.analysis import ACTIVE, Parameters, hand_on
+from jobs.analysis import ACTIVE, Parameters, check_rate, hand_on
 from jobs.models import Job
 from jobs.queue import current_queue, uses_celery
 from records.models import Game, GameAnalysis
@@ -40,12 +44,15 @@ MAX_FAILED = 100
 
 def create_batch(user: Any, params: Parameters, *, games: Iterable[int] | None = None,
                  player: int | None = None, limit: int | None = None,
-                 upload: Job | None = None) -> Job:
+                 upload: Job | None = None, match: int | None = None) -> Job:
     """A queued batch of analyses: of `games` (ids), or else of every game; a `player`'s
     only (given his id); the games an `upload` job stored; the `limit` newest (highest ids)
     at most. Only the ids are kept here: the batch's run looks the games up (a selection may
-    be the whole archive)."""
+    be the whole archive). `match`: the match whose rounds `games` are, for the batch's page
+    to link back to (it selects nothing)."""
     options: dict[str, Any] = {"samples": params.samples, "seed": params.seed}
+    if match is not None:
+        options["match"] = int(match)
     if upload is not None:
         # What the upload stored: the games its uploader stored from its start until now
         # (its report lists only the first 1,000 records; uploads are signed in).
@@ -69,6 +76,43 @@ def create_batch(user: Any, params: Parameters, *, games: Iterable[int] | None =
 def submit_batch(user: Any, params: Parameters, **selection: Any) -> Job:
     """Create a batch (`create_batch`) and hand it to the workers."""
     job = create_batch(user, params, **selection)
+    hand_on(job)
+    return job
+
+
+def games_to_analyse(ids: Iterable[int], params: Parameters, *,
+                     match: int | None = None) -> list[int]:
+    """Of these games, those a batch with `params` would queue: not analysed so already, and
+    not queued or running so by anyone; with `match`, not in a batch of that match's rounds
+    still running either (its analyses are queued only once it runs)."""
+    wanted = sorted(set(int(pk) for pk in ids))
+    done = current_games(wanted, params) | queued_games(wanted, params)
+    if match is not None:
+        done |= match_batch_games(match, params)
+    return [pk for pk in wanted if pk not in done]
+
+
+def match_batch_games(match: int, params: Parameters) -> set[int]:
+    """The games of the batches of a match's rounds (`request_batch`) with `params` that are
+    still queued or running."""
+    batches = Job.objects.filter(
+        kind=Job.Kind.ANALYSES, status__in=ACTIVE, options__match=match,
+        options__samples=params.samples, options__seed=params.seed,
+    ).values_list("options__games", flat=True)
+    return {int(pk) for games in batches for pk in games or ()}
+
+
+def request_batch(user: Any, params: Parameters, games: Iterable[int], *,
+                  match: int | None = None) -> Job | None:
+    """A signed-in reader's request for many games' analyses at once (a match's rounds): a
+    batch of those not analysed or queued yet (None when there is none), counted against his
+    hourly requests game by game (`check_rate`: TooManyRequests when over them)."""
+    with transaction.atomic():
+        todo = games_to_analyse(games, params, match=match)
+        if not todo:
+            return None
+        check_rate(user, len(todo))
+        job = create_batch(user, params, games=todo, match=match)
     hand_on(job)
     return job
 
@@ -122,14 +166,14 @@ def current_games(ids: list[int], params: Parameters) -> set[int]:
     )
 
 
-def queued_games(ids: list[int], params: Parameters, batch: Job) -> set[int]:
+def queued_games(ids: list[int], params: Parameters, batch: Job | None = None) -> set[int]:
     """Of these games, those whose analysis with `params` is queued or running already (a
-    reader asked for it, or another batch): not asked for twice."""
-    return set(
-        Job.objects.filter(kind=Job.Kind.ANALYSIS, status__in=ACTIVE, options__game__in=ids,
-                           options__samples=params.samples, options__seed=params.seed)
-        .exclude(batch=batch).values_list("options__game", flat=True)
-    )
+    reader asked for it, or another batch than `batch`): not asked for twice."""
+    jobs = Job.objects.filter(kind=Job.Kind.ANALYSIS, status__in=ACTIVE, options__game__in=ids,
+                              options__samples=params.samples, options__seed=params.seed)
+    if batch is not None:
+        jobs = jobs.exclude(batch=batch)
+    return set(jobs.values_list("options__game", flat=True))
 
 
 def run_batch(job: Job, token: str) -> None:

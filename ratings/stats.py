@@ -322,7 +322,19 @@ def analysis_stats(filters: GameFilters, player_id: int) -> dict[str, Any]:
     conditions.insert(0, "a.player_id = %s")
     params.insert(0, player_id)
     (row,) = fetch(analysis_counters_sql((), conditions), params)
-    counters = analysis_row(row)
+    return analysis_summary(analysis_row(row))
+
+
+def match_analysis_stats(match_id: int) -> dict[int, dict[str, Any]]:
+    """Per player id: his decisions in the match's analysed rounds, as `analysis_stats` gives
+    them (players with no analysed round left out)."""
+    sql = analysis_counters_sql(["a.player_id"], ["g.match_id = %s"])
+    return {int(row[0]): analysis_summary(analysis_row(row[1:]))
+            for row in fetch(sql, [match_id])}
+
+
+def analysis_summary(counters: Mapping[str, Any]) -> dict[str, Any]:
+    """The figures of a player's analysed decisions from their ANALYSIS_COUNTERS."""
     return {
         "rounds": counters["rounds"],
         "decisions": counters["decisions"],

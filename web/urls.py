@@ -28,4 +28,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("leaderboard/", leaderboard.leaderboard, name="leaderboard"),
     path("matches/", matches.match_list, name="matches"),
     path("matches/<int:pk>/", matches.match_detail, name="match"),
+    path("matches/<int:pk>/analysis/", analysis.match_analyse, name="match-analyse"),
 ]

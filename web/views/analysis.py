@@ -1,8 +1,12 @@
-"""Asking for a game's analysis from its replay page (signed-in users).
+"""Asking for analyses: a game's from its replay page, a match's rounds from the match's page
+(signed-in users).
 
-A POST queues the analysis as a background job (jobs.analysis.request_analysis, as the API
-does) and sends the reader back to the page they came from, which shows the job's progress
-and, once it is done, the marks, the chart and every decision's options.
+A POST for a game queues its analysis as a background job (jobs.analysis.request_analysis, as
+the API does) and sends the reader back to the page they came from, which shows the job's
+progress and, once it is done, the marks, the chart and every decision's options. A POST for a
+match queues one batch of its rounds not analysed yet (jobs.batches.request_batch) and sends
+the reader to the batch's page, which follows it; each round counts against his hourly
+requests.
 """
 
 from __future__ import annotations
@@ -14,10 +18,12 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from jobs.analysis import Parameters, TooManyRequests, request_analysis
-from records.models import Game
+from jobs.batches import request_batch
+from records.models import Game, Match
 
 
 def _back(request: HttpRequest, game: Game) -> str:
@@ -37,10 +43,7 @@ def game_analyse(request: HttpRequest, pk: int) -> HttpResponse:
     except Game.DoesNotExist:
         raise Http404("This game was deleted meanwhile.") from None
     except TooManyRequests as exc:
-        minutes = max(1, round(exc.retry_after / 60))
-        messages.error(request, _(
-            "You have asked for many analyses in the last hour: try again in %(minutes)s "
-            "minutes.") % {"minutes": minutes})
+        _too_many(request, exc)
         response = HttpResponseRedirect(_back(request, game))
         response.status_code = 303
         return response
@@ -52,5 +55,46 @@ def game_analyse(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.info(request, _("This game is already being analysed."))
     response = HttpResponseRedirect(_back(request, game))
+    response.status_code = 303
+    return response
+
+
+def _too_many(request: HttpRequest, exc: TooManyRequests) -> None:
+    if exc.wanted > exc.limit:
+        messages.error(request, _(
+            "These are %(wanted)s analyses, more than the %(limit)s an hour you may ask for: "
+            "ask for the rounds one by one from their replays.") % {
+                "wanted": exc.wanted, "limit": exc.limit})
+        return
+    minutes = max(1, round(exc.retry_after / 60))
+    messages.error(request, _(
+        "You have asked for many analyses in the last hour: try again in %(minutes)s "
+        "minutes.") % {"minutes": minutes})
+
+
+@login_required
+@require_POST
+def match_analyse(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    back = reverse("match", args=[match.pk]) + "#analysis"
+    games = list(match.games.values_list("pk", flat=True))
+    try:
+        batch = request_batch(request.user, Parameters.of(), games, match=match.pk)
+    except TooManyRequests as exc:
+        _too_many(request, exc)
+        batch, target = None, back
+    else:
+        if batch is None:
+            messages.info(request, _("Every round of this match is analysed or being "
+                                     "analysed already."))
+            target = back
+        else:
+            count = len(batch.options["games"])
+            messages.success(request, ngettext(
+                "The analysis of %(count)s round is queued: this page follows it.",
+                "The analyses of %(count)s rounds are queued: this page follows them.",
+                count) % {"count": count})
+            target = reverse("job", args=[batch.pk])
+    response = HttpResponseRedirect(target)
     response.status_code = 303
     return response

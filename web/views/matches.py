@@ -4,6 +4,7 @@ winner) and each match's rounds in play order with who won each and the running 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.paginator import Paginator
 from django.db.models import Count, F, Max, Min, Sum
@@ -14,7 +15,10 @@ from django.views.decorators.http import require_safe
 import fourcolor
 from fourcolor.match import Match as EngineMatch
 
-from records.models import GameSeat, Match
+from jobs.analysis import Parameters
+from jobs.batches import current_games, match_batch_games, queued_games
+from ratings.stats import match_analysis_stats
+from records.models import GameAnalysis, GameSeat, Match, Player
 from records.services import MatchRound, match_credits
 from web.outcomes import round_sentence
 
@@ -130,5 +134,30 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "totals": [final.get(name, 0) for name in names],
             "warnings": dealer_warnings(rounds),
             "winners": winners(table),
+            "analysis": match_analysis(match, [rnd.game.pk for rnd in rounds],
+                                       [players[name] for name in names]),
         },
     )
+
+
+def match_analysis(match: Match, game_ids: list[int], players: list[Player]) -> dict[str, Any]:
+    """The match's rounds as the reviewer rated them: how many are analysed, being analysed
+    and left to ask for (with the default parameters), and each player's decisions over the
+    analysed ones, in the table's order of players."""
+    by_player = match_analysis_stats(match.pk)
+    analysed = GameAnalysis.objects.filter(game_id__in=game_ids).count()
+    params = Parameters.of()
+    rounds = set(game_ids)
+    current = current_games(game_ids, params)
+    # Queued by a reader of one round, or by a batch of the match's rounds (before it has
+    # run too): what a request now would leave out.
+    queued = (queued_games(game_ids, params) | match_batch_games(match.pk, params)) & rounds
+    queued -= current
+    return {
+        "rounds": len(game_ids),
+        "analysed": analysed,
+        "running": len(queued),
+        "to_ask": len(rounds - current - queued),
+        "rows": [{"player": player, **by_player[player.pk]}
+                 for player in players if player.pk in by_player],
+    }

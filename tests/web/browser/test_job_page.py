@@ -93,3 +93,40 @@ def test_it_follows_a_batch_of_analyses_game_by_game(page: Any, account: Any,
     page.wait_for_selector("#job[data-finished]")  # the page reloaded, done
     assert page.locator("[data-count=analysed]").text_content() == "3"
     assert page.locator("#job").get_attribute("data-status") == "done"
+
+
+def test_a_matchs_rounds_are_asked_for_from_its_page_and_followed(
+    page: Any, account: Any, seeded: Any, settings: Any
+) -> None:
+    from jobs.tasks import claim, execute, runner_token
+
+    settings.ANALYSIS_SAMPLES = 4
+    match = seeded.match
+
+    def run(job_id: int) -> None:
+        token = runner_token()
+        claimed = claim(job_id, token)
+        assert claimed is not None
+        execute(claimed, token)
+
+    sign_in(page, "uploader", f"/matches/{match.pk}/")
+    button = page.locator("#analysis form button")
+    expect(button).to_have_text("Analyse the 3 rounds not analysed yet")
+    with page.expect_navigation():
+        button.click()
+    batch = Job.objects.get(kind=Job.Kind.ANALYSES)
+    assert page.url.endswith(f"/jobs/{batch.pk}/")
+    assert "The analyses of 3 rounds are queued" in page.locator(".messages").inner_text()
+
+    run(batch.pk)
+    for child in batch.children.order_by("pk").values_list("pk", flat=True):
+        run(child)
+    page.wait_for_selector("#job[data-finished]")
+    assert page.locator("[data-count=analysed]").text_content() == "3"
+
+    with page.expect_navigation():
+        page.get_by_role("link", name="The match’s rounds").click()
+    expect(page.locator("#analysis [data-field=analysed]")).to_have_text(
+        "3 of 3 rounds analysed.")
+    assert page.locator("#analysis table tbody tr").count() == 4
+    assert page.locator("#analysis form").count() == 0
