@@ -34,7 +34,7 @@ import fourcolor
 from jobs.analysis import ACTIVE, Parameters, check_rate, hand_on
 from jobs.models import Job
 from jobs.queue import current_queue, uses_celery
-from records.models import Game, GameAnalysis
+from records.models import Game, GameAnalysis, Match
 
 # Analysis jobs created per transaction while a batch is set up.
 CREATE_CHUNK = 1000
@@ -108,6 +108,10 @@ def request_batch(user: Any, params: Parameters, games: Iterable[int], *,
     batch of those not analysed or queued yet (None when there is none), counted against his
     hourly requests game by game (`check_rate`: TooManyRequests when over them)."""
     with transaction.atomic():
+        if match is not None:
+            # One request per match at a time decides (the match row is the lock): two
+            # readers pressing the button together get one batch, the second nothing.
+            Match.objects.select_for_update().filter(pk=match).exists()
         todo = games_to_analyse(games, params, match=match)
         if not todo:
             return None
