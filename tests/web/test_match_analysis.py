@@ -98,7 +98,25 @@ def test_an_unanalysed_match_offers_the_request_to_signed_in_readers(
     assert archive.match is not None
     form = signed_in.find("form")
     assert form.attrs["action"] == reverse("match-analyse", args=[archive.match.pk])
-    assert form.find("button").words() == "Analyse the 3 rounds not analysed yet"
+    assert form.find("button").words() == "Analyse 3 rounds"
+    assert not signed_in.find_all("p", data_field="again")
+
+
+def test_rounds_analysed_otherwise_are_offered_again_and_said_so(
+    client: Client, archive: Archive, user: Any
+) -> None:
+    analyse(archive.rounds[0], user)
+    analyse(archive.rounds[1], user)
+    GameAnalysis.objects.filter(game=archive.rounds[1]).update(samples=7)  # other settings
+    client.force_login(user)
+
+    found = section(client, archive)
+
+    assert found.find("p", data_field="analysed").words() == "2 of 3 rounds analysed."
+    assert found.find("form").find("button").words() == "Analyse 2 rounds"
+    assert found.find("p", data_field="again").words() == (
+        "1 of them was analysed with other settings or by another version of the engine: "
+        "it is analysed again.")
 
 
 def test_asking_queues_one_batch_of_the_rounds_not_analysed_yet(

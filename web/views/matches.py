@@ -142,10 +142,12 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def match_analysis(match: Match, game_ids: list[int], players: list[Player]) -> dict[str, Any]:
     """The match's rounds as the reviewer rated them: how many are analysed, being analysed
-    and left to ask for (with the default parameters), and each player's decisions over the
-    analysed ones, in the table's order of players."""
+    and left to ask for (with the default parameters; `again`: of those, how many have an
+    analysis made otherwise), and each player's decisions over the analysed ones, in the
+    table's order of players."""
     by_player = match_analysis_stats(match.pk)
-    analysed = GameAnalysis.objects.filter(game_id__in=game_ids).count()
+    analysed = set(GameAnalysis.objects.filter(game_id__in=game_ids)
+                   .values_list("game_id", flat=True))
     params = Parameters.of()
     rounds = set(game_ids)
     current = current_games(game_ids, params)
@@ -153,11 +155,13 @@ def match_analysis(match: Match, game_ids: list[int], players: list[Player]) -> 
     # run too): what a request now would leave out.
     queued = (queued_games(game_ids, params) | match_batch_games(match.pk, params)) & rounds
     queued -= current
+    to_ask = rounds - current - queued
     return {
         "rounds": len(game_ids),
-        "analysed": analysed,
+        "analysed": len(analysed),
         "running": len(queued),
-        "to_ask": len(rounds - current - queued),
+        "to_ask": len(to_ask),
+        "again": len(to_ask & analysed),  # stored, but by other settings or engine
         "rows": [{"player": player, **by_player[player.pk]}
                  for player in players if player.pk in by_player],
     }

@@ -111,7 +111,7 @@ def test_a_matchs_rounds_are_asked_for_from_its_page_and_followed(
 
     sign_in(page, "uploader", f"/matches/{match.pk}/")
     button = page.locator("#analysis form button")
-    expect(button).to_have_text("Analyse the 3 rounds not analysed yet")
+    expect(button).to_have_text("Analyse 3 rounds")
     with page.expect_navigation():
         button.click()
     batch = Job.objects.get(kind=Job.Kind.ANALYSES)
