@@ -123,6 +123,9 @@ def test_a_matchs_rounds_are_asked_for_from_its_page_and_followed(
         run(child)
     page.wait_for_selector("#job[data-finished]")
     assert page.locator("[data-count=analysed]").text_content() == "3"
+    badge = page.locator("[data-field=status]").evaluate(
+        "(el) => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]")
+    assert badge == ["rgb(255, 255, 255)", "rgb(27, 110, 42)"]  # white on the "done" green
 
     with page.expect_navigation():
         page.get_by_role("link", name="The match’s rounds").click()
