@@ -16,6 +16,8 @@ Rules:
 - `current`: the first in the engine's order among the options sampling cannot tell from the
   top (a gap of at most `Z` standard errors), docs/analysis.md step 6.
 - `band B`: the same with a band of B standard errors (B = 0: the top itself).
+- `band 3 or C pt`: the current band, also holding every option whose mean is at most C
+  points per other seat below the top's (C = 0.5: a shortfall the verdicts rate good).
 - `policy`: among the same options, the one the playout policy would discard (the greedy
   bot's discard value, `partners`, lowest first; the engine's order between equal values and
   for the options of a live card).
@@ -103,6 +105,24 @@ def name_first_within(band: float) -> Namer:
     return name
 
 
+def name_first_within_points(per_seat: float) -> Namer:
+    """As `current`, the band also holding every option at most `per_seat` points per other
+    seat below the top in mean value: a shortfall the verdicts would rate good at
+    `per_seat` = 0.5 (docs/analysis.md, Thresholds), however many deals tell it apart."""
+
+    def name(d: Deals, top: int) -> int:
+        floor = per_seat * max(d.players - 1, 1)
+        mean = [sum(r) / len(r) for r in d.judged]
+        near = [
+            k for k in d.active
+            if k != d.played and (k == top or _margin(d.judged[top], d.judged[k]) <= Z
+                                  or mean[top] - mean[k] <= floor)
+        ]
+        return min(near) if near else top
+
+    return name
+
+
 def name_by_policy(ruleset: str) -> Namer:
     rs = get_ruleset(ruleset)
     groups = [rs.allows("three_colour", r) for r in "KAERHCP"]
@@ -148,6 +168,8 @@ def main() -> int:
     second = record_deals(args.ruleset, args.rounds, 1, args.samples)
     rules: list[tuple[str, Namer]] = [("current (band 3)", name_first_within(Z))]
     rules += [(f"band {b:g}", name_first_within(b)) for b in (0, 0.5, 1, 1.5, 2, 2.5, 4)]
+    rules += [(f"band 3 or {c:g} pt per other seat", name_first_within_points(c))
+              for c in (0.25, 0.5, 1.0)]
     rules.append(("policy", name_by_policy(args.ruleset)))
     rows = []
     for label, name in rules:
