@@ -56,6 +56,9 @@ GAME_FILTER_PARAMETERS = [
     _query("until", {"type": "string", "format": "date"}, "played on or before (YYYY-MM-DD)"),
     _query("uploaded_by", {"type": "string", "maxLength": 150, "pattern": "^[^\\x00]*$"},
            "the username of the user who uploaded them (exact)"),
+    _query("analysed", {"type": "string", "enum": ["true", "false"]},
+           "true: games with a stored analysis (any engine or settings, a stale one too); "
+           "false: games without one"),
 ]
 
 class ApiAutoSchema(AutoSchema):

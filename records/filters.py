@@ -21,6 +21,9 @@ for the statistics' SQL. Each field means one thing everywhere:
 ``match_tag``    a ``Match`` tag value (compared as `match_key`s): ``export_games --match``
 ``min_points``   the finisher's points at least this (games without points are left out)
 ``uploaded_by``  a username, exactly as written (case counts): what one account uploaded
+``analysed``     True: games with a stored analysis (docs/analysis.md; any engine or
+                 settings, a stale one too); False: games without one. Query parameter
+                 ``analysed=true`` or ``false``
 ``ordering``     ``date``, ``points``, ``plies``, ``players`` or ``uploaded``, ``-`` for
                  descending; several in turn. Default: newest played first.
 ===============  ============================================================================
@@ -57,7 +60,16 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 import fourcolor
-from records.models import MAX_ID, MAX_PLAYER_NAME, Game, GameSeat, Outcome, match_key, player_key
+from records.models import (
+    MAX_ID,
+    MAX_PLAYER_NAME,
+    Game,
+    GameAnalysis,
+    GameSeat,
+    Outcome,
+    match_key,
+    player_key,
+)
 
 # Points are bounded so that a huge number is a form error, not a database overflow (ids:
 # MAX_ID).
@@ -74,6 +86,8 @@ ORDERING_FIELDS = {
     "uploaded": "uploaded_at",
 }
 DEFAULT_ORDERING = ("-date", "-uploaded")
+# A field's values that filter nothing (False does: `analysed`).
+EMPTY = (None, "", ())
 # The fields the statistics answer (their stored totals are per ruleset and table size).
 STATISTICS_FIELDS = ("ruleset", "players", "since", "until")
 
@@ -125,6 +139,7 @@ class GameFilters:
     match_tag: str = ""
     min_points: int | None = None
     uploaded_by: str = ""
+    analysed: bool | None = None
     ordering: tuple[str, ...] = ()
 
     @classmethod
@@ -177,6 +192,9 @@ class GameFilters:
             games = games.filter(_seated(player_key(self.player_name), whole=True))
         if self.match_tag:
             games = games.filter(match__key=match_key(self.match_tag))
+        if self.analysed is not None:
+            stored = Exists(GameAnalysis.objects.filter(game=OuterRef("pk")))
+            games = games.filter(stored if self.analysed else ~stored)
         # One filter() each, in the fields' order: the WHERE clause lists them as declared.
         for lookup, value in self.lookups().items():
             games = games.filter(**{lookup: value})
@@ -197,7 +215,7 @@ class GameFilters:
     def for_statistics(self) -> GameFilters:
         """This value, if the statistics can answer it (ValueError names what they cannot)."""
         others = [f.name for f in dataclasses.fields(self)
-                  if f.name not in STATISTICS_FIELDS and getattr(self, f.name)]
+                  if f.name not in STATISTICS_FIELDS and getattr(self, f.name) not in EMPTY]
         if others:
             raise ValueError(
                 f"statistics filter by {', '.join(STATISTICS_FIELDS)} only, not {', '.join(others)}"
@@ -329,6 +347,8 @@ def _typed(name: str, value: Any) -> Any:
         return int(value)
     if name == "ordering":
         return tuple(p for p in value if p)
+    if name == "analysed":
+        return value == "true"
     return value
 
 
@@ -352,9 +372,15 @@ class GameFilter(StatisticsFilter):
     uploaded_by = django_filters.CharFilter(
         field_name="uploaded_by__username", max_length=MAX_USERNAME, label=_("Uploaded by")
     )
+    analysed = django_filters.ChoiceFilter(
+        label=_("Analysis"),
+        choices=[("true", pgettext_lazy("analysis filter", "analysed")),
+                 ("false", pgettext_lazy("analysis filter", "not analysed"))],
+        empty_label=_("any"),
+    )
     ordering = GameOrderingFilter(label=_("Sort by"), empty_label=_("newest played first"))
 
     class Meta:
         model = Game
         fields = ["player", "opponent", "ruleset", "players", "outcome", "since", "until",
-                  "match", "min_points", "uploaded_by"]
+                  "match", "min_points", "uploaded_by", "analysed"]

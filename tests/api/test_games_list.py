@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from records.models import Game, player_key
+import fourcolor
+from records.models import Game, GameAnalysis, player_key
 
 from .conftest import Archive
 
@@ -61,6 +62,19 @@ def test_it_filters_like_the_web_archive(
     expected = {game.pk for game in archive.games() if wanted(game)}
 
     assert set(ids(api.get(URL, params))) == expected
+
+
+@pytest.mark.django_db
+def test_it_filters_by_whether_a_game_is_analysed(api: APIClient, archive: Archive) -> None:
+    analysed = archive.bga[0]
+    GameAnalysis.objects.create(game_id=analysed, engine_version=fourcolor.__version__,
+                                samples=4, seed=0, result={})
+
+    assert ids(api.get(URL, {"analysed": "true"})) == [analysed]
+    assert sorted(ids(api.get(URL, {"analysed": "false"}))) == sorted(
+        pk for pk in archive.all if pk != analysed)
+    refused = api.get(URL, {"analysed": "yes"})
+    assert refused.status_code == 400 and "analysed" in refused.json()["error"]["fields"]
 
 
 @pytest.mark.django_db
@@ -185,7 +199,8 @@ def test_it_refuses_a_page_size_outside_1_to_200(
 def test_it_takes_an_empty_parameter_as_not_given(api: APIClient, archive: Archive) -> None:
     # As the web archive's form sends them: `?player=&since=&page_size=`.
     params = {name: "" for name in ("player", "opponent", "ruleset", "players", "outcome",
-                                     "since", "until", "match", "min_points", "ordering",
+                                     "since", "until", "match", "min_points", "analysed",
+                                     "ordering",
                                      "page", "page_size")}
 
     assert ids(api.get(URL, params)) == ids(api.get(URL))

@@ -8,9 +8,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+import fourcolor
 from web.views import archive as archive_views
-from records.models import Game
+from records.models import Game, GameAnalysis
 from tests.web.conftest import Archive, build_archive
+from tests.web.dom import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +43,23 @@ def test_it_applies_filters_from_the_address_and_keeps_them_in_the_form(
     assert '<option value="3" selected>' in html
     # Each active filter shows as a chip whose link removes just that filter.
     assert 'href="?players=3"' in html and 'href="?player=ann"' in html
+
+
+def test_it_lists_the_analysed_games_and_names_the_filter_in_words(
+    client: Client, archive: Archive
+) -> None:
+    GameAnalysis.objects.create(game=archive.bga, engine_version=fourcolor.__version__,
+                                samples=4, seed=0, result={})
+
+    html = client.get(reverse("archive"), {"analysed": "true"}).content.decode()
+
+    assert listed(html) == [archive.bga.pk]
+    assert '<option value="true" selected>analysed</option>' in html
+    chip = parse(html.encode()).find("ul", "chips").find("li")
+    assert chip.words().startswith("Analysis: analysed")
+    assert chip.find("a").attrs["href"] == "?"
+    assert archive.bga.pk not in listed(
+        client.get(reverse("archive"), {"analysed": "false"}).content.decode())
 
 
 def test_it_sorts_by_a_column_header_and_marks_it_for_screen_readers(

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+import fourcolor
 from ratings import stats
 from records.filters import GameFilter, GameFilters, StatisticsFilter
-from records.models import Game
+from records.models import Game, GameAnalysis
 from tests.web.conftest import HTML_NAME, Archive
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +63,23 @@ def test_it_filters_by_match_and_minimum_points(archive: Archive) -> None:
     assert floor is not None
     expected = {g.pk for g in archive.all_games() if g.points is not None and g.points >= floor}
     assert set(ids({"min_points": str(floor)})) == expected
+
+
+def test_it_filters_by_whether_a_game_is_analysed(archive: Archive) -> None:
+    GameAnalysis.objects.create(game=archive.four, engine_version=fourcolor.__version__,
+                                samples=4, seed=0, result={})
+    GameAnalysis.objects.create(game=archive.long, engine_version="0.9.0", samples=8, seed=1,
+                                result={}, stale=True)  # any analysis counts, a stale one too
+    everything = {g.pk for g in archive.all_games()}
+
+    assert set(ids({"analysed": "true"})) == {archive.four.pk, archive.long.pk}
+    assert set(ids({"analysed": "false"})) == everything - {archive.four.pk, archive.long.pk}
+    assert set(ids({"analysed": "true", "players": "3"})) == {archive.long.pk}
+    assert set(ids({"analysed": ""})) == everything
+    refused = GameFilter({"analysed": "maybe"}, queryset=Game.objects.all())
+    assert set(refused.errors) == {"analysed"} and refused.qs.count() == len(everything)
+    with pytest.raises(ValueError, match="not analysed"):
+        GameFilters(analysed=False).for_statistics()
 
 
 def test_it_orders_newest_played_first_by_default_and_by_any_public_field(

@@ -123,7 +123,9 @@ def archive(request: HttpRequest) -> HttpResponse:
         query = request.GET.copy()
         query.pop(name)
         query.pop("page", None)
-        active.append({"label": field.label, "value": value, "remove": "?" + query.urlencode()})
+        # A choice reads as the form shows it ("analysed", not "true"; the outcome's words).
+        shown = dict(getattr(field, "choices", None) or ()).get(value, value)
+        active.append({"label": field.label, "value": shown, "remove": "?" + query.urlencode()})
     return render(
         request,
         "records/archive.html",
