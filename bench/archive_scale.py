@@ -7,7 +7,7 @@ database, the ratio between databases, and the query plans.
 
 Each database (filled by `manage.py seed_demo --games N --jobs 2 --tables 20`) is measured in
 its own process (Django reads DATABASE_URL once): the archive (unfiltered, filtered by player,
-by ruleset and outcome, sorted by points), a game's replay page at its first, middle and last
+by ruleset and outcome, by whether a game is analysed, sorted by points), a game's replay page at its first, middle and last
 ply, the API's ply state, the API's game detail, a player page, the leaderboards (web and
 API), the API's list (cursor: the whole archive, and by player; and its numbered first page,
 whose count is estimated beyond 10,000 games), and the export's first line; each answered
@@ -60,6 +60,8 @@ def _targets() -> list[tuple[str, str]]:
         ("archive ?player=", f"/?player={name}"),
         ("archive ?ruleset&outcome", "/?ruleset=bga&outcome=win"),
         ("archive ?ordering=-points", "/?ordering=-points"),
+        ("archive ?analysed=true", "/?analysed=true"),
+        ("archive ?analysed=false", "/?analysed=false"),
         ("archive page 150", "/?page=150"),
         ("replay ply 0", f"/games/{pk}/"),
         ("replay middle ply", f"/games/{pk}/?ply={middle}"),
