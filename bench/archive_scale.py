@@ -8,11 +8,11 @@ database, the ratio between databases, and the query plans.
 Each database (filled by `manage.py seed_demo --games N --jobs 2 --tables 20`) is measured in
 its own process (Django reads DATABASE_URL once): the archive (unfiltered, filtered by player,
 by ruleset and outcome, by whether a game is analysed, sorted by points), a game's replay page
-at its first, middle and last ply, the API's ply state, the API's game detail, a player page, the leaderboards (web and
-API), the API's list (cursor: the whole archive, and by player; and its numbered first page,
-whose count is estimated beyond 10,000 games), and the export's first line; each answered
-`--requests` times after a warm-up, with Django's test client (no network), the replay cache
-warm as it is in use. The garbage collector runs as config/wsgi.py sets it up
+at its first, middle and last ply, the API's ply state, the API's game detail, a player page,
+the leaderboards (web and API), the API's list (cursor: the whole archive, and by player; and
+its numbered first page, whose count is estimated beyond 10,000 games), and the export's first
+line; each answered `--requests` times after a warm-up, with Django's test client (no network),
+the replay cache warm as it is in use. The garbage collector runs as config/wsgi.py sets it up
 (config/collector.py; COLLECT_AFTER_RESPONSE=false measures without). Then, on PostgreSQL,
 EXPLAIN ANALYZE of each page's slowest queries.
 The databases are measured in turn, `--rounds` times (a process each time, `--requests` shared
