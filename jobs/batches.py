@@ -80,16 +80,27 @@ def submit_batch(user: Any, params: Parameters, **selection: Any) -> Job:
     return job
 
 
+def analysis_states(ids: Iterable[int], params: Parameters, *,
+                    match: int | None = None) -> tuple[set[int], set[int]]:
+    """Of these games: those analysed with `params` already (`current_games`), and the others
+    whose analysis with `params` is queued or running, by anyone; with `match`, also those in
+    a batch of that match's rounds still running (its analyses are queued only once it
+    runs)."""
+    wanted = sorted({int(pk) for pk in ids})
+    current = current_games(wanted, params)
+    queued = queued_games(wanted, params)
+    if match is not None:
+        queued |= match_batch_games(match, params) & set(wanted)
+    return current, queued - current
+
+
 def games_to_analyse(ids: Iterable[int], params: Parameters, *,
                      match: int | None = None) -> list[int]:
-    """Of these games, those a batch with `params` would queue: not analysed so already, and
-    not queued or running so by anyone; with `match`, not in a batch of that match's rounds
-    still running either (its analyses are queued only once it runs)."""
-    wanted = sorted(set(int(pk) for pk in ids))
-    done = current_games(wanted, params) | queued_games(wanted, params)
-    if match is not None:
-        done |= match_batch_games(match, params)
-    return [pk for pk in wanted if pk not in done]
+    """Of these games, those a batch with `params` would queue: neither analysed so already
+    nor queued (`analysis_states`)."""
+    wanted = sorted({int(pk) for pk in ids})
+    current, queued = analysis_states(wanted, params, match=match)
+    return [pk for pk in wanted if pk not in current and pk not in queued]
 
 
 def match_batch_games(match: int, params: Parameters) -> set[int]:

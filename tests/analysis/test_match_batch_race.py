@@ -5,7 +5,6 @@ the rounds not queued yet and queue them again, analysed twice and counted twice
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from jobs.batches import request_batch
 from jobs.models import Job
 from records.models import Match
 from records.services import import_records
+from tests.race import race
 from tests.records.conftest import fcn_file, match_texts
 
 pytestmark = [
@@ -27,25 +27,9 @@ pytestmark = [
 
 def _race(user: Any, match: Match, readers: int) -> list[Job | None]:
     games = list(match.games.values_list("pk", flat=True))
-    barrier = threading.Barrier(readers)
-    answers: list[Job | None] = []
-    errors: list[BaseException] = []
-
-    def ask() -> None:
-        try:
-            barrier.wait(timeout=30)
-            answers.append(request_batch(user, Parameters.of(samples=4), games,
-                                         match=match.pk))
-        except BaseException as exc:  # reported by the test, not lost in the thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=ask) for _ in range(readers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    answers, errors = race(*[
+        lambda: request_batch(user, Parameters.of(samples=4), games, match=match.pk)
+    ] * readers)
     assert not errors, errors
     return answers
 

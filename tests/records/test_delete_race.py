@@ -3,10 +3,6 @@ deletion is lost or doubled, and the statistics still equal a rebuild from scrat
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -17,34 +13,13 @@ from ratings.services import recompute_stats
 from records.deletion import delete_game
 from records.models import AuditEntry, Game, Match
 from records.services import import_records
+from tests.race import race
 from tests.stats.conftest import club_texts
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="the race needs PostgreSQL"),
 ]
-
-
-def race(*jobs: Callable[[], Any]) -> list[BaseException]:
-    """Run the jobs in threads started together; the exceptions they raised."""
-    barrier = threading.Barrier(len(jobs))
-    errors: list[BaseException] = []
-
-    def run(job: Callable[[], Any]) -> None:
-        try:
-            barrier.wait(timeout=30)
-            job()
-        except BaseException as exc:  # reported by the test, not lost in the thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return errors
 
 
 def imported(*labels: str) -> list[int]:
@@ -62,7 +37,7 @@ def test_it_deletes_while_games_of_the_same_players_and_match_come_in() -> None:
         for pk in doomed:
             delete_game(pk, by=staff)
 
-    errors = race(delete_all, lambda: imported("B3", "C", "D"))
+    _, errors = race(delete_all, lambda: imported("B3", "C", "D"))
 
     assert not errors, errors
     assert not Game.objects.filter(pk__in=doomed).exists()
@@ -82,7 +57,7 @@ def test_it_deletes_a_game_once_when_two_ask_at_the_same_time() -> None:
     staff = get_user_model().objects.create_user("mod", is_staff=True)
     (pk,) = imported("C")
 
-    errors = race(lambda: delete_game(pk, by=staff), lambda: delete_game(pk, by=staff))
+    _, errors = race(lambda: delete_game(pk, by=staff), lambda: delete_game(pk, by=staff))
 
     assert [type(e) for e in errors] == [Game.DoesNotExist]
     assert AuditEntry.objects.filter(game_id=pk).count() == 1

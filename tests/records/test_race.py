@@ -5,13 +5,12 @@ check-then-insert that both uploads could pass at once."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.db import connection
 
 from records.models import Game, GameSeat, Match, Player
 from records.services import ImportReport, import_records
+from tests.race import race
 from tests.records.conftest import fcn_file, good_texts, match_texts
 
 pytestmark = [
@@ -21,24 +20,7 @@ pytestmark = [
 
 
 def _race(data: str, uploads: int = 2) -> list[ImportReport]:
-    barrier = threading.Barrier(uploads)
-    reports: list[ImportReport] = []
-    errors: list[BaseException] = []
-
-    def upload() -> None:
-        try:
-            barrier.wait(timeout=30)
-            reports.append(import_records(data))
-        except BaseException as exc:  # reported by the test, not lost in the thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=upload) for _ in range(uploads)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    reports, errors = race(*[lambda: import_records(data)] * uploads)
     assert not errors, errors
     assert len(reports) == uploads
     return reports

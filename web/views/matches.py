@@ -16,7 +16,7 @@ import fourcolor
 from fourcolor.match import Match as EngineMatch
 
 from jobs.analysis import Parameters
-from jobs.batches import current_games, match_batch_games, queued_games
+from jobs.batches import analysis_states
 from ratings.stats import match_analysis_stats
 from records.models import GameAnalysis, GameSeat, Match, Player
 from records.services import MatchRound, match_credits
@@ -148,13 +148,10 @@ def match_analysis(match: Match, game_ids: list[int], players: list[Player]) -> 
     by_player = match_analysis_stats(match.pk)
     analysed = set(GameAnalysis.objects.filter(game_id__in=game_ids)
                    .values_list("game_id", flat=True))
-    params = Parameters.of()
     rounds = set(game_ids)
-    current = current_games(game_ids, params)
     # Queued by a reader of one round, or by a batch of the match's rounds (before it has
     # run too): what a request now would leave out.
-    queued = (queued_games(game_ids, params) | match_batch_games(match.pk, params)) & rounds
-    queued -= current
+    current, queued = analysis_states(game_ids, Parameters.of(), match=match.pk)
     to_ask = rounds - current - queued
     return {
         "rounds": len(game_ids),
@@ -162,6 +159,17 @@ def match_analysis(match: Match, game_ids: list[int], players: list[Player]) -> 
         "running": len(queued),
         "to_ask": len(to_ask),
         "again": len(to_ask & analysed),  # stored, but by other settings or engine
-        "rows": [{"player": player, **by_player[player.pk]}
+        "rows": [_player_row(player, by_player[player.pk])
                  for player in players if player.pk in by_player],
+    }
+
+
+def _player_row(player: Player, figures: dict[str, Any]) -> dict[str, Any]:
+    """A player's analysed decisions (`match_analysis_stats`) as a row of the table the
+    replay's end panel has for its seats (records/_analysis_seats.html)."""
+    return {
+        "player": player.pk, "name": player.name,
+        "accuracy": figures["decision_accuracy"], "mean_loss": figures["mean_loss_per_decision"],
+        **{key: figures[key]
+           for key in ("rounds", "decisions", "inaccuracies", "mistakes", "blunders")},
     }
