@@ -44,9 +44,7 @@ def game_analyse(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("This game was deleted meanwhile.") from None
     except TooManyRequests as exc:
         _too_many(request, exc)
-        response = HttpResponseRedirect(_back(request, game))
-        response.status_code = 303
-        return response
+        return _see_other(_back(request, game))
     if answer.job is None:
         messages.info(request, _("This game is already analysed with the current engine."))
     elif answer.created:
@@ -54,7 +52,12 @@ def game_analyse(request: HttpRequest, pk: int) -> HttpResponse:
                                     "done."))
     else:
         messages.info(request, _("This game is already being analysed."))
-    response = HttpResponseRedirect(_back(request, game))
+    return _see_other(_back(request, game))
+
+
+def _see_other(url: str) -> HttpResponse:
+    """303: the form's answer is a page to get, not the form sent again on reload."""
+    response = HttpResponseRedirect(url)
     response.status_code = 303
     return response
 
@@ -82,19 +85,14 @@ def match_analyse(request: HttpRequest, pk: int) -> HttpResponse:
         batch = request_batch(request.user, Parameters.of(), games, match=match.pk)
     except TooManyRequests as exc:
         _too_many(request, exc)
-        batch, target = None, back
-    else:
-        if batch is None:
-            messages.info(request, _("Every round of this match is analysed or being "
-                                     "analysed already."))
-            target = back
-        else:
-            count = len(batch.options["games"])
-            messages.success(request, ngettext(
-                "The analysis of %(count)s round is queued: this page follows it.",
-                "The analyses of %(count)s rounds are queued: this page follows them.",
-                count) % {"count": count})
-            target = reverse("job", args=[batch.pk])
-    response = HttpResponseRedirect(target)
-    response.status_code = 303
-    return response
+        return _see_other(back)
+    if batch is None:
+        messages.info(request, _("Every round of this match is analysed or being analysed "
+                                 "already."))
+        return _see_other(back)
+    count = len(batch.options["games"])
+    messages.success(request, ngettext(
+        "The analysis of %(count)s round is queued: this page follows it.",
+        "The analyses of %(count)s rounds are queued: this page follows them.",
+        count) % {"count": count})
+    return _see_other(reverse("job", args=[batch.pk]))
