@@ -1,24 +1,23 @@
-"""CPU time of one API read in one process (issue 18 goal 5), for the code of any worktree:
-what `/healthz`, a game's detail and a ply state cost the web process apart from the machine's
-load, which moves the throughput of bench/reads_under_load.py several-fold between runs.
+"""CPU time of one API read in one process, for the code of any worktree: what `/healthz`, a
+game's detail and a ply state cost the web process apart from the machine's load (which moves
+throughput under load several-fold between runs).
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/rl5_cpu taskset -c 0 \\
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_300 taskset -c 0 \\
         .venv/bin/python bench/api_read_cpu.py [--tree /work/wt/other] [--redis-url URL] \\
         [--requests 400] [--games 100] [--clients 32] [--rate 1000000/minute] [--profile N]
 
-Reads an existing archive (as reads_under_load.py builds it: `manage.py seed_demo`). The code
-is the worktree `--tree` names (this one by default): run it once per tree, alternated, to
-compare two commits on the same database. As reads_under_load.py's server: DEBUG off, the rate
-limits on, per client (NUM_PROXIES=1, one X-Forwarded-For per client among `--clients`, a
-per-minute rate no client reaches; `--rate 1000000/minute,1000000/hour --clients 2`: two rates,
-and clients with an hour of ~1,000 requests each, as production's at their hourly limit), the
-database cache or Redis (`--redis-url`, flushed first).
+Reads an existing archive (`manage.py seed_demo --games 300`). The code is the worktree
+`--tree` names (this one by default): run it once per tree, alternated, to compare two commits
+on the same database. As in production: DEBUG off, the rate limits on, per client
+(NUM_PROXIES=1, one X-Forwarded-For per client among `--clients`, a per-minute rate no client
+reaches; `--rate 1000000/minute,1000000/hour --clients 2`: two rates, and clients with an hour
+of ~1,000 requests each), the database cache or Redis (`--redis-url`, flushed first).
 Every game's detail and one ply are asked for once untimed (the kept answers and ply states are
-in the cache: the figures are for cached reads, as the load benchmark's), then the three reads
-are interleaved `--requests` times, each a game (and any ply) of the first `--games`, through
-Django's test client (middleware, DRF, view; no socket), and the process's CPU time of each
-request (`time.process_time`) recorded. Prints median, mean and p90 per read, and the ratio
-bare CPU / CPU (the goal's 0.5x, counted in CPU).
+in the cache: the figures are for cached reads), then the three reads are interleaved
+`--requests` times, each a game (and any ply) of the first `--games`, through Django's test
+client (middleware, DRF, view; no socket), and the process's CPU time of each request
+(`time.process_time`) recorded. Prints median, mean and p90 per read, and the ratio
+bare CPU / CPU.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ docs/performance.md).
 
     .venv/bin/python bench/import_archive.py [--rounds 10000] [--memory-sizes 10000,100000]
         [--server postgres://postgres@127.0.0.1:5432] [--database fourcolor_bench_import]
-        [--workers 2] [--profile]
+        [--workers 2]
 
 Rounds are real bot rounds (`fourcolor.generate.generate_record`, greedy bots): both rulesets,
 2-4 players from a pool of names in several scripts, any dealer, grouped four at a time into
@@ -24,9 +24,6 @@ starts with the smaller one; the files are cached under var/bench/ and reruns sk
     is the mean of its two rates (the machine's load drifts), and the ratios to it are printed
     with the goals (>= 0.5 without the hook, >= 0.3 with it). The statistics both ways end
     equal (a digest of counted games, totals and ratings);
-(b') `--profile`: one more import with the hook under timers per phase (validation with the
-    facts, canonical text and hash, rows, COPY per table, players and matches, the hook's
-    totals and rating replay), then one under cProfile (`bench/_import_phases.py`);
 (c) memory: for each size a child process imports the file into a fresh database again; its
     peak resident set size (VmHWM of /proc/self/status, where there is one; else ru_maxrss)
     after setup (Django + migrations) and after the import, and the growth between. Not
@@ -427,8 +424,6 @@ def main() -> int:
     p.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     p.add_argument("--database", default=DB_NAME, help="dropped and created for each run")
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--profile", action="store_true",
-                   help="then import once more with timers per phase and cProfile's top calls")
     p.add_argument("--memory-child", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args()
     DB_NAME = args.database
@@ -527,16 +522,6 @@ def main() -> int:
         used = CPU_SECONDS[import_key(announce, ahead)][0]
         print(f"CPU: import {label} {used:.1f} s (client + backend) against check_record "
               f"{check_cpu:.1f} s: {check_cpu / used:.2f}x")
-    if args.profile:
-        from _import_phases import profile_import
-
-        def fresh() -> None:
-            fresh_database(args.server)
-
-        fresh()
-        print()
-        print(profile_import(path, check_rate, args.server, fresh))
-
     # Memory: each size in its own process on a fresh database.
     sizes = [int(s) for s in args.memory_sizes.split(",") if s]
     mem_rows = []
