@@ -14,12 +14,15 @@ def iter_records(stream: Iterable[str]) -> Iterator[RecordText]:
 
     A record starts with a tag line (``[`` in column 1) that follows its predecessor's deal or
     events; blank lines between records belong to neither. Only one record is held in memory;
-    a record over `MAX_RECORD_CHARS` keeps its first part and is flagged ``oversize``.
+    a record over `MAX_RECORD_CHARS` keeps its first part and is flagged ``oversize``. The
+    blank lines after a record are not part of it and do not count towards that limit.
     """
     index = 0
     start = 0
     lines: list[str] = []
     append = lines.append
+    # Blank lines after the record's last line so far: its own only if a line follows them.
+    blanks: list[str] = []
     size = 0
     oversize = False
     # Whether a record has begun: not `bool(lines)`, since a record whose first line alone is
@@ -38,10 +41,11 @@ def iter_records(stream: Iterable[str]) -> Iterator[RecordText]:
         blank = not raw or raw.isspace()  # what `not raw.strip()` says, without a copy
         tag_line = raw.startswith("[")
         if tag_line and has_body and (blank_before or not in_comment):
-            yield RecordText(index, start, _trim(lines), oversize)
+            yield RecordText(index, start, "".join(lines), oversize)
             index += 1
             lines, size, oversize, has_body, in_comment = [], 0, False, False, False
             append = lines.append
+            blanks = []
             started = False
         if not started:
             if blank:
@@ -49,20 +53,26 @@ def iter_records(stream: Iterable[str]) -> Iterator[RecordText]:
                 continue  # blank lines before a record are separators
             started = True
             start = number
-        size += len(raw)
-        if size <= MAX_RECORD_CHARS:
-            append(raw)
-        else:
-            oversize = True
-            size -= len(raw)
-        if not (blank or tag_line):
+        if blank:
+            blanks.append(raw)
+            blank_before = True
+            continue
+        for line in (*blanks, raw) if blanks else (raw,):
+            size += len(line)
+            if size <= MAX_RECORD_CHARS:
+                append(line)
+            else:
+                oversize = True
+                size -= len(line)
+        blanks.clear()
+        if not tag_line:
             has_body = True
         # The per-character scan only runs on lines that could change the state.
         if has_body and ("}" if in_comment else "{") in raw:
             in_comment = _comment_state(raw, in_comment)
         blank_before = blank
     if started:
-        yield RecordText(index, start, _trim(lines), oversize)
+        yield RecordText(index, start, "".join(lines), oversize)
 
 
 _LINE_END = re.compile(r"\r\n|\n|\r")
@@ -97,12 +107,6 @@ def _lines(stream: Iterable[str]) -> Iterator[str]:
             pending = ""
     if pending:
         yield pending
-
-
-def _trim(lines: list[str]) -> str:
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return "".join(lines)
 
 
 def _comment_state(line: str, in_comment: bool) -> bool:

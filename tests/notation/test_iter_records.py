@@ -157,3 +157,47 @@ def test_it_cuts_chunks_into_the_same_lines_as_their_joined_text(chunks: list[st
     whole = "".join(chunks)
     expected = re.findall(r"[^\r\n]*(?:\r\n|\n|\r)|[^\r\n]+$", whole)
     assert list(_lines(chunks)) == expected
+
+
+def _record_of(length: int) -> str:
+    """A record of exactly `length` characters (its final newline included), padded with
+    comment lines of 100 characters and one shorter."""
+    base = fcn("1x yE")
+    lines, rest = divmod(length - len(base) - 3, 100)
+    text = base + ("{" + "x" * 97 + "}\n") * lines + ("{" + "x" * rest + "}\n")
+    assert len(text) == length
+    return text
+
+
+def test_it_does_not_count_the_blank_lines_after_a_record_towards_its_limit() -> None:
+    exact = _record_of(MAX_RECORD_CHARS)
+    assert len(exact) == MAX_RECORD_CHARS
+    records = split(exact + "\n\n  \n" + TWO)
+    assert [(r[2], r[3]) for r in records] == [(exact, False), (TWO, False)]
+    assert fourcolor.check_record(records[0][2], records[0][1]).error is None
+
+
+def test_it_flags_a_record_one_character_over_the_limit() -> None:
+    over = _record_of(MAX_RECORD_CHARS + 1)
+    assert [r[3] for r in split(over + "\n" + TWO)] == [True, False]
+
+
+@given(st.integers(min_value=-3, max_value=3), st.lists(st.sampled_from(["\n", "\r\n", " \n"]),
+                                                         max_size=5), st.booleans())
+def test_it_flags_a_record_by_its_own_length_whatever_blank_lines_follow(
+    delta: int, blanks: list[str], another: bool
+) -> None:
+    record = _record_of(MAX_RECORD_CHARS + delta)
+    records = split(record + "".join(blanks) + (TWO if another else ""))
+    assert records[0][3] == (delta > 0)
+    if delta <= 0:
+        assert records[0][2] == record
+    assert len(records) == 1 + another
+
+
+def test_it_still_counts_blank_lines_inside_a_record() -> None:
+    body = _record_of(MAX_RECORD_CHARS)
+    tags, deal = body.split("\n\n", 1)
+    inside = tags + "\n\n\n" + deal  # one more blank line between the tags and the deal
+    assert len(inside) == MAX_RECORD_CHARS + 1
+    assert split(inside)[0][3] is True
