@@ -14,10 +14,10 @@ RULESETS = ("classic", "bga")
 TARGET_RANDOM_MEDIAN_US = 25.0
 TARGET_WINNING_MEDIAN_US = 50.0
 TARGET_US_PER_EVENT = 5.0
-# The issue's reference figures, "on these machines": what the targets were set beside.
+# The reference figures the targets were set beside (the machines the targets were set on).
 REF_MAHJONG_US = 25.0
 REF_CHESS_US_PER_PLY = 29.0
-# Issue 18 goal 1: parse + validate per event at most this share of python-chess's cost per ply,
+# Parse + validate per event at most this share of python-chess's cost per ply,
 # in every layout, measured in the same run.
 TARGET_CHESS_RATIO = 0.2
 CORPUS = _ROOT / "tests" / "data" / "corpus"

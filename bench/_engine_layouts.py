@@ -1,4 +1,4 @@
-"""The layouts beside python-chess (issue 18 goal 1) for bench/engine.py --layouts: parse and
+"""The layouts beside python-chess for bench/engine.py --layouts: parse and
 validate per event in every layout of `_layouts` and in the corpus files, each read from a
 file as `fourcolor validate FILE` reads it, beside python-chess's PGN reader in the same run."""
 
@@ -30,7 +30,7 @@ from fourcolor import check_record
 from fourcolor.notation import iter_records
 
 
-# --------------------------------------------------------------------------- layouts (issue 18)
+# --------------------------------------------------------------------------- layouts
 
 
 def _check_file(path: Path) -> int:
@@ -148,7 +148,7 @@ def bench_chess(sizes: Sizes) -> list[Row]:
             "ref: python-chess chess.pgn.read_game (SAN vs legal moves)",
             f"{sizes.chess_games} random games, {plies:,} plies",
             _per(seconds, wall, plies, "ply"),
-            "≈ 29 µs/ply (issue 2)",
+            "≈ 29 µs/ply",
             "ref",
             seconds / plies * 1e6,
             REF_CHESS_US_PER_PLY,

@@ -1,4 +1,4 @@
-"""FCN layouts for the benchmarks (issue 18 goal 1): the same rounds written as people and other
+"""FCN layouts for the benchmarks: the same rounds written as people and other
 programs write them, by a writer of this module's own (not `write_fcn`), and the rounds that
 fill them: 4-seat rounds where every seat claims whatever it can (more melds and claims than
 the mixed stream of `_common.mixed_records`).

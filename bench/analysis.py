@@ -1,4 +1,4 @@
-"""The reviewer (issue 13 §2): what must hold of fourcolor/analysis.py, measured at the default
+"""The reviewer: what must hold of fourcolor/analysis.py, measured at the default
 sample count (docs/analysis.md has the figures).
 
     .venv/bin/python bench/analysis.py                    # 8 rounds per ruleset (a few minutes)
@@ -14,7 +14,7 @@ sample count (docs/analysis.md has the figures).
   four seats (target 20 s); median and slowest.
 - Missed wins: the 40 missed wins of tests/data/corpus/missed_wins.fcn (the seat, the card and
   the line of the event that followed, from missed_wins.jsonl), each rated; how many are a
-  mistake or a blunder with a win as the best option (the issue asks 95 %), and why the others
+  mistake or a blunder with a win as the best option (the target was 95 %), and why the others
   are not (see docs/analysis.md).
 
 - Policy: the reviewer's playout policy is the greedy bot itself (fourcolor/playout.py, a
@@ -321,7 +321,7 @@ def missed_wins(samples: int) -> None:
     )
     print(
         f"missed wins rated a mistake or a blunder with a win best: {caught}/{len(rows)} "
-        f"= {caught / len(rows):.0%} (the issue asks 95 %)"
+        f"= {caught / len(rows):.0%} (target 95 %)"
     )
     for reason, k in why.most_common():
         print(f"  {k:>2} {reason}")
@@ -350,7 +350,7 @@ def main() -> int:
         help="print each decision the two seeds name different best options for",
     )
     args = parser.parse_args()
-    print(header(f"bench/analysis.py: the reviewer at {args.samples} samples (issue 13 §2)"))
+    print(header(f"bench/analysis.py: the reviewer at {args.samples} samples"))
     ok = True
     if not args.only_missed:
         ok = strength_and_stability(

@@ -1,4 +1,4 @@
-"""Pages and API reads at archive scale (issue 18 goal 4): p50/p99 of a single client per
+"""Pages and API reads at archive scale: p50/p99 of a single client per
 database, the ratio between databases, and the query plans.
 
     .venv/bin/python bench/archive_scale.py \\

@@ -1,6 +1,6 @@
-"""Engine speed (issue 2 "Speed", issue 3 parsing): best_split and record validation, with the
-two reference figures (the `mahjong` package's HandDivider, python-chess's PGN reader) measured
-in the same run on the same machine.
+"""Engine speed: best_split and record validation, with the two reference figures (the
+`mahjong` package's HandDivider, python-chess's PGN reader) measured in the same run on the
+same machine.
 
     .venv/bin/python bench/engine.py            # full run (about a minute)
     .venv/bin/python bench/engine.py --quick    # smaller samples, one repeat (a few seconds)
@@ -13,17 +13,14 @@ pass's CPU time (`time.process_time`; wall time beside it) divided by its events
 the median of several repeats: the machine is shared, and CPU time does not count the time
 other processes held the cores. The garbage collector stays on, as in the service.
 
-For every target missed, a cProfile top-10 (by own time) of that path is printed after the
-table (`--no-profile` skips it). The exit status is 0 when every target passes, else 1.
+`--layouts` measures only the FCN layouts beside python-chess (`_engine_layouts.py`). The exit
+status is 0 when every target passes, else 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import cProfile
-import io
-import pstats
 import random
 import sys
 import time
@@ -49,7 +46,7 @@ from _engine_layouts import bench_chess, bench_layouts_vs_chess
 
 from fourcolor import check_record, validate
 from fourcolor.cards import CARDS, RANKS, Card, counts_of, full_deck
-from fourcolor.notation import Record, RecordText, iter_records, parse_record, write_fcn
+from fourcolor.notation import Record, iter_records, parse_record, write_fcn
 from fourcolor.rulesets import Ruleset, get_ruleset
 from fourcolor.split import best_points, best_split, best_split_counts
 
@@ -140,9 +137,8 @@ def time_each(
     return out
 
 
-def bench_split(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], None]]]:
+def bench_split(sizes: Sizes) -> list[Row]:
     rows: list[Row] = []
-    slow: dict[str, Callable[[], None]] = {}
     for name in RULESETS:
         rs = get_ruleset(name)
         warm = random_hands(sizes.warmup_hands, f"warm:{name}")
@@ -161,8 +157,6 @@ def bench_split(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], None]]]
                 TARGET_RANDOM_MEDIAN_US,
             )
         )
-        if rows[-1].status == "FAIL":
-            slow[f"best_split random {name}"] = lambda h=hands, r=rs: _loop(best_split, h, r)
         # The same hands through the count-based entry points (what validation and review use).
         warm_counts = [counts_of(h) for h in warm]
         counts = [counts_of(h) for h in hands]
@@ -187,14 +181,7 @@ def bench_split(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], None]]]
                 TARGET_WINNING_MEDIAN_US,
             )
         )
-        if rows[-1].status == "FAIL":
-            slow[f"best_split winning {name}"] = lambda h=wins, r=rs: _loop(best_split, h, r)
-    return rows, slow
-
-
-def _loop(fn: Callable[[object, Ruleset], object], inputs: Sequence[object], rs: Ruleset) -> None:
-    for item in inputs:
-        fn(item, rs)
+    return rows
 
 
 # --------------------------------------------------------------------------- mahjong reference
@@ -252,7 +239,7 @@ def bench_mahjong(sizes: Sizes) -> list[Row]:
             "ref: mahjong HandDivider().divide_hand, winning 14 tiles",
             f"{len(hands):,} distinct hands",
             _latency(s),
-            "≈ 25 µs (issue 2)",
+            "≈ 25 µs",
             "ref",
             s["median"],
             REF_MAHJONG_US,
@@ -274,27 +261,13 @@ def _check_text(text: str) -> int:
     return events
 
 
-def _parse_all(pieces: Sequence[RecordText]) -> None:
-    for rt in pieces:
-        parse_record(rt.text, rt.line, lenient=True)
-
-
-def _validate_all(records: Sequence[Record]) -> None:
-    for record in records:
-        validate(record)
-
-
-def bench_validation(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], None]]]:
+def bench_validation(sizes: Sizes) -> list[Row]:
     rows: list[Row] = []
-    slow: dict[str, Callable[[], None]] = {}
     total_time = total_wall = 0.0
     total_events = 0
-    texts: dict[str, str] = {}
-    bares: dict[str, str] = {}
     for name in RULESETS:
         records = list(mixed_records(name, sizes.rounds))
         text = "\n".join(write_fcn(r) for r in records)
-        texts[name] = text
         warm = "\n".join(
             write_fcn(r) for r in mixed_records(name, sizes.warmup_rounds, salt="bench-warm")
         )
@@ -341,7 +314,6 @@ def bench_validation(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], No
             write_fcn(Record(tags={**r.tags, "Result": "*"}, deal=r.deal, events=[]))
             for r in records
         )
-        bares[name] = bare
         seconds, wall, _ = _median_pass(lambda t=bare: _check_text(t), sizes.repeats)
         rows.append(
             Row(
@@ -363,83 +335,17 @@ def bench_validation(sizes: Sizes) -> tuple[list[Row], dict[str, Callable[[], No
             TARGET_US_PER_EVENT,
         )
     )
-    if rows[-1].status == "FAIL":
-        # The miss is profiled in its two halves: each has its own hot spots.
-        pieces = [rt for t in texts.values() for rt in iter_records(t.splitlines(keepends=True))]
-        parsed = [parse_record(rt.text, rt.line, lenient=True) for rt in pieces]
-        slow["parse_record (the parse half of check_record)"] = lambda: _parse_all(pieces)
-        slow["validate (the validate half of check_record)"] = lambda: _validate_all(parsed)
-        bare_all = "\n".join(bares.values())
-        slow["check_record on the same records without events (the per-record cost)"] = lambda: (
-            _check_text(bare_all) and None
-        )
-    return rows, slow
+    return rows
 
 
 # --------------------------------------------------------------------------- main
 
 
-def scaled_targets(rows: Sequence[Row]) -> str:
-    """The targets were set beside reference figures measured "on these machines"; on a faster
-    or slower machine the same code runs faster or slower. This table scales each target by
-    how this machine ran the reference measured in the same run (best_split by the mahjong
-    package's divider, parsing + validation by python-chess's PGN reader). It is shown beside
-    the absolute verdicts above, not instead of them."""
-    refs = {r.measure: r for r in rows if r.status == "ref" and r.value is not None}
-    mahjong = next((r for m, r in refs.items() if "mahjong" in m), None)
-    chess = next((r for m, r in refs.items() if "python-chess" in m), None)
-    lines = []
-    for r in rows:
-        if r.value is None or r.limit is None or r.status == "ref":
-            continue
-        ref = mahjong if r.measure.startswith("best_split") else chess
-        if ref is None or ref.value is None or ref.limit is None:
-            continue
-        factor = ref.value / ref.limit
-        scaled = r.limit * factor
-        lines.append(
-            (
-                r.measure,
-                f"{r.value:.2f}",
-                f"{factor:.2f} ({ref.value:.1f} / {ref.limit:.0f} µs)",
-                f"{scaled:.2f}",
-                verdict(r.value, scaled),
-            )
-        )
-    return "targets scaled to this machine by the reference measured in the same run:\n" + table(
-        (
-            "measure",
-            "figure µs",
-            "machine factor (ref here / ref in issue)",
-            "scaled target µs",
-            "result",
-        ),
-        lines,
-        right=1,
-    )
-
-
-def profile(label: str, fn: Callable[[], None]) -> str:
-    prof = cProfile.Profile()
-    prof.enable()
-    fn()
-    prof.disable()
-    out = io.StringIO()
-    stats = pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime")
-    stats.print_stats(10)
-    body = out.getvalue()
-    # Drop pstats' preamble up to the totals line; keep the totals and the table.
-    start = body.find("function calls")
-    body = body[body.rfind("\n", 0, start) + 1 :] if start >= 0 else body
-    return f"cProfile, top 10 by own time: {label}\n{body.rstrip()}\n"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small samples, one repeat")
-    parser.add_argument("--no-profile", action="store_true", help="no cProfile of missed targets")
     parser.add_argument(
-        "--layouts", action="store_true", help="only the layouts beside python-chess (issue 18)"
+        "--layouts", action="store_true", help="only the layouts beside python-chess"
     )
     parser.add_argument("--layout-rounds", type=int, help="rounds per ruleset in each layout")
     args = parser.parse_args(argv)
@@ -456,15 +362,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"figures: CPU time (wall beside), median of {sizes.repeats} pass(es); gc enabled."
     )
     rows: list[Row] = []
-    slow: dict[str, Callable[[], None]] = {}
     if not args.layouts:
-        split_rows, split_slow = bench_split(sizes)
-        rows += split_rows
-        slow.update(split_slow)
-        rows += bench_mahjong(sizes)
-        val_rows, val_slow = bench_validation(sizes)
-        rows += val_rows
-        slow.update(val_slow)
+        rows += bench_split(sizes) + bench_mahjong(sizes) + bench_validation(sizes)
         rows += bench_chess(sizes)
     rows += bench_layouts_vs_chess(sizes)
     print()
@@ -481,13 +380,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{sum(r.status == 'PASS' for r in rows)} targets met, {len(failed)} missed; "
         f"{time.perf_counter() - started:.0f} s"
     )
-    if not args.layouts:
-        print()
-        print(scaled_targets(rows))
-    if slow and not args.no_profile:
-        for label, fn in slow.items():
-            print()
-            print(profile(label, fn))
     return 1 if failed else 0
 
 

@@ -13,7 +13,7 @@ matches (`Match`, `Round`, `Date` tags). Round i is the same in every file, so a
 starts with the smaller one; the files are cached under var/bench/ and reruns skip generation.
 
 (a) validation: the file streamed through `fourcolor.iter_records` + `fourcolor.check_record`
-    (the reference of issue 18 goal 2), then with the facts counted in the same pass
+    (the reference), then with the facts counted in the same pass
     (`facts=True`, what the import runs), then with the import's whole derivation on top
     (`derive_game_fields` + `derive_seat_fields`: canonical text, content hash, rows), games/s;
 (b) import: the same file into a fresh database (`--database`, dropped, created, migrated),

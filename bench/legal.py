@@ -1,4 +1,4 @@
-"""The move generator (issue 13 §1): `Round.legal_events()` checked against the brute force of
+"""The move generator: `Round.legal_events()` checked against the brute force of
 the tests on every state of 20,000 generated rounds, and its speed per state.
 
     .venv/bin/python bench/legal.py                 # 20,000 rounds (10,000 per ruleset)
@@ -37,7 +37,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=20_000, help="rounds in all (both rulesets)")
     parser.add_argument("--no-perft", action="store_true", help="time only, skip the brute force")
     args = parser.parse_args()
-    print(header("bench/legal.py: Round.legal_events() (issue 13 §1)"))
+    print(header("bench/legal.py: Round.legal_events()"))
     timings: dict[str, list[int]] = {"all": []}
     states = Counter[str]()
     listed = 0

@@ -1,4 +1,4 @@
-"""Streaming a multi-record FCN file (issue 3): parse + validate speed and peak memory.
+"""Streaming a multi-record FCN file: parse + validate speed and peak memory.
 
     .venv/bin/python bench/notation_file.py                             # 1,000 and 10,000
     .venv/bin/python bench/notation_file.py --sizes 1000,10000,50000 --no-naive  # + 50,000

@@ -1,4 +1,4 @@
-"""What the self-play generator produces (issue 2): outcomes, claims and events over many seeded
+"""What the self-play generator produces: outcomes, claims and events over many seeded
 4-player rounds per ruleset, with a check that every kind of event occurs and that at least a
 third of the rounds end in a win.
 

@@ -1,4 +1,4 @@
-"""CPU time of the web process per page (issue 18 goal 4): what a page costs the server apart
+"""CPU time of the web process per page: what a page costs the server apart
 from waiting for the database or for other processes, which the machine's load moves less
 than wall time.
 
@@ -10,7 +10,7 @@ Reads an existing archive (seed it with `manage.py seed_demo`): each page is ask
 Django's test client (middleware, view, template) after untimed warm-up requests, the pages
 interleaved, and the process's CPU time (`time.process_time`: this process only, user +
 system) of each request recorded; prints the median and p90 per page. Used to tell whether the
-archive's rows were the page's cost (docs/performance.md, "A million rounds").
+archive's rows were the page's cost (docs/performance.md, "Pages and API reads").
 """
 
 from __future__ import annotations

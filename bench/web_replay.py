@@ -1,4 +1,4 @@
-"""Server time of the replay page (issue 5): ply 1 against the last ply of a long round.
+"""Server time of the replay page: ply 1 against the last ply of a long round.
 
     .venv/bin/python bench/web_replay.py               # 200 timed requests per case
     .venv/bin/python bench/web_replay.py --quick       # 30 per case
@@ -18,7 +18,7 @@ round each time), *warm* serves them from it (a game viewed again).
 A third round of the same length is analysed (`fourcolor.analysis` at a low sample count: the
 page's cost depends on how many decisions and options it shows, not on how they were rated),
 and its page is timed beside the unanalysed one: the marks, the evaluation chart and every
-decision's options (issue 13).
+decision's options.
 """
 
 from __future__ import annotations

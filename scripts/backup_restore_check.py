@@ -1,4 +1,4 @@
-"""Backup and restore, checked end to end on PostgreSQL (issue #8).
+"""Backup and restore, checked end to end on PostgreSQL.
 
     .venv/bin/python scripts/backup_restore_check.py [--server postgres://postgres@127.0.0.1:5432]
         [--games 300] [--prefix fourcolor_h6] [--keep]

@@ -1,5 +1,5 @@
 """Load test: Locust against gunicorn on PostgreSQL over loopback, reads and uploads mixed,
-then a check that every upload the server accepted is stored exactly once (issue #8).
+then a check that every upload the server accepted is stored exactly once.
 
     .venv/bin/python scripts/load_test.py [--database-url URL] [--games 2000] [--seconds 60]
         [--users 24] [--workers 4] [--port 8160] [--reset] [--json FILE] [--broker URL]

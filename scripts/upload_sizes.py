@@ -1,4 +1,4 @@
-"""Large uploads against the production set-up: 1, 10 and 30 MB files through the API (issue 12).
+"""Large uploads against the production set-up: 1, 10 and 30 MB files through the API.
 
     .venv/bin/python scripts/upload_sizes.py [--database-url URL] [--sizes 1,10,30]
         [--port 8170] [--celery redis://127.0.0.1:6379/1] [--json FILE]
