@@ -50,7 +50,10 @@ VERB_NAMES = {
 class Event(NamedTuple):
     """One event: seat, verb letter, cards, and for a win the declared split of the rest.
 
-    A named tuple: immutable and cheap to build (a round has hundreds; use ``_replace``)."""
+    A named tuple: immutable and cheap to build (a round has hundreds; use ``_replace``).
+    Two events are equal when they are the same move, written canonically alike (`str`):
+    the comments and where the event was written (`line`, `col`) never count, nor the order
+    of a meld's cards, so a parsed record's event is `in round.legal_events()`."""
 
     seat: int
     verb: str
@@ -59,6 +62,31 @@ class Event(NamedTuple):
     comments: tuple[str, ...] = ()
     line: int = 0
     col: int = 0
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return False  # not even a plain tuple of the same fields
+        if (
+            self.seat == other.seat
+            and self.verb == other.verb
+            and self.cards == other.cards
+            and self.groups == other.groups
+        ):
+            return True
+        return self.verb in "mwch" and self.move() == other.move()
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.move())
+
+    def __str__(self) -> str:
+        return self.canonical().text()
+
+    def move(self) -> tuple[int, str, tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
+        """What equality compares: seat, verb, cards and declared split, in canonical order."""
+        return self.canonical()[:4]  # type: ignore[return-value]
 
     @property
     def head(self) -> str:
@@ -101,6 +129,18 @@ class Record:
     first_line: int = field(default=1, compare=False)
     # The first malformed event, when there is one; `events` then holds the events before it.
     syntax_error: FcnSyntaxError | None = field(default=None, compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        """Records are equal when they say the same: tags, deal, events and every comment (an
+        event's own equality leaves its comments out); not where things were written."""
+        if not isinstance(other, Record):
+            return NotImplemented
+        return (
+            self.tags == other.tags
+            and self.deal == other.deal
+            and self.comments == other.comments
+            and [(e, e.comments) for e in self.events] == [(e, e.comments) for e in other.events]
+        )
 
     @property
     def ruleset_name(self) -> str:
