@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from _common import _ROOT, fmt_us
+from _common import fmt_us
 
 RULESETS = ("classic", "bga")
 TARGET_RANDOM_MEDIAN_US = 25.0
@@ -17,11 +17,6 @@ TARGET_US_PER_EVENT = 5.0
 # The reference figures the targets were set beside (the machines the targets were set on).
 REF_MAHJONG_US = 25.0
 REF_CHESS_US_PER_PLY = 29.0
-# Parse + validate per event at most this share of python-chess's cost per ply,
-# in every layout, measured in the same run.
-TARGET_CHESS_RATIO = 0.2
-CORPUS = _ROOT / "tests" / "data" / "corpus"
-CORPUS_FILES = ("valid.fcn", "missed_wins.fcn", "valid_mutants.fcn")
 
 
 @dataclass
@@ -48,11 +43,9 @@ class Sizes:
     warmup_games: int
     repeats: int
 
-    layout_rounds: int = 0
 
-
-FULL = Sizes(20_000, 5_000, 2_000, 5_000, 2_000, 100, 300, 30, 3, 500)
-QUICK = Sizes(2_000, 1_000, 300, 1_000, 200, 20, 60, 10, 1, 60)
+FULL = Sizes(20_000, 5_000, 2_000, 5_000, 2_000, 100, 300, 30, 3)
+QUICK = Sizes(2_000, 1_000, 300, 1_000, 200, 20, 60, 10, 1)
 
 
 def _latency(s: dict[str, float]) -> str:
@@ -80,17 +73,3 @@ def _median_pass(fn: Callable[[], int], repeats: int) -> tuple[float, float, int
 
 def _per(seconds: float, wall: float, units: int, unit: str) -> str:
     return f"{seconds / units * 1e6:.2f} µs/{unit} (wall {wall / units * 1e6:.2f})"
-
-
-def _min_pass(fn: Callable[[], int], repeats: int) -> tuple[float, float, int]:
-    """The fastest of `repeats` passes (CPU seconds, wall seconds of that pass, units): on a
-    shared machine the minimum is the pass the neighbours disturbed least."""
-    best: tuple[float, float, int] | None = None
-    for _ in range(repeats):
-        c0, w0 = time.process_time(), time.perf_counter()
-        units = fn()
-        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
-        if best is None or cpu < best[0]:
-            best = (cpu, wall, units)
-    assert best is not None
-    return best

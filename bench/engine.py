@@ -13,14 +13,13 @@ pass's CPU time (`time.process_time`; wall time beside it) divided by its events
 the median of several repeats: the machine is shared, and CPU time does not count the time
 other processes held the cores. The garbage collector stays on, as in the service.
 
-`--layouts` measures only the FCN layouts beside python-chess (`_engine_layouts.py`). The exit
-status is 0 when every target passes, else 1.
+The exit status is 0 when every target passes, else 1.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
+import io
 import random
 import sys
 import time
@@ -30,6 +29,7 @@ from _common import header, mixed_records, summary_us, table, timer_overhead_ns
 from _engine_figures import (
     FULL,
     QUICK,
+    REF_CHESS_US_PER_PLY,
     REF_MAHJONG_US,
     RULESETS,
     TARGET_RANDOM_MEDIAN_US,
@@ -42,7 +42,6 @@ from _engine_figures import (
     _per,
     verdict,
 )
-from _engine_layouts import bench_chess, bench_layouts_vs_chess
 
 from fourcolor import check_record, validate
 from fourcolor.cards import CARDS, RANKS, Card, counts_of, full_deck
@@ -338,20 +337,66 @@ def bench_validation(sizes: Sizes) -> list[Row]:
     return rows
 
 
+# --------------------------------------------------------------------------- chess reference
+
+
+def chess_pgn(count: int, seed: str) -> tuple[str, int]:
+    """`count` random legal games (uniform random moves, at most 80 plies) as PGN text."""
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed)
+    games = []
+    plies = 0
+    for _ in range(count):
+        board = chess.Board()
+        while len(board.move_stack) < 80 and not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+        plies += len(board.move_stack)
+        games.append(str(chess.pgn.Game.from_board(board)))
+    return "\n\n".join(games) + "\n", plies
+
+
+def _read_pgn(text: str) -> int:
+    import chess.pgn
+
+    handle = io.StringIO(text)
+    plies = 0
+    while (game := chess.pgn.read_game(handle)) is not None:
+        if game.errors:
+            raise SystemExit(f"python-chess refused a generated game: {game.errors[0]}")
+        plies += game.end().ply()
+    return plies
+
+
+def bench_chess(sizes: Sizes) -> list[Row]:
+    warm, _ = chess_pgn(sizes.warmup_games, "chess:warm")
+    text, plies = chess_pgn(sizes.chess_games, "chess:timed")
+    _read_pgn(warm)
+    seconds, wall, read = _median_pass(lambda: _read_pgn(text), sizes.repeats)
+    if read != plies:
+        raise SystemExit(f"python-chess read {read} plies, {plies} were written")
+    return [
+        Row(
+            "ref: python-chess chess.pgn.read_game (SAN vs legal moves)",
+            f"{sizes.chess_games} random games, {plies:,} plies",
+            _per(seconds, wall, plies, "ply"),
+            "≈ 29 µs/ply",
+            "ref",
+            seconds / plies * 1e6,
+            REF_CHESS_US_PER_PLY,
+        )
+    ]
+
+
 # --------------------------------------------------------------------------- main
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small samples, one repeat")
-    parser.add_argument(
-        "--layouts", action="store_true", help="only the layouts beside python-chess"
-    )
-    parser.add_argument("--layout-rounds", type=int, help="rounds per ruleset in each layout")
     args = parser.parse_args(argv)
     sizes = QUICK if args.quick else FULL
-    if args.layout_rounds:
-        sizes = dataclasses.replace(sizes, layout_rounds=args.layout_rounds)
     started = time.perf_counter()
     mode = " (--quick)" if args.quick else ""
     print(header(f"fourcolor engine benchmark{mode}"))
@@ -361,11 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"(timer pair itself: {timer_overhead_ns():.0f} ns, included);\n        per-event/ply "
         f"figures: CPU time (wall beside), median of {sizes.repeats} pass(es); gc enabled."
     )
-    rows: list[Row] = []
-    if not args.layouts:
-        rows += bench_split(sizes) + bench_mahjong(sizes) + bench_validation(sizes)
-        rows += bench_chess(sizes)
-    rows += bench_layouts_vs_chess(sizes)
+    rows = bench_split(sizes) + bench_mahjong(sizes) + bench_validation(sizes)
+    rows += bench_chess(sizes)
     print()
     print(
         table(

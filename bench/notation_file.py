@@ -1,17 +1,15 @@
 """Streaming a multi-record FCN file: parse + validate speed and peak memory.
 
     .venv/bin/python bench/notation_file.py                             # 1,000 and 10,000
-    .venv/bin/python bench/notation_file.py --sizes 1000,10000,50000 --no-naive  # + 50,000
+    .venv/bin/python bench/notation_file.py --sizes 1000,10000,50000   # + 50,000
     .venv/bin/python bench/notation_file.py --dir /tmp/fcn --keep       # keep the files
 
 Writes FCN files of generated mixed rounds (both rulesets alternately; 2, 3 or 4 players, each
 seat's bot greedy or random, drawn from the seed), each file a prefix of the next, then reads
 each one the way the importer does: `iter_records` over the open file and `check_record` on each
 record, keeping nothing but counters. Per file: a timed pass (no tracing; CPU time, the wall
-time beside it), then two passes under `tracemalloc`: "peak" with CPython's free lists filled
-beforehand and the collector off (see `traced_working_set`: the memory the reader itself
-needs), and "naive peak", the plain figure with the collector on, which also counts objects
-parked on free lists (bounded, but climbing by chance over the first few thousand records).
+time beside it), then a pass under `tracemalloc` with CPython's free lists filled beforehand
+and the collector off (see `traced_working_set`: the memory the reader itself needs).
 A streaming reader's peak depends on the largest record, not on how many there are; the check
 allows the larger files 1.5 times the smallest file's peak (their largest record can be a
 little larger).
@@ -132,17 +130,6 @@ def fill_free_lists() -> None:
     del hold
 
 
-def traced_naive(path: Path) -> int:
-    """The plain tracemalloc peak of a pass, collector on, free lists included."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        stream_check(path)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 def progress(message: str) -> None:
     print(f"  ... {message}", file=sys.stderr, flush=True)
 
@@ -157,9 +144,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, help="where to write the files (default: a temp dir)")
     parser.add_argument("--keep", action="store_true", help="keep the files afterwards")
     parser.add_argument("--workers", type=int, default=2, help="processes generating rounds")
-    parser.add_argument(
-        "--no-naive", action="store_true", help="skip the naive traced pass (halves the run)"
-    )
     args = parser.parse_args(argv)
     try:
         sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
@@ -191,7 +175,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress(f"{n:,} records: {wall:.1f} s; now the traced passes")
             t0 = time.perf_counter()
             peaks[n], current = traced_working_set(paths[n], paths[sizes[-1]])
-            naive = None if args.no_naive else traced_naive(paths[n])
             traced_seconds = time.perf_counter() - t0
             per_event[n] = seconds / events * 1e6
             rows.append(
@@ -204,7 +187,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{largest:,}",
                     f"{peaks[n] / 1024:,.0f} KiB",
                     f"{current / 1024:,.0f} KiB",
-                    "-" if naive is None else f"{naive / 1024:,.0f} KiB",
                     f"{traced_seconds:.0f} s",
                 )
             )
@@ -220,7 +202,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "largest record (chars)",
                     "peak",
                     "left at end",
-                    "naive peak",
                     "traced passes",
                 ),
                 rows,
