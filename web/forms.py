@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 
 
@@ -34,6 +35,14 @@ class UploadForm(forms.Form):
         help_text=_("A UTF-8 text file of FCN records (.fcn or .txt)."),
         widget=forms.ClearableFileInput(attrs={"accept": ".fcn,.txt,text/plain"}),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Django's CharField refuses a NUL anywhere in the paste; the engine refuses only the
+        # record holding it, with its line and column, as it does for a file or the API.
+        text = self.fields["text"]
+        text.validators = [v for v in text.validators
+                           if not isinstance(v, ProhibitNullCharactersValidator)]
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data.get("file")

@@ -139,3 +139,13 @@ def test_it_refuses_a_file_above_the_size_limit(
     response = signed_in.post(reverse("upload"), {"file": upload})
     assert response.status_code == 400
     assert "the upload page takes at most 100 bytes" in response.content.decode()
+
+
+def test_it_refuses_only_the_record_holding_a_nul_character(signed_in: Client) -> None:
+    bad = good(8).replace("Club night", "Club\x00night", 1)
+    assert "\x00" in bad
+    text = good(7) + "\n" + bad + "\n" + good(9)
+    doc = parse(upload_and_follow(signed_in, {"text": text}).content)
+    rows = results(doc)
+    assert [r.attrs["data-status"] for r in rows] == ["stored", "refused", "stored"]
+    assert Game.objects.count() == 2
