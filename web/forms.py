@@ -56,6 +56,13 @@ class UploadForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        sent = len(self.files.getlist(self.add_prefix("file"))) if self.files else 0
+        if sent > 1:
+            # Django's field keeps the last one: the others would vanish without a word.
+            raise forms.ValidationError(
+                _("Choose one file at a time: this upload sent %(count)s."),
+                params={"count": sent}, code="files",
+            )
         has_text = bool(data.get("text", "").strip())
         has_file = data.get("file") is not None
         if has_text and has_file:

@@ -149,3 +149,15 @@ def test_it_refuses_only_the_record_holding_a_nul_character(signed_in: Client) -
     rows = results(doc)
     assert [r.attrs["data-status"] for r in rows] == ["stored", "refused", "stored"]
     assert Game.objects.count() == 2
+
+
+@pytest.mark.parametrize("path", ["/upload/", "/check/"])
+def test_it_refuses_several_files_under_one_field_rather_than_keep_one(
+    signed_in: Client, path: str
+) -> None:
+    files = [SimpleUploadedFile(f"{n}.fcn", good(n).encode()) for n in (10, 11)]
+    response = signed_in.post(path, {"file": files})
+    assert response.status_code == 400
+    assert parse(response.content).find("div", "errors").words() == (
+        "Choose one file at a time: this upload sent 2.")
+    assert Game.objects.count() == 0
