@@ -30,8 +30,6 @@ starts with the smaller one; the files are cached under var/bench/ and reruns sk
     ru_maxrss alone on Linux: it keeps the largest RSS of the process across exec, so a child
     started by this (larger) process would report the parent's size and hide its own.
 
-A memory size whose file is missing and would take over 8 minutes to generate at the measured
-rate is replaced by 30,000 rounds (and the output says so).
 """
 
 from __future__ import annotations
@@ -57,33 +55,11 @@ DB_NAME = "fourcolor_bench_import"  # the default of --database
 CACHE = _ROOT / "var" / "bench"
 RULESETS = ("classic", "bga")
 ROUNDS_PER_MATCH = 4
-GENERATION_LIMIT_S = 8 * 60
-FALLBACK_SIZE = 30_000
 _NAMES = (
-    "Nguyễn Văn An",
-    "Trần Thị Bích",
-    "Lê Hoàng",
-    "Phạm Minh Châu",
-    "Võ Thanh Tùng",
-    "Đặng Thu Hà",
-    "Bùi Quốc Bảo",
-    "Huỳnh Mai",
-    "陳美玲",
-    "林志強",
-    "黃淑芬",
-    "張偉",
-    "王小明",
-    "李嘉欣",
-    "Marie Dupont",
-    "Jean Lefèvre",
-    "Anna Schmidt",
-    "Jörg Müller",
-    "Sofía García",
-    "Łukasz Nowak",
-    "Иван Петров",
-    "Ольга Смирнова",
-    "ไพโรจน์",
-    "สมศรี",
+    "Nguyễn Văn An", "Trần Thị Bích", "Lê Hoàng", "Phạm Minh Châu", "Võ Thanh Tùng", "Đặng Thu Hà",
+    "Bùi Quốc Bảo", "Huỳnh Mai", "陳美玲", "林志強", "黃淑芬", "張偉", "王小明", "李嘉欣",
+    "Marie Dupont", "Jean Lefèvre", "Anna Schmidt", "Jörg Müller", "Sofía García", "Łukasz Nowak",
+    "Иван Петров", "Ольга Смирнова", "ไพโรจน์", "สมศรี",
 )
 NAME_POOL = tuple(f"{name} {n}" if n else name for n in range(10) for name in _NAMES)
 
@@ -159,17 +135,6 @@ def generate_file(size: int, workers: int) -> tuple[Path, float | None]:
     return path, (size - start) / elapsed
 
 
-def generation_rate(workers: int, sample: int = 400) -> float:
-    """Rounds/s of generation on `workers` processes (for the 8-minute decision)."""
-    t0 = time.perf_counter()
-    # Rounds far past any file's, so the estimate does not rely on a warm cache.
-    step = sample // workers
-    chunks = [(10**9 + lo, 10**9 + lo + step) for lo in range(0, sample, step)]
-    with multiprocessing.Pool(workers) as pool:
-        pool.map(_texts, chunks)
-    return sample / (time.perf_counter() - t0)
-
-
 # ----------------------------------------------------------------------------- database
 
 
@@ -180,21 +145,8 @@ def recreate_database(server: str) -> None:
         f"CREATE DATABASE \"{DB_NAME}\" ENCODING 'UTF8' TEMPLATE template0",
     ):
         subprocess.run(
-            [
-                "psql",
-                "-X",
-                "-h",
-                host,
-                "-U",
-                user,
-                "-d",
-                "postgres",
-                "-q",
-                "-v",
-                "ON_ERROR_STOP=1",
-                "-c",
-                sql,
-            ],
+            ["psql", "-X", "-h", host, "-U", user, "-d", "postgres", "-q",
+             "-v", "ON_ERROR_STOP=1", "-c", sql],
             check=True,
             env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"},
         )
@@ -224,20 +176,6 @@ def setup_django(server: str) -> None:
     call_command("migrate", verbosity=0)
 
 
-def hook_present() -> str:
-    """Where the batched statistics hook (`_count_stored`, connected to
-    `records.signals.games_stored_batch`, calling `ratings.services.on_games_stored`) is
-    defined and connected, or 'absent'."""
-    found = [
-        name
-        for name in ("ratings/apps.py", "records/services/importing.py")
-        if (_ROOT / name).exists()
-        and ("_count_stored" in (text := (_ROOT / name).read_text(encoding="utf-8"))
-             or "games_stored_batch" in text)
-    ]
-    return "present in " + ", ".join(found) if found else "absent"
-
-
 def fresh_database(server: str) -> None:
     """Drop and create the benchmark database under a running Django, and migrate it."""
     from django.core.management import call_command
@@ -263,7 +201,6 @@ def validation_rates(
     def run(extra: Any, facts: bool = False) -> tuple[int, float]:
         games = 0
         t0 = time.perf_counter()
-        c0 = time.process_time()
         with path.open(encoding="utf-8", newline="") as f:
             for rt in fourcolor.iter_records(f):
                 check = fourcolor.check_record(
@@ -274,13 +211,9 @@ def validation_rates(
                 if extra is not None:
                     extra(check)
                 games += 1
-        cpu.append(time.process_time() - c0)
         return games, games / (time.perf_counter() - t0)
 
-    cpu: list[float] = []
-
     out = {"check_record": run(None)}
-    CPU_SECONDS.setdefault("check_record", []).append(cpu[-1])
     if only_check:
         return out
     out["check_record(facts=True)"] = run(None, facts=True)
@@ -293,23 +226,14 @@ def timed_import(path: Path, *, announce: bool = True, ahead: bool = False) -> t
     """`import_records` of the file; (report, wall seconds). `announce` False: without the
     statistics hook (the games are stored and left for the statistics job). `ahead`: the
     records validated in a forked process while the batches are stored (as `import_games`
-    and an upload job run it); its CPU time is counted with this process's."""
+    and an upload job run it)."""
     from records.models import Game
     from records.services import import_records
 
-    pid0, server0 = server_cpu()
     t0 = time.perf_counter()
-    c0 = time.process_time() + children_cpu()
     with path.open("rb") as f:
         report = import_records(f, uploader=None, announce=announce, ahead=ahead)
     elapsed = time.perf_counter() - t0
-    pid1, server1 = server_cpu()
-    # Validating ahead closes the connection before forking: the import's batches went to a
-    # new backend, which did nothing else (the old one had only answered the set-up).
-    backend = server1 - server0 if pid1 == pid0 else server1
-    CPU_SECONDS.setdefault(import_key(announce, ahead), []).append(
-        time.process_time() + children_cpu() - c0 + backend
-    )
     stored = Game.objects.count()
     if report.problems or stored != report.total:
         raise SystemExit(
@@ -317,37 +241,6 @@ def timed_import(path: Path, *, announce: bool = True, ahead: bool = False) -> t
             f"problems {report.problems[:3]}"
         )
     return report, elapsed
-
-
-def import_key(announce: bool, ahead: bool) -> str:
-    return f"import announce={announce}" + (" ahead" if ahead else "")
-
-
-def children_cpu() -> float:
-    """CPU seconds of this process's ended (and waited for) children."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-# CPU seconds of the passes (this process; for an import, + its PostgreSQL backend's): the
-# load of a shared machine stretches wall time far more than CPU time.
-CPU_SECONDS: dict[str, list[float]] = {}
-
-
-def server_cpu() -> tuple[int, float]:
-    """This connection's PostgreSQL backend and the CPU seconds it used so far (from /proc:
-    the server runs on this machine; 0.0 where that cannot be read)."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        (pid,) = cursor.fetchone()
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return pid, 0.0
-    return pid, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def derived_digest() -> str:
@@ -433,15 +326,11 @@ def main() -> int:
 
     print(header("Archive import benchmark (bench/import_archive.py)"))
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
-    hook = hook_present()
-    print(f"batched statistics hook (_count_stored): {hook}")
 
     path, rate = generate_file(args.rounds, args.workers)
-    gen_rate = rate if rate is not None else generation_rate(args.workers)
     print(
         f"file: {path.relative_to(_ROOT)} ({path.stat().st_size / 1e6:.1f} MB, "
-        f"{args.rounds:,} rounds; {'generated' if rate else 'cached'}; generation "
-        f"{gen_rate:,.0f} rounds/s on {args.workers} processes)"
+        f"{args.rounds:,} rounds; {'generated' if rate else 'cached'})"
     )
 
     recreate_database(args.server)
@@ -511,39 +400,10 @@ def main() -> int:
         f"({digest_job} / {digest_hook} / {digest_ahead}: the statistics job after the import, "
         f"the hook, the hook with the records validated ahead)"
     )
-    # The same ratios in CPU time (this process and its children, + the backend's for the
-    # imports; not the server's background writers): what survives a loaded machine. Validating
-    # ahead spends more CPU (the verdicts go between processes): it buys wall time with a core.
-    check_cpu = sum(CPU_SECONDS["check_record"]) / len(CPU_SECONDS["check_record"])
-    for label, announce, ahead in (("without the hook", False, False),
-                                   ("with the hook", True, False),
-                                   ("validated ahead, without the hook", False, True),
-                                   ("validated ahead, with the hook", True, True)):
-        used = CPU_SECONDS[import_key(announce, ahead)][0]
-        print(f"CPU: import {label} {used:.1f} s (client + backend) against check_record "
-              f"{check_cpu:.1f} s: {check_cpu / used:.2f}x")
     # Memory: each size in its own process on a fresh database.
     sizes = [int(s) for s in args.memory_sizes.split(",") if s]
     mem_rows = []
     for size in sizes:
-        if not cache_path(size).exists():
-            have = max(
-                [
-                    n
-                    for n in (int(q.stem.split("_")[1]) for q in CACHE.glob("import_*.fcn"))
-                    if n < size
-                ]
-                or [0]
-            )
-            projected = (size - have) / gen_rate
-            if projected > GENERATION_LIMIT_S:
-                print(
-                    f"{size:,} rounds would take {projected / 60:.1f} min to generate "
-                    f"(> {GENERATION_LIMIT_S // 60} min): measuring {FALLBACK_SIZE:,} instead"
-                )
-                size = FALLBACK_SIZE
-            else:
-                print(f"generating {size:,} rounds (about {projected / 60:.1f} min)...", flush=True)
         size_path, _ = generate_file(size, args.workers)
         before, after, games, seconds = measure_memory(args.server, size_path)
         mem_rows.append(
