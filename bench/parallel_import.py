@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -68,15 +67,8 @@ def empty_archive() -> None:
     connection.close()
 
 
-def cpu_seconds() -> tuple[float, float]:
-    """CPU seconds of this process and of its children that ended (the import's processes)."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
-
-
-def timed_command(path: Path, jobs: int, hook: bool) -> tuple[float, float, float, str]:
-    """Wall seconds, this process's CPU seconds, the children's, and the summary line."""
+def timed_command(path: Path, jobs: int, hook: bool) -> tuple[float, str]:
+    """Wall seconds and the summary line."""
     from django.core.management import call_command
 
     from records.signals import games_stored_batch
@@ -87,16 +79,14 @@ def timed_command(path: Path, jobs: int, hook: bool) -> tuple[float, float, floa
         games_stored_batch.sender_receivers_cache.clear()
     out = io.StringIO()
     try:
-        own0, children0 = cpu_seconds()
         t0 = time.perf_counter()
         call_command("import_games", str(path), "--jobs", str(jobs), stdout=out,
                      stderr=io.StringIO())
         elapsed = time.perf_counter() - t0
-        own1, children1 = cpu_seconds()
     finally:
         games_stored_batch.receivers = receivers
         games_stored_batch.sender_receivers_cache.clear()
-    return elapsed, own1 - own0, children1 - children0, out.getvalue().strip().splitlines()[-1]
+    return elapsed, out.getvalue().strip().splitlines()[-1]
 
 
 @contextmanager
@@ -282,37 +272,26 @@ def main() -> int:
     import_archive.setup_django(args.server)
 
     results: dict[tuple[bool, int], list[float]] = {}
-    cpu: dict[tuple[bool, int], list[tuple[float, float]]] = {}
     summaries = set()
     for hook in (False, True) if not args.celery_only else ():
         for _ in range(args.repeats if not hook else 1):
             for jobs in counts:
                 empty_archive()
-                elapsed, own, children, summary = timed_command(path, jobs, hook)
+                elapsed, summary = timed_command(path, jobs, hook)
                 summaries.add(summary)
                 results.setdefault((hook, jobs), []).append(elapsed)
-                cpu.setdefault((hook, jobs), []).append((own, children))
-                print(f"  hook {'on ' if hook else 'off'} --jobs {jobs}: {elapsed:.1f} s, "
-                      f"CPU {own:.1f} s here + {children:.1f} s in children ({summary})",
-                      file=sys.stderr)
+                print(f"  hook {'on ' if hook else 'off'} --jobs {jobs}: {elapsed:.1f} s "
+                      f"({summary})", file=sys.stderr)
     rows = []
     for (hook, jobs), times in sorted(results.items()):
         best = min(times)
         serial = min(results[(hook, counts[0])])
-        own, children = min(cpu[(hook, jobs)], key=sum)
-        serial_cpu = min(sum(c) for c in cpu[(hook, counts[0])])
-        # On N idle cores, with the chunks of equal size: this process's part, then the
-        # children's side by side (PostgreSQL's own CPU, on the same cores here, not counted).
-        ideal = own + children / jobs
         rows.append(["on" if hook else "off", str(jobs), " ".join(f"{t:.1f}" for t in times),
-                     f"{args.rounds / best:,.0f}", f"{serial / best:.2f}",
-                     f"{own:.1f} + {children:.1f}", f"{serial_cpu / ideal:.2f}"])
+                     f"{args.rounds / best:,.0f}", f"{serial / best:.2f}"])
     print()
     if rows:
-        print(table(["stats hook", "--jobs", "s (each run)", "games/s (best)", "speed-up",
-                     "CPU s (here + children)", "CPU-bound speed-up"], rows))
-        print("CPU-bound speed-up: the serial run's CPU over (this process's CPU + the "
-              "children's / N), the speed-up on N idle cores when the database keeps up")
+        print(table(["stats hook", "--jobs", "s (each run)", "games/s (best)", "speed-up"],
+                    rows))
         print(f"summaries: {sorted(summaries)}")
     if args.celery and not args.no_upload:
         log = _ROOT / "var" / "bench" / "parallel_import_celery.log"
