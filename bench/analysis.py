@@ -22,9 +22,8 @@ sample count (docs/analysis.md has the figures).
   seats) gains against the bot without it (reckless seats) on the same deals; the gain must
   not be below zero by more than two standard errors.
 
-`--rulesets bga` runs one ruleset, `--breakdown` adds the mean loss per seat kind and decision
-kind, `--disagreements` prints each decision the seeds name different best options for,
-`--only-missed` only the missed wins, `--no-missed` skips them.
+`--rulesets bga` runs one ruleset, `--disagreements` prints each decision the seeds name
+different best options for, `--only-missed` only the missed wins, `--no-missed` skips them.
 The exit status is 0 when strength, stability, speed and the policy hold (the missed-win figure is
 reported: docs/analysis.md explains why 95 % cannot hold under the rules' own scoring).
 """
@@ -43,7 +42,7 @@ from pathlib import Path
 from _common import header, table
 
 from fourcolor import iter_records, validate
-from fourcolor.analysis import DEFAULT_SAMPLES, Analysis, Decision, analyse
+from fourcolor.analysis import DEFAULT_SAMPLES, Analysis, analyse
 from fourcolor.game import Game, Round
 from fourcolor.generate import GreedyBot, _deal, generate_record
 from fourcolor.playout import greedy_playout
@@ -54,41 +53,6 @@ from fourcolor.replay import Replay
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus"
 BOTS = ["greedy", "random", "greedy", "random"]
 BAD = ("mistake", "blunder")
-
-
-def _kind(decision: Decision) -> str:
-    """`discard` when every option is a discard (which card to let go), else `live` (a claim,
-    a meld of the draw, a win or letting the card go)."""
-    return "discard" if all(o.event.split()[0][-1] == "x" for o in decision.options) else "live"
-
-
-def _breakdown(ruleset: str, decisions: list[Decision]) -> list[list[str]]:
-    """Per seat kind (greedy, random) and decision kind: how many, the mean loss as rated,
-    the mean raw gap (highest ev - played ev, before the significance rule), the mean number
-    of options and how many were rated a mistake or worse: what a mean loss is made of."""
-    rows = []
-    for bot in ("greedy", "random"):
-        for kind in ("discard", "live"):
-            mine = [d for d in decisions if BOTS[d.seat - 1] == bot and _kind(d) == kind]
-            if not mine:
-                continue
-            raw = [
-                max(o.ev for o in d.options) - next(o.ev for o in d.options if o.event == d.played)
-                for d in mine
-            ]
-            rows.append(
-                [
-                    ruleset,
-                    bot,
-                    kind,
-                    str(len(mine)),
-                    f"{statistics.mean(d.loss for d in mine):.2f}",
-                    f"{statistics.mean(raw):.2f}",
-                    f"{statistics.mean(len(d.options) for d in mine):.1f}",
-                    str(sum(d.verdict in BAD for d in mine)),
-                ]
-            )
-    return rows
 
 
 def _print_disagreement(
@@ -110,14 +74,11 @@ def strength_and_stability(
     rounds: int,
     samples: int,
     rulesets: list[str],
-    breakdown: bool = False,
     disagreements: bool = False,
 ) -> bool:
     ok = True
     rows = []
-    parts: list[list[str]] = []
     for ruleset in rulesets:
-        rated: list[Decision] = []
         loss: dict[str, list[float]] = {"greedy": [], "random": []}
         cpu: list[float] = []
         agree = rated_bad = 0
@@ -128,7 +89,6 @@ def strength_and_stability(
             first = analyse(record, samples=samples, seed=0)
             cpu.append(time.process_time() - started)
             second = analyse(record, samples=samples, seed=1)
-            rated += first.decisions
             for d in first.decisions:
                 loss[BOTS[d.seat - 1]].append(d.loss)
                 verdicts[d.verdict] += 1
@@ -139,7 +99,6 @@ def strength_and_stability(
                     agree += a[key][0] == b[key][0]
                     if disagreements and a[key][0] != b[key][0]:
                         _print_disagreement(ruleset, k, first, second, key)
-        parts += _breakdown(ruleset, rated)
         greedy = statistics.mean(loss["greedy"])
         random_ = statistics.mean(loss["random"])
         ratio = random_ / greedy if greedy else float("inf")
@@ -176,22 +135,6 @@ def strength_and_stability(
             rows,
         )
     )
-    if breakdown:
-        print(
-            table(
-                [
-                    "ruleset",
-                    "seats",
-                    "decision",
-                    "n",
-                    "mean loss",
-                    "mean raw gap",
-                    "options",
-                    "mistake+",
-                ],
-                parts,
-            )
-        )
     return ok
 
 
@@ -340,11 +283,6 @@ def main() -> int:
         "--policy-rounds", type=int, default=2000, help="deals for the policy's strength"
     )
     parser.add_argument(
-        "--breakdown",
-        action="store_true",
-        help="also the mean loss per seat kind and decision kind (discard, live card)",
-    )
-    parser.add_argument(
         "--disagreements",
         action="store_true",
         help="print each decision the two seeds name different best options for",
@@ -354,7 +292,7 @@ def main() -> int:
     ok = True
     if not args.only_missed:
         ok = strength_and_stability(
-            args.rounds, args.samples, args.rulesets.split(","), args.breakdown, args.disagreements
+            args.rounds, args.samples, args.rulesets.split(","), args.disagreements
         )
     if not args.no_missed:
         missed_wins(args.samples)
