@@ -31,8 +31,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from config.unavailable import RETRY_AFTER_SECONDS, is_unavailable
-from config.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
+from common.unavailable import RETRY_AFTER_SECONDS, is_unavailable
+from common.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
 from fourcolor.errors import FcnError
 
 logger = logging.getLogger(__name__)

@@ -52,9 +52,8 @@ def game_json(game: Game, context: dict[str, Any], cached: bool = False) -> dict
 
 @require_safe
 def download_game_json(request: HttpRequest, pk: int) -> HttpResponse:
-    """The replay page's JSON download (`/games/<pk>/game.json`): the game object of
-    `/api/v1/games/{id}/`, as a file. It is routed beside the web pages (config/urls.py) and
-    lives here because the web app does not import the API's serializers."""
+    """The game object of `/api/v1/games/{id}/` as a file (`/api/v1/games/{id}/game.json`),
+    which the replay page's JSON link (web's `/games/{id}/game.json`) leads to."""
     game = get_object_or_404(games_queryset(detail=True), pk=pk)
     body = game_json(game, {"request": request})
     text = json.dumps(body, ensure_ascii=False, indent=2, cls=JSONRenderer.encoder_class) + "\n"

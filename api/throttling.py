@@ -2,7 +2,7 @@
 
 Each scope has one or more rates, `"20/minute,120/hour"`: a burst rate and a sustained one.
 A request passes only when it is within every rate of every throttle of its view. Each rate is
-a counter per client in a fixed window (config.cache.count_hits): the window opens with the
+a counter per client in a fixed window (common.cache.count_hits): the window opens with the
 client's first request and lasts the rate's period (a minute, an hour, ...); the requests it
 allows are counted, and when it ends the count starts again. So a burst spends the minute's
 allowance and waits under a minute, instead of the hour's allowance and an hour; only a client
@@ -29,7 +29,7 @@ Clients are told where they stand on every throttled answer, in the IETF draft's
 Over a limit the answer is 429 with `Retry-After` (seconds until the request would pass) and
 the error body (api.exceptions). Counters live in the default cache: Redis with REDIS_URL,
 otherwise the database (CACHES in config/settings.py), so every gunicorn worker and machine
-counts together. Clients are told apart by `config.proxies.client_address` (NUM_PROXIES).
+counts together. Clients are told apart by `common.proxies.client_address` (NUM_PROXIES).
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from typing import Any
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 
-from config.cache import count_hits, uncount_hits
-from config.proxies import client_address
+from common.cache import count_hits, uncount_hits
+from common.proxies import client_address
 
 DEFAULT_RATES = {
     "anon": "60/minute,1000/hour",

@@ -18,6 +18,7 @@ from drf_spectacular.views import (
 )
 from rest_framework.routers import APIRootView, DefaultRouter
 
+from api.game_object import download_game_json
 from api.views.analysis import GameAnalysisView
 from api.views.auth import TokenView
 from api.views.base import BrowsableApiCspMixin, not_found
@@ -79,6 +80,8 @@ router.register("drafts", DraftViewSet, basename="draft")
 
 v1: list[URLPattern | URLResolver] = [
     path("games/<int:id>/analysis/", GameAnalysisView.as_view(), name="game-analysis"),
+    # The game object as a file: the replay page's JSON download (web's `game-json`).
+    path("games/<int:pk>/game.json", download_game_json, name="game-json"),
     path("players/<int:id>/games/", PlayerGamesView.as_view(), name="player-games"),
     path("stats/leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
     path("stats/ratings/", RatingsView.as_view(), name="ratings"),

@@ -52,7 +52,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # Proxies in front of the application that append the client's address to X-Forwarded-For.
 # 0 (the default): the header is ignored and the connection's address counts, so a client
 # cannot pick the address its rate limits and sign-in lockout are counted under
-# (config/proxies.py; docs/deploy.md).
+# (common/proxies.py; docs/deploy.md).
 NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0, maximum=10)
 
 # Cross-origin use of the API (django-cors-headers; the rules are in api/cors.py): anonymous
@@ -101,8 +101,8 @@ MIDDLEWARE = [
     "config.middleware.QueryStringLimitMiddleware",
     # Before anything reads the body (CSRF, the parsers): config/middleware.py.
     "config.middleware.ChunkedBodyMiddleware",
-    # A view's "database unreachable" error becomes a 503 (config/unavailable.py).
-    "config.unavailable.DatabaseUnavailableMiddleware",
+    # A view's "database unreachable" error becomes a 503 (common/unavailable.py).
+    "common.unavailable.DatabaseUnavailableMiddleware",
     # Before anything that answers by itself (preflights, redirects): api/cors.py.
     "api.cors.ApiCorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -176,12 +176,12 @@ DATABASES = {"default": _database}
 REDIS_URL = env_str("REDIS_URL") or ""
 CACHES = {
     "default": (
-        # Django's, with one client object per server rather than per call (config/cache.py).
-        {"BACKEND": "config.cache.RedisCache", "LOCATION": REDIS_URL}
+        # Django's, with one client object per server rather than per call (common/cache.py).
+        {"BACKEND": "common.cache.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {
-            # Django's, with a one-statement write on PostgreSQL (config/cache.py).
-            "BACKEND": "config.cache.DatabaseCache",
+            # Django's, with a one-statement write on PostgreSQL (common/cache.py).
+            "BACKEND": "common.cache.DatabaseCache",
             "LOCATION": "fourcolor_cache",
             # Culling drops live counters too: keep room for every client of the last hour.
             "OPTIONS": {"MAX_ENTRIES": 200_000, "CULL_FREQUENCY": 4},
@@ -215,7 +215,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_LOCKOUT_MINUTES", 15, min
 # Either one over the limit locks: the account (whatever the address) or the address
 # (whatever the account), so neither many addresses nor many account names buy more guesses.
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_CLIENT_IP_CALLABLE = "config.proxies.client_address"
+AXES_CLIENT_IP_CALLABLE = "common.proxies.client_address"
 AXES_USERNAME_CALLABLE = "config.signin.username_of"
 AXES_LOCKOUT_CALLABLE = "config.signin.locked_out"
 AXES_HTTP_RESPONSE_CODE = 429

@@ -1,12 +1,7 @@
-"""Root URL configuration.
-
-The apps' URL modules are included only once they exist, so that the project starts (and
-`/healthz` answers) while they are still being written.
-"""
+"""Root URL configuration: the project's own views, the admin, accounts, the API under /api/
+and the web pages at the root."""
 
 from __future__ import annotations
-
-from importlib.util import find_spec
 
 from allauth.account import views as account_views
 from django.contrib import admin
@@ -20,8 +15,8 @@ from django.views.generic.base import RedirectView
 from config.views import healthz
 
 FAVICON = "img/favicon.svg"
-# A 503 when the error is the database's absence (config/unavailable.py).
-handler500 = "config.unavailable.server_error"
+# A 503 when the error is the database's absence (common/unavailable.py).
+handler500 = "common.unavailable.server_error"
 handler400 = "config.views.bad_request"
 
 
@@ -32,13 +27,6 @@ def favicon(request: HttpRequest) -> HttpResponseRedirect:
     API's pages): a temporary redirect to the static SVG that base.html links, its address
     looked up per request (hashed after collectstatic, so it changes with each release)."""
     return HttpResponseRedirect(static(FAVICON))
-
-
-def _module_exists(name: str) -> bool:
-    try:
-        return find_spec(name) is not None
-    except ModuleNotFoundError:  # the parent package itself is missing
-        return False
 
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -56,14 +44,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("accounts/", include("allauth.urls")),
     # set_language, for the language selector.
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/", include("api.urls")),
+    path("", include("web.urls")),
 ]
-
-if _module_exists("api.urls"):
-    from api.game_object import download_game_json
-
-    urlpatterns.append(path("api/", include("api.urls")))
-    # The replay page's JSON download is the API's game object (the web app cannot import it).
-    urlpatterns.append(
-        path("games/<int:pk>/game.json", download_game_json, name="game-json"))
-if _module_exists("web.urls"):
-    urlpatterns.append(path("", include("web.urls")))

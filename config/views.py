@@ -10,7 +10,7 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from config.unavailable import RETRY_AFTER_SECONDS
+from common.unavailable import RETRY_AFTER_SECONDS
 
 logger = logging.getLogger(__name__)
 

@@ -139,7 +139,7 @@ def kept(key: str, build: Callable[[], T], seconds: int) -> T:
     otherwise) when some request built it before, else `build()`, kept for `seconds`; a copy
     is kept in this process too (see `_entries`). (Not `cache.get_or_set`: its miss goes
     through `add`, several round trips on the database cache where `set` is one upsert,
-    config.cache.DatabaseCache.)"""
+    common.cache.DatabaseCache.)"""
     here = _copy_of(key)
     if here is not _MISSING:
         return here  # type: ignore[no-any-return]

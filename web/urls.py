@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
+from django.views.generic.base import RedirectView
 
 from web.views import (account, analysis, archive, check, game_delete, job, leaderboard, matches,
                        players, record, replay, upload, upload_result, users)
@@ -12,6 +13,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/", replay.game_replay, name="game"),
     path("games/<int:pk>/original.fcn", replay.download_original, name="game-original"),
     path("games/<int:pk>/canonical.fcn", replay.download_canonical, name="game-canonical"),
+    # The game object is the API's (api.game_object): the download is its file there.
+    path("games/<int:pk>/game.json", RedirectView.as_view(pattern_name="api:game-json"),
+         name="game-json"),
     path("games/<int:pk>/delete/", game_delete.game_delete, name="game-delete"),
     path("games/<int:pk>/analysis/", analysis.game_analyse, name="game-analyse"),
     path("upload/", upload.upload, name="upload"),

@@ -6,7 +6,13 @@ from typing import Any
 
 from rest_framework import serializers
 
+from api.serializers.common import absolute
 from api.serializers.errors import RecordErrorDoc
+from records.services import ImportReport, RecordResult, RecordStatus
+
+API_STATUS = {RecordStatus.STORED: "created", RecordStatus.DUPLICATE: "duplicate",
+              RecordStatus.REFUSED: "refused", RecordStatus.UNAVAILABLE: "unavailable"}
+REFUSAL_KEYS = ("line", "col", "ply", "category", "message", "event", "text", "error")
 
 
 class RefusalDoc(RecordErrorDoc):
@@ -46,3 +52,34 @@ class UploadReportDoc(serializers.Serializer[Any]):
     results_omitted = serializers.IntegerField(
         help_text="records left out of `results` past the first 1,000 (refusals are kept)"
     )
+
+
+def result_json(result: RecordResult, context: dict[str, Any]) -> dict[str, Any]:
+    error = None
+    if result.error is not None:
+        error = {key: result.error.get(key) for key in REFUSAL_KEYS}
+        error["error"] = str(error["error"])
+    return {
+        "index": result.index,
+        "line": result.line,
+        "status": API_STATUS[result.status],
+        "id": result.game_id,
+        "url": absolute(context, "game-detail", result.game_id) if result.game_id else None,
+        "error": error,
+    }
+
+
+def report_json(report: ImportReport, context: dict[str, Any]) -> dict[str, Any]:
+    results = list(report.results)
+    # Past the first MAX_RESULTS records, the service still keeps the first problems: list
+    # them too, so that no refusal goes unreported while the first 100 are.
+    last = results[-1].index if results else -1
+    results += [problem for problem in report.problems if problem.index > last]
+    return {
+        "created": report.stored,
+        "duplicates": report.duplicates,
+        "refused": report.refused,
+        "total": report.total,
+        "results": [result_json(result, context) for result in results],
+        "results_omitted": report.total - len(results),
+    }

@@ -27,7 +27,7 @@ from api.pagination import ApiPagination
 from api.serializers.common import absolute
 from api.serializers.errors import ErrorDoc
 from api.serializers.games import UploaderField
-from api.serializers.uploads import UploadReportDoc
+from api.serializers.uploads import UploadReportDoc, report_json
 from api.views.base import PAGES, ApiViewMixin, names
 from api.views.analysis import AnalysisRequest
 from jobs.analysis import Parameters
@@ -135,8 +135,6 @@ class JobDetailSerializer(JobSerializer):
     def get_import_report(self, job: Job) -> dict[str, Any] | None:
         if job.kind != Job.Kind.IMPORT:
             return None
-        from api.views.uploads import report_json
-
         return report_json(ImportReport.from_dict(job.report or {}), self.context)
 
     @extend_schema_field(RevalidateReportDoc(allow_null=True))

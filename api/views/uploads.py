@@ -36,18 +36,13 @@ from rest_framework.views import APIView
 
 from api.exceptions import PayloadTooLarge
 from api.parsers import FcnTextParser, JsonParser, OctetStreamParser
-from api.serializers.common import absolute
 from api.serializers.errors import ErrorDoc
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import ApiViewMixin
 from api.views.jobs import JobDetailSerializer
 from jobs.queue import submit_upload, upload_size
-from records.services import ImportReport, RecordResult, RecordStatus
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
-API_STATUS = {RecordStatus.STORED: "created", RecordStatus.DUPLICATE: "duplicate",
-              RecordStatus.REFUSED: "refused", RecordStatus.UNAVAILABLE: "unavailable"}
-REFUSAL_KEYS = ("line", "col", "ply", "category", "message", "event", "text", "error")
 
 # A whole legal round (Swagger's "Try it out" sends it as it is: it must be accepted).
 EXAMPLE_FCN = """[Date "2026.01.05"]
@@ -95,37 +90,6 @@ UPLOAD_FORM = {
 
 def max_upload_bytes() -> int:
     return int(getattr(settings, "API_UPLOAD_MAX_BYTES", DEFAULT_MAX_BYTES))
-
-
-def result_json(result: RecordResult, context: dict[str, Any]) -> dict[str, Any]:
-    error = None
-    if result.error is not None:
-        error = {key: result.error.get(key) for key in REFUSAL_KEYS}
-        error["error"] = str(error["error"])
-    return {
-        "index": result.index,
-        "line": result.line,
-        "status": API_STATUS[result.status],
-        "id": result.game_id,
-        "url": absolute(context, "game-detail", result.game_id) if result.game_id else None,
-        "error": error,
-    }
-
-
-def report_json(report: ImportReport, context: dict[str, Any]) -> dict[str, Any]:
-    results = list(report.results)
-    # Past the first MAX_RESULTS records, the service still keeps the first problems: list
-    # them too, so that no refusal goes unreported while the first 100 are.
-    last = results[-1].index if results else -1
-    results += [problem for problem in report.problems if problem.index > last]
-    return {
-        "created": report.stored,
-        "duplicates": report.duplicates,
-        "refused": report.refused,
-        "total": report.total,
-        "results": [result_json(result, context) for result in results],
-        "results_omitted": report.total - len(results),
-    }
 
 
 def content_length(request: Request) -> int:

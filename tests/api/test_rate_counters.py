@@ -1,4 +1,4 @@
-"""The rate limits' counters (api.throttling over config.cache.count_hits): a fixed window per
+"""The rate limits' counters (api.throttling over common.cache.count_hits): a fixed window per
 client and rate, counted with one atomic operation per request, holding the same limits in every
 store the site may count in: the site's database cache (SQLite or PostgreSQL, whichever the run
 uses), Redis, and the per-process cache of the tests."""
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/6")
 STORES = {
     "database": lambda: SHARED_CACHES,
-    "redis": lambda: {"default": {"BACKEND": "config.cache.RedisCache",
+    "redis": lambda: {"default": {"BACKEND": "common.cache.RedisCache",
                                   "LOCATION": REDIS_TEST_URL}},
     "locmem": lambda: {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
 }

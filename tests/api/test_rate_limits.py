@@ -47,7 +47,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 def test_it_counts_in_the_database_without_redis() -> None:
     assert not django_settings.REDIS_URL
     backend = import_string(django_settings.CACHES["default"]["BACKEND"])
-    # Django's database cache (config/cache.py's writes each entry in one statement).
+    # Django's database cache (common/cache.py's writes each entry in one statement).
     assert issubclass(backend, DatabaseCache)
 
 

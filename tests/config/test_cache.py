@@ -1,4 +1,4 @@
-"""config.cache.DatabaseCache: Django's database cache whose `set` is one statement on
+"""common.cache.DatabaseCache: Django's database cache whose `set` is one statement on
 PostgreSQL, culled every CULL_CHECK_EVERY writes. The same behaviour on SQLite (Django's). The
 request counters of the rate limits (count_hits) on the database and on Redis."""
 
@@ -13,7 +13,7 @@ from django.core.cache import caches
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
-from config import cache as database_cache
+from common import cache as database_cache
 from tests.conftest import SHARED_CACHES
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def site_cache(settings: Any) -> Any:
 
 
 def test_it_is_the_site_s_cache_without_redis() -> None:
-    assert SHARED_CACHES["default"]["BACKEND"] == "config.cache.DatabaseCache"  # type: ignore[index]
+    assert SHARED_CACHES["default"]["BACKEND"] == "common.cache.DatabaseCache"  # type: ignore[index]
 
 
 def test_it_writes_reads_overwrites_and_expires(site_cache: Any) -> None:
@@ -101,7 +101,7 @@ def test_its_redis_cache_makes_one_client_per_server_not_per_call(redis_cache: A
     assert redis_cache.get("a") is None
 
 
-# --- Request counters (config.cache.count_hits, for api.throttling) ---------------------------
+# --- Request counters (common.cache.count_hits, for api.throttling) ---------------------------
 
 
 def test_it_counts_hits_in_windows_that_open_with_the_first(site_cache: Any) -> None:

@@ -19,7 +19,7 @@ from django.db import OperationalError, connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from config.unavailable import RETRY_AFTER_SECONDS
+from common.unavailable import RETRY_AFTER_SECONDS
 from tests.api.conftest import round_text
 
 pytestmark = pytest.mark.django_db

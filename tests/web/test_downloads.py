@@ -41,7 +41,8 @@ def test_it_serves_the_canonical_record(client: Client, archive: Archive) -> Non
 def test_it_serves_the_game_as_json_with_the_record_and_result(
     client: Client, archive: Archive
 ) -> None:
-    response = client.get(reverse("game-json", args=[archive.long.pk]))
+    response = client.get(reverse("game-json", args=[archive.long.pk]), follow=True)
+    assert response.redirect_chain == [(f"/api/v1/games/{archive.long.pk}/game.json", 302)]
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"
     assert response["Content-Disposition"] == f'attachment; filename="game-{archive.long.pk}.json"'
@@ -58,4 +59,4 @@ def test_it_serves_the_game_as_json_with_the_record_and_result(
 
 def test_it_answers_404_for_downloads_of_a_missing_game(client: Client, db: None) -> None:
     for name in ("game-original", "game-canonical", "game-json"):
-        assert client.get(reverse(name, args=[12345])).status_code == 404
+        assert client.get(reverse(name, args=[12345]), follow=True).status_code == 404
