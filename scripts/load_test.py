@@ -2,7 +2,7 @@
 then a check that every upload the server accepted is stored exactly once.
 
     .venv/bin/python scripts/load_test.py [--database-url URL] [--games 2000] [--seconds 60]
-        [--users 24] [--workers 4] [--port 8160] [--reset] [--json FILE] [--broker URL]
+        [--users 24] [--workers 4] [--port 8160] [--reset] [--broker URL]
 
 Needs the `bench` extras (`pip install -e '.[bench]'`: Locust). The steps:
 
@@ -41,14 +41,10 @@ except ImportError:  # pragma: no cover - a missing extra, said plainly
 import argparse
 import hashlib
 import json
-import os
 import random
 import secrets
-import subprocess
 import sys
 import time
-import urllib.parse
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,68 +55,22 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scripts.fault_db_outage import start_celery, stop_celery  # noqa: E402
+from scripts.served import (  # noqa: E402
+    database, gunicorn, make_token, manage, production_env, stop)
 
-PYTHON = sys.executable
-DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_h6_load"
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_load"
 UPLOAD_URL = "/api/v1/uploads/"
 LIFTED = "1000000000/hour"
-SECRET_KEY = secrets.token_urlsafe(40)
 
 
 # ----------------------------------------------------------------------------- preparation
 
 
-def production_env(database_url: str) -> dict[str, str]:
-    """The server's environment: DEBUG off, plain HTTP on loopback, rate limits lifted."""
-    return {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DEBUG": "false",
-        "SECRET_KEY": SECRET_KEY,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "HTTPS": "false",  # plain HTTP on loopback: no redirect, no Secure-only cookies
-        "LOG_LEVEL": "WARNING",
-        "API_THROTTLE_ANON": LIFTED,
-        "API_THROTTLE_USER": LIFTED,
-        "API_THROTTLE_UPLOAD": LIFTED,
-        "API_THROTTLE_EXPORT": LIFTED,
-    }
-
-
-def manage(database_url: str, *args: str) -> str:
-    env = production_env(database_url)
-    done = subprocess.run(
-        [PYTHON, str(ROOT / "manage.py"), *args], env=env, cwd=ROOT, check=True,
-        stdout=subprocess.PIPE, text=True,
-    )
-    return done.stdout
-
-
-def prepare_database(database_url: str, games: int, reset: bool) -> None:
-    import psycopg
-
-    parts = urllib.parse.urlsplit(database_url)
-    name = parts.path.lstrip("/")
-    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if reset:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
-        if not exists:
-            conn.execute(f"CREATE DATABASE \"{name}\" ENCODING 'UTF8' TEMPLATE template0")
-    manage(database_url, "migrate", "--noinput")
-    # seed_demo does nothing on a database that already has games (an earlier run's).
-    manage(database_url, "seed_demo", "--games", str(games))
-
-
-def make_token(database_url: str) -> str:
-    code = (
-        "from django.contrib.auth.models import User\n"
-        "from rest_framework.authtoken.models import Token\n"
-        "user, _ = User.objects.get_or_create(username='load-test')\n"
-        "print(Token.objects.get_or_create(user=user)[0].key)\n"
-    )
-    return manage(database_url, "shell", "-c", code).strip().splitlines()[-1]
+def server_env(database_url: str, broker: str = "") -> dict[str, str]:
+    """The production set-up with the rate limits lifted."""
+    return production_env(database_url, CELERY_BROKER_URL=broker, API_THROTTLE_ANON=LIFTED,
+                          API_THROTTLE_USER=LIFTED, API_THROTTLE_UPLOAD=LIFTED,
+                          API_THROTTLE_EXPORT=LIFTED)
 
 
 @dataclass
@@ -175,33 +125,6 @@ def upload_pool(run_id: str, count: int) -> list[tuple[str, str]]:
         text = fourcolor.write_fcn(record)
         pool.append((text, content_hash(text)))
     return pool
-
-
-def start_server(database_url: str, port: int, workers: int, log: Path, broker: str = ""
-                 ) -> subprocess.Popen[bytes]:
-    env = production_env(database_url) | {
-        "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "GUNICORN_WORKERS": str(workers),
-        "CELERY_BROKER_URL": broker,
-    }
-    gunicorn = str(Path(PYTHON).with_name("gunicorn"))
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [gunicorn, "-c", str(ROOT / "config" / "gunicorn.conf.py"), "config.wsgi"],
-            env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-        )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"gunicorn exited at start: see {log}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
-                if r.status == 200:
-                    return server
-        except OSError:
-            time.sleep(0.3)
-    server.terminate()
-    raise SystemExit(f"gunicorn did not answer /healthz within 60 s: see {log}")
 
 
 # ----------------------------------------------------------------------------- the load
@@ -454,7 +377,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8160)
     parser.add_argument("--pool", type=int, default=2500, help="new records generated ahead")
     parser.add_argument("--reset", action="store_true", help="drop and reseed the database")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--broker", default="",
                         help="a Celery broker URL: the jobs (each upload's statistics) run on a "
                              "Celery worker with beat that the script starts (default: none, "
@@ -462,9 +384,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     print(f"preparing {args.database_url} ({args.games} seed games)...", flush=True)
-    prepare_database(args.database_url, args.games, args.reset)
-    manage(args.database_url, "collectstatic", "--noinput")
-    token = make_token(args.database_url)
+    env = server_env(args.database_url, args.broker)
+    database(env, drop=args.reset)
+    # seed_demo does nothing on a database that already has games (an earlier run's).
+    manage(env, "seed_demo", "--games", str(args.games))
+    token = make_token(env, "load-test")
     data = targets(args.database_url)
     run_id = secrets.token_hex(4)
     print(f"generating {args.pool} new records (run {run_id})...", flush=True)
@@ -473,9 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     log = ROOT / "var" / f"load_test_gunicorn_{args.port}.log"
     celery = None
     if args.broker:
-        celery = start_celery(production_env(args.database_url) | {
-            "CELERY_BROKER_URL": args.broker}, ROOT / "var" / f"load_test_celery_{args.port}.log")
-    server = start_server(args.database_url, args.port, args.workers, log, args.broker)
+        celery = start_celery(env, ROOT / "var" / f"load_test_celery_{args.port}.log")
+    server = gunicorn(env, args.port, args.workers, log)
     print(f"gunicorn on 127.0.0.1:{args.port} ({args.workers} workers), {len(data.games)} games; "
           f"{args.users} users for {args.seconds} s; "
           + (f"Celery worker with beat on {args.broker}" if args.broker
@@ -487,8 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         uncounted = wait_counted(args.database_url, 120)
     finally:
-        server.terminate()
-        server.wait(timeout=60)
+        stop(server)
         if celery is not None:
             stop_celery(celery)
     figures = report(stats, statuses, elapsed)
@@ -506,13 +428,6 @@ def main(argv: list[str] | None = None) -> int:
     if ledger.pool_exhausted:
         print(f"note: the pool of new records ran out {ledger.pool_exhausted} times "
               "(raise --pool)")
-    figures.update(
-        games_before=before, games_after=after, accepted=len(ledger.created),
-        duplicates=len(ledger.duplicates), pairs=len(ledger.pairs), problems=problems,
-        users=args.users, workers=args.workers,
-    )
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     if problems:
         print("\nFAILED:\n  " + "\n  ".join(problems))
         return 1

@@ -1,7 +1,7 @@
 """Large uploads against the production set-up: 1, 10 and 30 MB files through the API.
 
     .venv/bin/python scripts/upload_sizes.py [--database-url URL] [--sizes 1,10,30]
-        [--port 8170] [--celery redis://127.0.0.1:6379/1] [--json FILE]
+        [--port 8170] [--celery redis://127.0.0.1:6379/1]
 
 gunicorn with config/gunicorn.conf.py (sync workers, DEBUG off, plain HTTP on loopback) on a
 fresh PostgreSQL database (dropped and created again). Without `--celery` (the default set-up)
@@ -27,24 +27,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import secrets
-import signal
 import subprocess
 import sys
 import time
-import urllib.parse
 import urllib.request
 import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from served import PYTHON, ROOT, database, gunicorn, make_token, production_env, start, stop  # noqa: E402
+
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_upload_sizes"
 MB = 1_000_000
-SECRET_KEY = secrets.token_urlsafe(40)
 
 
 @dataclass
@@ -73,54 +70,14 @@ class Figures:
 
 
 def server_env(database_url: str, broker: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "CELERY_BROKER_URL": broker,
-        "DEBUG": "false",
-        "SECRET_KEY": SECRET_KEY,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "HTTPS": "false",
-        "LOG_LEVEL": "WARNING",
-        "UPLOAD_MAX_RECORDS": "100000",
-        "API_UPLOAD_MAX_BYTES": str(40 * 1024 * 1024),
-        "API_THROTTLE_UPLOAD": "1000000/hour",
-    }
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], env=env, cwd=ROOT,
-                          check=True, stdout=subprocess.PIPE, text=True)
-    return done.stdout
-
-
-def fresh_database(database_url: str, env: dict[str, str]) -> None:
-    import psycopg
-
-    parts = urllib.parse.urlsplit(database_url)
-    name = parts.path.lstrip("/")
-    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f"CREATE DATABASE \"{name}\" ENCODING 'UTF8' TEMPLATE template0")
-    manage(env, "migrate", "--noinput")
-    manage(env, "collectstatic", "--noinput")
-
-
-def make_token(env: dict[str, str]) -> str:
-    code = (
-        "from django.contrib.auth.models import User\n"
-        "from rest_framework.authtoken.models import Token\n"
-        "user, _ = User.objects.get_or_create(username='upload-sizes')\n"
-        "print(Token.objects.get_or_create(user=user)[0].key)\n"
-    )
-    return manage(env, "shell", "-c", code).strip().splitlines()[-1]
+    return production_env(database_url, CELERY_BROKER_URL=broker, UPLOAD_MAX_RECORDS="100000",
+                          API_UPLOAD_MAX_BYTES=str(40 * 1024 * 1024),
+                          API_THROTTLE_UPLOAD="1000000/hour")
 
 
 def make_file(megabytes: float, run: str, path: Path) -> int:
     """About `megabytes` of distinct valid records (then a repeat and an illegal one, as the
     fault script's files); the number of records written."""
-    sys.path.insert(0, str(ROOT / "scripts"))
     from fault_worker_kill import make_file as records_file
 
     sample, _ = records_file(60, run)
@@ -195,22 +152,6 @@ def count_games(database_url: str, run: str) -> tuple[int, int]:
     return int(row[0]), int(row[0]) - int(row[1])
 
 
-def start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    with log.open("ab") as out:
-        return subprocess.Popen(command, env=env, cwd=ROOT, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default=DEFAULT_DB)
@@ -221,18 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--answer-limit", type=float, default=10.0,
                         help="seconds an upload may take to be answered")
     parser.add_argument("--job-timeout", type=float, default=900.0)
-    parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args(argv)
 
     env = server_env(args.database_url, args.celery)
-    fresh_database(args.database_url, env)
-    token = make_token(env)
+    database(env, drop=True)
+    token = make_token(env, "upload-sizes")
     log = ROOT / "var" / f"upload_sizes_{args.port}.log"
     log.unlink(missing_ok=True)
-    gunicorn = str(Path(PYTHON).with_name("gunicorn"))
-    server = start([gunicorn, "-c", str(ROOT / "config" / "gunicorn.conf.py"), "config.wsgi"],
-                   env | {"GUNICORN_BIND": f"127.0.0.1:{args.port}",
-                          "GUNICORN_WORKERS": str(args.workers)}, log)
+    server = gunicorn(env, args.port, args.workers, log)
     celery = None
     if args.celery:
         celery = start([PYTHON, "-m", "celery", "-A", "config", "worker", "-l", "warning",
@@ -240,15 +177,6 @@ def main(argv: list[str] | None = None) -> int:
     base = f"http://127.0.0.1:{args.port}"
     results: list[Figures] = []
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/healthz", timeout=2).read()
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit(f"gunicorn did not start: see {log}") from None
-                time.sleep(0.3)
         time.sleep(5)  # the job worker's start
 
         def processes() -> tuple[list[int], list[int]]:
@@ -290,8 +218,6 @@ def main(argv: list[str] | None = None) -> int:
         if celery is not None:
             stop(celery)
         stop(server)
-    if args.json:
-        args.json.write_text(json.dumps([asdict(f) for f in results], indent=2))
     return 0 if all(f.ok(args.answer_limit) for f in results) else 1
 
 
