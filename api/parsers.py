@@ -9,13 +9,14 @@ from rest_framework.parsers import BaseParser, JSONParser
 
 
 class FcnTextParser(BaseParser):
-    """A body of FCN text (`text/x-fcn`, `text/plain` or `application/octet-stream`).
+    """A body of FCN text (`text/x-fcn`; `text/plain` and `application/octet-stream` below).
+    Other text types (`text/html`, `text/csv`) are not FCN: a 415, not an upload of refusals.
 
     Returns the request stream itself, unread: `records.services.import_records` reads it in
     chunks and decodes it strictly as UTF-8, so a large file is never held in memory whole and
     a bad byte is refused with its line and column like any other error."""
 
-    media_type = "text/*"
+    media_type = "text/x-fcn"
 
     def parse(
         self,
@@ -24,6 +25,10 @@ class FcnTextParser(BaseParser):
         parser_context: dict[str, Any] | None = None,
     ) -> IO[bytes]:
         return stream
+
+
+class PlainTextParser(FcnTextParser):
+    media_type = "text/plain"
 
 
 class OctetStreamParser(FcnTextParser):

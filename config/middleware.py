@@ -7,7 +7,9 @@ import re
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from django.conf import settings
 from django.core.handlers.wsgi import LimitedStream
@@ -80,58 +82,100 @@ class QueryStringLimitMiddleware:
         limit: int = settings.QUERY_STRING_MAX_BYTES
         if size <= limit:
             return self.get_response(request)
-        message = f"The query string has {size} bytes; at most {limit} are accepted."
-        if request.path.startswith("/api/"):
-            body = {"error": {"status": 414, "code": "uri_too_long", "message": message}}
-            return JsonResponse(body, status=414)
-        return HttpResponse(message, status=414, content_type="text/plain; charset=utf-8")
+        return _refusal(request, 414, "uri_too_long",
+                        f"The query string has {size} bytes; at most {limit} are accepted.")
 
 
-class ChunkedBodyMiddleware:
-    """Reads a chunked request body (`Transfer-Encoding: chunked`, no `Content-Length`).
+class RequestBodyMiddleware:
+    """Reads a body Django cannot size by itself: chunked (`Transfer-Encoding: chunked`, no
+    `Content-Length`) or compressed (`Content-Encoding: gzip`).
 
     Django reads exactly `Content-Length` bytes of a body, so without one it sees an empty
     body: a chunked upload was answered "Send FCN text...". When the server marks the input
     as ending by itself (`wsgi.input_terminated`, as gunicorn does) the body is spooled to a
-    temporary file (memory up to 1 MiB), at most the largest upload any door takes; then the
-    request carries its real length, and every size check and parser works as for any body.
-    A longer body is a 413 before anything of it is used.
+    temporary file (memory up to 1 MiB); a gzip body is spooled decoded. Either way at most the
+    largest upload any door takes (with room for a form's framing): a longer one, or a small
+    gzip body that would expand past it, is a 413 before anything of it is used. Then the
+    request carries its real length and no encoding, and every size check and parser works
+    as for any body. A body gzip cannot decode is a 400; another encoding a 415.
     """
 
     SPOOL_MEMORY = 1024 * 1024
     CHUNK = 64 * 1024
+    GZIP = ("gzip", "x-gzip")
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         meta = request.META
+        encoding = str(meta.get("HTTP_CONTENT_ENCODING", "")).strip().lower()
+        if encoding not in ("", "identity", *self.GZIP):
+            return _refusal(request, 415, "unsupported_media_type",
+                            f"Content-Encoding {encoding!r} is not supported: send the body "
+                            "as it is or with gzip.")
         chunked = "chunked" in str(meta.get("HTTP_TRANSFER_ENCODING", "")).lower()
         if chunked and not meta.get("CONTENT_LENGTH") and meta.get("wsgi.input_terminated"):
-            too_large = self._spool(request)
-            if too_large is not None:
-                return too_large
-        return self.get_response(request)
+            source = meta["wsgi.input"]
+        elif encoding in self.GZIP:
+            source = request._stream  # type: ignore[attr-defined]  # Content-Length bytes
+        else:
+            return self.get_response(request)
+        refused = self._spool(request, source, gzip=encoding in self.GZIP)
+        return refused or self.get_response(request)
 
-    def _spool(self, request: HttpRequest) -> HttpResponse | None:
+    def _spool(self, request: HttpRequest, source: Any, gzip: bool) -> HttpResponse | None:
         limit = max(settings.UPLOAD_MAX_BYTES, settings.API_UPLOAD_MAX_BYTES,
-                    settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-        source = request.META["wsgi.input"]
+                    settings.DATA_UPLOAD_MAX_MEMORY_SIZE) + settings.UPLOAD_FRAMING_BYTES
         spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_MEMORY)
         size = 0
-        while chunk := source.read(self.CHUNK):
-            size += len(chunk)
-            if size > limit:
-                spool.close()
-                message = f"The body is larger than {limit} bytes, the most any upload takes."
-                if request.path.startswith("/api/"):
-                    body = {"error": {"status": 413, "code": "too_large", "message": message}}
-                    return JsonResponse(body, status=413)
-                return HttpResponse(message, status=413,
-                                    content_type="text/plain; charset=utf-8")
-            spool.write(chunk)
+        try:
+            for piece in _decoded(source, self.CHUNK, limit + 1) if gzip else _raw(source,
+                                                                                    self.CHUNK):
+                size += len(piece)
+                if size > limit:
+                    spool.close()
+                    return _refusal(request, 413, "too_large", f"The body is larger than "
+                                    f"{limit} bytes, the most any upload takes.")
+                spool.write(piece)
+        except (OSError, EOFError, zlib.error) as exc:
+            spool.close()
+            return _refusal(request, 400, "parse_error",
+                            f"The body is not valid gzip: {exc}.")
         spool.seek(0)
         request.META["CONTENT_LENGTH"] = str(size)
+        request.META.pop("HTTP_CONTENT_ENCODING", None)
         request._stream = LimitedStream(spool, size)  # type: ignore[attr-defined]
         request._spooled_body = spool  # type: ignore[attr-defined]  # closed with the request
         return None
+
+
+def _raw(source: Any, chunk: int) -> Iterator[bytes]:
+    while piece := source.read(chunk):
+        yield piece
+
+
+def _decoded(source: Any, chunk: int, most: int) -> Iterator[bytes]:
+    """The gzip body's decoded bytes (members one after another), never more than `most`
+    at once whatever one compressed chunk expands to."""
+    decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    open_member = False
+    for piece in _raw(source, chunk):
+        while piece:
+            open_member = True
+            yield decoder.decompress(piece, most)
+            piece = decoder.unconsumed_tail
+            if decoder.eof:  # the next member, if any, starts in what is left
+                piece = decoder.unused_data + piece
+                decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                open_member = False
+    if open_member:
+        raise EOFError("it ends in the middle of its data")
+
+
+def _refusal(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse:
+    """An answer before any view: the API's error body under /api/, plain text elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": {"status": status, "code": code, "message": message}},
+                            status=status)
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")

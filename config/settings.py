@@ -100,7 +100,7 @@ MIDDLEWARE = [
     "config.collector.StreamingCollectionMiddleware",
     "config.middleware.QueryStringLimitMiddleware",
     # Before anything reads the body (CSRF, the parsers): config/middleware.py.
-    "config.middleware.ChunkedBodyMiddleware",
+    "config.middleware.RequestBodyMiddleware",
     # A view's "database unreachable" error becomes a 503 (common/unavailable.py).
     "common.unavailable.DatabaseUnavailableMiddleware",
     # Before anything that answers by itself (preflights, redirects): api/cors.py.
@@ -324,6 +324,9 @@ REST_FRAMEWORK = {
 # Largest upload the web form and the API accept, in bytes.
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 20 * 1024 * 1024, minimum=1)
 API_UPLOAD_MAX_BYTES = env_int("API_UPLOAD_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
+# What a form or JSON body may hold beyond the records the limits above count (boundaries,
+# part headers, quoting): a file of exactly the limit is taken as multipart.
+UPLOAD_FRAMING_BYTES = 64 * 1024
 # Records one upload (web, API or its background job) may hold: the records after them are
 # refused with one message and not read. `manage.py import_games` has no such limit.
 UPLOAD_MAX_RECORDS = env_int("UPLOAD_MAX_RECORDS", 20_000, minimum=1)

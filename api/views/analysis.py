@@ -41,7 +41,8 @@ from jobs.models import Job
 from records.analysis import accuracy_of, mean_loss_of
 from records.models import Game, GameAnalysis
 
-# How often a client following a running analysis should ask again (Retry-After, seconds).
+# How often a client following a running job (an analysis, an upload) should ask again
+# (Retry-After, seconds).
 POLL_SECONDS = 2
 
 # ----------------------------------------------------------------------------- documents

@@ -35,14 +35,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.exceptions import PayloadTooLarge
-from api.parsers import FcnTextParser, JsonParser, OctetStreamParser
+from api.parsers import FcnTextParser, JsonParser, OctetStreamParser, PlainTextParser
 from api.serializers.errors import ErrorDoc
 from api.throttling import SCOPED_THROTTLES
+from api.views.analysis import POLL_SECONDS
 from api.views.base import ApiViewMixin
 from api.views.jobs import JobDetailSerializer
 from jobs.queue import submit_upload, upload_size
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+FRAMED_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded", "application/json")
 
 # A whole legal round (Swagger's "Try it out" sends it as it is: it must be accepted).
 EXAMPLE_FCN = """[Date "2026.01.05"]
@@ -105,7 +107,8 @@ class UploadView(ApiViewMixin, APIView):
 
     request_body_required = True  # nothing sent is a 400 (api.schema.ApiAutoSchema)
     permission_classes = [IsAuthenticated]
-    parser_classes = [FcnTextParser, OctetStreamParser, MultiPartParser, FormParser, JsonParser]
+    parser_classes = [FcnTextParser, PlainTextParser, OctetStreamParser, MultiPartParser,
+                      FormParser, JsonParser]
     throttle_classes = SCOPED_THROTTLES
     throttle_scope = "upload"
 
@@ -148,21 +151,30 @@ class UploadView(ApiViewMixin, APIView):
                                  request_only=True)],
     )
     def post(self, request: Request) -> Response:
-        self._check_size(request)
+        self._check_length(request)
         source = self._source(request)
+        size = upload_size(source, content_length(request))
+        if size > max_upload_bytes():
+            raise PayloadTooLarge(f"The upload has {size} bytes; the limit is "
+                                  f"{max_upload_bytes()}.")
         name = getattr(source, "name", "")
         submitted = submit_upload(source, request.user, name if isinstance(name, str) else "",
-                                  size=upload_size(source, content_length(request)))
+                                  size=size)
         job = submitted.job
         body = JobDetailSerializer(job, context={"request": request}).data
-        return Response(body, status=201 if submitted.finished else 202,
-                        headers={"Location": body["url"]})
+        headers = {"Location": body["url"]}
+        if not submitted.finished:
+            headers["Retry-After"] = str(POLL_SECONDS)
+        return Response(body, status=201 if submitted.finished else 202, headers=headers)
 
     @staticmethod
-    def _check_size(request: Request) -> None:
+    def _check_length(request: Request) -> None:
+        """A body far over the limit is refused before it is read (a form's or JSON's with
+        room for its framing: the file or the text inside is measured once parsed)."""
         length = content_length(request)
         limit = max_upload_bytes()
-        if length > limit:
+        framed = request.content_type.split(";")[0].strip().lower() in FRAMED_TYPES
+        if length > limit + (settings.UPLOAD_FRAMING_BYTES if framed else 0):
             raise PayloadTooLarge(f"The body has {length} bytes; the limit is {limit}.")
 
     @staticmethod
@@ -176,6 +188,10 @@ class UploadView(ApiViewMixin, APIView):
             raise exceptions.ValidationError(
                 {name: ["Unknown field: send a `file` or a `text`."] for name in unknown})
         files = request.FILES.getlist("file")
+        if not files and "file" in data:
+            # A `file` that is not a file (a JSON key, a form's text field): not dropped.
+            raise exceptions.ValidationError(
+                {"file": ["Send a file as multipart/form-data, or the records as `text`."]})
         if len(files) > 1:
             raise exceptions.ValidationError({"file": ["Send one file per upload."]})
         text = data.get("text") if hasattr(data, "get") else None
