@@ -1,7 +1,7 @@
 """The API's game filters: the web archive's (`records.filters.GameFilter`), `uploaded_by` too.
 
-`uploaded_by` is a username, matched exactly as written (case counts); it finds
-what a user uploaded (a script's own uploads, or a user's page built on the API).
+`uploaded_by` is who uploaded, matched as names are typed (records.search); a whole
+username selects that account alone (a script's own uploads, or a user's page built on the API).
 
 `since` after `until` is an empty range, here as in every statistic (records.filters.GameFilters).
 """

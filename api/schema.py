@@ -18,7 +18,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter
 
 from api.serializers.errors import ErrorDoc
-from records.models import MAX_ID, MAX_PLAYER_NAME
+from records.models import MAX_PLAYER_NAME
 
 COMMON_ERRORS = {
     "400": "An invalid or unknown query parameter.",
@@ -46,16 +46,20 @@ def _query(name: str, schema: dict[str, Any], description: str) -> OpenApiParame
 NAME = {"type": "string", "maxLength": MAX_PLAYER_NAME, "pattern": "^[^\\x00]*$"}
 
 GAME_FILTER_PARAMETERS = [
-    _query("player", NAME, "a player's name (case, Unicode form and blanks ignored)"),
-    _query("opponent", NAME, "with `player`: games where both sat"),
+    _query("player", NAME, "a player's name as typed: each word starts a word of the name, "
+           "accents and case ignored (`nguyen` finds `Nguyễn Văn An`)"),
+    _query("opponent", NAME, "with `player`: games where both sat (matched the same way)"),
     _query("players", {"type": "integer", "enum": [2, 3, 4]}, "the number of seats"),
-    _query("match", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "a match's id"),
+    _query("match", {"type": "string", "maxLength": 1024, "pattern": "^[^\\x00]*$"},
+           "a match's name (its `Match` tag), matched as `player` is; a whole tag selects "
+           "that match alone"),
     _query("min_points", {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
            "the finisher's points at least this (games without points are left out)"),
     _query("since", {"type": "string", "format": "date"}, "played on or after (YYYY-MM-DD)"),
     _query("until", {"type": "string", "format": "date"}, "played on or before (YYYY-MM-DD)"),
     _query("uploaded_by", {"type": "string", "maxLength": 150, "pattern": "^[^\\x00]*$"},
-           "the username of the user who uploaded them (exact)"),
+           "who uploaded them, matched as `player` is; a whole username selects that "
+           "account alone"),
     _query("analysed", {"type": "string", "enum": ["true", "false"]},
            "true: games with a stored analysis (any engine or settings, a stale one too); "
            "false: games without one"),

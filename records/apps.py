@@ -14,3 +14,27 @@ class RecordsConfig(AppConfig):
         # Relations keep lookups of their own (Django does not pass Field's on to them).
         Field.register_lookup(AnyOf)
         ForeignObject.register_lookup(AnyOf)
+
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_delete, post_save
+
+        # "Uploaded by" searches usernames as player names are searched (records.search).
+        user_model = get_user_model()
+        post_save.connect(_index_username, sender=user_model, dispatch_uid="records-username")
+        post_delete.connect(_unindex_username, sender=user_model,
+                            dispatch_uid="records-username-gone")
+
+
+def _index_username(sender: type, instance: object, **kwargs: object) -> None:
+    from records.search import NameWord, index_names
+
+    fields = kwargs.get("update_fields")
+    if fields is not None and "username" not in fields:  # e.g. last_login at each sign-in
+        return
+    index_names(NameWord.Kind.USER, {instance.pk: instance.username})  # type: ignore[attr-defined]
+
+
+def _unindex_username(sender: type, instance: object, **kwargs: object) -> None:
+    from records.search import NameWord
+
+    NameWord.objects.filter(kind=NameWord.Kind.USER, ref=instance.pk).delete()  # type: ignore[attr-defined]

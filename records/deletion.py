@@ -25,7 +25,7 @@ from typing import Any
 
 from django.db import transaction
 
-from records.models import AuditAction, AuditEntry, Game, Match, Player
+from records.models import AuditAction, AuditEntry, Game, Match, NameWord, Player
 from records.services import RecordResult, RecordStatus, import_texts
 from records.signals import game_deleting
 
@@ -83,9 +83,20 @@ def delete_game(game: Game | int, by: Any = None, reason: str = "") -> AuditEntr
         match_id = stored.match_id
         stored.delete()  # its seats (and what other apps keep per game) go with it
         if match_id is not None:
-            Match.objects.filter(pk=match_id, games__isnull=True).delete()
-        Player.objects.filter(pk__in={p for _, p in seats}, seats__isnull=True).delete()
+            _delete_named(Match.objects.filter(pk=match_id, games__isnull=True),
+                          NameWord.Kind.MATCH)
+        _delete_named(Player.objects.filter(pk__in={p for _, p in seats}, seats__isnull=True),
+                      NameWord.Kind.PLAYER)
     return entry
+
+
+def _delete_named(rows: Any, kind: str) -> None:
+    """Delete `rows` (players or a match no game names any more) and their search words."""
+    ids = set(rows.values_list("pk", flat=True))
+    if ids:
+        rows.filter(pk__in=ids).delete()  # the condition again: a seat taken meanwhile keeps it
+        gone = ids - set(rows.model.objects.filter(pk__in=ids).values_list("pk", flat=True))
+        NameWord.objects.filter(kind=kind, ref__in=gone).delete()
 
 
 def restore_game(entry: AuditEntry, by: Any = None) -> RecordResult:

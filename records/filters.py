@@ -6,10 +6,11 @@ queryset is filtered and ordered by it, and `GameFilters.where` / `lookups` the 
 for the statistics' SQL. Each field means one thing everywhere:
 
 ===============  ============================================================================
-``player``       part of a player's name (case, Unicode form and blanks ignored, as
-                 `records.models.player_key` defines it): "jonas" finds "Jonas Weber"
-``opponent``     part of another player's name: games where both ``player`` and ``opponent``
-                 sat (alone, it behaves like ``player``)
+``player``       a player's name as people type it: each word starts a word of the name,
+                 accents and case ignored (`records.search`): "nguyen an" finds "Nguyễn
+                 Văn An", "jo" finds "Jonas Weber"
+``opponent``     another player's name, the same way: games where both ``player`` and
+                 ``opponent`` sat (alone, it behaves like ``player``)
 ``player_name``  a player's whole name (compared as `player_key`s): ``export_games --player``
 ``ruleset``      a ruleset name (``classic``, ``bga``); a name no game has selects nothing
 ``players``      the number of seats, 2 to 4
@@ -17,10 +18,12 @@ for the statistics' SQL. Each field means one thing everywhere:
 ``since``        the played date (``Date`` tag), on or after; games without a date are left
                  out whenever ``since`` or ``until`` is given
 ``until``        the played date, on or before (``since`` after ``until``: an empty range)
-``match``        a match's id
+``match``        a match's name (its ``Match`` tag) as people type it, like ``player``; a
+                 name that is exactly a match's tag selects that match alone
 ``match_tag``    a ``Match`` tag value (compared as `match_key`s): ``export_games --match``
 ``min_points``   the finisher's points at least this (games without points are left out)
-``uploaded_by``  a username, exactly as written (case counts): what one account uploaded
+``uploaded_by``  who uploaded, as people type it, like ``player``; a name that is exactly a
+                 username selects that account alone (the account page's link)
 ``analysed``     True: games with a stored analysis (docs/analysis.md; any engine or
                  settings, a stale one too); False: games without one. Query parameter
                  ``analysed=true`` or ``false``
@@ -54,18 +57,20 @@ from typing import Any
 
 import django_filters
 from django import forms
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Exists, F, OrderBy, OuterRef, QuerySet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 import fourcolor
+from records import search
 from records.models import (
-    MAX_ID,
     MAX_PLAYER_NAME,
     Game,
     GameAnalysis,
     GameSeat,
+    Match,
     Outcome,
     match_key,
     player_key,
@@ -75,6 +80,7 @@ from records.models import (
 # MAX_ID).
 _MAX_POINTS = 2**31 - 1
 MAX_USERNAME = 150  # django.contrib.auth's User.username
+MAX_MATCH_QUERY = 1024  # a Match tag's length
 PLAYER_COUNTS = (2, 3, 4)
 
 # Public parameter -> model field. Dates and points sort missing values last either way.
@@ -111,13 +117,18 @@ def order_expressions(params: tuple[str, ...] | list[str]) -> list[OrderBy]:
     return [*expressions, F("pk").desc() if last_descending else F("pk").asc()]
 
 
-def _seated(key: str, *, whole: bool = False) -> Exists:
-    """A subquery: a seat of the outer game held by a player whose `player_key` contains
-    `key` (or is `key`, with `whole`).
+def _seated(key: str) -> Exists:
+    """A subquery: a seat of the outer game held by the player whose `player_key` is `key`.
 
     Exists rather than a join: a player seated twice in one game lists it once."""
-    lookup = "player__name_key" if whole else "player__name_key__contains"
-    return Exists(GameSeat.objects.filter(game=OuterRef("pk"), **{lookup: key}))
+    return Exists(GameSeat.objects.filter(game=OuterRef("pk"), player__name_key=key))
+
+
+def _named(exact: QuerySet[Any], kind: str, name: str) -> Any:
+    """Ids of the rows named exactly `name` if there is one (a link's precise choice), else of
+    those whose names match it as typed (`records.search`)."""
+    ids = list(exact.values_list("pk", flat=True)[:1])
+    return ids or search.matching(kind, name)
 
 
 @dataclass(frozen=True)
@@ -135,7 +146,7 @@ class GameFilters:
     outcome: str | None = None
     since: datetime.date | None = None
     until: datetime.date | None = None
-    match: int | None = None
+    match: str = ""
     match_tag: str = ""
     min_points: int | None = None
     uploaded_by: str = ""
@@ -185,13 +196,26 @@ class GameFilters:
 
     def apply(self, games: QuerySet[Game]) -> QuerySet[Game]:
         """`games` filtered and ordered (newest played first unless `ordering` says)."""
-        for key in (player_key(self.player), player_key(self.opponent)):
-            if key:
-                games = games.filter(_seated(key))
+        for name in (self.player, self.opponent):
+            players = search.matching(search.NameWord.Kind.PLAYER, name)
+            if players is not None:
+                games = games.filter(
+                    Exists(GameSeat.objects.filter(game=OuterRef("pk"), player_id__in=players))
+                )
         if self.player_name:
-            games = games.filter(_seated(player_key(self.player_name), whole=True))
+            games = games.filter(_seated(player_key(self.player_name)))
         if self.match_tag:
             games = games.filter(match__key=match_key(self.match_tag))
+        named = (
+            ("match_id", Match.objects.filter(key=match_key(self.match)),
+             search.NameWord.Kind.MATCH, self.match),
+            ("uploaded_by_id", get_user_model().objects.filter(username=self.uploaded_by),
+             search.NameWord.Kind.USER, self.uploaded_by),
+        )
+        for column, exact, kind, name in named:
+            ids = _named(exact, kind, name) if name else None
+            if ids is not None:
+                games = games.filter(**{f"{column}__in": ids})
         if self.analysed is not None:
             stored = Exists(GameAnalysis.objects.filter(game=OuterRef("pk")))
             games = games.filter(stored if self.analysed else ~stored)
@@ -205,8 +229,8 @@ class GameFilters:
         game, "game__" from a seat). The name filters are subqueries (`apply`)."""
         wanted = {
             "ruleset": self.ruleset, "players": self.players, "outcome": self.outcome,
-            "date__gte": self.since, "date__lte": self.until, "match_id": self.match,
-            "points__gte": self.min_points, "uploaded_by__username": self.uploaded_by or None,
+            "date__gte": self.since, "date__lte": self.until,
+            "points__gte": self.min_points,
         }
         return {prefix + name: value for name, value in wanted.items() if value is not None}
 
@@ -360,18 +384,12 @@ class GameFilter(StatisticsFilter):
     outcome = django_filters.ChoiceFilter(
         label=_("Outcome"), choices=Outcome.choices, empty_label=_("any")
     )
-    match = IntegerFilter(
-        field_name="match_id", label=_("Match"), min_value=1, max_value=MAX_ID
-    )
+    match = django_filters.CharFilter(label=_("Match"), max_length=MAX_MATCH_QUERY)
     min_points = IntegerFilter(
         field_name="points", lookup_expr="gte", label=_("Minimum points"),
         min_value=0, max_value=_MAX_POINTS,
     )
-    # A username, exactly as written (case counts): what one account
-    # uploaded (the user's page, a script's own uploads).
-    uploaded_by = django_filters.CharFilter(
-        field_name="uploaded_by__username", max_length=MAX_USERNAME, label=_("Uploaded by")
-    )
+    uploaded_by = django_filters.CharFilter(max_length=MAX_USERNAME, label=_("Uploaded by"))
     analysed = django_filters.ChoiceFilter(
         label=_("Analysis"),
         choices=[("true", pgettext_lazy("analysis filter", "analysed")),

@@ -533,3 +533,7 @@ class SeatAnalysis(models.Model):
     @property
     def mean_loss(self) -> float | None:
         return self.loss / self.decisions if self.decisions else None
+
+
+# The search index's table belongs to this app; it is defined beside the folding it indexes.
+from records.search import NameWord as NameWord  # noqa: E402

@@ -32,7 +32,8 @@ import fourcolor
 from ratings.history import rating_histories
 from api.filters import ApiGameFilter as GameFilter
 from ratings import stats
-from records.models import MAX_PLAYER_NAME, Game, GameSeat, Player, player_key
+from records import search as name_search
+from records.models import MAX_PLAYER_NAME, Game, GameSeat, NameWord, Player, player_key
 
 PLAYER_ORDERING = {
     "name": ("name_key", "pk"),
@@ -57,7 +58,8 @@ class PlayerQuery(serializers.Serializer[Any]):
     )
     search = serializers.CharField(
         required=False, allow_blank=True, max_length=MAX_PLAYER_NAME,
-        help_text="part of the name (case, accents' composition and blanks ignored)",
+        help_text="the name as typed: each word starts a word of the name, accents and case "
+        "ignored (`nguyen` finds `Nguyễn Văn An`)",
     )
     ordering = serializers.ChoiceField(
         required=False, choices=list(PLAYER_ORDERING), help_text="default: name"
@@ -96,14 +98,16 @@ class PlayerViewSet(
     @extend_schema(
         summary="List or search players",
         description=(
-            "Every player of the archive with their number of rounds; `search` finds part of a "
-            "name, `name` the one player of that name (both ignore case, accents' composition "
-            "and blanks)."
+            "Every player of the archive with their number of rounds; `search` finds names as "
+            "people type them (each word starts a word of the name; accents and case "
+            "ignored), `name` the one player of that name (case, accents' composition and "
+            "blanks ignored)."
         ),
         parameters=[
             PlayerQuery,
             OpenApiParameter("search", NAME, OpenApiParameter.QUERY,
-                             description="part of the name (case and blanks ignored)"),
+                             description="the name as typed (each word starts a word of "
+                             "the name; accents and case ignored)"),
             OpenApiParameter("name", NAME, OpenApiParameter.QUERY,
                              description="the whole name (case and blanks ignored): at most "
                              "one player"),
@@ -119,9 +123,8 @@ class PlayerViewSet(
         query = PlayerQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         players = self.get_queryset()
-        search = player_key(query.validated_data.get("search", ""))
-        if search:
-            players = players.filter(name_key__contains=search)
+        players = name_search.search(players, NameWord.Kind.PLAYER,
+                               query.validated_data.get("search", ""))
         name = player_key(query.validated_data.get("name", ""))
         if name:
             players = players.filter(name_key=name)

@@ -25,6 +25,7 @@ from django.utils import timezone
 import fourcolor
 
 from records.models import Game, GameSeat, Match, Player, match_key, player_key
+from records.search import NameWord, index_new_names
 from records.services.derivation import derive_game_fields, derive_seat_fields
 from records.services.report import RecordStatus
 from records.signals import game_stored
@@ -92,7 +93,8 @@ def one_match_id(tag: str, ids: KnownIds, new: dict[str, int]) -> int:
 
 def _match_ids(tags: dict[str, str], ids: KnownIds, new: dict[str, int]) -> dict[str, int]:
     """Match id per key (of `tags`: key -> tag), creating the missing matches."""
-    return _get_or_create(Match, tags, ids.matches, new, lambda key, tag: Match(key=key, tag=tag))
+    return _get_or_create(Match, tags, ids.matches, new, lambda key, tag: Match(key=key, tag=tag),
+                          NameWord.Kind.MATCH)
 
 
 def player_ids(names: Iterable[str], ids: KnownIds, new: dict[str, int]) -> dict[str, int]:
@@ -101,7 +103,8 @@ def player_ids(names: Iterable[str], ids: KnownIds, new: dict[str, int]) -> dict
     for name in names:
         wanted.setdefault(player_key(name), name)
     return _get_or_create(
-        Player, wanted, ids.players, new, lambda key, name: Player(name_key=key, name=name)
+        Player, wanted, ids.players, new, lambda key, name: Player(name_key=key, name=name),
+        NameWord.Kind.PLAYER,
     )
 
 
@@ -111,15 +114,18 @@ def _get_or_create(
     known: dict[str, int],
     new: dict[str, int],
     make: Callable[[str, str], Any],
+    kind: str,
 ) -> dict[str, int]:
     """Ids of `model` rows by unique key (`key` for matches, `name_key` for players): known
     ones from the cache, then one SELECT, then one INSERT of the missing ones that skips
     keys a concurrent import inserted meanwhile (ON CONFLICT DO NOTHING / INSERT OR IGNORE;
-    it waits for that import's transaction), then one SELECT of the inserted ones."""
+    it waits for that import's transaction), then one SELECT of the inserted ones, whose
+    names go into the search index (`records.search`)."""
     column = "key" if model is Match else "name_key"
     found = {key: known[key] for key in wanted if key in known}
     # Sorted: concurrent imports take the unique-index locks in one order (no deadlock).
     missing = sorted(key for key in wanted if key not in found)
+    inserted: list[str] = []
     for attempt in (1, 2):
         if not missing:
             break
@@ -133,6 +139,9 @@ def _get_or_create(
             model.objects.bulk_create(
                 [make(key, wanted[key]) for key in missing], ignore_conflicts=True
             )
+            inserted = missing
+    # (A concurrent import may have inserted some of them: their words are indexed once.)
+    index_new_names(kind, {found[key]: wanted[key] for key in inserted if key in found})
     if missing:  # inserted, yet not found: only a concurrent delete does that
         raise IntegrityError(f"{model.__name__} rows vanished while being created: {missing[:3]}")
     return found

@@ -21,7 +21,8 @@ from ratings import stats
 from ratings.history import rating_histories
 from ratings.services import ratings_updating
 from records.filters import GameFilters, StatisticsFilter
-from records.models import GameSeat, Player, player_key
+from records import search as name_search
+from records.models import GameSeat, NameWord, Player
 from web.forms import DateRangeForm, use_date_pickers
 from web.views.archive import counted_rounds, games_for_listing, paginate
 
@@ -87,9 +88,7 @@ def player_list(request: HttpRequest) -> HttpResponse:
     players = Player.objects.annotate(rounds=Coalesce(counted_rounds(), 0)).order_by(
         "-rounds", "name_key"
     )
-    key = player_key(query)
-    if key:
-        players = players.filter(name_key__contains=key)
+    players = name_search.search(players, NameWord.Kind.PLAYER, query)
     page = Paginator(players, PLAYERS_PAGE).get_page(request.GET.get("page"))
     return render(request, "records/player_list.html", {
         "page": page, "query": query, "ratings_updating": ratings_updating(),
