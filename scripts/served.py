@@ -86,9 +86,8 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 def gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
     """gunicorn on 127.0.0.1:`port`, once `/healthz` answers (at most 60 s)."""
     server = start([str(Path(PYTHON).with_name("gunicorn")), "-c",
-                    str(ROOT / "config" / "gunicorn.conf.py"), "config.wsgi"],
-                   env | {"GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(workers)},
-                   log)
+                    str(ROOT / "config" / "gunicorn.conf.py"), "--bind", f"127.0.0.1:{port}",
+                    "--workers", str(workers), "config.wsgi"], env, log)
     deadline = time.monotonic() + 60
     while True:
         try:
