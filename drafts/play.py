@@ -5,77 +5,33 @@ call; the engine (`fourcolor`) is the one judge of every deal, tag and event.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 import fourcolor
 from fourcolor.cards import CARDS, COPIES, Card, parse_card
 from fourcolor.claims import CLAIM_KINDS
-from fourcolor.errors import FcnError, FcnSyntaxError, IllegalMoveError, IllegalRecordError
+from fourcolor.errors import FcnError, IllegalMoveError, IllegalRecordError
 from fourcolor.game import Game
 from fourcolor.round import Round
 from fourcolor.scoring import Finish
 from fourcolor.notation import Event, Record, parse_record, write_fcn
+from fourcolor.notation.model import VERB_NAMES
 from fourcolor.replay import Replay, round_end
 from fourcolor import replay_json
 from fourcolor.rulesets import get_ruleset
 
 from drafts.models import Draft
 
-# One event as FCN, written canonically: a seat (1-4), a verb, its cards with one space between
-# words; a win's declared split in parentheses. The API's schema states this same pattern, so
-# that what it calls well-formed is exactly what is read (drafts.play.parse_event).
-CARD_PATTERN = "[rygw][KAERHCP]"
-EVENT_PATTERN = (
-    rf"^[1-4](?:[xd] {CARD_PATTERN}|r|[mc](?: {CARD_PATTERN}){{1,4}}"
-    rf"|[wh](?: {CARD_PATTERN}){{1,4}}(?: \({CARD_PATTERN}(?: {CARD_PATTERN}){{0,3}}\)){{0,21}})$"
-)
-EVENT_RE = re.compile(EVENT_PATTERN)
 CARD_TOKENS = [card.token for card in CARDS]  # the 28 kinds, in canonical order
-_GROUP_RE = re.compile(r"\(([^)]*)\)")
-MAX_EVENT_CHARS = 200
+MAX_EVENT_CHARS = 200  # a typed event (`Event.parse` reads it; the longest win is ~100)
 # The tags a draft's start form and PATCH set besides the seats, the dealer and the ruleset.
 OPTIONAL_TAGS = ("Event", "Site", "Date", "Match", "Round", "Lucky")
 # The tags the draft's own fields hold: never in `Draft.tags`.
 OWN_TAGS = ("Ruleset", "Dealer", "Result")
-KINDS = {"x": "discard", "d": "draw", "m": "claim", "w": "win", "r": "redeal",
-         "c": "call", "h": "call"}
-
-# A record with no deal to speak of, to ask the engine's reader what is wrong with a typed event.
-_PROBE = '[Ruleset "classic"]\n[Seat1 "1"]\n[Seat2 "2"]\n[Dealer "1"]\n\n1:\n2:\n\n'
-
-
-def parse_event(text: str, ply: int = 0) -> Event:
-    """One typed event (`EVENT_PATTERN`), or FcnSyntaxError in the engine's words."""
-    if len(text) > MAX_EVENT_CHARS or not EVENT_RE.fullmatch(text):
-        raise FcnSyntaxError(_syntax_message(text), ply=ply, event=text[:MAX_EVENT_CHARS])
-    head, _, rest = text.partition(" ")
-    cards_text, _, _ = rest.partition(" (")
-    cards = tuple(parse_card(token) for token in cards_text.split())
-    groups = tuple(
-        tuple(parse_card(token) for token in group.split())
-        for group in _GROUP_RE.findall(text)
-    )
-    return Event(int(head[0]), head[1], cards, groups)
-
-
-def _syntax_message(text: str) -> str:
-    if len(text) <= MAX_EVENT_CHARS and "{" not in text:
-        try:
-            events = parse_record(_PROBE + text).events
-        except FcnError as err:
-            return err.message
-        if len(events) > 1:
-            return "one event at a time (3x rK)"
-        if not events:
-            return "no event: write a seat, a verb and its cards (3x rK)"
-    return ("write one event as FCN, one space between words and no comment: "
-            "3x rK, 2d gP, 1m rE rE, 4w rK rA rE (gP gP)")
-
-
-def event_text(event: Event) -> str:
-    return event.canonical().text()
+# The editor's rows of legal events are the verbs' names, but for two: a meld there is always
+# a claim on the live card, and both calls share a row.
+_ROWS = {"m": "claim", "h": "call"}
 
 
 def _cards(tokens: Any) -> tuple[Card, ...]:
@@ -99,7 +55,7 @@ def record_of(draft: Draft, played: int | None = None, result: str = "*") -> Rec
     count = draft.position if played is None else played
     events = []
     for entry in draft.events[:count]:
-        event = parse_event(entry["event"])
+        event = Event.parse(entry["event"])
         events.append(event._replace(comments=tuple(entry.get("comments", ()))))
     return Record(tags=tags, deal=deal, events=events, comments=list(draft.comments))
 
@@ -186,13 +142,13 @@ class Play:
         if self.round is None:
             raise IllegalRecordError(
                 "the deal is not complete: every seat needs its cards first",
-                category="deal", ply=ply, event=event_text(event),
+                category="deal", ply=ply, event=str(event),
             )
         try:
             self.round.copy().push(event)
         except IllegalMoveError as err:
             raise IllegalRecordError(
-                err.message, category=err.category, ply=ply, event=event_text(event)
+                err.message, category=err.category, ply=ply, event=str(event)
             ) from None
 
 
@@ -224,7 +180,7 @@ def legal_json(state: Play) -> list[dict[str, Any]]:
     rights: dict[tuple[int, tuple[Card, ...]], str] = {}
     out = []
     for event in state.legal():
-        kind = KINDS[event.verb]
+        kind = _ROWS.get(event.verb) or VERB_NAMES[event.verb]
         right = None
         if event.verb == "m":
             if event.seat not in {seat for seat, _ in rights}:
@@ -235,7 +191,7 @@ def legal_json(state: Play) -> list[dict[str, Any]]:
         elif event.verb == "w":
             right = "win"
         out.append({
-            "event": event_text(event),
+            "event": str(event),
             "seat": event.seat,
             "kind": kind,
             "right": right,
@@ -257,7 +213,7 @@ def next_json(state: Play) -> dict[str, dict[str, Any]]:
         after = rnd.copy()
         after.push(event)
         then = Play(state.draft, state.record, after, None, False)
-        out[event_text(event)] = {"legal": legal_json(then), "expected": after.expected()}
+        out[str(event)] = {"legal": legal_json(then), "expected": after.expected()}
     return out
 
 

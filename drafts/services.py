@@ -18,7 +18,7 @@ from django.db.models import QuerySet
 
 import fourcolor
 from fourcolor.errors import FcnError, IllegalRecordError
-from fourcolor.notation import MAX_COMMENT_CHARS, parse_record
+from fourcolor.notation import MAX_COMMENT_CHARS, Event, parse_record
 from jobs.models import Job
 from jobs.queue import submit_upload
 from records.services import ImportReport
@@ -28,8 +28,6 @@ from drafts.play import (
     OPTIONAL_TAGS,
     OWN_TAGS,
     check_head,
-    event_text,
-    parse_event,
     play,
     record_of,
 )
@@ -121,7 +119,7 @@ def create_from_fcn(user: Any, text: str) -> Draft:
     except FcnError as err:
         if err.ply <= len(record.events):
             raise
-    draft.events = [{"event": event_text(e), "comments": list(e.comments)} for e in record.events]
+    draft.events = [{"event": str(e), "comments": list(e.comments)} for e in record.events]
     draft.position = len(draft.events)
     draft.save()
     return draft
@@ -191,11 +189,11 @@ def add_event(user: Any, pk: int, text: str, comment: str = "", ply: int | None 
 
     def change(draft: Draft) -> None:
         nonlocal created
-        event = parse_event(text, draft.position + 1)
+        event = Event.parse(text, ply=draft.position + 1)
         comments = _clean_comment(comment)
         if ply is not None and ply != draft.position + 1:
             entry = draft.events[ply - 1] if 0 < ply <= draft.position else None
-            if entry is not None and entry["event"] == event_text(event):
+            if entry is not None and entry["event"] == str(event):
                 created = False
                 return
             raise DraftConflict(
@@ -204,7 +202,7 @@ def add_event(user: Any, pk: int, text: str, comment: str = "", ply: int | None 
         state = play(draft)
         state.push(event)
         draft.events = draft.events[: draft.position] + [
-            {"event": event_text(event), "comments": comments}
+            {"event": str(event), "comments": comments}
         ]
         draft.position += 1
 

@@ -42,9 +42,9 @@ from api.views.base import PAGES, ApiViewMixin, names
 from drafts import play as drafts_play
 from drafts import services
 from drafts.models import Draft
-from drafts.play import CARD_TOKENS, EVENT_PATTERN, MAX_EVENT_CHARS
+from drafts.play import CARD_TOKENS, MAX_EVENT_CHARS
 from fourcolor.errors import FcnError, FcnSyntaxError
-from fourcolor.notation import MAX_COMMENT_CHARS, MAX_EVENTS, MAX_RECORD_CHARS
+from fourcolor.notation import MAX_COMMENT_CHARS, MAX_EVENTS, MAX_RECORD_CHARS, Event
 from fourcolor.rulesets import RULESETS
 from records.models import MAX_PLAYER_NAME
 
@@ -161,9 +161,10 @@ class DraftUpdateSerializer(serializers.Serializer[Any]):
 
 
 class DraftEventSerializer(serializers.Serializer[Any]):
-    event = _pattern_field(
-        EVENT_PATTERN, MAX_EVENT_CHARS, min_length=2,
-        help_text="one event in canonical FCN: seat, verb, cards (3x rK, 2m rE rE)",
+    event = _text(
+        MAX_EVENT_CHARS, min_length=2,
+        help_text="one event in FCN: seat, verb, cards, a win's split (3x rK, 2m rE rE, "
+        "4w rK rA rE (gP gP)), read as the engine reads an event (fourcolor.Event.parse)",
     )
     comment = _comment(required=False, help_text="a comment on this event")
     ply = serializers.IntegerField(
@@ -445,11 +446,15 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
             text = request.data.get("event") if hasattr(request.data, "get") else None
             if isinstance(text, str) and set(body.errors) == {"event"}:
                 try:
-                    drafts_play.parse_event(text)
+                    Event.parse(text)
                 except FcnSyntaxError as error:
                     raise RecordSyntax(error) from None
             raise ValidationError(body.errors)
         data = body.validated_data
+        try:
+            Event.parse(data["event"])
+        except FcnSyntaxError as error:
+            raise RecordSyntax(error) from None
         created = [True]
 
         def add(user: Any, draft_pk: int) -> Draft:

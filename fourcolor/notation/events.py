@@ -397,6 +397,61 @@ def scan_events(section: str, line: int, record: Record, begun: _Start = (0, Non
         record.syntax_error = err
 
 
+# One event's words as `parse_event` reads them: a word, a parenthesis, a brace or a line end.
+_EVENT_WORDS = re.compile(r"[(){}\n]|[^\s(){}]+")
+_QUOTED = 60  # how much of a long text an error quotes
+
+
+def parse_event(text: str, ply: int = 0) -> Event:
+    """`Event.parse`: one event's text ("3x rK", "4w rK rA rE (gP gP)"), read as an event of a
+    record is (any blanks between words; cards in any order), with no comment and no second
+    event. FcnSyntaxError, in the reader's words, with the line and column of the first fault
+    and the text quoted (`event`); `ply` is the number the event would have."""
+    quoted = text if len(text) <= _QUOTED else text[:_QUOTED] + "\u2026"
+    tokens: list[_Token] = []
+    line, line_start = 1, 0
+    for m in _EVENT_WORDS.finditer(text):
+        word = m.group()
+        if word == "\n":
+            line, line_start = line + 1, m.end()
+            continue
+        col = m.start() - line_start + 1
+        if word in "{}" or (tokens and word in HEADS):
+            raise FcnSyntaxError(
+                "a comment in an event typed alone: write a seat, a verb and its cards, as 3x rK"
+                if word in "{}"
+                else f"one event at a time: {word!r} begins another",
+                line=line,
+                col=col,
+                ply=ply,
+                event=quoted,
+            )
+        tokens.append(_Token(_KINDS.get(word, "word"), word, line, col))
+    if not tokens:
+        raise FcnSyntaxError(
+            "no event: write a seat, a verb and its cards, as 3x rK",
+            line=1,
+            col=1,
+            ply=ply,
+            event=quoted,
+        )
+    first = tokens[0]
+    head = HEADS.get(first.text)
+    if head is None:
+        raise FcnSyntaxError(
+            f"malformed event {first.text!r}: expected a seat digit and a verb "
+            f"(x d m w r, or the extensions c h)",
+            line=first.line,
+            col=first.col,
+            ply=ply,
+            event=quoted,
+        )
+    more = _Open()
+    more.tokens = tokens[1:]
+    event = _assemble(head[0], head[1], [], more, first.line, first.col, ply)
+    return event._replace(line=0, col=0)  # read from no record
+
+
 def _value(text: str) -> tuple[_Value, bool]:
     """Seat, verb and cards of an event token's text, and whether the cards fit the verb (the
     value is then kept in the cache)."""

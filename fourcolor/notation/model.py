@@ -84,9 +84,21 @@ class Event(NamedTuple):
     def __str__(self) -> str:
         return self.canonical().text()
 
+    @classmethod
+    def parse(cls, text: str, *, ply: int = 0) -> Event:
+        """One event's text, as `chess.Move.from_uci` reads a move: ``Event.parse("3x rK")``.
+        Read as an event of a record is (any blanks between words, a meld's cards in any
+        order); a comment or a second event is refused. `FcnSyntaxError` (a ValueError) in the
+        reader's words, quoting the text, with the line and column of the first fault and
+        `ply` (the number the event would have). Any seat digit is read: whether the round has
+        that seat is for `Round.push` to say."""
+        from .events import parse_event  # the reader's module imports this one
+
+        return parse_event(text, ply)
+
     def move(self) -> tuple[int, str, tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
         """What equality compares: seat, verb, cards and declared split, in canonical order."""
-        return self.canonical()[:4]  # type: ignore[return-value]
+        return self.canonical()[:4]
 
     @property
     def head(self) -> str:

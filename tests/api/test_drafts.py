@@ -190,15 +190,38 @@ def test_it_enters_legal_events_and_refuses_illegal_ones_with_the_engines_words(
     assert owner.get(f"{DRAFTS}{draft['id']}/").json()["position"] == 1
 
 
-@pytest.mark.parametrize("typed", ["1x", "1x rK rA", "5x rK", "1q rK", "1x rX", "1x  rK",
-                                   "1x rK {hi}", "1m"])
+@pytest.mark.parametrize("typed", ["1x", "1x rK rA", "1q rK", "1x rX", "1x rK {hi}", "1m",
+                                   "1x rK 2d rA", "", "x rK", "1w rK (rA"])
 def test_it_refuses_a_typed_event_that_is_not_fcn(owner: APIClient, typed: str) -> None:
     draft = start(owner, {"fcn": text_of(bot_round(), 0)})
     response = enter(owner, draft, typed)
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "syntax"
-    assert error["record"]["category"] == "syntax" and error["message"]
+    with pytest.raises(fourcolor.FcnSyntaxError) as engine:
+        fourcolor.Event.parse(typed)
+    assert error["record"]["category"] == "syntax"
+    assert error["message"] == engine.value.message
+    assert error["record"]["col"] == engine.value.col
+
+
+def test_it_refuses_a_seat_the_round_does_not_have_by_the_rules(owner: APIClient) -> None:
+    draft = start(owner, {"fcn": text_of(bot_round(players=2), 0)})
+    response = enter(owner, draft, "3x rK")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "illegal" and error["record"]["category"] == "turn"
+    assert "no seat 3 in a 2-player round" in error["message"]
+
+
+def test_it_reads_a_typed_event_as_the_engine_reads_an_event(owner: APIClient) -> None:
+    record = bot_round()
+    draft = start(owner, {"fcn": text_of(record, 0)})
+    first = str(record.events[0])
+    spaced = "  " + first.replace(" ", "   ") + " "
+    entered = enter(owner, draft, spaced)
+    assert entered.status_code == 201
+    assert entered.json()["events"][0]["event"] == first  # stored canonically
 
 
 def test_it_refuses_events_before_the_deal_is_complete(owner: APIClient) -> None:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fourcolor
 from fourcolor.cards import CARDS
+from fourcolor.errors import FcnSyntaxError
 from fourcolor.generate import BOTS, generate_record
 from fourcolor.notation import Event, Record
 from fourcolor.round import Round
@@ -105,3 +108,85 @@ def test_it_keeps_comments_in_a_records_equality() -> None:
     assert noted.events == record.events
     assert noted != record
     assert Record(record.tags, record.deal, list(record.events)) == record
+
+
+# ------------------------------------------------------------------ Event.parse
+
+# Parts of events, faults of every kind, blanks of every kind (what the fuzzing puts together).
+PIECES = (
+    "1x", "2d", "3m", "4w", "1r", "1c", "2h", "8x", "0d", "5q", "1x1", "x", "12.", "(", ")",
+    "{", "}", "{c}", "rK", "yE", "gA", "wP", "rE", "zz", "rX", "yEz", "rKrK", "(rK)", "(rK",
+    "rK)", "\n", " ", "\t", "\u2028", "\u3000", "１x", "",
+)  # fmt: skip
+HEAD = '[Ruleset "classic"]\n[Seat1 "a"]\n[Seat2 "b"]\n[Dealer "1"]\n\n1:\n2:\n\n'
+
+
+def test_it_reads_one_event_as_python_chess_reads_a_move() -> None:
+    rk, ra, re_, gp = (fourcolor.parse_card(t) for t in ("rK", "rA", "rE", "gP"))
+    assert Event.parse("3x rK") == Event(3, "x", (rk,))
+    assert Event.parse("4w rK rA rE (gP gP)") == Event(4, "w", (rk, ra, re_), ((gp, gp),))
+    assert Event.parse(" 1m  rE\trK ") == Event(1, "m", (rk, re_))
+    assert Event.parse("2r", ply=7) == Event(2, "r")
+    assert Event.parse("3x rK").line == 0  # read from no record
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "col"),
+    [
+        ("", "no event: write a seat, a verb and its cards, as 3x rK", 1),
+        ("1q rK", "malformed event '1q': expected a seat digit and a verb", 1),
+        ("3x rX", "no such card 'rX'", 4),
+        ("3x rK rA", "a discard names exactly one card, not 2", 1),
+        ("3x rK {safe}", "a comment in an event typed alone", 7),
+        ("3x rK 4d rA", "one event at a time: '4d' begins another", 7),
+        ("4w rK (gP gP", "unclosed group", 7),
+        ("4w rK (gP) rA", "card rA after the declared groups", 12),
+        ("3m (rK)", "a group in a meld event", 4),
+    ],
+)
+def test_it_refuses_what_is_not_one_event_quoting_the_text_and_column(
+    text: str, message: str, col: int
+) -> None:
+    with pytest.raises(FcnSyntaxError) as refused:
+        Event.parse(text, ply=12)
+    error = refused.value
+    assert isinstance(error, ValueError)
+    assert error.message.startswith(message)
+    assert (error.line, error.col, error.ply) == (1, col, 12)
+    assert text in str(error) and f"1:{col}:" in str(error)
+
+
+@PROPERTY
+@given(generated_records())
+def test_it_parses_the_text_of_every_legal_event_back_to_it(record: Record) -> None:
+    rnd = Round.from_record(record)
+    for played in record.events:
+        for event in rnd.legal_events():
+            assert Event.parse(str(event)) == event
+            assert Event.parse(event.text()) == event
+        rnd.push(played)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=40) | st.lists(st.sampled_from(PIECES), max_size=12).map(" ".join))
+def test_it_raises_nothing_but_a_syntax_error_on_any_text(text: str) -> None:
+    """Random text is read or refused in the reader's words; what it reads, a record holding
+    the same text reads too, and its canonical text reads back to it."""
+    try:
+        event = Event.parse(text)
+    except FcnSyntaxError as error:
+        assert error.line >= 1 and error.col >= 1 and error.category == "syntax"
+        if not set(text) & set(".{}"):  # no turn number nor comment, which a record may hold
+            assert len(read_events(text)) != 1
+        return
+    assert Event.parse(str(event)) == event
+    assert read_events(text) == [event]
+
+
+def read_events(text: str) -> list[Event]:
+    """The events the record reader reads in `text` (none at a fault)."""
+    try:
+        read = fourcolor.parse_record(HEAD + text + "\n", lenient=True)
+    except fourcolor.FcnError:
+        return []
+    return [] if read.syntax_error else read.events
