@@ -50,6 +50,12 @@ def next_seat(seat: int, players: int) -> int:
     return seat % players + 1
 
 
+def may_claim(live: Live, seat: int) -> bool:
+    """Whether `seat` may claim the live card at all: any seat but its discarder (nobody
+    claims its own discard, §6; a drawer may meld or win on its own draw)."""
+    return seat != live.owner or live.source != "discard"
+
+
 # The members as plain names: reading `ClaimRight.X` goes through the enum's class-level
 # lookup (about 50 ns on 3.11), and the validator asks for a right on every meld.
 _CHI, _OWN_DRAW, _PONG, _GAN, _WIN = (
@@ -74,19 +80,19 @@ def claim_right(
     """The right under which `claimant` makes a meld of `kind` with the live card, or
     `ClaimRefused` saying why it may not. The meld is assumed well-formed and held."""
     owner, source = live.owner, live.source
-    own = claimant == owner
+    label = MELD_LABELS.get(kind, kind)
+    if not may_claim(live, claimant):
+        what = "win on" if win else f"make a {label} with"
+        raise ClaimRefused(f"seat {claimant} may not {what} its own discard")
     if win:
-        if own and source == "discard":
-            raise ClaimRefused(f"seat {claimant} may not win on its own discard")
         return _WIN
-    if own:
-        if source == "draw":
-            return _OWN_DRAW
-    elif kind == "triple" or kind == "quad":
+    if claimant == owner:
+        return _OWN_DRAW  # a meld on one's own draw
+    if kind == "triple" or kind == "quad":
         if live_rank == "K" and (kind == "triple" or ruleset.steal_generals == "never"):
             raise ClaimRefused(
-                f"seat {claimant} may not make a {MELD_LABELS.get(kind, kind)} with "
-                f"{_where(own, source)}: a general is claimed out of turn only for "
+                f"seat {claimant} may not make a {label} with "
+                f"{_where(source)}: a general is claimed out of turn only for "
                 + ("a win" if ruleset.steal_generals == "never" else "a gan or a win")
             )
         return _PONG if kind == "triple" else _GAN
@@ -97,15 +103,11 @@ def claim_right(
         and live_rank != "K"
     ):
         return _CHI
-    raise ClaimRefused(
-        f"seat {claimant} may not make a {MELD_LABELS.get(kind, kind)} with {_where(own, source)}"
-    )
+    raise ClaimRefused(f"seat {claimant} may not make a {label} with {_where(source)}")
 
 
-def _where(own: bool, source: str) -> str:
-    """The live card as a refusal names it."""
-    if own:
-        return "its own discard"
+def _where(source: str) -> str:
+    """Another seat's live card as a refusal names it."""
     return "a discard" if source == "discard" else "another seat\u2019s draw"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import CARDS, COPIES, KINDS, Card
-from .claims import Claim, ClaimRight, Live, next_seat, resolve_claims
+from .claims import Claim, ClaimRight, Live, may_claim, next_seat, resolve_claims
 from .deal import qualifies_for_redeal
 from .moves import can_complete, locked_ok, melds_with, rest_after
 from .notation import Event
@@ -86,7 +86,7 @@ def _moves_on(rnd: Round, live: Live) -> list[Event]:
 
 def _claim_events(rnd: Round, seat: int, live: Live) -> list[Event]:
     """`seat`'s wins and plain melds on the live card (none on its own discard)."""
-    if seat == live.owner and live.source == "discard":
+    if not may_claim(live, seat):
         return []
     calls = rnd.calls
     if calls and any(claim.seat == seat for claim, _ in calls):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .cards import CARDS, COPIES, Card
-from .claims import ClaimRefused, ClaimRight, Live, claim_right
+from .claims import ClaimRefused, ClaimRight, Live, claim_right, may_claim
 from .melds import Meld, classify
 from .rulesets import Ruleset
 from .split import best_points
@@ -183,7 +183,7 @@ def meld_claims(
     """The plain melds (not wins) `seat` may make with the live card, with their rights."""
     card = CARDS[live.card_index]
     out: list[tuple[Meld, ClaimRight]] = []
-    if seat == live.owner and live.source == "discard":
+    if not may_claim(live, seat):
         return out
     for meld in melds_with(card, hand, ruleset):
         if not locked_ok(meld, card, locked):

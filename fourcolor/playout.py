@@ -20,11 +20,12 @@ from .claims import (
     ClaimRight,
     Live,
     claim_right,
+    may_claim,
     next_seat,
     resolve_claims,
 )
 from .round import ENDED, LIVE, MUST_DISCARD, Round
-from .scoring import settle, split_hidden
+from .scoring import lucky_bonus, next_lucky_card, settle, split_hidden
 from .moves import best_completing_win, locked_ok, melds_with
 from .melds import Meld
 from .rulesets import Ruleset
@@ -268,13 +269,9 @@ class _Table:
     def _finish(self, seat: int, points: int, lucky_counts: Sequence[int]) -> dict[int, int]:
         """The settlement of a win or forced finish; `lucky_counts`: the finisher's 21 cards
         by kind, for a bga lucky card."""
-        rs = self.rs
-        bonus = 0
-        if rs.threshold is not None and points >= rs.threshold and rs.lucky_draw:
-            lucky = self.opening if self.pile_left == 0 else self.pile[self.drawn]
-            if lucky is not None:
-                bonus = lucky_counts[lucky.index]
-        return settle(rs, self.players, seat, points, bonus)
+        lucky = next_lucky_card(self.pile_left, self.pile, self.drawn, self.opening)
+        bonus = lucky_bonus(self.rs, points, lucky, lucky_counts)
+        return settle(self.rs, self.players, seat, points, bonus)
 
     def _claims(self, declining: int | None) -> dict[int, int] | None:
         """Everyone's call on the live card, the one that takes effect applied; the settlement
@@ -286,7 +283,7 @@ class _Table:
         first, second = _OTHER_BLOCKS[card.index]
         after = next_seat(live.owner, self.players)
         for seat in range(1, self.players + 1):
-            if seat == declining or (seat == live.owner and live.source == "discard"):
+            if seat == declining or not may_claim(live, seat):
                 continue
             # The cheap refusals first: most seats can neither win with the card (another
             # rank block of the hand is known not to split) nor meld it (fewer than two

@@ -21,7 +21,7 @@ from itertools import chain, repeat
 from typing import TypeVar
 
 from .cards import CARDS, COPIES, Card
-from .claims import CLAIM_KINDS, ClaimRight, Live, next_seat, skipped_seats, taken_from
+from .claims import CLAIM_KINDS, ClaimRight, Live, may_claim, next_seat, skipped_seats, taken_from
 from .game import Game, validate
 from .round import ENDED, LIVE, ClaimRecord, Round
 from .melds import Meld
@@ -315,7 +315,7 @@ class Replay:
             return ()
         rights: list[str] = []
         card = CARDS[live.card_index]
-        if not (seat == live.owner and live.source == "discard"):
+        if may_claim(live, seat):
             if rnd.best_win(seat, card):
                 rights.append("win")
         for _meld, right in rnd.meld_claims(seat):
@@ -432,10 +432,9 @@ def missed_on_live(
     # no chance against its win: only the first `chances` seats of the order are asked.
     start = live.owner if live.source == "draw" else next_seat(live.owner, players)
     chances = players if winner is None else (winner - start) % players
-    skip = live.owner if live.source == "discard" else None
     out = []
     for s in range(1, players + 1):
-        if s == skip or (s - start) % players >= chances or s in called:
+        if not may_claim(live, s) or (s - start) % players >= chances or s in called:
             continue
         win = best_win(s, card)
         if win is not None:

@@ -231,11 +231,37 @@ def forced_finish(rnd: Round, seat: int, live: Live) -> Finish:
     return finish
 
 
+def turns_lucky_card(ruleset: Ruleset, points: int) -> bool:
+    """Whether a finish of `points` turns a lucky card (§7): one reaching the threshold of a
+    ruleset with the lucky draw (bga)."""
+    threshold = ruleset.threshold
+    return ruleset.lucky_draw and threshold is not None and points >= threshold
+
+
+def lucky_bonus(ruleset: Ruleset, points: int, lucky: Card | None, counts: Sequence[int]) -> int:
+    """The lucky card's bonus (§7): the copies of `lucky` among the finisher's 21 cards
+    (`counts`, by kind) when the finish turns a lucky card; 0 otherwise or when the card is
+    not known."""
+    if lucky is None or not turns_lucky_card(ruleset, points):
+        return 0
+    return counts[lucky.index]
+
+
+def next_lucky_card(
+    pile_left: int, pile: Sequence[Card] | None, drawn: int, opening: Card | None
+) -> Card | None:
+    """The card a lucky draw turns: the pile's next, or the dealer's opening discard when the
+    pile is used up; None when the pile is not known."""
+    if pile_left == 0:
+        return opening
+    return pile[drawn] if pile is not None else None
+
+
 def _lucky_card(rnd: Round) -> Card:
-    """The lucky card turned after a bga win (§7): the pile's next card, or the dealer's
-    opening discard when the pile is used up; without a Pile tag, the Lucky tag."""
+    """The lucky card turned after a bga win (§7) (`next_lucky_card`); without a Pile tag,
+    the Lucky tag."""
+    lucky = next_lucky_card(rnd.pile_left, rnd.pile, rnd.drawn, rnd.opening_discard)
     if rnd.pile_left == 0:
-        lucky = rnd.opening_discard
         assert lucky is not None
         if rnd.lucky_tag is not None and rnd.lucky_tag is not lucky:
             raise IllegalMoveError(
@@ -244,8 +270,7 @@ def _lucky_card(rnd: Round) -> Card:
                 category="lucky",
             )
         return lucky
-    if rnd.pile is not None:
-        lucky = rnd.pile[rnd.drawn]
+    if lucky is not None:
         if rnd.lucky_tag is not None and rnd.lucky_tag is not lucky:
             raise IllegalMoveError(
                 f"Lucky says {rnd.lucky_tag}, the pile gives {lucky}", category="lucky"
@@ -263,7 +288,7 @@ def _pay(rnd: Round, finish: Finish, hidden: Sequence[int]) -> None:
     """Lucky card and payments; `hidden`: the counts of the finisher's hidden cards."""
     rs = rnd.ruleset
     assert finish.seat is not None and finish.points is not None
-    if rs.threshold is not None and finish.points >= rs.threshold and rs.lucky_draw:
+    if turns_lucky_card(rs, finish.points):
         try:
             lucky = _lucky_card(rnd)
         except IllegalMoveError as err:
@@ -272,7 +297,9 @@ def _pay(rnd: Round, finish: Finish, hidden: Sequence[int]) -> None:
             lucky = None
         finish.lucky_card = lucky
         # The finisher's 21 cards are exactly its exposed melds and its hidden cards.
-        finish.lucky_bonus = (0 if lucky is None else hidden[lucky.index]) + sum(
-            1 for m in finish.exposed_melds for c in m.cards if c is lucky
-        )
+        counts = list(hidden)
+        for meld in finish.exposed_melds:
+            for card in meld.cards:
+                counts[card.index] += 1
+        finish.lucky_bonus = lucky_bonus(rs, finish.points, lucky, counts)
     finish.settlement = settle(rs, rnd.players, finish.seat, finish.points, finish.lucky_bonus)

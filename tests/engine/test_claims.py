@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fourcolor.cards import parse_card
 from fourcolor.claims import (
@@ -12,8 +14,11 @@ from fourcolor.claims import (
     Live,
     claim_order,
     claim_right,
+    may_claim,
     resolve_claims,
 )
+from fourcolor.generate import generate_record
+from fourcolor.round import Round
 from fourcolor.rulesets import Ruleset, get_ruleset, with_switches
 from tests.engine.helpers import WAITS, all_rights_game, fault, play
 
@@ -95,6 +100,9 @@ RIGHTS: list[tuple[str | Ruleset, int, tuple[str, int, str], int, str, bool, obj
     (BGA_NO_PAIR_CHI, 4, ("rA", 1, "discard"), 2, "pair", False, "seat 2 may not make a pair"),
     (BGA_NO_PAIR_CHI, 4, ("rA", 1, "discard"), 2, "command", False, CHI),
     (BGA_NO_PAIR_CHI, 4, ("rA", 1, "discard"), 2, "triple", False, PONG),
+    # nobody claims its own discard
+    ("classic", 3, ("rA", 1, "discard"), 1, "quad", False, "seat 1 may not make a quad with its"),
+    ("classic", 2, ("rA", 2, "discard"), 2, "pair", True, "seat 2 may not win on its own discard"),
 ]
 
 
@@ -333,3 +341,20 @@ def test_it_scores_the_win_that_took_priority_over_the_calls() -> None:
     game = play(WAITS, "1x wC 3c wC wC wC 4h wC wR wH 2w wC wR wH", players=4, result="2:19")
     assert (game.finish.outcome, game.finish.seat, game.finish.points) == ("win", 2, 19)
     assert game.finish.settlement == {1: -19, 2: 57, 3: -19, 4: -19}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["classic", "bga"]), st.integers(2, 4), st.integers(0, 2**32))
+def test_it_never_offers_a_seat_a_claim_on_its_own_discard(
+    ruleset: str, players: int, seed: int
+) -> None:
+    record = generate_record(ruleset, players, seed)
+    rnd = Round.from_record(record)
+    for event in record.events:
+        live = rnd.live
+        if live is not None and live.source == "discard":
+            owner = live.owner
+            assert not may_claim(live, owner)
+            assert all(e.seat != owner for e in rnd.legal_events() if e.verb in "mwch")
+            assert rnd.meld_claims(owner) == []
+        rnd.push(event)
