@@ -74,8 +74,18 @@ class Card:
     def __str__(self) -> str:
         return self.token
 
-    def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
+    # Ordered by `index` (the canonical order), like any other value: every comparison works.
+    def __lt__(self, other: object) -> bool:
+        return self.index < other.index if isinstance(other, Card) else NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        return self.index <= other.index if isinstance(other, Card) else NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return self.index > other.index if isinstance(other, Card) else NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return self.index >= other.index if isinstance(other, Card) else NotImplemented
 
     @property
     def is_general(self) -> bool:

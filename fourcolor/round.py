@@ -161,6 +161,13 @@ class Round:
         other.claims_log = list(self.claims_log)
         return other
 
+    def __repr__(self) -> str:
+        turn = "ended" if self.turn is None else f"seat {self.turn} to play"
+        live = self.live
+        if live is not None and self.phase == LIVE:
+            turn += f", {CARDS[live.card_index]} live from seat {live.owner}'s {live.source}"
+        return f"<Round {self.ruleset.name}, {self.players} seats, ply {self.ply}, {turn}>"
+
     # ------------------------------------------------------------------ queries
 
     @property

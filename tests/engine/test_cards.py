@@ -153,3 +153,14 @@ def test_it_refuses_to_make_a_card_that_does_not_exist() -> None:
     for colour, rank in [("x", "A"), ("r", "Z"), ("rA", ""), ("", "rA"), ("r", "")]:
         with pytest.raises(BadCardToken):
             Card(colour, rank)
+
+
+def test_it_orders_cards_by_the_canonical_order_with_every_comparison() -> None:
+    for a in CARDS:
+        for b in CARDS:
+            assert (a < b, a <= b, a > b, a >= b) == (
+                a.index < b.index, a.index <= b.index, a.index > b.index, a.index >= b.index
+            )
+    assert max(CARDS) is CARDS[-1] and min(CARDS) is CARDS[0]
+    with pytest.raises(TypeError):
+        assert CARDS[0] <= 3  # type: ignore[operator]

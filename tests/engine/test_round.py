@@ -15,6 +15,7 @@ from fourcolor.cards import parse_card
 from fourcolor.deal import pile_size
 from fourcolor.errors import IllegalMoveError
 from fourcolor.game import validate
+from fourcolor.generate import generate_record
 from fourcolor.notation import Event, parse_record, write_fcn
 from fourcolor.round import Round
 from fourcolor.rulesets import Ruleset, get_ruleset, with_switches
@@ -542,3 +543,16 @@ def test_it_names_whose_turn_it_is() -> None:
     assert rnd.turn == 2  # the drawer melds or discards its draw
 
 
+
+
+def test_it_says_in_its_repr_the_ruleset_seats_ply_and_whose_turn() -> None:
+    record = generate_record("bga", 3, 5)
+    rnd = Round.from_record(record)
+    assert repr(rnd) == "<Round bga, 3 seats, ply 0, seat 1 to play>"
+    rnd.push(record.events[0])
+    card = record.events[0].cards[0]
+    live = f"{card} live from seat 1's discard"
+    assert repr(rnd) == f"<Round bga, 3 seats, ply 1, seat 2 to play, {live}>"
+    for event in record.events[1:]:
+        rnd.push(event)
+    assert repr(rnd) == f"<Round bga, 3 seats, ply {len(record.events)}, ended>"
