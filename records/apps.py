@@ -15,6 +15,11 @@ class RecordsConfig(AppConfig):
         Field.register_lookup(AnyOf)
         ForeignObject.register_lookup(AnyOf)
 
+        from records.paging import analyze_after_import
+        from records.signals import games_stored_batch
+
+        games_stored_batch.connect(analyze_after_import, dispatch_uid="records-analyze")
+
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
 
