@@ -139,12 +139,12 @@ def celery_run(path: Path, workers: int, broker: str, log: Path) -> tuple[float,
     from django.db import connection
 
     from jobs.queue import create_import_job
-    from jobs.tasks import run_import_job
+    from jobs.tasks import run_job
 
     queue = f"bench-parallel-{os.getpid()}"
     with celery_workers(workers, broker, log, queue):
         job = create_import_job(path.read_bytes(), None, path.name)
-        elapsed = timed_job(job, run_import_job, queue, 1800, log)
+        elapsed = timed_job(job, run_job, queue, 1800, log)
     parts = job.parts.count()
     summary = (f"{job.status}: {job.stored} stored, {job.duplicates} duplicates, "
                f"{job.refused} refused, {parts} parts")
@@ -163,13 +163,14 @@ def celery_batch(games: list[int], workers: int, broker: str, log: Path, samples
     from django.db import connection
 
     from jobs.analysis import Parameters
-    from jobs.batches import create_batch, run_batch_job
+    from jobs.batches import create_batch
+    from jobs.tasks import run_job
     from records.models import GameAnalysis
 
     queue = f"bench-analyses-{os.getpid()}"
     with celery_workers(workers, broker, log, queue, ANALYSIS_SAMPLES=str(samples)):
         job = create_batch(None, Parameters(samples, 0), games=games)
-        elapsed = timed_job(job, run_batch_job, queue, 3600, log)
+        elapsed = timed_job(job, run_job, queue, 3600, log)
     results = [json.dumps(r, sort_keys=True) for r in GameAnalysis.objects.filter(
         game_id__in=games).order_by("game_id").values_list("result", flat=True)]
     digest = hashlib.sha256("\n".join(results).encode()).hexdigest()[:16]

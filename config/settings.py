@@ -389,13 +389,17 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Seconds between two looks for stored games the statistics do not count yet (a run that died
 # between storing and counting): the database worker's loop, or Celery beat (`-B`).
 STATS_CHECK_SECONDS = env_int("STATS_CHECK_SECONDS", 60, minimum=1)
-CELERY_BEAT_SCHEDULE = {
-    "statistics-catch-up": {"task": "jobs.tasks.catch_up_stats",
-                            "schedule": float(STATS_CHECK_SECONDS)},
-}
 # A job whose runner has not refreshed its lease for this many seconds is taken over by
-# another worker (its runner is presumed dead); runners refresh it every sixth of that.
-JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 120, minimum=1)
+# another worker (its runner is presumed dead; at once when its process on the same host is
+# gone); runners refresh it every sixth of that.
+JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 60, minimum=1)
+# Celery beat: the statistics check, and every 15 s the take-over of work whose runner died
+# (the database worker does both in its own loop).
+CELERY_BEAT_SCHEDULE = {
+    "statistics-catch-up": {"task": "jobs.catch_up_stats",
+                            "schedule": float(STATS_CHECK_SECONDS)},
+    "jobs-take-over": {"task": "jobs.take_over", "schedule": 15.0},
+}
 # With a broker, an import or revalidation of at least 2 x JOB_PART_MIN_SIZE records (games)
 # is split into at most JOB_PARTS parts that every Celery worker runs (jobs/parts.py).
 JOB_PARTS = env_int("JOB_PARTS", 8, minimum=1)

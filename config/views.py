@@ -21,15 +21,20 @@ def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness and database check for load balancers and monitoring.
 
     200 when a trivial query round-trips to the database, 503 otherwise. The error's class name
-    is reported, not its text, which may contain connection details. With `?detail=1`, also the
-    job queue and the statistics' state (games not counted yet, the last count that failed).
+    is reported, not its text, which may contain connection details. Status "degraded" (still
+    200, with the reasons) when games wait to be counted too long or a job stopped making
+    progress (jobs/health.py). With `?detail=1`, also the job queue and the statistics' state
+    (games not counted yet, the last count that failed).
     """
+    from jobs.health import degraded, queue_health, statistics_health
+
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             row = cursor.fetchone()
         if row is None or row[0] != 1:
             raise DatabaseError(f"SELECT 1 returned {row!r}")
+        reasons = degraded()
     except DatabaseError as exc:
         logger.exception("Health check: database unavailable")
         response = JsonResponse(
@@ -38,11 +43,13 @@ def healthz(request: HttpRequest) -> JsonResponse:
         )
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
-    body = {"status": "ok", "database": {"ok": True, "vendor": connection.vendor}}
+    body: dict[str, object] = {"status": "ok",
+                               "database": {"ok": True, "vendor": connection.vendor}}
+    # Still 200: the site answers; the background work is behind (jobs/health.py says why).
+    if reasons:
+        body |= {"status": "degraded", "reasons": reasons}
     if request.GET.get("detail"):
-        # The background work (jobs/health.py): a count that failed shows here.
-        from jobs.health import queue_health, statistics_health
-
+        # The background work: a count that failed shows here.
         body |= {"jobs": queue_health(), "statistics": statistics_health()}
     return JsonResponse(body)
 

@@ -17,13 +17,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from celery import Task, shared_task
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 import fourcolor
 from fourcolor.analysis import analyse
+from jobs import publish
+from jobs.lease import finish, update
 from jobs.models import Job
 from records.analysis import load_record, store_analysis
 from records.models import Game, GameAnalysis
@@ -175,44 +176,13 @@ def create_analysis_job(game_id: int, user: Any, params: Parameters) -> Job:
     )
 
 
-def queue_for_new_games(game_ids: list[int]) -> Job | None:
-    """With ANALYSIS_ON_UPLOAD, a batch of analyses of the newly stored games (default
-    parameters, jobs/batches.py: one job showing their progress, each game's analysis on any
-    worker), queued after the import's own work; nothing otherwise."""
-    if not settings.ANALYSIS_ON_UPLOAD or not game_ids:
-        return None
-    from jobs.batches import submit_batch
-
-    return submit_batch(None, Parameters.of(), games=game_ids)
-
-
-def queue_for_upload(job: Job) -> Job | None:
-    """With ANALYSIS_ON_UPLOAD, a batch of analyses of the games an upload job stored (its
-    import ran with the signal off: jobs.tasks.run_import, jobs.parts.finish_job); nothing
-    otherwise. The uploader's, so that he follows it from his upload's page; it does not count
-    against his hourly requests (`check_rate`)."""
-    if not settings.ANALYSIS_ON_UPLOAD or not job.stored:
-        return None
-    from jobs.batches import submit_batch
-
-    return submit_batch(job.created_by, Parameters.of(), upload=job)
-
-
-def upload_analyses(job: Job) -> Job | None:
-    """The batch of analyses an upload job queued (`queue_for_upload`), if any."""
-    return (Job.objects.filter(kind=Job.Kind.ANALYSES, options__upload__job=job.pk)
-            .order_by("pk").first())
-
-
 def hand_on(job: Job, queue: str | None = None) -> None:
     """Give a queued analysis to the workers: Celery's when a broker is configured (on
     `queue`, else the default one); otherwise it waits in the job table for the
     database-backed worker (`manage.py run_jobs`, started with the web server). Never run
     here: an analysis takes seconds, and this is a request."""
-    if getattr(settings, "CELERY_BROKER_URL", ""):
-        from jobs.queue import enqueue
-
-        enqueue(job, queue)
+    if publish.uses_celery():
+        publish.enqueue(job, queue)
 
 
 # ----------------------------------------------------------------------------- the run
@@ -220,13 +190,11 @@ def hand_on(job: Job, queue: str | None = None) -> None:
 
 def run_analysis(job: Job, token: str) -> None:
     """Analyse the job's game, every seat, and store the result (the job's runner)."""
-    from jobs.tasks import _finish, _update
-
     options = job.options or {}
     game = Game.objects.only("pk", "canonical_text", "players").filter(
         pk=options.get("game")).first()
     if game is None:
-        _finish(job, token, Job.Status.FAILED, error="The game no longer exists.")
+        finish(job, token, Job.Status.FAILED, error="The game no longer exists.")
         return
     record = load_record(game)
     started = time.monotonic()
@@ -235,7 +203,7 @@ def run_analysis(job: Job, token: str) -> None:
     def progress(done: int, total: int) -> None:
         if done == total or done - last_report[0] >= PROGRESS_EVERY:
             last_report[0] = done
-            _update(job, token, total=total, resume_at=done, seen=done)
+            update(job, token, total=total, resume_at=done, seen=done)
 
     analysis = analyse(
         record, samples=int(options["samples"]), seed=int(options["seed"]), progress=progress
@@ -244,22 +212,8 @@ def run_analysis(job: Job, token: str) -> None:
         store_analysis(game.pk, analysis, seconds=time.monotonic() - started,
                        requested_by=job.created_by)
     except Game.DoesNotExist:
-        _finish(job, token, Job.Status.FAILED, error="The game was deleted during its analysis.")
+        finish(job, token, Job.Status.FAILED, error="The game was deleted during its analysis.")
         return
     decisions = len(analysis.decisions)
-    _finish(job, token, Job.Status.DONE, total=decisions, resume_at=decisions, seen=decisions,
+    finish(job, token, Job.Status.DONE, total=decisions, resume_at=decisions, seen=decisions,
             stored=1)
-
-
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
-def run_analysis_job(self: Task, job_id: int, resume_token: str | None = None) -> None:
-    """Analyse a game (a Job of kind `analysis`)."""
-    from jobs.tasks import run_job
-
-    run_job(self, job_id, resume_token)
-
-
-def on_games_stored(sender: Any, game_ids: list[int], final: bool, **kwargs: Any) -> None:
-    """records.signals.games_stored_batch (sent once the games are committed): queue analyses
-    of the new games, with ANALYSIS_ON_UPLOAD."""
-    queue_for_new_games(list(game_ids))

@@ -9,7 +9,7 @@ class JobsConfig(AppConfig):
 
     def ready(self) -> None:
         # With ANALYSIS_ON_UPLOAD, every newly stored game gets an analysis job.
-        from jobs.analysis import on_games_stored
+        from jobs.batches import on_games_stored
         from records.signals import games_stored_batch
 
         games_stored_batch.connect(on_games_stored, dispatch_uid="jobs.analyse_stored")

@@ -6,7 +6,7 @@ whose stored analysis was made by this engine with the same samples and seed, an
 analysis job per game left (`Job.Kind.ANALYSIS`, its `batch` pointing back). Those are the
 batch's chunks: with a broker each is a Celery task that any worker on any machine takes;
 without one the database worker runs them in turn. The batch job shows the whole progress:
-every time one of its analyses ends (`batch_progress`, called by `jobs.tasks.execute`), its
+every time one of its analyses ends (`batch_progress`, called by `jobs.runs.execute`), its
 counts are taken again from its analyses' rows, and the last one ends the batch.
 
 Ways in: `manage.py analyse_games` and `POST /api/v1/jobs/analyse/` (staff), ANALYSIS_ON_UPLOAD
@@ -25,15 +25,16 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
-from celery import Task, shared_task
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
 import fourcolor
 from jobs.analysis import ACTIVE, Parameters, check_rate, hand_on
+from jobs.lease import update
 from jobs.models import Job
-from jobs.queue import current_queue, uses_celery
+from jobs.publish import current_queue, uses_celery
 from records.models import Game, GameAnalysis, Match
 
 # Analysis jobs created per transaction while a batch is set up.
@@ -197,8 +198,6 @@ def run_batch(job: Job, token: str) -> None:
     workers. The batch ends with its last analysis (`batch_progress`), or here when there is
     nothing to analyse. Run again (a worker that found the batch's lease expired), it queues
     nothing twice and only takes its counts again."""
-    from jobs.tasks import _update
-
     params = params_of(job)
     queue = current_queue()  # the analyses go where the batch came
     report = dict(job.report or {})
@@ -215,11 +214,11 @@ def run_batch(job: Job, token: str) -> None:
                 ])
                 report["current"] = int(report.get("current", 0)) + skipped
                 report["last_game"] = last
-                _update(job, token, report=report)
+                update(job, token, report=report)
                 for child in created:
                     hand_on(child, queue)
         report["queued_all"] = True
-        _update(job, token, report=report)
+        update(job, token, report=report)
     elif uses_celery():
         # Run again: analyses whose message may have been lost are queued again (a task for
         # an analysis already running or done does nothing).
@@ -264,9 +263,32 @@ def batch_progress(batch_id: int) -> bool:
         return "status" in fields
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
-def run_batch_job(self: Task, job_id: int, resume_token: str | None = None) -> None:
-    """Set up a batch of analyses (a Job of kind `analyses`): its games' analyses queued."""
-    from jobs.tasks import run_job
+def queue_for_new_games(game_ids: list[int]) -> Job | None:
+    """With ANALYSIS_ON_UPLOAD, a batch of analyses of the newly stored games (default
+    parameters, jobs/batches.py: one job showing their progress, each game's analysis on any
+    worker), queued after the import's own work; nothing otherwise."""
+    if not settings.ANALYSIS_ON_UPLOAD or not game_ids:
+        return None
+    return submit_batch(None, Parameters.of(), games=game_ids)
 
-    run_job(self, job_id, resume_token)
+
+def queue_for_upload(job: Job) -> Job | None:
+    """With ANALYSIS_ON_UPLOAD, a batch of analyses of the games an upload job stored (its
+    import ran with the signal off: jobs.runs.run_import, jobs.parts.finish_job); nothing
+    otherwise. The uploader's, so that he follows it from his upload's page; it does not count
+    against his hourly requests (`check_rate`)."""
+    if not settings.ANALYSIS_ON_UPLOAD or not job.stored:
+        return None
+    return submit_batch(job.created_by, Parameters.of(), upload=job)
+
+
+def upload_analyses(job: Job) -> Job | None:
+    """The batch of analyses an upload job queued (`queue_for_upload`), if any."""
+    return (Job.objects.filter(kind=Job.Kind.ANALYSES, options__upload__job=job.pk)
+            .order_by("pk").first())
+
+
+def on_games_stored(sender: Any, game_ids: list[int], final: bool, **kwargs: Any) -> None:
+    """records.signals.games_stored_batch (sent once the games are committed): queue analyses
+    of the new games, with ANALYSIS_ON_UPLOAD."""
+    queue_for_new_games(list(game_ids))

@@ -1,6 +1,8 @@
-"""Jobs split across the Celery workers: a large import or a revalidation becomes parts
-(`JobPart`), each a Celery task of its own that any worker runs, while the job itself shows
-the whole progress (the sum of its parts') and, once its last part ends, the whole report.
+"""Jobs split across the workers: a large import or a revalidation becomes parts (`JobPart`)
+that whichever workers run the jobs take, each on its own (a Celery task each, or a row the
+database workers claim), while the job itself shows the whole progress (the sum of its parts')
+and, once its last part ends, the whole report. This is the one parallel import: the command's
+`import_games --jobs N` runs the same chunks (records.chunked) in N processes.
 
 - An import's parts are contiguous ranges of the upload's records (records.chunked): a part
   reads only its own bytes of the stored upload, with the whole file's indexes and lines. The
@@ -8,14 +10,11 @@ the whole progress (the sum of its parts') and, once its last part ends, the who
   occurrence "stored" (duplicates across parts are stored once: the content hash's unique
   index), so it equals a serial import's.
 - A revalidation's parts are ranges of game ids of near-equal size.
-- A part is run under a lease like a job (jobs.tasks.claim): a worker killed -9 leaves its
-  part's message unacknowledged, the broker hands it back, and the next worker takes the part
-  over once the lease ran out and goes on from the part's last committed batch (the records
-  of a batch the kill cut short are found by their content hash: nothing is stored twice).
+- A part is run under a lease like a job (jobs.lease.claim_part): a part whose worker was
+  killed -9 is taken over once its lease ran out (or at once, its process on this host gone)
+  and goes on from its last committed batch (the records of a batch the kill cut short are
+  found by their content hash: nothing is stored twice).
 - Whoever ends the last part finishes the job, under the job row's lock: exactly once.
-
-Without a broker (the default set-up) nothing is split: the database worker runs the job in
-one process as before.
 """
 
 from __future__ import annotations
@@ -23,19 +22,27 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from celery import Task, shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
 import fourcolor
-from jobs import payload
+from jobs import payload, publish
+from jobs.batches import queue_for_upload
+from jobs.lease import DATABASE_GONE, Heartbeat, LeaseLost, Retry, release_part
 from jobs.models import Job, JobPart
+from jobs.work import (
+    MAX_PROBLEMS,
+    MAX_RESULTS,
+    Unavailable,
+    add_revalidated,
+    new_report,
+    revalidate_next,
+)
 from records import chunked
 from records.models import Game
 from records.parallel import split_range
-from records.services import ImportReport
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +72,7 @@ def split_import(job: Job) -> bool:
                 JobPart(job=job, number=c.number, first_index=c.first_index,
                         stop_index=c.stop_index, first_line=c.first_line,
                         start_byte=c.start_byte, stop_byte=c.stop_byte,
-                        next_index=c.first_index)
+                        next_index=c.first_index, heartbeat_at=timezone.now())
                 for c in plan
             ])
             Job.objects.filter(pk=job.pk).update(total=count, heartbeat_at=timezone.now())
@@ -87,7 +94,7 @@ def split_revalidate(job: Job, games: Any) -> bool:
             JobPart.objects.bulk_create([
                 JobPart(job=job, number=number, first_index=start,
                         stop_index=starts[number + 1] if number + 1 < len(starts) else None,
-                        next_index=start)
+                        next_index=start, heartbeat_at=timezone.now())
                 for number, start in enumerate(starts)
             ])
             Job.objects.filter(pk=job.pk).update(total=total, heartbeat_at=timezone.now())
@@ -98,11 +105,9 @@ def split_revalidate(job: Job, games: Any) -> bool:
 def _dispatch(job: Job) -> None:
     """Queue the job's parts not done, on the queue the job itself came by (a deployment that
     routes imports to workers of their own keeps their parts there)."""
-    from jobs.queue import current_queue
-
-    queue = current_queue()
+    queue = publish.current_queue()
     for pk in job.parts.filter(done=False).order_by("number").values_list("pk", flat=True):
-        transaction.on_commit(lambda pk=pk: run_job_part.apply_async(args=[pk], queue=queue))
+        publish.dispatch_part(pk, queue)
 
 
 # ----------------------------------------------------------------------------- a part's run
@@ -111,8 +116,6 @@ def _dispatch(job: Job) -> None:
 def _save(part: JobPart, token: str, **fields: Any) -> None:
     """Write the part's progress if this run still holds its lease, then the job's (the sum
     of its parts')."""
-    from jobs.tasks import LeaseLost
-
     fields["heartbeat_at"] = timezone.now()
     if not JobPart.objects.filter(pk=part.pk, runner=token).update(**fields):
         raise LeaseLost(f"job part {part.pk}: lease taken over by another runner")
@@ -131,10 +134,7 @@ def _chunk(part: JobPart) -> chunked.Chunk:
 
 
 def run_import_part(part: JobPart, job: Job, token: str) -> None:
-    from jobs.tasks import MAX_PROBLEMS, MAX_RESULTS, Unavailable
-
-    saved = ImportReport.from_dict(part.report, max_results=MAX_RESULTS,
-                                   max_problems=MAX_PROBLEMS) if part.report else None
+    saved = new_report(part.report) if part.report else None
 
     def progress(result: chunked.ChunkResult) -> None:
         run = result.report.settled()
@@ -157,8 +157,6 @@ def run_import_part(part: JobPart, job: Job, token: str) -> None:
 
 
 def run_revalidate_part(part: JobPart, job: Job, token: str) -> None:
-    from jobs.tasks import revalidate_next
-
     games = Game.objects.filter(pk__gte=part.first_index)
     if part.stop_index is not None:
         games = games.filter(pk__lt=part.stop_index)
@@ -176,9 +174,6 @@ def finish_job(job_id: int) -> bool:
     """End the job if every part is done (its report the merge of the parts', in order);
     whether this call ended it. Under the job row's lock: the last two parts ending together
     end it once."""
-    from jobs.queue import request_stats
-    from jobs.tasks import MAX_PROBLEMS, MAX_RESULTS
-
     with transaction.atomic():
         job = Job.objects.select_for_update().filter(pk=job_id).first()
         if job is None or job.finished:
@@ -188,8 +183,7 @@ def finish_job(job_id: int) -> bool:
             return False
         if job.kind == Job.Kind.IMPORT:
             results = [chunked.ChunkResult(
-                _chunk(p), ImportReport.from_dict(p.report, max_results=MAX_RESULTS,
-                                                  max_problems=MAX_PROBLEMS),
+                _chunk(p), new_report(p.report),
                 [(int(i), int(line), str(s), int(g)) for i, line, s, g in p.ledger])
                 for p in parts]
             report, stored = chunked.merge_chunks(
@@ -200,7 +194,7 @@ def finish_job(job_id: int) -> bool:
                 stored=report.stored, duplicates=report.duplicates, refused=report.refused)
             due = bool(stored)
         else:
-            totals = _revalidate_totals([p.report for p in parts])
+            totals = add_revalidated({}, [p.report for p in parts])
             fields = dict(report=totals, seen=totals["checked"], refused=totals["refused"],
                           resume_at=totals["checked"], total=totals["checked"])
             due = bool(totals["updated"])
@@ -209,10 +203,8 @@ def finish_job(job_id: int) -> bool:
             runner="", **fields)
         JobPart.objects.filter(job=job).update(ledger=[])
     if due:
-        request_stats()  # the stored (or rewritten) games' statistics: a job of their own
+        publish.request_stats()  # the stored (or rewritten) games' statistics: a job of their own
     if job.kind == Job.Kind.IMPORT:
-        from jobs.analysis import queue_for_upload
-
         job.refresh_from_db(fields=["stored"])
         queue_for_upload(job)
     return True
@@ -229,75 +221,34 @@ def _stored_by(job: Job, games: set[int]) -> set[int]:
                .values_list("pk", flat=True))
 
 
-def _revalidate_totals(reports: list[dict[str, Any]]) -> dict[str, Any]:
-    from jobs.tasks import MAX_PROBLEMS
-
-    totals: dict[str, Any] = {key: sum(int(r.get(key, 0)) for r in reports) for key in (
-        "checked", "unchanged", "changed", "refused", "updated", "details_omitted")}
-    details = [d for r in reports for d in r.get("details", [])]
-    totals["details"] = details[:MAX_PROBLEMS]
-    totals["details_omitted"] += len(details) - len(totals["details"])
-    return totals
-
-
 RUNNERS = {Job.Kind.IMPORT: run_import_part, Job.Kind.REVALIDATE: run_revalidate_part}
 
 
-def claim_part(part_id: int, token: str) -> JobPart | None:
-    """Take the part's lease (None: nothing to do); Busy while another run holds it fresh."""
-    from jobs.tasks import Busy, lease_seconds
-
-    with transaction.atomic():
-        part = JobPart.objects.select_for_update().filter(pk=part_id).first()
-        if part is None or part.done:
-            return None
-        now = timezone.now()
-        if part.runner and part.heartbeat_at is not None and (
-                now - part.heartbeat_at).total_seconds() < lease_seconds():
-            raise Busy
-        part.runner, part.heartbeat_at, part.attempts = token, now, part.attempts + 1
-        part.save(update_fields=["runner", "heartbeat_at", "attempts"])
-    return part
-
-
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
-def run_job_part(self: Task, part_id: int) -> None:
-    """Run one part of a split job (any worker), then end the job if it was the last."""
-    from jobs.tasks import (
-        DB_RETRY_SECONDS,
-        UNEXPECTED_ERROR,
-        Busy,
-        Heartbeat,
-        LeaseLost,
-        Unavailable,
-        lease_seconds,
-        runner_token,
-    )
-
-    token = runner_token()
+def run_part(part_id: int, token: str, *, heartbeat: bool = True) -> Retry | None:
+    """Run one part of a split job under `token`'s lease (taken: jobs.lease.claim_part), then
+    end the job if it was the last; a `Retry` when the database stopped it (the part given up
+    for any runner to take again)."""
     try:
-        part = claim_part(part_id, token)
-    except Busy:
-        raise self.retry(countdown=lease_seconds()) from None
-    if part is None:
-        return
-    job = Job.objects.get(pk=part.job_id)
-    try:
-        with Heartbeat(part.pk, token, enabled=not self.request.is_eager, model=JobPart):
+        part = JobPart.objects.get(pk=part_id)
+        job = Job.objects.get(pk=part.job_id)
+        with Heartbeat(part.pk, token, enabled=heartbeat, model=JobPart):
             RUNNERS[job.kind](part, job, token)
         if JobPart.objects.filter(pk=part.pk, runner=token).update(done=True, runner=""):
             finish_job(job.pk)
     except LeaseLost as exc:
         logger.warning("%s", exc)
-    except (Unavailable, OperationalError, InterfaceError) as exc:
+    except (Unavailable, *DATABASE_GONE) as exc:
         logger.warning("job part %s: database unavailable (%s); tried again", part_id, exc)
-        try:
-            JobPart.objects.filter(pk=part.pk, runner=token).update(runner="")
-        except (OperationalError, InterfaceError):
-            pass  # its lease runs out all the same
-        raise self.retry(countdown=DB_RETRY_SECONDS) from None
+        release_part(part_id, token)
+        return Retry(str(exc))
     except Exception:  # noqa: BLE001 - any other failure ends the job (logged)
-        logger.exception("job %s part %s failed", job.pk, part_id)
-        Job.objects.filter(pk=job.pk).exclude(status=Job.Status.DONE).update(
+        job_id = JobPart.objects.filter(pk=part_id).values_list("job_id", flat=True).get()
+        logger.exception("job %s part %s failed", job_id, part_id)
+        Job.objects.filter(pk=job_id).exclude(status=Job.Status.DONE).update(
             status=Job.Status.FAILED, finished_at=timezone.now(),
-            error=UNEXPECTED_ERROR.format(job=job.pk))
+            error=UNEXPECTED_ERROR.format(job=job_id))
+    return None
+
+
+UNEXPECTED_ERROR = ("The job stopped on an unexpected error (logged as job {job}); what was "
+                    "stored stays stored. Ask the site's staff to resume it.")

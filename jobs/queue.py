@@ -1,17 +1,12 @@
-"""Starting jobs: every upload becomes a job; small ones run in the request, the rest queued.
-
-Who runs a queued job:
-
-- with CELERY_BROKER_URL: the Celery workers (the task is published once the row commits);
-- without (the default): the database-backed worker, `manage.py run_jobs` (jobs/worker.py),
-  which the web server starts beside itself (config/gunicorn.conf.py; `make run`). It polls
-  the Job table, so publishing is nothing more than committing the row.
+"""Starting jobs: every upload becomes a job; small ones run in the request, the rest queued
+(jobs/publish.py hands them to the transport: Celery's workers with CELERY_BROKER_URL, else the
+database worker, `manage.py run_jobs`, which the web server starts beside itself).
 
 Never in the request, apart from uploads under BACKGROUND_IMPORT_MIN_BYTES: those run at once
 in the request that sent them (they take well under a second), under the same lease as a
 worker's run, so that a request killed half-way leaves a job the worker takes over when its
 lease runs out. Statistics are never counted in the request: an upload queues a statistics job
-(`request_stats`), and the worker looks for games left uncounted every STATS_CHECK_SECONDS.
+(`publish.request_stats`), and the periodic check looks for games left uncounted.
 """
 
 from __future__ import annotations
@@ -23,8 +18,10 @@ from django.conf import settings
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
-from jobs import payload
+from jobs import payload, publish
+from jobs.lease import put_back, runner_token
 from jobs.models import Job
+from jobs.runs import execute
 
 DEFAULT_BACKGROUND_MIN_BYTES = 256 * 1024
 
@@ -46,11 +43,6 @@ def upload_size(source: Any, declared: int = 0) -> int:
         return len(source.encode("utf-8", "surrogatepass"))
     size = getattr(source, "size", None)  # an uploaded file
     return size if isinstance(size, int) else declared
-
-
-def uses_celery() -> bool:
-    """A broker is configured: Celery's workers run the jobs (else the database worker)."""
-    return bool(getattr(settings, "CELERY_BROKER_URL", ""))
 
 
 def _creator(user: Any) -> Any:
@@ -84,33 +76,12 @@ def create_revalidate_job(user: Any, *, stale: bool = False, update: bool = Fals
     )
 
 
-def enqueue(job: Job, queue: str | None = None) -> None:
-    """Hand a queued job to the workers once its row is committed (on `queue`, else Celery's
-    default one)."""
-    if not uses_celery():
-        return  # the database worker finds it in the table
-    from jobs.tasks import TASKS
-
-    task = TASKS[job.kind]
-    transaction.on_commit(lambda: task.apply_async(args=[job.pk], queue=queue))
-
-
-def current_queue() -> str | None:
-    """The queue the running Celery task came by (None outside one): the pieces of a split
-    job go where the job itself went, so a deployment that routes a kind of job to workers
-    of its own keeps its pieces there."""
-    from celery import current_task
-
-    info = getattr(getattr(current_task, "request", None), "delivery_info", None) or {}
-    return info.get("routing_key") or None
-
-
 def resume(job: Job) -> None:
     """Queue a failed or abandoned job again: it goes on from `resume_at`."""
     Job.objects.filter(pk=job.pk).exclude(status=Job.Status.DONE).update(
         status=Job.Status.QUEUED, finished_at=None, heartbeat_at=None, runner="", run_after=None
     )
-    enqueue(job)
+    publish.enqueue(job)
 
 
 @dataclass(frozen=True)
@@ -127,13 +98,11 @@ def submit_upload(source: Any, user: Any, name: str = "", *, size: int | None = 
     BACKGROUND_IMPORT_MIN_BYTES), queued for a worker otherwise. A small upload the database
     stopped half-way is queued again for the worker (nothing to send again); if the database
     is still down, OperationalError: the request answers 503 like any other meanwhile."""
-    from jobs.tasks import execute, put_back, runner_token
-
     inline = size is not None and not is_large(size)
     token = runner_token() if inline else ""
     job = create_import_job(source, user, name, runner=token)
     if not inline:
-        enqueue(job)
+        publish.enqueue(job)
         return Submitted(job, False)
     retry = execute(job, token)
     if retry is not None:
@@ -141,41 +110,12 @@ def submit_upload(source: Any, user: Any, name: str = "", *, size: int | None = 
             # Still down: the answer is the 503 every request gets meanwhile (sending the file
             # again is safe; the job itself is taken over once its lease runs out).
             raise OperationalError(f"upload job {job.pk}: {retry.error}")
-        enqueue(job)
+        publish.enqueue(job)
     job.refresh_from_db()
     return Submitted(job, job.finished)
 
 
 def submit_revalidate(user: Any, *, stale: bool = False, update: bool = False) -> Job:
     job = create_revalidate_job(user, stale=stale, update=update)
-    enqueue(job)
+    publish.enqueue(job)
     return job
-
-
-def request_stats() -> None:
-    """Make sure a statistics job is queued (one waiting is enough: it counts every game due
-    when it runs)."""
-    if Job.objects.filter(kind=Job.Kind.STATS, status=Job.Status.QUEUED).exists():
-        return
-    job = Job.objects.create(kind=Job.Kind.STATS)
-    enqueue(job)
-
-
-def stats_due() -> bool:
-    """Stored games not counted yet, or ratings waiting for a replay."""
-    from ratings.services import pending_ratings
-    from records.models import Game
-
-    return bool(pending_ratings()) or Game.objects.filter(counted__isnull=True).exists()
-
-
-def request_stats_if_due() -> bool:
-    """Queue a statistics job when something is due and none is queued or running (the
-    periodic check: games a dead run stored without counting them are found here)."""
-    busy = Job.objects.filter(
-        kind=Job.Kind.STATS, status__in=[Job.Status.QUEUED, Job.Status.RUNNING]
-    ).exists()
-    if busy or not stats_due():
-        return False
-    request_stats()
-    return True

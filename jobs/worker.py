@@ -8,7 +8,9 @@ to be remembered. Each worker loops:
    a lease nobody refreshed for JOB_LEASE_SECONDS (its worker or request died), or running
    under a runner of this host whose process is gone (a killed worker's job is taken over at
    once by the next worker, not after the lease);
-2. run it (jobs.tasks.execute) while a thread keeps its lease fresh;
+2. run it (jobs.runs.execute) while a thread keeps its lease fresh; a large import or
+   revalidation is split into parts (jobs/parts.py) that this worker and every other one
+   claim in turn like jobs (a part of a started job before a new job);
 3. every STATS_CHECK_SECONDS, queue a statistics job if stored games are not counted yet.
 
 Claiming is one conditional UPDATE (`WHERE id = … AND status = … AND runner = …`): of two
@@ -32,9 +34,11 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from jobs.models import Job
-from jobs.queue import request_stats_if_due
-from jobs.tasks import HOST, Heartbeat, execute, lease_seconds, put_back, runner_token
+from jobs.lease import Heartbeat, put_back, runner_token, taken_over
+from jobs.models import Job, JobPart
+from jobs.parts import run_part
+from jobs.publish import request_stats_if_due
+from jobs.runs import execute
 
 logger = logging.getLogger(__name__)
 
@@ -42,68 +46,69 @@ DEFAULT_POLL_SECONDS = 1.0
 DEFAULT_STATS_CHECK_SECONDS = 60.0
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _orphans() -> Q:
-    """Running jobs held by a dead process of this host (their lease may still look fresh)."""
-    prefix = f"{HOST}:"
-    dead = []
-    held = Job.objects.filter(status=Job.Status.RUNNING, runner__startswith=prefix)
-    for runner in held.values_list("runner", flat=True):
-        pid = runner[len(prefix):].split(":", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            dead.append(runner)
-    return Q(status=Job.Status.RUNNING, runner__in=dead)
-
-
 def runnable(now: datetime.datetime) -> Q:
-    expired = now - datetime.timedelta(seconds=lease_seconds())
+    """Jobs to run: queued (and not held back by `run_after`), or held by a runner presumed
+    dead (jobs.lease.taken_over)."""
     queued = Q(status=Job.Status.QUEUED) & (Q(run_after__isnull=True) | Q(run_after__lte=now))
-    abandoned = Q(status=Job.Status.RUNNING) & (
-        Q(heartbeat_at__lt=expired) | Q(heartbeat_at__isnull=True)
-    )
-    return queued | abandoned | _orphans()
+    return queued | taken_over(Job, now)
+
+
+def runnable_parts(now: datetime.datetime) -> Q:
+    """Parts of unfinished jobs that nobody holds, or held by a runner presumed dead."""
+    unclaimed = Q(done=False, runner="")
+    return (unclaimed | taken_over(JobPart, now)) & ~Q(job__status__in=Job.FINISHED)
+
+
+def _take(model: Any, rows: Q, order: tuple[str, ...], token: str, **changes: Any) -> Any:
+    """The first of `rows` of `model` (Job or JobPart) in `order`, claimed for `token`; None
+    when there is none. One conditional UPDATE decides between two workers that picked the
+    same row."""
+    for _ in range(5):  # another worker may take the candidate first: look again
+        now = timezone.now()
+        with transaction.atomic():
+            candidates = model.objects.filter(rows).order_by(*order)
+            if connection.features.has_select_for_update_skip_locked:
+                candidates = candidates.select_for_update(skip_locked=True, of=("self",))
+            row = candidates.values("pk", "runner").first()
+            if row is None:
+                return None
+            taken = model.objects.filter(**row).filter(rows).update(
+                runner=token, heartbeat_at=now, attempts=F("attempts") + 1, **changes)
+        if taken:
+            if row["runner"]:
+                logger.warning("%s %s: taken over from runner %s (it stopped)",
+                               model._meta.model_name, row["pk"], row["runner"])
+            return model.objects.get(pk=row["pk"])
+    return None
 
 
 def claim_next(token: str) -> Job | None:
     """Take the oldest runnable job for `token`; None when there is none."""
-    for _ in range(5):  # another worker may take the candidate first: look again
-        now = timezone.now()
-        with transaction.atomic():
-            candidates = Job.objects.filter(runnable(now)).order_by("created_at", "pk")
-            if connection.features.has_select_for_update_skip_locked:
-                candidates = candidates.select_for_update(skip_locked=True)
-            row = candidates.values("pk", "status", "runner").first()
-            if row is None:
-                return None
-            taken = Job.objects.filter(
-                pk=row["pk"], status=row["status"], runner=row["runner"]
-            ).update(status=Job.Status.RUNNING, runner=token, heartbeat_at=now, run_after=None,
-                     attempts=F("attempts") + 1, started_at=Coalesce("started_at", Value(now)))
-        if taken:
-            job = Job.objects.get(pk=row["pk"])
-            if row["status"] == Job.Status.RUNNING:
-                logger.warning("job %s: taken over from runner %s (it stopped)", job.pk,
-                               row["runner"])
-            return job
-    return None
+    now = timezone.now()
+    return _take(Job, runnable(now), ("created_at", "pk"), token, status=Job.Status.RUNNING,
+                 run_after=None, started_at=Coalesce("started_at", Value(now)))
+
+
+def claim_next_part(token: str, job_id: int | None = None) -> JobPart | None:
+    """Take the first runnable part (of the oldest job; of job `job_id` only, if given)."""
+    rows = runnable_parts(timezone.now())
+    if job_id is not None:
+        rows &= Q(job_id=job_id)
+    return _take(JobPart, rows, ("job_id", "number"), token)
 
 
 def run_one(job: Job, token: str) -> None:
-    """Run a job this worker claimed, and queue it again if the database stopped it."""
+    """Run a job this worker claimed, then its parts if it was split (other workers take some
+    meanwhile); queue it again if the database stopped it."""
     logger.info("job %s (%s): started at %s", job.pk, job.kind, job.resume_at)
     with Heartbeat(job.pk, token):
         retry = execute(job, token)
     if retry is not None:
         put_back(job.pk, token, retry)
+    else:
+        while (part := claim_next_part(token, job.pk)) is not None:
+            if run_part(part.pk, token) is not None:
+                break  # the database stopped it: the part waits for the next look
     logger.info("job %s: %s", job.pk, "queued again" if retry else "ended")
 
 
@@ -135,6 +140,10 @@ class Worker:
             self._next_check = time.monotonic() + self.stats_check
             request_stats_if_due()
         token = runner_token()
+        part = claim_next_part(token)
+        if part is not None:
+            run_part(part.pk, token)
+            return True
         job = claim_next(token)
         if job is None:
             return False

@@ -133,8 +133,9 @@ def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibi
 
     import fourcolor
     from jobs.models import JobPart
-    from jobs.queue import create_import_job, uses_celery
-    from jobs.tasks import run_import_job
+    from jobs.publish import uses_celery
+    from jobs.queue import create_import_job
+    from jobs.tasks import run_job
     from records.models import Game
     from records.services import sha256_text
 
@@ -156,7 +157,7 @@ def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibi
 
     job = create_import_job(text.encode("utf-8"), user, f"{run_id}.fcn")
     if queue is not None:
-        run_import_job.apply_async(args=[job.pk], queue=queue)
+        run_job.apply_async(args=[job.pk], queue=queue)
     worker_a = start_worker("fault-a", queue, env, log, concurrency)
     worker_b = None
     try:

@@ -10,7 +10,7 @@ import pytest
 from django.test import override_settings
 
 from jobs.models import Job
-from jobs.tasks import TASKS
+from jobs.tasks import run_job
 
 # Enough to exercise every path, cheap enough for a unit test (the method's own tests and
 # bench/analysis.py measure the reviewer at its full sample count).
@@ -28,7 +28,7 @@ def held_jobs(monkeypatch: pytest.MonkeyPatch) -> list[Job]:
     """Jobs stay queued (as with a busy worker) even when a test configures a broker; the
     list holds those handed to it."""
     held: list[Job] = []
-    monkeypatch.setattr("jobs.queue.enqueue", lambda job, queue=None: held.append(job))
+    monkeypatch.setattr("jobs.publish.enqueue", lambda job, queue=None: held.append(job))
     return held
 
 
@@ -36,6 +36,6 @@ def run_queued() -> int:
     """Run every queued job once, oldest first, as the worker does; returns how many ran."""
     ran = 0
     for job in Job.objects.filter(status=Job.Status.QUEUED).order_by("pk"):
-        TASKS[job.kind].apply(args=[job.pk])
+        run_job.apply(args=[job.pk])
         ran += 1
     return ran

@@ -20,7 +20,8 @@ from fourcolor.analysis import analyse
 from jobs.analysis import Parameters, request_analysis
 from jobs.batches import batch_progress, submit_batch
 from jobs.models import Job
-from jobs.tasks import claim, execute, runner_token
+from jobs.lease import claim, runner_token
+from jobs.runs import execute
 from records.analysis import load_record
 from records.models import Game, GameAnalysis, Player
 from tests.analysis.fixtures import SAMPLES
@@ -397,7 +398,8 @@ def test_it_the_batchs_page_speaks_the_readers_language(
 def test_the_analyses_go_on_the_queue_the_batch_came_by(
         games: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[tuple[int, str | None]] = []
-    monkeypatch.setattr("jobs.queue.enqueue", lambda job, queue=None: sent.append((job.pk, queue)))
+    monkeypatch.setattr("jobs.publish.enqueue",
+                        lambda job, queue=None: sent.append((job.pk, queue)))
     monkeypatch.setattr("jobs.batches.current_queue", lambda: "analyses-only")
     with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:6379/6"):
         batch = _set_up(submit_batch(None, Parameters.of(), games=games))

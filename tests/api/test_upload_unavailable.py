@@ -91,11 +91,11 @@ def test_it_answers_503_while_the_database_is_still_down(
 ) -> None:
     """The database is still gone when the answer is due (the job could not even be queued
     again): the answer is the 503 with Retry-After every request gets meanwhile."""
-    from jobs import tasks
+    from jobs import queue
 
     with monkeypatch.context() as patch:
         database_down_after(patch, batches=0)
-        patch.setattr(tasks, "put_back", lambda *args, **kwargs: False)
+        patch.setattr(queue, "put_back", lambda *args, **kwargs: False)
         response = uploader.post(URL, data=fcn_file(_texts()), content_type="text/x-fcn")
 
     assert response.status_code == 503

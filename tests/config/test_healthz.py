@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.db import OperationalError, connection
 from django.test import Client
@@ -51,3 +53,52 @@ def test_it_reports_503_without_details_when_the_database_fails(
 
 def test_it_refuses_writes(client: Client) -> None:
     assert client.post("/healthz").status_code == 405
+
+
+@pytest.mark.django_db
+def test_it_reports_degraded_when_games_wait_too_long_to_be_counted(client: Client) -> None:
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from jobs.health import counting_bound
+    from records.models import Game
+    from records.services import import_records
+    from tests.records.conftest import fcn_file, good_texts
+
+    cache.clear()
+    import_records(fcn_file(good_texts(2)), None, announce=False)
+    assert client.get("/healthz").json()["status"] == "ok"  # just stored: not late
+    long_ago = timezone.now() - datetime.timedelta(seconds=counting_bound() + 1)
+    Game.objects.update(uploaded_at=long_ago)
+    cache.clear()
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["reasons"] == [f"2 stored games waiting more than {counting_bound()} s to be "
+                               "counted in the statistics"]
+
+
+@pytest.mark.django_db
+def test_it_reports_degraded_when_a_job_makes_no_progress_past_its_lease(
+        client: Client) -> None:
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from jobs.lease import lease_seconds
+    from jobs.models import Job
+
+    cache.clear()
+    stale = timezone.now() - datetime.timedelta(seconds=lease_seconds() + 1)
+    job = Job.objects.create(kind=Job.Kind.STATS, status=Job.Status.RUNNING, runner="h:1:x",
+                             heartbeat_at=stale)
+
+    body = client.get("/healthz").json()
+
+    assert body["status"] == "degraded"
+    assert body["reasons"] == [f"no progress for more than {lease_seconds()} s (the lease) on "
+                               f"job {job.pk}"]
+    Job.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now())
+    assert client.get("/healthz").json()["status"] == "ok"

@@ -165,13 +165,7 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return groups
 
 
-@pytest.mark.parametrize("package", [
-    # The task modules still import each other (held apart by function-level imports) until
-    # they depend one way: transport -> tasks -> services.
-    pytest.param(app, marks=pytest.mark.xfail(reason="jobs' modules import each other"))
-    if app == "jobs" else app
-    for app in APPS
-])
+@pytest.mark.parametrize("package", APPS)
 def test_it_has_no_import_circle_inside_an_app(package: str) -> None:
     assert circles(import_graph(package)) == []
 
@@ -179,3 +173,15 @@ def test_it_has_no_import_circle_inside_an_app(package: str) -> None:
 def test_it_finds_a_circle_held_apart_by_a_function_level_import() -> None:
     graph = {"jobs.a": {"jobs.b"}, "jobs.b": {"jobs.c"}, "jobs.c": {"jobs.a"}, "jobs.d": set()}
     assert circles(graph) == [["jobs.a", "jobs.b", "jobs.c"]]
+
+
+@pytest.mark.parametrize("package", ["jobs"])
+def test_it_imports_no_private_name_from_another_module(package: str) -> None:
+    private = [
+        f"{path.relative_to(ROOT)}:{node.lineno}: {node.module}.{alias.name}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__"
+        for alias in node.names if alias.name.startswith("_")
+    ]
+    assert private == []

@@ -122,12 +122,12 @@ def test_it_refuses_a_mebibyte_of_random_bytes_without_failing(
 def test_it_never_shows_an_unexpected_error_s_text(
     client_for: Clients, user: AbstractUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from jobs import tasks
+    from jobs import runs
 
     def broken(job: Job, token: str) -> None:
         raise RuntimeError('column "x\x00" of relation "jobs_job": SELECT secret FROM auth_user')
 
-    monkeypatch.setitem(tasks.RUNNERS, Job.Kind.IMPORT, broken)
+    monkeypatch.setitem(runs.RUNNERS, Job.Kind.IMPORT, broken)
     text, _line, _col = _with_control("\x01")
 
     response = client_for(user).post("/api/v1/uploads/", data=text.encode(),

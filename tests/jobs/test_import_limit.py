@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 import records.services
 import records.services.importing
-from jobs import tasks
+from jobs import runs, tasks, work
 from jobs.models import Job
 from jobs.queue import create_import_job
 from records.models import Game
@@ -92,7 +92,7 @@ def test_it_keeps_the_limit_refusal_after_more_refusals_than_the_report_lists(
     client_for: Callable[[Any], APIClient], user: AbstractUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # 12 refused records (more than the 5 problems a report lists here), then the limit.
-    monkeypatch.setattr(tasks, "MAX_PROBLEMS", 5)
+    monkeypatch.setattr(work, "MAX_PROBLEMS", 5)
     # Dealer 9 of a 2-4 seat round: each record refused, category tags.
     texts = [text.replace('[Dealer "', '[Dealer "9"]\n[X "', 1) for text in good_texts(14, 300)]
     body = "\n".join(texts).encode()
@@ -121,7 +121,7 @@ def test_it_counts_the_limit_from_the_start_of_the_file_when_a_job_resumes(
     user: AbstractUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     job = create_import_job(make_upload(12).data, user)
-    real = tasks._update
+    real = runs.update
     calls = {"progress": 0}
 
     def update(job: Job, token: str, **fields: Any) -> None:
@@ -132,13 +132,13 @@ def test_it_counts_the_limit_from_the_start_of_the_file_when_a_job_resumes(
         real(job, token, **fields)
 
     with monkeypatch.context() as patch:
-        patch.setattr(tasks, "_update", update)
+        patch.setattr(runs, "update", update)
         with pytest.raises(Killed):
-            tasks.run_import_job.apply(args=[job.pk], throw=True)
+            tasks.run_job.apply(args=[job.pk], throw=True)
     job.refresh_from_db()
     assert job.resume_at == 4  # the second batch was committed, its progress never written
     Job.objects.filter(pk=job.pk).update(heartbeat_at=None, status=Job.Status.QUEUED)
 
-    tasks.run_import_job.apply(args=[job.pk])
+    tasks.run_job.apply(args=[job.pk])
 
     _assert_limited(job, redone=4)

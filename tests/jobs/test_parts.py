@@ -130,7 +130,7 @@ def test_celery_workers_run_an_uploads_parts_and_the_report_is_a_serial_ones(
     assert all(p.done and p.attempts == 1 for p in parts)
     assert all(done <= total for done, total in progress)
     text = log.read_text()
-    assert text.count("jobs.parts.run_job_part") >= 3
+    assert text.count("jobs.run_part") >= 3
 
     assert revalidation.status == Job.Status.DONE, revalidation.error
     assert (revalidation.report["checked"], revalidation.report["unchanged"]) == (20, 20)

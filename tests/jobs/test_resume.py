@@ -16,7 +16,7 @@ from django.utils import timezone
 import records.services
 import records.services.importing
 import records.services.storing
-from jobs import tasks
+from jobs import lease, runs, tasks, work
 from jobs.models import Job
 from jobs.queue import create_import_job, resume
 from records.models import Game
@@ -41,7 +41,7 @@ def _small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
 def _kill_at_progress(monkeypatch: pytest.MonkeyPatch, call: int) -> None:
     """Die when the job writes its `call`-th progress report: the batch before is committed,
     its progress never written (the worst moment for a kill)."""
-    real = tasks._update
+    real = runs.update
     calls = {"progress": 0}
 
     def update(job: Job, token: str, **fields: Any) -> None:
@@ -51,12 +51,12 @@ def _kill_at_progress(monkeypatch: pytest.MonkeyPatch, call: int) -> None:
                 raise Killed
         real(job, token, **fields)
 
-    monkeypatch.setattr(tasks, "_update", update)
+    monkeypatch.setattr(runs, "update", update)
 
 
 def _abandon(job: Job) -> None:
     """The killed worker's lease runs out."""
-    old = timezone.now() - datetime.timedelta(seconds=tasks.lease_seconds() + 1)
+    old = timezone.now() - datetime.timedelta(seconds=lease.lease_seconds() + 1)
     Job.objects.filter(pk=job.pk).update(heartbeat_at=old)
 
 
@@ -78,7 +78,7 @@ def test_it_resumes_a_killed_import_where_its_progress_says(
     _kill_at_progress(monkeypatch, call=3)
 
     with pytest.raises(Killed):
-        tasks.run_import_job.apply(args=[job.pk], throw=True)
+        tasks.run_job.apply(args=[job.pk], throw=True)
 
     job.refresh_from_db()
     assert (job.status, job.resume_at, job.stored, job.total) == ("running", 2 * BATCH, 8, 15)
@@ -87,7 +87,7 @@ def test_it_resumes_a_killed_import_where_its_progress_says(
     monkeypatch.setattr(records.services.importing, "BATCH_RECORDS", BATCH)
     _abandon(job)
 
-    tasks.run_import_job.apply(args=[job.pk])
+    tasks.run_job.apply(args=[job.pk])
 
     job.refresh_from_db()
     assert (job.status, job.attempts, job.resume_at, job.not_stored) == ("done", 2, 15, 0)
@@ -115,7 +115,7 @@ def test_it_continues_a_job_from_resume_at(user: AbstractUser) -> None:
     )
     Job.objects.filter(pk=job.pk).update(status=Job.Status.QUEUED)
 
-    tasks.run_import_job.apply(args=[job.pk])
+    tasks.run_job.apply(args=[job.pk])
 
     job.refresh_from_db()
     assert job.status == "done"
@@ -129,7 +129,7 @@ def test_it_leaves_a_job_alone_while_its_runner_holds_the_lease(user: AbstractUs
     Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, heartbeat_at=timezone.now(),
                                          runner="someone-else")
 
-    tasks.run_import_job.apply(args=[job.pk])
+    tasks.run_job.apply(args=[job.pk])
 
     job.refresh_from_db()
     assert (job.status, job.attempts, job.runner) == ("running", 0, "someone-else")
@@ -138,13 +138,13 @@ def test_it_leaves_a_job_alone_while_its_runner_holds_the_lease(user: AbstractUs
 
 def test_it_stops_a_runner_whose_lease_was_taken_over(user: AbstractUser) -> None:
     job = create_import_job(make_upload(3).data, user)
-    claimed = tasks.claim(job.pk, "first")
+    claimed = lease.claim(job.pk, "first")
     assert claimed is not None
     _abandon(job)
-    assert tasks.claim(job.pk, "second") is not None
+    assert lease.claim(job.pk, "second") is not None
 
-    with pytest.raises(tasks.LeaseLost):
-        tasks._update(claimed, "first", resume_at=3)
+    with pytest.raises(lease.LeaseLost):
+        runs.update(claimed, "first", resume_at=3)
 
     job.refresh_from_db()
     assert (job.runner, job.resume_at, job.attempts) == ("second", 0, 2)
@@ -166,7 +166,7 @@ def test_it_marks_a_job_failed_with_what_was_not_stored_and_resumes_it(
 
     monkeypatch.setattr(records.services.storing, "store_retrying", store)
 
-    tasks.run_import_job.apply(args=[job.pk])
+    tasks.run_job.apply(args=[job.pk])
 
     job.refresh_from_db()
     assert job.status == "failed" and "database unavailable" in job.error
@@ -191,19 +191,19 @@ def test_it_revalidates_in_chunks_and_resumes_after_the_last_reported_one(
 ) -> None:
     upload = make_upload(7)
     records.services.import_records(upload.text, user)
-    monkeypatch.setattr(tasks, "REVALIDATE_CHUNK", 3)
+    monkeypatch.setattr(work, "REVALIDATE_CHUNK", 3)
     job = Job.objects.create(kind=Job.Kind.REVALIDATE, created_by=user)
-    real_update = tasks._update
+    real_update = runs.update
     _kill_at_progress(monkeypatch, call=2)
 
     with pytest.raises(Killed):
-        tasks.run_revalidate_job.apply(args=[job.pk], throw=True)
+        tasks.run_job.apply(args=[job.pk], throw=True)
     job.refresh_from_db()
     assert (job.resume_at, job.report["checked"]) == (3, 3)
-    monkeypatch.setattr(tasks, "_update", real_update)
+    monkeypatch.setattr(runs, "update", real_update)
     _abandon(job)
 
-    tasks.run_revalidate_job.apply(args=[job.pk])
+    tasks.run_job.apply(args=[job.pk])
 
     job.refresh_from_db()
     assert (job.status, job.resume_at, job.total) == ("done", 7, 7)

@@ -54,7 +54,7 @@ def _stored_not_counted(user: AbstractUser, count: int) -> None:
 @pytest.mark.django_db
 def test_it_schedules_the_catch_up_every_stats_check_interval() -> None:
     entry = beat.Scheduler(app).schedule[ENTRY]
-    assert entry.task == "jobs.tasks.catch_up_stats" and entry.task in app.tasks
+    assert entry.task == "jobs.catch_up_stats" and entry.task in app.tasks
     assert entry.schedule.run_every == datetime.timedelta(seconds=settings.STATS_CHECK_SECONDS)
 
 
@@ -135,5 +135,5 @@ def test_a_celery_worker_with_beat_counts_games_a_dead_run_left(
     assert CountedGame.objects.count() == 5
     assert not Game.objects.filter(counted__isnull=True).exists()
     # Beat sent the entry's task and the worker ran it, then the job it queued.
-    assert "Sending due task statistics-catch-up (jobs.tasks.catch_up_stats)" in text
-    assert "jobs.tasks.run_stats_job" in text
+    assert "Sending due task statistics-catch-up (jobs.catch_up_stats)" in text
+    assert "jobs.run_job" in text

@@ -19,10 +19,12 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+import jobs.runs
 import ratings.services
 from jobs.models import Job
-from jobs.queue import create_import_job, request_stats_if_due
-from jobs.tasks import HOST, lease_seconds, runner_token
+from jobs.lease import HOST, lease_seconds, runner_token
+from jobs.publish import request_stats_if_due
+from jobs.queue import create_import_job
 from jobs.worker import Worker, claim_next
 from ratings.models import CountedGame, PlayerTotals
 from records.models import Game
@@ -169,7 +171,7 @@ def test_it_shows_a_count_that_failed(user: AbstractUser, monkeypatch: pytest.Mo
     def broken(**kwargs: Any) -> Any:
         raise RuntimeError("totals table is read-only")
 
-    monkeypatch.setattr(ratings.services, "catch_up", broken)
+    monkeypatch.setattr(jobs.runs, "catch_up", broken)
     Worker(stats_check=0).drain()
 
     job = Job.objects.get(kind=Job.Kind.STATS)

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from jobs.analysis import upload_analyses
+from jobs.batches import upload_analyses
 from jobs.models import Job
 from records.services import ImportReport
 from web.views.verdicts import verdict_rows

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from jobs.analysis import upload_analyses
+from jobs.batches import upload_analyses
 from jobs.models import Job
 from records.services import ImportReport
 from web.forms import UploadForm

@@ -20,8 +20,9 @@ from fourcolor.notation.names import player_key
 from jobs.analysis import Parameters
 from jobs.batches import create_batch
 from jobs.models import Job
-from jobs.queue import enqueue
-from jobs.tasks import Busy, claim, execute, runner_token
+from jobs.publish import enqueue
+from jobs.lease import Busy, claim, runner_token
+from jobs.runs import execute
 from records.models import MAX_ID, Player
 
 

@@ -18,8 +18,9 @@ from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from jobs.models import Job
-from jobs.queue import resume, uses_celery
-from jobs.tasks import lease_seconds, runner_token
+from jobs.lease import lease_seconds, runner_token
+from jobs.publish import uses_celery
+from jobs.queue import resume
 from jobs.worker import run_one
 
 

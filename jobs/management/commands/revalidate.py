@@ -65,7 +65,7 @@ class Command(BaseCommand):
             "made by another engine version (stale)"
         )
         if report.updated:
-            from jobs.queue import request_stats
+            from jobs.publish import request_stats
 
             request_stats()  # the rewritten games are due: the statistics job counts them again
         clean = not (report.changed or report.refused)

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from jobs.queue import uses_celery
+from jobs.publish import uses_celery
 from jobs.worker import Worker
 
 # Logged, not printed: under gunicorn the worker's lines join the server's (JSON) log.

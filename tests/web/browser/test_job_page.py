@@ -33,7 +33,7 @@ def test_it_follows_a_job_until_it_is_done(page: Any, account: Any) -> None:
 
     Job.objects.filter(pk=job.pk).update(status=Job.Status.QUEUED, heartbeat_at=None, runner="",
                                          resume_at=0, stored=0)
-    tasks.run_import_job.apply(args=[job.pk])
+    tasks.run_job.apply(args=[job.pk])
     page.wait_for_selector("ol.results-list li.result")  # the page reloaded, done
 
     results = page.locator("ol.results-list li.result")
@@ -64,7 +64,8 @@ def test_it_follows_a_batch_of_analyses_game_by_game(page: Any, account: Any,
                                                      settings: Any) -> None:
     from jobs.analysis import Parameters
     from jobs.batches import submit_batch
-    from jobs.tasks import claim, execute, runner_token
+    from jobs.lease import claim, runner_token
+    from jobs.runs import execute
     from tests.api.conftest import round_text, store
 
     settings.ANALYSIS_SAMPLES = 4
@@ -98,7 +99,8 @@ def test_it_follows_a_batch_of_analyses_game_by_game(page: Any, account: Any,
 def test_a_matchs_rounds_are_asked_for_from_its_page_and_followed(
     page: Any, account: Any, seeded: Any, settings: Any
 ) -> None:
-    from jobs.tasks import claim, execute, runner_token
+    from jobs.lease import claim, runner_token
+    from jobs.runs import execute
 
     settings.ANALYSIS_SAMPLES = 4
     match = seeded.match

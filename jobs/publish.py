@@ -1,0 +1,132 @@
+"""Handing queued work to the transport that runs it, and the periodic check that makes sure
+nothing waits for a runner that is gone.
+
+- Without a broker (the default) the database worker (jobs/worker.py) reads the job table: a
+  committed row is all it needs, and it takes abandoned rows over by itself.
+- With CELERY_BROKER_URL a message is sent once the row commits, by task name (the Celery
+  transport, jobs/tasks.py, is above this module); a row whose message is lost (a worker
+  killed -9 holding it, a message sent before a switch to Celery) is found by `check`, which
+  Celery beat runs every few seconds: jobs and parts whose runner is presumed dead are queued
+  again, and a statistics job nobody runs is sent again.
+
+A message delivered twice is harmless: the lease decides who runs a row (jobs/lease.py), and a
+delivery for a row that is done or held by a live runner does nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from celery import current_app, current_task
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from jobs.lease import lease_seconds, taken_over
+from jobs.models import Job, JobPart
+from ratings.services import pending_ratings
+from records.models import Game
+
+logger = logging.getLogger(__name__)
+
+RUN_JOB = "jobs.run_job"
+RUN_PART = "jobs.run_part"
+
+
+def uses_celery() -> bool:
+    """A broker is configured: Celery's workers run the jobs (else the database worker)."""
+    return bool(getattr(settings, "CELERY_BROKER_URL", ""))
+
+
+def _send(name: str, pk: int, queue: str | None) -> None:
+    # current_app: config's app, loaded with Django (config/__init__.py).
+    transaction.on_commit(lambda: current_app.send_task(name, args=[pk], queue=queue))
+
+
+def enqueue(job: Job, queue: str | None = None) -> None:
+    """Hand a queued job to the workers once its row is committed (on `queue`, else Celery's
+    default one)."""
+    if uses_celery():
+        _send(RUN_JOB, job.pk, queue)
+
+
+def dispatch_part(part_id: int, queue: str | None = None) -> None:
+    """Hand a part of a split job to the workers (the database worker finds it by itself)."""
+    if uses_celery():
+        _send(RUN_PART, part_id, queue)
+
+
+def current_queue() -> str | None:
+    """The queue the running Celery task came by (None outside one): the pieces of a split
+    job go where the job itself went, so a deployment that routes a kind of job to workers
+    of its own keeps its pieces there."""
+    info = getattr(getattr(current_task, "request", None), "delivery_info", None) or {}
+    return info.get("routing_key") or None
+
+
+def stats_due() -> bool:
+    """Stored games not counted yet, or ratings waiting for a replay."""
+    return bool(pending_ratings()) or Game.objects.filter(counted__isnull=True).exists()
+
+
+def request_stats() -> None:
+    """Make sure a statistics job is queued (one waiting is enough: it counts every game due
+    when it runs)."""
+    if Job.objects.filter(kind=Job.Kind.STATS, status=Job.Status.QUEUED).exists():
+        return
+    enqueue(Job.objects.create(kind=Job.Kind.STATS))
+
+
+def request_stats_if_due() -> bool:
+    """The periodic statistics check: when something is due, a statistics job is queued, or
+    the one queued is sent again (under Celery its message may be lost: a row nobody runs must
+    never hold the count back; a second delivery runs it once). Whether something was due."""
+    if not stats_due():
+        return False
+    waiting = (Job.objects.filter(kind=Job.Kind.STATS, status=Job.Status.QUEUED)
+               .order_by("pk").first())
+    if waiting is None:
+        request_stats()
+    elif waiting.run_after is None or waiting.run_after <= timezone.now():
+        enqueue(waiting)
+    return True
+
+
+def take_over_abandoned() -> int:
+    """Queue again the jobs and parts whose runner is presumed dead (lease run out, or its
+    process on this host gone), and the parts nobody took for a lease (their message lost):
+    Celery's counterpart of the database worker's takeover. How many were queued again."""
+    now = timezone.now()
+    again = 0
+    for pk, runner in Job.objects.filter(taken_over(Job, now)).values_list("pk", "runner"):
+        if Job.objects.filter(pk=pk, runner=runner, status=Job.Status.RUNNING).update(
+                status=Job.Status.QUEUED, runner="", heartbeat_at=None, run_after=None):
+            logger.warning("job %s: taken over from runner %s (it stopped)", pk, runner)
+            enqueue(Job(pk=pk))
+            again += 1
+    idle = now - datetime.timedelta(seconds=lease_seconds())
+    # Jobs the database stopped and put back: their retry's message may be lost with its worker.
+    stuck = Job.objects.filter(status=Job.Status.QUEUED, run_after__lt=idle)
+    for pk in stuck.values_list("pk", flat=True):
+        if Job.objects.filter(pk=pk, status=Job.Status.QUEUED).update(run_after=now):
+            enqueue(Job(pk=pk))
+            again += 1
+    unclaimed = Q(done=False, runner="", heartbeat_at__lt=idle)
+    parts = (JobPart.objects.filter(taken_over(JobPart, now) | unclaimed)
+             .exclude(job__status__in=Job.FINISHED))
+    for pk, runner in parts.values_list("pk", "runner"):
+        if JobPart.objects.filter(pk=pk, runner=runner, done=False).update(
+                runner="", heartbeat_at=now):
+            logger.warning("job part %s: queued again (runner %r stopped)", pk, runner)
+            dispatch_part(pk)
+            again += 1
+    return again
+
+
+def check() -> None:
+    """The periodic check (Celery beat): abandoned work queued again, statistics due counted."""
+    if uses_celery():
+        take_over_abandoned()
+    request_stats_if_due()

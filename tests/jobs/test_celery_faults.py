@@ -1,0 +1,177 @@
+"""The Celery transport's answers to a database that goes away and to workers that die: a task
+that cannot reach the database is tried again (not lost), the periodic take-over queues again the
+work of a runner presumed dead (its lease ran out, or its process is gone), and a statistics job
+row nobody runs never holds the count back. Run in-process (eager); scripts/fault_celery.py does
+the same against a real broker, worker and PostgreSQL."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AbstractUser
+from django.db import OperationalError
+from django.utils import timezone
+
+from jobs import lease, publish, tasks
+from jobs.models import Job, JobPart
+from jobs.queue import create_import_job
+from jobs.runs import execute
+from records.models import Game
+from records.services import import_records
+
+from .conftest import make_upload
+
+pytestmark = pytest.mark.django_db
+
+DEAD = f"{lease.HOST}:999999999:dead"  # a runner of this host whose process is gone
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch, settings: Any) -> list[tuple[str, int]]:
+    """A broker is configured; what is sent to it is kept here instead."""
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/15"
+    messages: list[tuple[str, int]] = []
+    monkeypatch.setattr(publish, "_send", lambda name, pk, queue: messages.append((name, pk)))
+    return messages
+
+
+def _failing_once(real: Any) -> Any:
+    calls = {"n": 0}
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OperationalError("connection refused")
+        return real(*args, **kwargs)
+
+    return call
+
+
+def test_a_job_whose_task_cannot_reach_the_database_is_tried_again(
+        user: AbstractUser, monkeypatch: pytest.MonkeyPatch) -> None:
+    job = create_import_job(make_upload(3).data, user)
+    monkeypatch.setattr(tasks, "claim", _failing_once(lease.claim))
+
+    tasks.run_job.apply(args=[job.pk])  # eager: the retry runs at once
+
+    job.refresh_from_db()
+    assert (job.status, job.stored) == (Job.Status.DONE, 3)
+
+
+def test_a_part_whose_task_cannot_reach_the_database_is_tried_again(
+        user: AbstractUser, monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    settings.JOB_PARTS, settings.JOB_PART_MIN_SIZE = 2, 3
+    job = create_import_job(make_upload(6).data, user)
+    token = lease.runner_token()
+    runs_job = lease.claim(job.pk, token)
+    assert runs_job is not None
+    assert execute(runs_job, token) is None
+    parts = list(JobPart.objects.filter(job=job).order_by("number"))
+    assert len(parts) == 2
+    monkeypatch.setattr(tasks, "claim_part", _failing_once(lease.claim_part))
+
+    for part in parts:
+        tasks.run_job_part.apply(args=[part.pk])
+
+    job.refresh_from_db()
+    assert (job.status, job.stored, job.duplicates) == (Job.Status.DONE, 6, 1)
+    assert Game.objects.count() == 6
+
+
+def test_the_periodic_check_queues_again_a_job_whose_lease_ran_out(
+        user: AbstractUser, sent: list[tuple[str, int]]) -> None:
+    job = create_import_job(make_upload(3).data, user)
+    old = timezone.now() - datetime.timedelta(seconds=lease.lease_seconds() + 1)
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, runner="otherhost:1:x",
+                                         heartbeat_at=old)
+
+    tasks.take_over.apply()
+
+    job.refresh_from_db()
+    assert (job.status, job.runner) == (Job.Status.QUEUED, "")
+    assert sent == [(publish.RUN_JOB, job.pk)]
+
+
+def test_the_periodic_check_queues_again_at_once_a_job_whose_runner_process_is_gone(
+        user: AbstractUser, sent: list[tuple[str, int]]) -> None:
+    job = create_import_job(make_upload(3).data, user)
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, runner=DEAD,
+                                         heartbeat_at=timezone.now())
+    alive = create_import_job(make_upload(2).data, user)
+    Job.objects.filter(pk=alive.pk).update(status=Job.Status.RUNNING,
+                                           runner=lease.runner_token(),
+                                           heartbeat_at=timezone.now())
+
+    tasks.take_over.apply()
+
+    assert sent == [(publish.RUN_JOB, job.pk)]
+    tasks.run_job.apply(args=[job.pk])
+    job.refresh_from_db()
+    assert (job.status, job.stored) == (Job.Status.DONE, 3)
+
+
+def test_the_periodic_check_sends_again_a_part_nobody_runs(
+        user: AbstractUser, sent: list[tuple[str, int]]) -> None:
+    job = create_import_job(make_upload(3).data, user)
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, runner="h:1:x",
+                                         heartbeat_at=timezone.now())
+    old = timezone.now() - datetime.timedelta(seconds=lease.lease_seconds() + 1)
+    lost = JobPart.objects.create(job=job, number=0, first_index=0, heartbeat_at=old)
+    killed = JobPart.objects.create(job=job, number=1, first_index=2, runner=DEAD,
+                                    heartbeat_at=timezone.now())
+    JobPart.objects.create(job=job, number=2, first_index=3, heartbeat_at=timezone.now())
+
+    tasks.take_over.apply()
+
+    assert sorted(sent) == [(publish.RUN_PART, lost.pk), (publish.RUN_PART, killed.pk)]
+    killed.refresh_from_db()
+    assert killed.runner == ""
+
+
+def _stored_not_counted(user: AbstractUser, count: int) -> None:
+    import_records(make_upload(count).text, user, announce=False)
+    assert Game.objects.filter(counted__isnull=True).count() == count
+
+
+def test_a_queued_statistics_job_whose_message_was_lost_is_sent_again(
+        user: AbstractUser, sent: list[tuple[str, int]]) -> None:
+    _stored_not_counted(user, 2)
+    orphan = Job.objects.create(kind=Job.Kind.STATS)  # queued before the switch to Celery
+
+    tasks.catch_up_stats.apply()
+
+    assert sent == [(publish.RUN_JOB, orphan.pk)]
+    tasks.run_job.apply(args=[orphan.pk])
+    assert not Game.objects.filter(counted__isnull=True).exists()
+
+
+def test_a_running_statistics_job_nobody_runs_does_not_block_the_count(
+        user: AbstractUser, sent: list[tuple[str, int]]) -> None:
+    _stored_not_counted(user, 2)
+    stuck = Job.objects.create(kind=Job.Kind.STATS, status=Job.Status.RUNNING, runner=DEAD,
+                               heartbeat_at=timezone.now())
+
+    tasks.catch_up_stats.apply()
+    tasks.take_over.apply()
+
+    fresh = Job.objects.get(kind=Job.Kind.STATS, status=Job.Status.QUEUED, pk__gt=stuck.pk)
+    stuck.refresh_from_db()
+    assert stuck.status == Job.Status.QUEUED  # taken over too: either one counts the games
+    assert (publish.RUN_JOB, fresh.pk) in sent and (publish.RUN_JOB, stuck.pk) in sent
+    for pk in (fresh.pk, stuck.pk):
+        tasks.run_job.apply(args=[pk])
+    assert not Game.objects.filter(counted__isnull=True).exists()
+
+
+def test_the_checks_wait_for_a_database_that_is_down(monkeypatch: pytest.MonkeyPatch,
+                                                     sent: list[tuple[str, int]]) -> None:
+    def down() -> bool:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(publish, "stats_due", down)
+    monkeypatch.setattr(publish, "take_over_abandoned", down)
+
+    assert tasks.catch_up_stats.apply().successful()
+    assert tasks.take_over.apply().successful()
