@@ -76,7 +76,6 @@ from api.views.base import CURSOR_PAGES, ApiViewMixin, names
 from records.deletion import MAX_REASON, delete_game
 from api.filters import ApiGameFilter as GameFilter
 from records.models import Game
-from records.row_lookup import RowByPk
 from records.wording import event_words
 
 MAX_SEAT = 4
@@ -95,13 +94,9 @@ VALIDATOR_FIELDS = ("pk", "content_hash", "event_count", "players", "engine_vers
                     "validated_at", "uploaded_at", "stale", "uploaded_by_id")
 # ... and the replay, the texts.
 REPLAY_FIELDS = (*VALIDATOR_FIELDS, "canonical_text")
-# Those reads' one query, compiled once (records.row_lookup): compiling it for each request
-# cost more than the rest of a kept answer's view.
-GAME_ROWS = {
-    action: RowByPk(Game, fields)
-    for action, fields in (("retrieve", VALIDATOR_FIELDS), ("ply", VALIDATOR_FIELDS),
-                           ("plies", VALIDATOR_FIELDS), ("review", REPLAY_FIELDS))
-}
+# The columns those reads load (one query).
+GAME_FIELDS = {"retrieve": VALIDATOR_FIELDS, "ply": VALIDATOR_FIELDS, "plies": VALIDATOR_FIELDS,
+               "review": REPLAY_FIELDS}
 # Part of the key of a game's ply states kept in the replay cache (`_ply_states`): a change to
 # what one holds is a new number. (3: a state an entry, was the list in one.)
 PLY_STATES_VERSION = 3
@@ -215,24 +210,25 @@ class GameViewSet(
         return super().finalize_response(request, response, *args, **kwargs)
 
     def get_object(self) -> Game:
-        rows = GAME_ROWS.get(self.action)
-        if rows is None:
+        fields = GAME_FIELDS.get(self.action)
+        if fields is None:
             return super().get_object()  # type: ignore[no-any-return]
         # As GenericAPIView.get_object with get_queryset's fields below: 404, then the
         # object's permissions. The URL's key is digits (lookup_value_regex), but any number
         # of them: past 20 no key is stored (and past 4,300 int() refuses the text).
         key = self.kwargs[self.lookup_url_kwarg or self.lookup_field]
-        game = rows.get(int(key)) if len(key) <= 20 else None
+        game = (Game.objects.only(*fields).filter(pk=int(key)).first() if len(key) <= 20
+                else None)
         if game is None:
             raise Http404("No Game matches the given query.")
         self.check_object_permissions(self.request, game)
         return game
 
     def get_queryset(self) -> QuerySet[Game]:
-        if (rows := GAME_ROWS.get(self.action)) is not None:
+        if (fields := GAME_FIELDS.get(self.action)) is not None:
             # The rest is read only when the answer is neither a 304 nor kept (retrieve) or
             # the game's ply states are not in the replay cache (a deferred field's query).
-            return Game.objects.only(*rows.fields)
+            return Game.objects.only(*fields)
         if self.action in ("record", "destroy"):
             return Game.objects.all()
         return games_queryset()

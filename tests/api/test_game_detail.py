@@ -90,7 +90,9 @@ def test_it_still_shows_a_stale_game_the_engine_now_refuses(
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("path", ["999999", "99999999999999999999999", "9" * 5000, "abc", "-1"])
+@pytest.mark.parametrize(
+    "path", ["999999", "9" * 20, "99999999999999999999999", "9" * 5000, "abc", "-1"]
+)
 def test_it_answers_404_in_json_for_a_game_that_does_not_exist(
     api: APIClient, archive: Archive, path: str
 ) -> None:
