@@ -13,8 +13,9 @@ Two kinds of validator, both strong (the same bytes, the same ETag):
   the hash of the body, set after rendering (`etag_from_body`): the client saves the transfer,
   the server still computes the answer.
 
-A game's answer is also kept on the server (`cached_answer`), under its ETag: a client without
-one, or another client asking for the same address, is answered without the serializers.
+A game's answer is also kept on the server (`cached_answer`, in records.replay_cache under the
+game's key and its ETag): a client without one, or another client asking for the same address,
+is answered without the serializers.
 
 Cache-Control says how long a cache may reuse an answer without asking: a game's reads a
 minute (`GAME_CACHE_CONTROL`: a revalidation or a deletion shows within a minute), lists and
@@ -36,7 +37,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import fourcolor
-from records.replay_cache import ENGINE_FINGERPRINT, kept
+from records.replay_cache import cached
 
 T = TypeVar("T")
 
@@ -73,11 +74,11 @@ ANSWER_CACHE_SECONDS = 600
 ANSWER_VERSION = 1
 
 
-def cached_answer(etag: str, build: Callable[[], T]) -> T:
-    """The answer that `etag` (game_etag) names: from Django's cache (Redis with REDIS_URL,
-    the database's otherwise) when some request built it before, else `build()`, kept."""
-    key = f"fourcolor:api:answer:{ANSWER_VERSION}:{ENGINE_FINGERPRINT}:{etag.strip(chr(34))}"
-    return kept(key, build, ANSWER_CACHE_SECONDS)
+def cached_answer(game: Any, etag: str, build: Callable[[], T]) -> T:
+    """The answer that `etag` (game_etag) names: kept beside the game's other derived answers
+    (records.replay_cache) when some request built it before, else `build()`, kept."""
+    part = f"api-answer:{ANSWER_VERSION}:{etag.strip(chr(34))}"
+    return cached(game, part, build, ANSWER_CACHE_SECONDS)
 
 
 def _matches(header: str, etag: str) -> bool:

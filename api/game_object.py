@@ -19,7 +19,6 @@ import fourcolor
 from api.serializers.games import GameDetailSerializer
 from fourcolor.replay import round_end
 from records.models import Game, GameSeat
-from records.replay_cache import load_replay
 
 # Games read from the database at a time by a streamed export.
 EXPORT_CHUNK = 500
@@ -34,10 +33,11 @@ def games_queryset(detail: bool = False) -> QuerySet[Game]:
     return games
 
 
-def game_json(game: Game, context: dict[str, Any], cached: bool = False) -> dict[str, Any]:
-    """The game object of `/games/{id}/` (and of each export line): one engine pass, or
-    (`cached`, the detail's reads) none when the replay cache has the game."""
-    record, played = _replayed(game, cached)
+def game_json(game: Game, context: dict[str, Any]) -> dict[str, Any]:
+    """The game object of `/games/{id}/` (and of each export line): one engine pass (the
+    detail's answer is kept, api.caching.cached_answer)."""
+    check = fourcolor.check_record(game.canonical_text)
+    record, played = check.record, check.game
     # A game the current engine refuses (stale) still shows what was stored.
     record_json = (
         fourcolor.record_to_json(record) if record is not None else {"deal": {}, "events": []}
@@ -60,21 +60,6 @@ def download_game_json(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="game-{pk}.json"'
     return response
-
-
-def _replayed(game: Game, cached: bool) -> tuple[fourcolor.Record | None, fourcolor.Game | None]:
-    """The record and the engine's game of `game`'s canonical text: from the replay cache when
-    `cached` (a game page read again and again), else one engine pass (an export reads each
-    game once: caching them all would only push out the replays that are read)."""
-    if cached:
-        try:
-            replay = load_replay(game)
-        except fourcolor.FcnError:
-            pass  # stale: the engine pass below says what it still can
-        else:
-            return replay.record, replay.game
-    check = fourcolor.check_record(game.canonical_text)
-    return check.record, check.game
 
 
 def export_line(game: Game, context: dict[str, Any], with_text: bool) -> dict[str, Any]:

@@ -276,10 +276,10 @@ class GameViewSet(
                 whole = games_queryset(detail=True).get(pk=game.pk)
             except Game.DoesNotExist:
                 raise Http404("No Game matches the given query.") from None  # deleted since
-            return game_json(whole, context, cached=True)
+            return game_json(whole, context)
 
         # The answer this ETag names, kept by an earlier request: no serializer runs.
-        return Response(cached_answer(self.game_validators[0], build))
+        return Response(cached_answer(game, self.game_validators[0], build))
 
     @extend_schema(
         summary="Delete a game (its uploader or staff)",
@@ -475,10 +475,16 @@ class GameViewSet(
         game = self.get_object()
         if (fresh := self.unchanged(game)) is not None:
             return fresh
-        plies = load_replay(game).review()
-        ply, missed = PlyReviewDoc().to_representation, PlyMissedWinDoc().to_representation
-        return Response({"game": game.pk, "plies": [ply(p) for p in plies],
-                         "missed_wins": [missed(m) for p in plies for m in p.missed_wins]})
+        assert self.game_validators is not None  # set by unchanged()
+
+        def build() -> dict[str, Any]:
+            plies = load_replay(game).review()
+            ply, missed = PlyReviewDoc().to_representation, PlyMissedWinDoc().to_representation
+            return {"game": game.pk, "plies": [ply(p) for p in plies],
+                    "missed_wins": [missed(m) for p in plies for m in p.missed_wins]}
+
+        # A review is the engine's costliest read of a game: kept as the detail's answer is.
+        return Response(cached_answer(game, self.game_validators[0], build))
 
     # --------------------------------------------------------------------- export
 

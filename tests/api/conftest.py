@@ -19,7 +19,6 @@ import fourcolor
 from fourcolor.cards import CARDS
 from fourcolor.generate import generate_match, generate_record
 
-from records.replay_cache import clear_local as clear_cache
 from records.models import Game
 from records.services import import_records
 
@@ -83,12 +82,10 @@ class Archive:
 
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
-    """Throttle counters (default cache) and kept replays never leak between tests."""
+    """Throttle counters and kept answers (the default cache) never leak between tests."""
     cache.clear()
-    clear_cache()
     yield
     cache.clear()
-    clear_cache()
 
 
 # Users without a password: the API tests sign in with tokens or force_login, and hashing a

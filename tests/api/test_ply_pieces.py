@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from api.views import games as game_views
 from records.models import Game
 from records import replay_cache
-from records.replay_cache import clear_local, replay_key
+from records.replay_cache import game_key
 
 from tests.conftest import SHARED_CACHES
 
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _state_key(game: Game, ply: int, seat: int = 0) -> str:
-    return (f"{replay_key(game)}:api-plies:{game_views.PLY_STATES_VERSION}:{seat}:en:{ply}")
+    return (f"{game_key(game)}:api-plies:{game_views.PLY_STATES_VERSION}:{seat}:en:{ply}")
 
 
 class _Reading:
@@ -74,7 +74,6 @@ def test_a_ply_s_request_reads_its_state_alone(
     url = f"/api/v1/games/{game.pk}/plies/5/"
     whole = APIClient().get(f"/api/v1/games/{game.pk}/plies/").json()["states"]
     reads.clear()
-    clear_local()  # another worker: this one would answer from its own copies
 
     answer = APIClient().get(url)
 
@@ -91,7 +90,6 @@ def test_a_range_reads_its_states_together_and_answers_as_the_plies_do(
     singles = [APIClient().get(f"/api/v1/games/{game.pk}/plies/{n}/?seat=2").json()
                for n in (2, 3, 4)]
     reads.clear()
-    clear_local()  # another worker: this one would answer from its own copies
 
     ranged = APIClient().get(f"/api/v1/games/{game.pk}/plies/?seat=2&from=2&to=4").json()
 
@@ -106,7 +104,6 @@ def test_a_missing_state_is_built_again(
     game = Game.objects.get(pk=archive.match[0])
     before = APIClient().get(f"/api/v1/games/{game.pk}/plies/7/").json()
     cache.delete(_state_key(game, 7))  # culled, or expired before the others
-    clear_local()  # a worker that has no copy of it
     replays = []
     load = game_views.load_replay
     monkeypatch.setattr(game_views, "load_replay", lambda g: replays.append(g.pk) or load(g))
@@ -123,7 +120,6 @@ def test_a_revalidated_game_s_states_are_new_entries(archive: Archive) -> None:
     old_key = _state_key(game, 1)
     Game.objects.filter(pk=game.pk).update(validated_at=timezone.now())
     game.refresh_from_db()
-    clear_local()
 
     answer = APIClient().get(f"/api/v1/games/{game.pk}/plies/1/")
 
@@ -149,7 +145,6 @@ def test_it_keeps_the_states_in_the_site_s_database_cache(
     game = Game.objects.get(pk=archive.match[0])
 
     first = APIClient().get(f"/api/v1/games/{game.pk}/plies/4/").json()
-    clear_local()
     again = APIClient().get(f"/api/v1/games/{game.pk}/plies/4/").json()
     ranged = APIClient().get(f"/api/v1/games/{game.pk}/plies/?from=3&to=5").json()
 
