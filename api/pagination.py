@@ -1,6 +1,6 @@
 """Pagination of the API's lists: page numbers for people, cursors for programs.
 
-- `?page=N` (from 1, or `last`) and `?page_size=M` (1..200; default API_PAGE_SIZE): what a
+- `?page=N` (from 1, or `last`) and `?page_size=M` (1..200; default 50): what a
   shared URL of the web archive carries too. A page past the end is an empty page (200, with
   `count` and a `previous` link to the last page), on every list; `?page=abc` is a 400.
 - `?cursor=` (game lists only, `CursorPagination`): pages that do not drift when games are

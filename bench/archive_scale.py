@@ -12,8 +12,7 @@ at its first, middle and last ply, the API's ply state, the API's game detail, a
 the leaderboards (web and API), the API's list (cursor: the whole archive, and by player; and
 its numbered first page, whose count is estimated beyond 10,000 games), and the export's first
 line; each answered `--requests` times after a warm-up, with Django's test client (no network),
-the replay cache warm as it is in use. The garbage collector runs as config/wsgi.py sets it up
-(config/collector.py; COLLECT_AFTER_RESPONSE=false measures without). Then, on PostgreSQL,
+the replay cache warm as it is in use. Then, on PostgreSQL,
 EXPLAIN ANALYZE of each page's slowest queries.
 The databases are measured in turn, `--rounds` times (a process each time, `--requests` shared
 among the rounds), so that the machine's changing load weighs on each alike. The last table
@@ -94,12 +93,7 @@ def _one_database(requests: int, plans: int) -> dict[str, Any]:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from config import collector
     from records.models import Game
-
-    # As config/wsgi.py does in production: the collector between requests. The test client
-    # closes the response before returning, so its young collection is in the time.
-    collector.install_if_enabled()
 
     client = Client()
     results: dict[str, Any] = {"games": Game.objects.count(), "vendor": connection.vendor,

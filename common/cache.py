@@ -1,13 +1,11 @@
-"""The site's caches: Django's, each with one cost of its own removed.
+"""The site's cache backends: Django's, with one write statement on the database, and the rate
+limits' hit counters.
 
-**Redis** (CACHES with REDIS_URL): Django's client makes a new `redis.Redis` object for every
-cache operation, and redis-py 5+'s constructor builds its table of some two hundred response
-callbacks each time: about half a millisecond of CPU per get or set, three or more per API
-request (its rate-limit counter, the kept answer). `RedisCache` keeps one client per
-connection pool (one per server); the pools are Django's, and redis-py's clients are
-thread-safe and re-create their connections after a fork, as the pools do.
-
-**The database** (CACHES without REDIS_URL), with a `set` of one statement on PostgreSQL.
+**The database** (CACHES without REDIS_URL), with a `set` of one statement on PostgreSQL and a
+`set_many` of one statement on PostgreSQL and SQLite. It earns its place on a game's first API
+reads (a ply, then the detail: the game's 100-odd ply states written by one `set_many`, the
+answer by one `set`): 0.40 s against 3.9 s with Django's own writes (median wall time, 2,000
+games on PostgreSQL; `bench/speed_layers.py db_cache`, docs/performance.md "Speed layers").
 
 Django's DatabaseCache writes an entry in five round trips to the database: it counts the whole
 table (to cull it when over MAX_ENTRIES), then, in a transaction, selects the key and updates
@@ -45,7 +43,6 @@ from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.db import DatabaseCache as DjangoDatabaseCache
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
-from django.core.cache.backends.redis import RedisCacheClient
 from django.db import DatabaseError, connections, router, transaction
 from django.utils.timezone import now as tz_now
 
@@ -206,26 +203,9 @@ def _seconds(expires: Any) -> float:
     return float(expires.timestamp())
 
 
-class ReusingRedisCacheClient(RedisCacheClient):
-    """Django's client, handing out one `redis.Redis` per pool instead of one per call."""
-
-    def __init__(self, servers: list[str], **options: Any) -> None:
-        super().__init__(servers, **options)
-        self._clients: dict[int, Any] = {}
-
-    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        index = self._get_connection_pool_index(write)
-        client = self._clients.get(index)
-        if client is None:
-            client = self._clients[index] = self._client(
-                connection_pool=self._get_connection_pool(write))
-        return client
-
-
 class RedisCache(DjangoRedisCache):
     def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._class = ReusingRedisCacheClient
         self._count_script: Any = None
         self._uncount_script: Any = None
 

@@ -1,7 +1,6 @@
-"""E-mail settings from the environment: `EMAIL_URL` (parsed by dj-email-url) or the
-`EMAIL_HOST`/`EMAIL_PORT`/... variables, never both.
+"""E-mail settings from the environment: `EMAIL_URL` (parsed by dj-email-url).
 
-Without either, development (DEBUG on) prints mail to the console, so sign-up and password
+Without it, development (DEBUG on) prints mail to the console, so sign-up and password
 reset work on a laptop with the links in the server's output. A production start (DEBUG off)
 without them runs with mail switched off (`EMAIL_AVAILABLE` false): the dummy backend, and
 the account pages say that this site sends no mail (web/accounts/, docs/deploy.md "E-mail").
@@ -15,7 +14,7 @@ from typing import Any
 import dj_email_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_str
+from config.env import env_str
 
 SMTP = "django.core.mail.backends.smtp.EmailBackend"
 CONSOLE = "django.core.mail.backends.console.EmailBackend"
@@ -26,15 +25,8 @@ def email_settings(debug: bool, environ: Mapping[str, str] | None = None) -> dic
     """The EMAIL_* settings, DEFAULT_FROM_EMAIL and SERVER_EMAIL, plus EMAIL_AVAILABLE:
     whether mail reaches anyone (a configured backend, or the console in development)."""
     url = env_str("EMAIL_URL", environ=environ)
-    host = env_str("EMAIL_HOST", environ=environ)
-    if url and host:
-        raise ImproperlyConfigured(
-            "Set EMAIL_URL or the EMAIL_HOST/EMAIL_PORT/... variables, not both."
-        )
     if url:
         conf = _from_url(url)
-    elif host:
-        conf = _from_variables(host, environ)
     else:
         conf = {"EMAIL_BACKEND": CONSOLE if debug else DUMMY}
     conf["EMAIL_AVAILABLE"] = conf["EMAIL_BACKEND"] != DUMMY
@@ -62,26 +54,6 @@ def _from_url(url: str) -> dict[str, Any]:
     if conf["EMAIL_BACKEND"] == SMTP and not conf["EMAIL_HOST"]:
         raise ImproperlyConfigured("EMAIL_URL names no host (smtp://user:password@host:port).")
     return {key: value for key, value in conf.items() if value is not None}
-
-
-def _from_variables(host: str, environ: Mapping[str, str] | None) -> dict[str, Any]:
-    use_tls = env_bool("EMAIL_USE_TLS", False, environ=environ)
-    use_ssl = env_bool("EMAIL_USE_SSL", False, environ=environ)
-    if use_tls and use_ssl:
-        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on.")
-    default_port = 465 if use_ssl else 587 if use_tls else 25
-    conf: dict[str, Any] = {
-        "EMAIL_BACKEND": SMTP,
-        "EMAIL_HOST": host,
-        "EMAIL_PORT": env_int("EMAIL_PORT", default_port, minimum=1, maximum=65535,
-                              environ=environ),
-        "EMAIL_HOST_USER": env_str("EMAIL_HOST_USER", "", environ=environ),
-        "EMAIL_HOST_PASSWORD": env_str("EMAIL_HOST_PASSWORD", "", environ=environ),
-        "EMAIL_USE_TLS": use_tls,
-        "EMAIL_USE_SSL": use_ssl,
-        "EMAIL_TIMEOUT": env_int("EMAIL_TIMEOUT", 10, minimum=1, environ=environ),
-    }
-    return conf
 
 
 def account_settings(email_available: bool) -> dict[str, Any]:

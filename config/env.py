@@ -122,3 +122,33 @@ def env_list(
             "comma-separated list."
         )
     return items
+
+
+# Variables the settings no longer read, and what does their work now: set, they stop the start
+# (a value an operator set must not be silently ignored).
+RETIRED = {
+    **dict.fromkeys(("EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD",
+                     "EMAIL_USE_TLS", "EMAIL_USE_SSL", "EMAIL_TIMEOUT"), "EMAIL_URL"),
+    **dict.fromkeys(("SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
+                     "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_COOKIES"),
+                    "HTTPS"),
+    "GUNICORN_*": "gunicorn's own options (command line, or GUNICORN_CMD_ARGS)",
+}
+FIXED = ("SQLITE_TIMEOUT", "API_PAGE_SIZE", "DATA_UPLOAD_MAX_MEMORY_SIZE",
+         "DATA_UPLOAD_MAX_NUMBER_FIELDS", "QUERY_STRING_MAX_BYTES", "RATINGS_REPLAY_LIMIT",
+         "COLLECT_AFTER_RESPONSE")
+
+
+def refuse_retired(environ: Mapping[str, str] | None = None) -> None:
+    """ImproperlyConfigured when a variable the settings no longer read is set."""
+    names = [name for name in (os.environ if environ is None else environ)
+             if _raw(name, environ) is not None]
+    for name in names:
+        if name in RETIRED or (name.startswith("GUNICORN_") and name != "GUNICORN_CMD_ARGS"):
+            instead = RETIRED.get(name, RETIRED["GUNICORN_*"])
+            raise ImproperlyConfigured(
+                f"The environment variable {name} is no longer read: use {instead}.")
+        if name in FIXED:
+            raise ImproperlyConfigured(
+                f"The environment variable {name} is no longer read: the setting is fixed "
+                "(config/settings.py).")

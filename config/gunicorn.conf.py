@@ -1,8 +1,8 @@
 """Gunicorn settings for production: `gunicorn -c config/gunicorn.conf.py config.wsgi`.
 
-Every value can be changed through the environment (GUNICORN_*), so that one file serves every
-host; gunicorn's own command-line options still override them. The Django settings
-(DATABASE_URL, SECRET_KEY, ...) come from the same environment, as usual.
+Defaults for every host; gunicorn's own command-line options (or GUNICORN_CMD_ARGS, e.g.
+`--bind unix:/run/fourcolor.sock --workers 4`) override any of them. The Django settings
+(DATABASE_URL, SECRET_KEY, ...) come from the environment, as usual.
 """
 
 from __future__ import annotations
@@ -15,35 +15,32 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from config import gunicorn_errors  # noqa: E402
-from config.env import env_bool, env_int, env_list, env_str  # noqa: E402
+from config.env import env_bool, env_int, env_str  # noqa: E402
 from config.logging import logging_config  # noqa: E402
 
 # --- Sockets and processes --------------------------------------------------------------------
 
 # One address or several, comma-separated ("127.0.0.1:8000", "unix:/run/fourcolor.sock").
-bind = env_list("GUNICORN_BIND", ["127.0.0.1:8000"])
+bind = ["127.0.0.1:8000"]
 # Sync workers: each holds one request; the views are CPU- and database-bound, not slow I/O.
-workers = env_int("GUNICORN_WORKERS", 2 * multiprocessing.cpu_count() + 1, minimum=1)
-worker_class = env_str("GUNICORN_WORKER_CLASS", "sync")
-threads = env_int("GUNICORN_THREADS", 1, minimum=1)
+workers = 2 * multiprocessing.cpu_count() + 1
+worker_class = "sync"
 # A request still running after this many seconds has its worker killed and restarted: large
 # uploads go to background jobs, so the web needs no more than this.
-timeout = env_int("GUNICORN_TIMEOUT", 60, minimum=1)
-graceful_timeout = env_int("GUNICORN_GRACEFUL_TIMEOUT", 30, minimum=1)
-keepalive = env_int("GUNICORN_KEEPALIVE", 5, minimum=0)
+timeout = 60
+graceful_timeout = 30
+keepalive = 5
 # Restart each worker after about this many requests (0: never), with jitter so that they do
 # not all restart at once: bounds the growth of any slow leak.
-max_requests = env_int("GUNICORN_MAX_REQUESTS", 2000, minimum=0)
-max_requests_jitter = env_int("GUNICORN_MAX_REQUESTS_JITTER", 200, minimum=0)
-# Load the application before forking (workers share its memory; a broken configuration stops
-# the master at once): opt-in, since code then reloads only with a full restart.
-preload_app = env_bool("GUNICORN_PRELOAD", False)
+max_requests = 2000
+max_requests_jitter = 200
 
 # --- Behind a proxy ---------------------------------------------------------------------------
 
-# Addresses whose X-Forwarded-* headers are believed (comma-separated, "*" for any): the
-# TLS-terminating proxy in front. Django reads X-Forwarded-Proto only with BEHIND_HTTPS_PROXY.
-forwarded_allow_ips = ",".join(env_list("GUNICORN_FORWARDED_ALLOW_IPS", ["127.0.0.1", "::1"]))
+# Addresses whose X-Forwarded-* headers are believed (`--forwarded-allow-ips`, "*" for any):
+# the TLS-terminating proxy in front. Django reads X-Forwarded-Proto only with
+# BEHIND_HTTPS_PROXY.
+forwarded_allow_ips = "127.0.0.1,::1"
 
 # --- Request limits (gunicorn answers 400/414/431 before Django sees the request) ----------
 
@@ -53,16 +50,16 @@ forwarded_allow_ips = ",".join(env_list("GUNICORN_FORWARDED_ALLOW_IPS", ["127.0.
 # 414 that says by how much (JSON under /api/). What gunicorn refuses itself (a longer line,
 # headers too large, a malformed request) is answered with the API's JSON error body too
 # (config/gunicorn_errors.py), never gunicorn's HTML page.
-limit_request_line = env_int("GUNICORN_LIMIT_REQUEST_LINE", 8190, minimum=0, maximum=8190)
+limit_request_line = 8190
 gunicorn_errors.install()
-limit_request_fields = env_int("GUNICORN_LIMIT_REQUEST_FIELDS", 100, minimum=1, maximum=32768)
-limit_request_field_size = env_int("GUNICORN_LIMIT_REQUEST_FIELD_SIZE", 8190, minimum=0)
+limit_request_fields = 100
+limit_request_field_size = 8190
 
 # --- Logging ----------------------------------------------------------------------------------
 
 # The application logs every request (config.middleware.RequestLogMiddleware, with its id and
-# duration), so gunicorn's access log is off unless asked for ("-" for standard output).
-accesslog = env_str("GUNICORN_ACCESS_LOG") or None
+# duration), so gunicorn's access log is off unless asked for (`--access-logfile -`).
+accesslog = None
 # Remote address, request line, status, size, duration in microseconds, request id, agent.
 access_log_format = (
     '%(h)s "%(r)s" %(s)s %(B)s %(D)sus id=%({x-request-id}o)s "%(a)s"'

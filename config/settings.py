@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from fourcolor import analysis as _analysis
 
 from config.email import account_settings, email_settings
-from config.env import env_bool, env_int, env_list, env_rates, env_str
+from config.env import env_bool, env_int, env_list, env_rates, env_str, refuse_retired
 from config.logging import FORMATS as LOG_FORMATS
 from config.logging import logging_config
 
@@ -30,6 +30,7 @@ VAR_DIR.mkdir(exist_ok=True)
 
 # --- Core -----------------------------------------------------------------------------------
 
+refuse_retired()
 DEBUG = env_bool("DEBUG", True)
 
 _DEV_SECRET_KEY = "django-insecure-fourcolor-development-key-never-use-in-production"
@@ -96,8 +97,6 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: one log line (with its duration and request id) for every request, static included.
     "config.middleware.RequestLogMiddleware",
-    # A streaming response (the export) runs with the garbage collector on: config/collector.py.
-    "config.collector.StreamingCollectionMiddleware",
     "config.middleware.QueryStringLimitMiddleware",
     # Before anything reads the body (CSRF, the parsers): config/middleware.py.
     "config.middleware.RequestBodyMiddleware",
@@ -164,7 +163,7 @@ if _database["ENGINE"] == "django.db.backends.sqlite3":
     _database.setdefault("OPTIONS", {}).update(
         {
             "transaction_mode": "IMMEDIATE",
-            "timeout": env_int("SQLITE_TIMEOUT", 20, minimum=0),
+            "timeout": 20,  # seconds a writer waits for the lock
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
@@ -176,11 +175,11 @@ DATABASES = {"default": _database}
 REDIS_URL = env_str("REDIS_URL") or ""
 CACHES = {
     "default": (
-        # Django's, with one client object per server rather than per call (common/cache.py).
+        # Django's, with the rate limits' counters in one script (common/cache.py).
         {"BACKEND": "common.cache.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {
-            # Django's, with a one-statement write on PostgreSQL (common/cache.py).
+            # Django's, with one-statement writes and counters (common/cache.py).
             "BACKEND": "common.cache.DatabaseCache",
             "LOCATION": "fourcolor_cache",
             # Culling drops live counters too: keep room for every client of the last hour.
@@ -307,7 +306,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
-    "PAGE_SIZE": env_int("API_PAGE_SIZE", 50, minimum=1, maximum=1000),
+    "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
         # A burst rate and a sustained one each (api/throttling.py).
@@ -334,12 +333,12 @@ UPLOAD_MAX_RECORDS = env_int("UPLOAD_MAX_RECORDS", 20_000, minimum=1)
 API_EXPORT_MAX_GAMES = env_int("API_EXPORT_MAX_GAMES", 10_000, minimum=1)
 # A form's fields other than files (pasted text on the upload page) in memory, in bytes, and
 # the number of parameters a query string or form may carry: Django answers 400 past either.
-DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440, minimum=1024)
-DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("DATA_UPLOAD_MAX_NUMBER_FIELDS", 1000, minimum=10)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 # The query string of any address, in bytes; longer is a 414 (config.middleware).
-QUERY_STRING_MAX_BYTES = env_int("QUERY_STRING_MAX_BYTES", 4096, minimum=256)
+QUERY_STRING_MAX_BYTES = 4096
 # Rated rounds a late (older) game may replay at import; beyond it `recompute_stats --pending`.
-RATINGS_REPLAY_LIMIT = env_int("RATINGS_REPLAY_LIMIT", 10_000, minimum=0)
+RATINGS_REPLAY_LIMIT = 10_000
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "fourcolor archive API",
@@ -433,19 +432,19 @@ ANALYSIS_REQUESTS_PER_HOUR = env_int("ANALYSIS_REQUESTS_PER_HOUR", 30, minimum=1
 # --- Security: HTTPS, cookies, Content-Security-Policy ---------------------------------------
 
 # HTTPS=false serves the site over plain HTTP (no redirect, no HSTS, cookies without Secure),
-# e.g. a load test on loopback. Otherwise a production start (DEBUG off) is HTTPS-only;
-# each switch below can still be set on its own.
+# e.g. a load test on loopback. Otherwise a production start (DEBUG off) is HTTPS-only.
 HTTPS = env_bool("HTTPS", not DEBUG)
 # The links in account mail (confirmation, password reset).
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS else "http"
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+SECURE_SSL_REDIRECT = HTTPS
 # Load balancers probe /healthz over plain HTTP on the private network.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0, minimum=0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
-# Preloading is a commitment for the whole domain that is slow to undo: opt in only.
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", HTTPS)
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+# Preloading is a commitment for the whole domain that is slow to undo: off (the browsers'
+# list is joined by hand, https://hstspreload.org, with SECURE_HSTS_PRELOAD set here).
+SECURE_HSTS_PRELOAD = False
+SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips it from clients).
 if env_bool("BEHIND_HTTPS_PROXY", False):

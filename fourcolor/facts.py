@@ -28,10 +28,8 @@ from .moves import WinOption
 from .notation import Event, Record
 from .replay import missed_on_live
 from .split import RANK_BLOCK, block_splits
-from .values import fast_init
 
 
-@fast_init  # thousands per import: see fourcolor.values
 @dataclass(frozen=True)
 class SeatFacts:
     seat: int

@@ -28,7 +28,6 @@ from .melds import Meld
 from .moves import WinOption
 from .notation import Event, Record
 from .rulesets import Ruleset
-from .values import fast_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +46,6 @@ class FinishMeld(MeldShown):
     exposed: bool
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class LiveCard:
     """The card on offer: who discarded or drew it (`owner`), and `source` (draw, discard)."""
@@ -63,7 +61,6 @@ class Discard:
     card: Card
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class SeatState:
     """One seat at a ply. `hand` and `can_claim` are None when hidden from the view asked for
@@ -112,7 +109,6 @@ class RoundEnd:
     best_hidden_points: int | None
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class PlyState:
     """The table after `ply` events (0: the deal) as `view` sees it (None: every hand open).
@@ -191,7 +187,6 @@ class MissedWin:
         )
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class PlyReview:
     """The review of one ply: each seat's waits (best points first) and the wins missed on the

@@ -70,8 +70,8 @@ def env(url: str, port: int, workers: int, broker: str) -> dict[str, str]:
         "CELERY_BROKER_URL": broker, "STATS_CHECK_SECONDS": "5",
         **os.environ, "DATABASE_URL": url, "DEBUG": "false", "HTTPS": "false",
         "SECRET_KEY": "outage-test-not-secret-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1",
-        "LOG_LEVEL": "WARNING", "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "GUNICORN_WORKERS": str(workers), "DB_CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "WARNING",
+        "GUNICORN_CMD_ARGS": f"--bind 127.0.0.1:{port} --workers {workers}",
         "API_THROTTLE_ANON": LIFTED, "API_THROTTLE_USER": LIFTED,
         "API_THROTTLE_UPLOAD": LIFTED, "API_THROTTLE_EXPORT": LIFTED,
     }

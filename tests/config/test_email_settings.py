@@ -1,6 +1,5 @@
-"""E-mail settings from the environment (config/email.py): EMAIL_URL or the EMAIL_* variables,
-the console in development and no mail in production without them, loud errors for what
-cannot be read."""
+"""E-mail settings from the environment (config/email.py): EMAIL_URL, the console in
+development and no mail in production without it, loud errors for what cannot be read."""
 
 from __future__ import annotations
 
@@ -18,9 +17,8 @@ def test_it_reads_a_submission_url() -> None:
     assert conf["EMAIL_USE_TLS"] and conf["EMAIL_AVAILABLE"]
 
 
-def test_it_reads_the_separate_variables() -> None:
-    conf = email_settings(False, {"EMAIL_HOST": "mail.example.org", "EMAIL_USE_SSL": "true",
-                                  "EMAIL_HOST_USER": "ann",
+def test_it_reads_a_tls_url_and_the_sender() -> None:
+    conf = email_settings(False, {"EMAIL_URL": "smtp://ann@mail.example.org:465?ssl=True",
                                   "DEFAULT_FROM_EMAIL": "archive@example.org"})
     assert (conf["EMAIL_BACKEND"], conf["EMAIL_PORT"], conf["EMAIL_USE_SSL"]) == (
         SMTP, 465, True)
@@ -40,10 +38,6 @@ def test_without_settings_it_prints_in_development_and_sends_nothing_in_producti
     ({"EMAIL_URL": "smpt://mail.example.org"}, "unknown scheme 'smpt'"),
     ({"EMAIL_URL": "smtp://mail.example.org:port"}, "not usable"),
     ({"EMAIL_URL": "submission://"}, "names no host"),
-    ({"EMAIL_URL": "smtp://a", "EMAIL_HOST": "b"}, "not both"),
-    ({"EMAIL_HOST": "a", "EMAIL_USE_TLS": "1", "EMAIL_USE_SSL": "1"}, "cannot both"),
-    ({"EMAIL_HOST": "a", "EMAIL_PORT": "99999"}, "above the maximum"),
-    ({"EMAIL_HOST": "a", "EMAIL_USE_TLS": "maybe"}, "not a boolean"),
 ])
 def test_it_refuses_what_it_cannot_read(environ: dict[str, str], says: str) -> None:
     with pytest.raises(ImproperlyConfigured, match=says):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_str, refuse_retired
 
 
 @pytest.mark.parametrize("raw", ["1", "true", "True", "YES", "on", " true "])
@@ -87,3 +87,18 @@ def test_it_reads_strings_with_and_without_default() -> None:
     assert env_str("S", environ={"S": " value "}) == "value"
     assert env_str("S", environ={}) is None
     assert env_str("S", "fallback", environ={"S": ""}) == "fallback"
+
+
+@pytest.mark.parametrize(("environ", "says"), [
+    ({"EMAIL_PORT": "587"}, "EMAIL_PORT is no longer read: use EMAIL_URL"),
+    ({"SECURE_COOKIES": "false"}, "SECURE_COOKIES is no longer read: use HTTPS"),
+    ({"GUNICORN_BIND": "0.0.0.0:80"}, "GUNICORN_BIND is no longer read: use gunicorn's own"),
+    ({"API_PAGE_SIZE": "20"}, "API_PAGE_SIZE is no longer read: the setting is fixed"),
+])
+def test_it_refuses_a_variable_that_is_no_longer_read(environ: dict[str, str], says: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match=says):
+        refuse_retired(environ)
+
+
+def test_it_accepts_gunicorns_own_variable_and_a_blank_retired_one() -> None:
+    refuse_retired({"GUNICORN_CMD_ARGS": "--workers 3", "EMAIL_HOST": " ", "DEBUG": "true"})

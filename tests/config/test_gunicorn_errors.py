@@ -58,7 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     assert migrated.returncode == 0, migrated.stderr
     port = _free_port()
     env = {key: value for key, value in os.environ.items() if key not in OURS}
-    env.update(environ, GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS="1",
+    env.update(environ, GUNICORN_CMD_ARGS=f"--bind 127.0.0.1:{port} --workers 1",
                JOB_WORKERS="0")
     log = tmp / "gunicorn.log"
     with log.open("w") as out:

@@ -104,6 +104,7 @@ def test_it_reads_a_postgresql_database_url() -> None:
         ("DEBUG", "maybe", "DEBUG='maybe' is not a boolean"),
         ("DATABASE_URL", "nosuchdb://x/y", "DATABASE_URL='nosuchdb://x/y' is not usable"),
         ("DB_CONN_MAX_AGE", "ten", "DB_CONN_MAX_AGE='ten' is not an integer"),
+        ("EMAIL_HOST", "mail.example", "EMAIL_HOST is no longer read: use EMAIL_URL"),
         ("LOG_LEVEL", "LOUD", "LOG_LEVEL='LOUD' is not a logging level"),
         ("ALLOWED_HOSTS", "a.example,,b.example", "ALLOWED_HOSTS='a.example,,b.example' has an"),
     ],

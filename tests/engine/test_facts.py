@@ -224,9 +224,8 @@ def test_check_record_counts_the_facts_in_the_pass_that_validates(
 
 
 def test_it_builds_facts_equal_to_the_dataclass_s_own_with_the_fields_in_order() -> None:
-    # SeatFacts is built by fourcolor.values.fast_init (its dict filled at once): the
-    # result must be the same value, its attributes the fields in order (the import copies
-    # vars() as the row).
+    # The import copies a SeatFacts' vars() as the row: its attributes are the fields in
+    # order, and the same value comes back from them.
     for facts in seat_facts(all_rights_game()):
         assert list(vars(facts)) == [f.name for f in fields(SeatFacts)]
         assert facts == SeatFacts(**vars(facts))

@@ -235,9 +235,8 @@ def test_it_returns_frozen_values_with_cards(replay: Replay) -> None:
 
 @pytest.mark.parametrize("value", ["state", "seat", "live", "review"])
 def test_it_builds_its_values_as_the_dataclasses_they_are(replay: Replay, value: str) -> None:
-    # PlyState, SeatState, LiveCard and PlyReview are built by fourcolor.values.fast_init:
-    # they must still be built by keyword, compare and hash by value, refuse assignment and
-    # `replace` as a frozen dataclass does.
+    # PlyState, SeatState, LiveCard and PlyReview: built by keyword, compared and hashed by
+    # value, refusing assignment, and `replace`d as a frozen dataclass is.
     state = replay.state(3)
     found = {"state": state, "seat": state.seats[0], "live": state.live,
              "review": replay.review()[3]}[value]
