@@ -273,7 +273,8 @@ class Game(models.Model):
     round_number = models.PositiveIntegerField(_("round in match"), null=True, blank=True)
     canonical_text = models.TextField(_("canonical text"))
     content_hash = models.CharField(
-        _("content hash"), max_length=64, help_text=_("sha256 of the canonical text")
+        _("content hash"), max_length=64,
+        help_text=_("sha256 of the round's identity: what was played"),
     )
     engine_version = models.CharField(_("engine version"), max_length=32)
 
@@ -412,6 +413,8 @@ class GameSeat(models.Model):
 class AuditAction(models.TextChoices):
     DELETED = "deleted", _("game deleted")
     RESTORED = "restored", _("game restored")
+    # Stored twice before a round had one identity: kept here, its game the first one's.
+    MERGED = "merged", _("merged into the same round")
 
 
 class AuditEntry(models.Model):

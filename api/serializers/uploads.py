@@ -9,6 +9,7 @@ from rest_framework import serializers
 from api.serializers.common import absolute
 from api.serializers.errors import RecordErrorDoc
 from records.services import ImportReport, RecordResult, RecordStatus
+from records.services.report import describe_differences
 
 API_STATUS = {RecordStatus.STORED: "created", RecordStatus.DUPLICATE: "duplicate",
               RecordStatus.REFUSED: "refused", RecordStatus.UNAVAILABLE: "unavailable"}
@@ -29,6 +30,17 @@ class RefusalDoc(RecordErrorDoc):
     error = serializers.CharField(help_text='one line: "LINE:COL: error[CATEGORY]: MESSAGE ..."')
 
 
+class DifferenceDoc(serializers.Serializer[Any]):
+    code = serializers.ChoiceField(
+        choices=["comments_added", "comments_removed", "comments_changed", "tag_added",
+                 "tag_removed", "tag_changed", "name_written"],
+        help_text="what differs (the record adds comments, a tag, gives a tag another value...)",
+    )
+    params = serializers.DictField(help_text="count, tag, value, old, seat: as the code has")
+    message = serializers.CharField(help_text="the difference in words, in the request's "
+                                    "language: \"adds 3 comments\"")
+
+
 class UploadResultDoc(serializers.Serializer[Any]):
     index = serializers.IntegerField(help_text="0-based position of the record in the file")
     line = serializers.IntegerField(help_text="the record's first line in the file")
@@ -41,6 +53,10 @@ class UploadResultDoc(serializers.Serializer[Any]):
     )
     url = serializers.URLField(allow_null=True)
     error = RefusalDoc(allow_null=True, help_text="why the record was refused or not stored")
+    differences = DifferenceDoc(
+        many=True, help_text="a duplicate's differences from the stored record of its round "
+        "(empty: the same record but for layout, or not a duplicate)",
+    )
 
 
 class UploadReportDoc(serializers.Serializer[Any]):
@@ -66,6 +82,10 @@ def result_json(result: RecordResult, context: dict[str, Any]) -> dict[str, Any]
         "id": result.game_id,
         "url": absolute(context, "game-detail", result.game_id) if result.game_id else None,
         "error": error,
+        "differences": [
+            {**difference, "message": text} for difference, text
+            in zip(result.differences, describe_differences(result.differences), strict=True)
+        ],
     }
 
 

@@ -12,6 +12,7 @@ import fourcolor
 from fourcolor.errors import LimitError
 
 from records.models import Game
+from records.services.duplicates import duplicate_differences
 from records.services.importing import too_many_message
 from records.services.validating import validate_record
 from records.services.reading import DecodedLines, line_of
@@ -74,8 +75,11 @@ def check_records(source: Any, *, max_records: int | None = None) -> CheckReport
         report.results.append(verdict)
     stored = dict(Game.objects.filter(content_hash__in={v.content_hash for v in legal})
                   .values_list("content_hash", "pk"))
-    for valid in legal:
-        if valid.content_hash in stored:
-            result = report.results[valid.index]
-            result.status, result.game_id = RecordStatus.DUPLICATE, stored[valid.content_hash]
+    duplicates = [(v.index, str(v.fields["canonical_text"]), stored[v.content_hash])
+                  for v in legal if v.content_hash in stored]
+    differs = duplicate_differences(duplicates)
+    for index, _, game_id in duplicates:
+        result = report.results[index]
+        result.status, result.game_id = RecordStatus.DUPLICATE, game_id
+        result.differences = differs.get(index, [])
     return report

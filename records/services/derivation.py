@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import fourcolor
+from fourcolor.notation.identity import identity_text
 from fourcolor.errors import FcnError, LimitError
 from fourcolor.facts import SeatFacts, finish_taken_from, seat_facts
 
@@ -73,7 +74,9 @@ def derive_game_fields(check: fourcolor.Check) -> dict[str, Any]:
         "date": parse_fcn_date(record.tag("Date")),
         "round_number": parse_round_number(record.tag("Round")),
         "canonical_text": canonical,
-        "content_hash": sha256_text(canonical),
+        # The round's identity (fourcolor.notation.identity): one game per round played,
+        # whatever comments, Result or descriptive tags a record adds.
+        "content_hash": sha256_text(identity_text(record)),
         "engine_version": fourcolor.__version__,
     }
 

@@ -36,6 +36,7 @@ from fourcolor.notation import MAX_RECORD_CHARS
 
 from records.models import Game
 from records.services import storing
+from records.services.duplicates import duplicate_differences
 from records.services.reading import QUOTE_CHARS, DecodedLines, line_of
 from records.services.report import (
     ImportReport,
@@ -195,10 +196,15 @@ class _Importer:
                     entry = unavailable_result(entry.index, entry.line, valid[0].index)
                 self.emit(entry)
             return
+        differs = duplicate_differences(
+            (v.index, v.fields["canonical_text"], outcomes[v.index][1]) for v in valid
+            if outcomes[v.index][0] is RecordStatus.DUPLICATE
+        )
         for entry in queue:
             if isinstance(entry, ValidRecord):
                 status, game_id = outcomes[entry.index]
-                entry = RecordResult(entry.index, entry.line, status, game_id=game_id)
+                entry = RecordResult(entry.index, entry.line, status, game_id=game_id,
+                                     differences=differs.get(entry.index, []))
                 if status is RecordStatus.STORED:
                     self.stored.append(game_id)
             self.emit(entry)

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
+
 from fourcolor.errors import FcnError
 
 from records.services.reading import shown
@@ -37,6 +40,9 @@ class RecordResult:
     status: RecordStatus
     game_id: int | None = None  # the stored game (for a duplicate: the one already stored)
     error: dict[str, Any] | None = None  # line, col, ply, category, message, event, text, error
+    # A duplicate's differences from the stored record of its round (each a code and its
+    # params: fourcolor.notation.identity.Difference); empty: the same record but for layout.
+    differences: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.status = RecordStatus(self.status)
@@ -51,6 +57,7 @@ class RecordResult:
         return cls(
             index=int(data["index"]), line=int(data["line"]), status=RecordStatus(data["status"]),
             game_id=data.get("game_id"), error=data.get("error"),
+            differences=list(data.get("differences") or []),
         )
 
     @property
@@ -59,7 +66,10 @@ class RecordResult:
         if self.error is not None:
             return str(self.error["error"])
         if self.status is RecordStatus.DUPLICATE:
-            return f"{self.line}: duplicate of game {self.game_id}"
+            with translation.override("en"):
+                differs = "; ".join(describe_differences(self.differences))
+            return f"{self.line}: duplicate of game {self.game_id}" + (
+                f" ({differs})" if differs else "")
         return f"{self.line}: stored as game {self.game_id}"
 
 
@@ -220,3 +230,30 @@ def unavailable_result(index: int, line: int, resume: int) -> RecordResult:
         "line": line, "col": None, "ply": None, "category": "unavailable", "message": message,
         "event": None, "text": "", "error": f"{line}: error[unavailable]: {message}",
     })
+
+
+def describe_differences(differences: list[dict[str, Any]]) -> list[str]:
+    """A duplicate's differences in the active language, one phrase each ("adds 3 comments")."""
+    phrases = []
+    for difference in differences:
+        code, params = difference["code"], difference.get("params", {})
+        if code == "comments_added":
+            phrases.append(ngettext("adds %(count)d comment", "adds %(count)d comments",
+                                    params["count"]) % params)
+        elif code == "comments_removed":
+            phrases.append(ngettext("has %(count)d comment fewer", "has %(count)d comments fewer",
+                                    params["count"]) % params)
+        elif code == "comments_changed":
+            phrases.append(gettext("has other comments"))
+        elif code == "tag_added":
+            phrases.append(gettext("adds the %(tag)s tag (“%(value)s”)") % params)
+        elif code == "tag_removed":
+            phrases.append(gettext("has no %(tag)s tag") % params)
+        elif code == "tag_changed":
+            phrases.append(gettext("gives %(tag)s as “%(value)s”, not “%(old)s”") % params)
+        elif code == "name_written":
+            phrases.append(gettext("writes seat %(seat)d’s name “%(value)s”, not “%(old)s”")
+                           % params)
+        else:  # a difference a newer engine knows: its code, rather than nothing
+            phrases.append(str(code))
+    return phrases

@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 
 from records.models import Game, GameSeat
 from records.services import ImportReport, RecordResult
+from records.services.report import describe_differences
 
 
 def _marked_line(error: dict[str, Any]) -> dict[str, str] | None:
@@ -54,4 +55,5 @@ def _row(result: RecordResult, games: dict[int, Game]) -> dict[str, Any]:
         "game_id": result.game_id,
         "error": result.error,
         "marked": _marked_line(result.error) if result.error else None,
+        "differences": describe_differences(result.differences),
     }
