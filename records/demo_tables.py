@@ -19,6 +19,7 @@ import random
 from collections.abc import Iterable, Iterator
 
 import fourcolor
+from fourcolor.notation.identity import identity_text
 from records.services.derivation import parse_fcn_date, sha256_text
 from records.services.validating import validate_record
 from records.services.storing import ValidRecord
@@ -53,7 +54,7 @@ def at_table(valid: ValidRecord, record: fourcolor.Record, table: dict[str, str]
         "site": tags.get("Site") or "",
         "date": parse_fcn_date(tags.get("Date")),
         "canonical_text": canonical,
-        "content_hash": sha256_text(canonical),
+        "content_hash": sha256_text(identity_text(moved)),
     }
     seats = [{**row, "name": tags[f"Seat{row['seat']}"]} for row in valid.seats]
     return ValidRecord(index, 1, canonical, fields, seats, tags.get("Match"))

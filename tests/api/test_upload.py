@@ -138,7 +138,7 @@ def test_it_reports_a_mixed_file_record_by_record(uploader: APIClient) -> None:
     assert created["status"] == "created" and Game.objects.filter(pk=created["id"]).exists()
     assert duplicate == {"index": 1, "line": first_lines(texts)[1], "status": "duplicate",
                          "id": existing, "url": f"http://testserver/api/v1/games/{existing}/",
-                         "error": None}
+                         "error": None, "differences": []}
     assert refused["status"] == "refused" and refused["id"] is None and refused["url"] is None
     error = refused["error"]
     assert (error["line"], error["col"], error["ply"], error["category"], error["message"]) == (

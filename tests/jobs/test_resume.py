@@ -20,6 +20,8 @@ from jobs import lease, runs, tasks, work
 from jobs.models import Job
 from jobs.queue import create_import_job, resume
 from records.models import Game
+import fourcolor
+from fourcolor.notation.identity import identity_text
 from records.services import sha256_text
 
 from .conftest import Upload, make_upload, run_worker
@@ -64,7 +66,8 @@ def _assert_stored_once(upload: Upload) -> None:
     hashes = list(Game.objects.values_list("content_hash", flat=True))
     assert len(hashes) == len(set(hashes)) == len(upload.valid)
     canonical = set(Game.objects.values_list("canonical_text", flat=True))
-    assert {sha256_text(text) for text in canonical} == set(hashes)
+    assert {sha256_text(identity_text(fourcolor.parse_record(text)))
+            for text in canonical} == set(hashes)
     # No partial game: every game has all its seats.
     for game in Game.objects.prefetch_related("seats"):
         assert game.seats.count() == game.players

@@ -144,7 +144,8 @@ def test_it_leaves_a_long_replay_to_the_scheduled_pass(empty: None, settings: An
     assert report.deferred["classic"].startswith("2026-11-27|")
     assert pending_ratings() == report.deferred
     rematch = fourcolor.write_fcn(generate_record(
-        "classic", 2, 907, dealer=1, names=["Ann", "Dung"], bot="random",
+        # Another round (C's own deal and events again would be C: one game per round).
+        "classic", 2, 909, dealer=1, names=["Ann", "Dung"], bot="random",
         tags={"Date": "2026.12.10"},
     ))
     later = on_games_stored([store(rematch)])
