@@ -18,7 +18,7 @@ Cases (the layer, and the figure it is measured on):
   they replace; the archive page `/` (50 rows).
 - `db_cache`: common.cache.DatabaseCache's one-statement `set` and `set_many` against Django's;
   a game's first API reads (a ply, then its detail), the cache emptied before each.
-- `copy`: records.models' COPY against the ORM's bulk_create; an import of 100 new rounds
+- `copy`: records.copying's COPY against the ORM's bulk_create; an import of 100 new rounds
   through the import service (the figure is seconds per 100 games).
 - `pages`: no layer, for comparing two trees (`--tree`): the replay page of a long round
   (cached, and cold: the caches emptied before each request), a game's API detail and a ply.
@@ -236,10 +236,10 @@ def db_cache() -> dict[str, tuple[Callable[[], None], Side]]:
 
 
 def copy() -> dict[str, tuple[Callable[[], None], Side]]:
-    """records.models' COPY (copy_rows, copy_create) against the ORM's bulk_create, on an
+    """records.copying's COPY (copy_rows, copy_create) against the ORM's bulk_create, on an
     import's games/s: each request is one file of 100 new rounds through the import service.
     The figure printed per "request" is seconds per 100 games."""
-    from records.models import CopyQuerySet
+    from records.copying import CopyQuerySet
 
     own = (CopyQuerySet.copy_rows, CopyQuerySet.copy_create)
 

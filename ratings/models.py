@@ -17,7 +17,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from records.models import CopyQuerySet, Game, Player
+from records.copying import CopyQuerySet
+from records.models import Game, Player
 
 ANY_RULESET = ""
 ANY_PLAYERS = 0

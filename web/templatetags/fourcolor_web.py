@@ -33,7 +33,8 @@ def _card_html(token: str, *, small: bool = False, live: bool = False) -> SafeSt
     return _card_html_in(token, small, live, get_language())
 
 
-# A page draws hundreds of cards of 28 kinds: each kind's markup is built once per language.
+# A page draws hundreds of cards of 28 kinds: each kind's markup is built once per language
+# (with replay_analysis._option_phrase_in's, the replay page's CPU 18 against 21 ms without).
 @functools.lru_cache(maxsize=1024)
 def _card_html_in(token: str, small: bool, live: bool, language: str | None) -> SafeString:
     try:

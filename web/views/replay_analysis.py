@@ -64,18 +64,12 @@ def _html(template: str, **values: Any) -> SafeString:
 def points(value: float, signed: bool = False) -> str:
     """A number of points with one decimal, in the page's language ("2.4", "+2,4")."""
     text = f"{abs(value) if signed else value:.1f}"
-    separator = _decimal_separator(get_language())
+    separator = str(get_format("DECIMAL_SEPARATOR"))  # Django keeps it per language
     if separator != ".":
         text = text.replace(".", separator)
     if not signed or text.strip("0,.") == "":
         return text
     return ("+" if value > 0 else "−") + text
-
-
-@functools.lru_cache(maxsize=16)
-def _decimal_separator(language: str | None) -> str:
-    # number_format per value costs more than the rest of a row: the separator once instead.
-    return str(get_format("DECIMAL_SEPARATOR"))
 
 
 def card_glyphs(tokens: Sequence[str]) -> SafeString:
@@ -112,7 +106,8 @@ def option_phrase(event: str, live: str | None) -> SafeString:
     return _option_phrase_in(event, live, get_language())
 
 
-# A page words hundreds of options from a few dozen distinct events: each once per language.
+# A page words hundreds of options from a few dozen distinct events: each once per language
+# (see fourcolor_web._card_html_in).
 @functools.lru_cache(maxsize=4096)
 def _option_phrase_in(event: str, live: str | None, language: str | None) -> SafeString:
     verb, cards = event_cards(event)
@@ -181,7 +176,7 @@ def options_table(options: Sequence[Mapping[str, Any]]) -> SafeString:
     """Options with their values as a table, drawn here rather than by a template loop: a
     round's decisions list hundreds of options. Every piece is already safe HTML (the phrases)
     or a number."""
-    words = _table_words(get_language())
+    words = _table_words()
     rows = []
     for o in options:
         classes = " ".join(c for c, on in (("is-played", o["played"]), ("is-best", o["best"]))
@@ -192,8 +187,7 @@ def options_table(options: Sequence[Mapping[str, Any]]) -> SafeString:
     return mark_safe(words["head"] + "".join(rows) + "</tbody></table></div>")
 
 
-@functools.lru_cache(maxsize=16)
-def _table_words(language: str | None) -> dict[str, SafeString]:
+def _table_words() -> dict[str, SafeString]:
     return {
         "played": format_html(' <span class="badge">{}</span>', _("played")),
         "best": format_html(' <span class="badge badge--best">{}</span>', _("best")),
