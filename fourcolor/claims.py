@@ -80,9 +80,8 @@ def claim_right(
     """The right under which `claimant` makes a meld of `kind` with the live card, or
     `ClaimRefused` saying why it may not. The meld is assumed well-formed and held."""
     owner, source = live.owner, live.source
-    label = MELD_LABELS.get(kind, kind)
     if not may_claim(live, claimant):
-        what = "win on" if win else f"make a {label} with"
+        what = "win on" if win else f"make a {MELD_LABELS.get(kind, kind)} with"
         raise ClaimRefused(f"seat {claimant} may not {what} its own discard")
     if win:
         return _WIN
@@ -91,7 +90,7 @@ def claim_right(
     if kind == "triple" or kind == "quad":
         if live_rank == "K" and (kind == "triple" or ruleset.steal_generals == "never"):
             raise ClaimRefused(
-                f"seat {claimant} may not make a {label} with "
+                f"seat {claimant} may not make a {MELD_LABELS.get(kind, kind)} with "
                 f"{_where(source)}: a general is claimed out of turn only for "
                 + ("a win" if ruleset.steal_generals == "never" else "a gan or a win")
             )
@@ -103,6 +102,7 @@ def claim_right(
         and live_rank != "K"
     ):
         return _CHI
+    label = MELD_LABELS.get(kind, kind)
     raise ClaimRefused(f"seat {claimant} may not make a {label} with {_where(source)}")
 
 

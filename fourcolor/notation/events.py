@@ -9,7 +9,8 @@ which finds its first fault in reading order (docs/notation.md, "Reading rules")
 
 Errors are kept in reading order: the faults inside an event are found when the event ends
 (at the next head or the section's end), a comment over the limit or a word before the first
-event when it is read.
+event when it is read. `parse_event` (`Event.parse`) reads one event's text alone with the
+same assembly and words.
 """
 
 from __future__ import annotations
@@ -45,15 +46,6 @@ _TOKENS = re.compile(
 )
 _EVENTS, _EVENTS_LINE_END, _CARDS, _LINE_END, _COMMENT, _TURN, _OTHER = 1, 2, 3, 4, 6, 7, 8
 _WORD = re.compile(r"\S+")
-# One event's text, a head and its cards one space apart (`_value` reads it).
-_EVENT_TEXT = re.compile(r"[0-9][xdmwrch](?: [rygw][KAERHCP])*")
-# A turn number as `read_events` finds it between events one space apart ("12." or "12...").
-_TURN_TEXT = re.compile(r"[0-9]+\.+")
-# More cards of the open event at the start of a line, one space apart.
-_CARD_RUN = re.compile(r"[rygw][KAERHCP](?: [rygw][KAERHCP])*")
-# A comment closed on its line, its text in the group: what `_read_line` cuts out of a line.
-_COMMENT_CUT = re.compile(r"\{([^}]*)\}")
-_COLOUR_LETTERS = frozenset("rygw")  # a card word's first letter (a set: "" is not in it)
 # Where a token of events one space apart splits into events: a space before a seat digit.
 _EVENT_GAP = re.compile(r" (?=[0-9])")
 
@@ -108,11 +100,11 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
     an earlier event first, since faults are reported in event order.
 
     The lines as the writer writes them (events one space apart, each an event text the cache
-    knows) are read first, at a split and a lookup per event; any other line (turn numbers
-    among the events, events wrapped across lines, comments closed on the line, event texts
-    the cache does not know yet) by `_read_line`, a few look-ups more. The rest of the
-    section, from the first line neither reads, goes through `scan_events` (a property test
-    holds the readers to the same events, verdicts, lines and columns on every layout)."""
+    knows) are read first, at a split and a lookup per event: without this path, parsing the
+    canonical text costs 7-13 % more (bench/engine.py, "parse_record only"). From the first
+    other line on, the section goes through `scan_events`, the one reader of every layout; a
+    property test holds the two to the reference reader's events, lines, columns and errors
+    (tests/notation/test_event_reader.py)."""
     events = record.events
     append = events.append
     cache_get = _CACHE.get
@@ -133,21 +125,8 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
             continue
         texts = split(line)
         values = list(map(cache_get, texts))
-        if not all(values):
-            # Not the writer's line as the cache knows it: comments closed on the line, a
-            # wrapped line (it begins with more cards of the open event), turn numbers among the
-            # events, event texts not in the cache yet. Read as `scan_events` reads them.
-            after = lines[k + 1] if k + 1 < count else ""
-            read = _read_line(line, first_line + k, value, at_line, at_col, after)
-            if read is None or len(events) + len(read[0]) + 1 >= MAX_EVENTS:
-                break
-            done, before, value, at_line, at_col = read
-            events += done
-            if before:
-                record.comments += before
-            continue
-        if len(events) + len(texts) >= MAX_EVENTS:
-            break
+        if not all(values) or len(events) + len(texts) >= MAX_EVENTS:
+            break  # not the writer's line as the cache knows it, or the limit near
         if value is not None:
             append(_new_event(Event, value + (at_line, at_col)))
         number = first_line + k
@@ -162,93 +141,6 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
         k = count
     ply = len(events) + (value is not None)
     scan_events("\n".join(lines[k:]), first_line + k, record, (ply, value, at_line, at_col))
-
-
-_Read = tuple[list[Event], list[str], "_Value | None", int, int]
-
-
-def _read_line(
-    line: str, number: int, value: _Value | None, at_line: int, at_col: int, after: str
-) -> _Read | None:
-    """One line of the event section that is not the writer's as the cache knows it (turn
-    numbers, wrapped cards, comments, new event texts), read as `scan_events` reads it:
-    the events it ends (the open event first, when a head follows), the comments before the
-    first event, and the event it leaves open with where its head is. None when the line
-    holds anything else (a comment left open or a stray brace, blanks
-    other than one space between words, a word that is no event, card or turn number, too
-    many cards): nothing is changed then, and the scanner reads from this line on.
-
-    The line's comments (closed on it) are cut out first; each belongs to the event open
-    before it. Between them, a run of words one space apart: more cards of the open event
-    (a wrapped event, or a comment between a meld's cards), turn numbers (read and ignored),
-    and events, each an event text the cache knows. A head alone at the line's end is kept
-    open when `after` (the next line, "" at the section's end) begins with a card."""
-    cache_get = _CACHE.get
-    split = _EVENT_GAP.split
-    done: list[Event] = []
-    before: list[str] = []
-    parts = _COMMENT_CUT.split(line) if "{" in line or "}" in line else [line]
-    last = len(parts) - 1
-    at = 1  # the column where parts[p] begins
-    for p in range(0, last + 1, 2):
-        piece = parts[p]
-        if p:
-            body = parts[p - 1]  # the comment just before this piece
-            comment = " ".join(body.split())
-            if len(comment) > MAX_COMMENT_CHARS:
-                return None  # the scanner raises the limit, where the comment begins
-            if value is None:
-                before.append(comment)
-            else:
-                value = (value[0], value[1], value[2], (), value[4] + (comment,))
-            at += len(body) + 2
-        if "{" in piece or "}" in piece:
-            return None  # a comment not closed on this line, or a stray brace
-        words = piece.lstrip(" ")
-        col = at + len(piece) - len(words)
-        at += len(piece)
-        words = words.rstrip(" ")
-        if not words:
-            continue
-        texts = split(words)
-        values = list(map(cache_get, texts))
-        rest = 0
-        first = texts[0]
-        if values[0] is None and first[:1] in _COLOUR_LETTERS:
-            # More cards of the open event: wrapped from the line before, or after a comment.
-            if value is None or _CARD_RUN.fullmatch(first) is None:
-                return None
-            cards = value[2] + tuple([_CARDS_BY_TOKEN[w] for w in first.split(" ")])
-            if len(cards) > ARITY[value[1]][1]:
-                return None  # too many cards: the scanner raises, with the event's text
-            value = (value[0], value[1], cards, (), value[4])
-            col += len(first) + 1
-            rest = 1
-        stop = len(texts)
-        bare = None
-        if p == last and values[-1] is None and stop > rest:
-            # A head whose cards are all on the next line ("4m" / "rP rP rP"): kept open
-            # only when that line begins with a card, which the scanner adds to it too.
-            bare = HEADS.get(texts[-1]) if after[:1] in _COLOUR_LETTERS else None
-            stop -= bare is not None
-        for k in range(rest, stop):
-            v = values[k]
-            if v is None and _EVENT_TEXT.fullmatch(texts[k]) is not None:
-                v, fits = _value(texts[k])  # an event text not in the cache (yet)
-                if not fits:
-                    return None  # too few or too many cards: the scanner says which
-            if v is not None:
-                if value is not None:
-                    done.append(_new_event(Event, value + (at_line, at_col)))
-                value, at_line, at_col = v, number, col
-            elif _TURN_TEXT.fullmatch(texts[k]) is None:
-                return None
-            col += len(texts[k]) + 1
-        if bare is not None:
-            if value is not None:
-                done.append(_new_event(Event, value + (at_line, at_col)))
-            value, at_line, at_col = (bare[0], bare[1], (), (), ()), number, col
-    return done, before, value, at_line, at_col
 
 
 _Start = tuple[int, "_Value | None", int, int]
@@ -476,8 +368,6 @@ def _before_first(word: str, line: int, col: int) -> FcnSyntaxError:
 def _finish(value: _Value, more: _Open, line: int, col: int, ply: int) -> Event:
     """The open event, once it ends: its cards counted, its unusual tokens read."""
     seat, verb, cards = value[0], value[1], value[2]
-    if value[4]:  # comments the fast line reader gave the event before the scanner took over
-        more.comments[:0] = value[4]
     if more.cards:
         cards += tuple(more.cards)
     if more.tokens is not None:
