@@ -149,11 +149,16 @@ def game_rows() -> dict[str, tuple[Callable[[], None], Side]]:
     return {"with": (tag, timed(page)), "without": (template_loop, timed(page))}
 
 
-def pages() -> dict[str, tuple[Callable[[], None], Side]]:
+def _long_games() -> list[tuple[int, int]]:
+    """(id, plies) of the archive's 20 longest rounds."""
     from records.models import Game
 
+    return list(Game.objects.order_by("-event_count").values_list("pk", "event_count")[:20])
+
+
+def pages() -> dict[str, tuple[Callable[[], None], Side]]:
     client = _client()
-    games = list(Game.objects.order_by("-event_count").values_list("pk", "event_count")[:20])
+    games = _long_games()
     rng = random.Random(1)
 
     def replay() -> None:
@@ -185,27 +190,6 @@ def _empty_caches() -> None:
     clear_local()
 
 
-def _api_reads(client):  # type: ignore[no-untyped-def]
-    """A game's API detail and a ply, in turn, over 20 long rounds (their answers kept)."""
-    from records.models import Game
-
-    games = list(Game.objects.order_by("-event_count").values_list("pk", "event_count")[:20])
-    rng = random.Random(2)
-    turn = [0]
-
-    def read() -> None:
-        pk, plies = rng.choice(games)
-        turn[0] += 1
-        path = (f"/api/v1/games/{pk}/" if turn[0] % 2 else
-                f"/api/v1/games/{pk}/plies/{rng.randint(0, plies)}/")
-        _ok(client.get(path))
-
-    for pk, _plies in games:  # every answer kept before the timing
-        _ok(client.get(f"/api/v1/games/{pk}/"))
-        _ok(client.get(f"/api/v1/games/{pk}/plies/0/"))
-    return read
-
-
 def db_cache() -> dict[str, tuple[Callable[[], None], Side]]:
     """common.cache.DatabaseCache's one-statement `set` and `set_many` against Django's, on a
     game's first API reads (a ply, then its detail: the answers written to the cache)."""
@@ -213,11 +197,10 @@ def db_cache() -> dict[str, tuple[Callable[[], None], Side]]:
     from django.core.cache.backends.db import DatabaseCache as Django
 
     from common.cache import DatabaseCache as Ours
-    from records.models import Game
 
     own = (Ours._base_set, Ours.set_many)
     client = _client()
-    games = list(Game.objects.order_by("-event_count").values_list("pk", "event_count")[:20])
+    games = _long_games()
     rng = random.Random(3)
 
     def first_reads() -> None:
