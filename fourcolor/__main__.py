@@ -32,7 +32,14 @@ from .notation import (
 )
 from .replay import Replay
 from .replay_json import review_json, state_json
-from .rulesets import RULESETS, RulesetError, get_ruleset
+from .rulesets import (
+    MAX_PLAYERS,
+    RULESETS,
+    RulesetError,
+    get_ruleset,
+    parse_switches,
+    ruleset_for,
+)
 from .split import best_split
 
 
@@ -125,11 +132,12 @@ def _cards(text: str) -> list[Any]:
 
 
 def score_hand(
-    ruleset_name: str, cards: Sequence[str], exposed: Sequence[Sequence[str]]
+    ruleset_name: str, cards: Sequence[str], exposed: Sequence[Sequence[str]], switches: str = ""
 ) -> dict[str, Any]:
-    """{"points": P, "split": [...]} for a hand (and exposed melds), or {"points": None}."""
+    """{"points": P, "split": [...]} for a hand (and exposed melds), or {"points": None}, under
+    the ruleset's variant `switches` names (as a Switches tag)."""
     try:
-        ruleset = get_ruleset(ruleset_name)
+        ruleset = ruleset_for(ruleset_name, switches)
     except RulesetError as err:
         raise UsageError(str(err)) from None
     hand = _cards(" ".join(cards))
@@ -178,7 +186,12 @@ def cmd_score(args: argparse.Namespace) -> int:
                     isinstance(g, list) and all(isinstance(c, str) for c in g) for g in exposed
                 ):
                     raise UsageError("'exposed' must be a list of card lists")
-                result = score_hand(str(item.get("ruleset", args.ruleset or "")), cards, exposed)
+                switches = item.get("switches", args.switches)
+                if not isinstance(switches, str):
+                    raise UsageError("'switches' must be a string like a Switches tag")
+                result = score_hand(
+                    str(item.get("ruleset", args.ruleset or "")), cards, exposed, switches
+                )
             except (UsageError, json.JSONDecodeError) as err:
                 result = {"error": f"line {number}: {err}"}
                 status = 1
@@ -187,7 +200,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if not args.ruleset:
         raise UsageError("score needs --ruleset (or --batch)")
     exposed = [group.split() for group in args.exposed or []]
-    print(json.dumps(score_hand(args.ruleset, args.cards, exposed)))
+    print(json.dumps(score_hand(args.ruleset, args.cards, exposed, args.switches)))
     return 0
 
 
@@ -198,9 +211,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if args.count < 0 or args.count > 1_000_000:
         raise UsageError("--count must be between 0 and 1000000")
     try:
-        get_ruleset(args.ruleset)
+        ruleset = get_ruleset(args.ruleset)
+        switches = parse_switches(args.switches)
     except RulesetError as err:
         raise UsageError(str(err)) from None
+    if not 2 <= args.players <= ruleset.max_players:
+        raise UsageError(
+            f"--players: {ruleset.name} is played by 2 to {ruleset.max_players} players"
+        )
     bots: str | list[str] = args.bot
     if args.bots is not None:
         bots = [b.strip() for b in args.bots.split(",")]
@@ -221,6 +239,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             dealer=dealer,
             bot=bots,
             tags={"Event": "fourcolor self-play", "Round": str(k + 1)},
+            switches=switches,
         )
         if k:
             out.write("\n")
@@ -422,13 +441,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("score", help="best split and points of a hand")
     p.add_argument("--ruleset", help=f"one of: {', '.join(sorted(RULESETS))}")
     p.add_argument("--exposed", action="append", metavar="CARDS", help="an exposed meld")
+    p.add_argument("--switches", default="", metavar='"NAME=VALUE ..."',
+                   help='a house variant, as the Switches tag: "color_groups=soldiers"')
     p.add_argument("--batch", action="store_true", help="JSON lines on standard input")
     p.add_argument("cards", nargs="*", metavar="CARD")
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("generate", help="self-play records on standard output")
     p.add_argument("--ruleset", required=True)
-    p.add_argument("--players", type=int, choices=(2, 3, 4), required=True)
+    p.add_argument("--players", type=int, choices=range(2, MAX_PLAYERS + 1), required=True,
+                   metavar="N", help=f"2 to {MAX_PLAYERS} (classic), 2 to 4 (bga)")
+    p.add_argument("--switches", default="", metavar='"NAME=VALUE ..."',
+                   help='a house variant, as the Switches tag: "steal_generals=never threshold=8"')
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--bot", choices=BOTS, default="greedy", help="the bot of every seat")

@@ -13,7 +13,7 @@ from .errors import IllegalMoveError, IllegalRecordError
 from .melds import Meld
 from .notation import Event, Record
 from .round import ClaimRecord, Round
-from .rulesets import Ruleset, get_ruleset
+from .rulesets import Ruleset, RulesetError, SwitchesError, ruleset_for
 from .scoring import Finish
 
 
@@ -65,6 +65,19 @@ def _where(record: Record, ply: int, event: Event | None) -> dict[str, Any]:
     return {"line": event.line, "col": event.col, "ply": ply, "event": event.text()}
 
 
+def _record_ruleset(record: Record) -> Ruleset:
+    try:
+        return ruleset_for(record.ruleset_name, record.tag("Switches"))
+    except SwitchesError as err:  # a record built by hand: the reader checks the tag
+        line, col = record.position("Switches")
+        raise IllegalRecordError(str(err), category="tags", line=line, col=col) from None
+    except RulesetError:
+        line, col = record.position("Ruleset")
+        raise IllegalRecordError(
+            f"unknown ruleset {record.ruleset_name!r}", category="tags", line=line, col=col
+        ) from None
+
+
 # Called with the round before each event is pushed: what the one pass of `validate` lets a
 # caller learn besides the verdict (`fourcolor.facts.SeatFactsObserver`: the seats' facts).
 PlyObserver = Callable[[Round, Event], None]
@@ -74,16 +87,20 @@ def validate(
     record: Record, ruleset: Ruleset | None = None, *, observer: PlyObserver | None = None
 ) -> Game:
     """Replay a record under its ruleset; the `Game` on success, else an `FcnError` at the
-    first fault in event order (tags and deal first, ply 0). `observer` sees the round before
-    each event (it must not change it)."""
+    first fault in event order (tags and deal first, ply 0). Without `ruleset`, the record's
+    own: its `Ruleset` tag in the variant of its `Switches` tag; a `ruleset` given is used as
+    it is. `observer` sees the round before each event (it must not change it)."""
     if ruleset is None:
-        try:
-            ruleset = get_ruleset(record.ruleset_name)
-        except ValueError:
-            line, col = record.position("Ruleset")
-            raise IllegalRecordError(
-                f"unknown ruleset {record.ruleset_name!r}", category="tags", line=line, col=col
-            ) from None
+        ruleset = _record_ruleset(record)
+    if record.players > ruleset.max_players:
+        line, col = record.position(f"Seat{ruleset.max_players + 1}")
+        raise IllegalRecordError(
+            f"{record.players} seats: {ruleset.name} is played by 2 to {ruleset.max_players} "
+            "players",
+            category="tags",
+            line=line,
+            col=col,
+        )
     state = Round.from_record(record, ruleset)  # reads the Pile tag once, for both
     if not deal_is_sound(record, state):
         check_deal(record, ruleset, state.pile)  # finds the fault to report

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import CARDS, Card, full_deck
 from .claims import Claim, ClaimRight, claim_right, resolve_claims
@@ -24,10 +25,10 @@ from .match import is_below_threshold, next_dealer
 from .melds import Meld, classify
 from .notation import Event, Record
 from .playout import forces_finish_below_threshold, partners
-from .rulesets import Ruleset, get_ruleset
+from .rulesets import Ruleset, format_switches, get_ruleset, variant
 
 BOTS = ("random", "greedy")
-DEFAULT_NAMES = ("East", "South", "West", "North")
+DEFAULT_NAMES = ("East", "South", "West", "North", "Player 5", "Player 6", "Player 7", "Player 8")
 
 
 @dataclass
@@ -305,11 +306,14 @@ def generate_record(
     bot: str | Sequence[str] = "greedy",
     names: Sequence[str] | None = None,
     tags: dict[str, str] | None = None,
+    switches: Mapping[str, Any] | None = None,
 ) -> Record:
-    """One complete round played by bots, as a record (with its Pile and Result tags)."""
+    """One complete round played by bots, as a record (with its Pile and Result tags), under
+    the variant `switches` names (its `Switches` tag, RULES.md §8a) when given."""
     rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-    if not 2 <= players <= 4:
-        raise ValueError("players must be 2, 3 or 4")
+    rs = variant(rs, switches or {})
+    if not 2 <= players <= rs.max_players:
+        raise ValueError(f"{rs.name} is played by 2 to {rs.max_players} players, not {players}")
     if not 1 <= dealer <= players:
         raise ValueError(f"dealer must be a seat from 1 to {players}")
     rng = random.Random(f"fourcolor:{rs.name}:{players}:{seed}:{dealer}")
@@ -323,6 +327,8 @@ def generate_record(
     all_tags: dict[str, str] = {}
     all_tags.update(tags or {})
     all_tags["Ruleset"] = rs.name
+    if switches:
+        all_tags["Switches"] = format_switches(switches)
     for s in range(1, players + 1):
         all_tags[f"Seat{s}"] = names[s - 1]
     all_tags["Dealer"] = str(dealer)
@@ -343,10 +349,12 @@ def generate_match(
     date: str | None = None,
     bot: str | Sequence[str] = "greedy",
     event: str | None = None,
+    switches: Mapping[str, Any] | None = None,
 ) -> list[Record]:
     """A match: `rounds` rounds (the ruleset's default) with Match and Round tags, each dealt
     by the previous round's winner (or per the rules after a redeal or exhaustion)."""
-    rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    base = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    rs = variant(base, switches or {})
     count = rounds if rounds is not None else max(rs.match_rounds, 1)
     dealer = 1
     records: list[Record] = []
@@ -360,7 +368,14 @@ def generate_match(
             tags["Match"] = match_id
         tags["Round"] = str(number)
         record = generate_record(
-            rs, players, seed * 1000 + number, dealer=dealer, bot=bot, names=names, tags=tags
+            base,
+            players,
+            seed * 1000 + number,
+            dealer=dealer,
+            bot=bot,
+            names=names,
+            tags=tags,
+            switches=switches,
         )
         records.append(record)
         game = validate(record, rs)

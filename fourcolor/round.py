@@ -21,7 +21,7 @@ from .legal import ENDED, LIVE, MUST_DISCARD, OPENING, legal_events
 from .melds import Meld, classify, meld_shape
 from .moves import WinOption, best_completing_win, can_complete, meld_claims
 from .notation import Event, Record
-from .rulesets import MeldPlan, Ruleset, get_ruleset
+from .rulesets import MeldPlan, Ruleset, ruleset_for
 from .scoring import Finish, forced_finish, no_payments, win_finish
 
 
@@ -136,7 +136,7 @@ class Round:
 
     @classmethod
     def from_record(cls, record: Record, ruleset: Ruleset | None = None) -> Round:
-        ruleset = ruleset or get_ruleset(record.ruleset_name)
+        ruleset = ruleset or ruleset_for(record.ruleset_name, record.tag("Switches"))
         pile_tag = record.tag("Pile")
         lucky_tag = record.tag("Lucky")
         return cls(

@@ -8,6 +8,7 @@ built from a plain mapping with `Ruleset.from_mapping`, e.g. ``{"extends": "bga"
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,8 @@ MELD_LABELS = {
     "four_colour": "four-colour",
 }
 ANY_RANK = "*"
+_COLOUR_KINDS = ("three_colour", "four_colour")
+MAX_PLAYERS = 8  # the most seats any ruleset may allow (RULES.md §2, NOTATION.md)
 _UNKNOWN = object()  # not yet in a ruleset's cache
 
 Points = tuple[int, int]  # (hidden, exposed)
@@ -55,8 +58,33 @@ SWITCH_VALUES: dict[str, tuple[Any, ...]] = {
 }
 
 
+# The names a `Switches` tag may set (RULES.md §8a), in the order the canonical tag writes them.
+SWITCH_NAMES = (
+    "steal_generals",
+    "below_threshold",
+    "lucky_draw",
+    "redeal",
+    "dealt_sets_locked",
+    "color_groups",
+    "threshold",
+    "base",
+)
+_NUMBERS = ("threshold", "base")
+_NUMBER_RE = re.compile(r"0|[1-9][0-9]{0,2}")
+# What the bga settlement's numbers mean for a ruleset settled without them (classic).
+_SETTLEMENT_ONLY = ("threshold", "base", "below_threshold")
+
+
 class RulesetError(ValueError):
     """A ruleset name or mapping that does not describe a ruleset."""
+
+
+class SwitchesError(RulesetError):
+    """A `Switches` tag value that names no variant; `offset` is where the bad item starts."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.offset = offset
 
 
 # What a meld takes from the hand (the cards besides the live one, and per kind the copies),
@@ -105,6 +133,8 @@ class Ruleset:
     redeal: bool = False
     dealt_sets_locked: bool = False
     match_rounds: int = 1
+    # How many seats a round may have (RULES.md §2): more than four take extra sets of cards.
+    max_players: int = 4
     description: str = ""
     # Not an init field: a `replace()`d copy gets caches of its own (__post_init__).
     caches: RulesetCaches = field(init=False, compare=False, repr=False)
@@ -148,6 +178,10 @@ class Ruleset:
                 return None
         if rank in table:
             return table[rank]
+        if ANY_RANK not in table and kind in _COLOUR_KINDS and self.color_groups == "any":
+            # Soldier groups only, switched to any rank: every rank at the soldiers' value
+            # (§8a: bga's 3 and 5).
+            return table.get("P")
         return table.get(ANY_RANK)
 
     def allows(self, kind: str, rank: str) -> bool:
@@ -176,6 +210,7 @@ class Ruleset:
             "redeal": self.redeal,
             "dealt_sets_locked": self.dealt_sets_locked,
             "match_rounds": self.match_rounds,
+            "max_players": self.max_players,
         }
 
     @classmethod
@@ -233,6 +268,7 @@ def _build(merged: Mapping[str, Any], melds: Mapping[str, Mapping[str, Any]]) ->
         "threshold",
         "base",
         "match_rounds",
+        "max_players",
         *SWITCH_VALUES,
     }
     unknown = set(merged) - known
@@ -260,9 +296,11 @@ def _build(merged: Mapping[str, Any], melds: Mapping[str, Mapping[str, Any]]) ->
     threshold = merged.get("threshold")
     if threshold is not None and (not isinstance(threshold, int) or isinstance(threshold, bool)):
         raise RulesetError("threshold must be an integer or null")
-    for key in ("base", "match_rounds"):
+    for key in ("base", "match_rounds", "max_players"):
         if key in merged and (not isinstance(merged[key], int) or isinstance(merged[key], bool)):
             raise RulesetError(f"{key} must be an integer")
+    if not 2 <= merged.get("max_players", 4) <= MAX_PLAYERS:
+        raise RulesetError(f"max_players must be from 2 to {MAX_PLAYERS}")
     return Ruleset(
         name=str(merged["name"]),
         description=str(merged.get("description", "")),
@@ -277,6 +315,7 @@ def _build(merged: Mapping[str, Any], melds: Mapping[str, Mapping[str, Any]]) ->
         redeal=bool(merged.get("redeal", False)),
         dealt_sets_locked=bool(merged.get("dealt_sets_locked", False)),
         match_rounds=merged.get("match_rounds", 1),
+        max_players=merged.get("max_players", 4),
     )
 
 
@@ -297,6 +336,7 @@ CLASSIC = Ruleset(
     color_groups="any",
     steal_generals="gan",
     redeal=True,
+    max_players=8,
 )
 
 BGA = Ruleset(
@@ -336,8 +376,18 @@ def get_ruleset(name: str) -> Ruleset:
         raise RulesetError(f"unknown ruleset {name!r}") from None
 
 
+def ruleset_for(name: str, switches: str | None = None) -> Ruleset:
+    """The ruleset a record plays under: its `Ruleset` tag's, in the variant its `Switches`
+    tag names (`RulesetError` for an unknown name, `SwitchesError` for a bad tag)."""
+    ruleset = get_ruleset(name)
+    return variant(ruleset, parse_switches(switches)) if switches else ruleset
+
+
 def with_switches(ruleset: Ruleset, **switches: Any) -> Ruleset:
-    """A copy of `ruleset` with some switches changed (validated like `from_mapping`)."""
+    """A copy of `ruleset` with some switches changed (validated like `from_mapping`).
+
+    `threshold`, `base` and `below_threshold` are numbers of the bga settlement: a ruleset
+    settled without a threshold (classic) keeps its settlement (RULES.md §8a)."""
     for switch, value in switches.items():
         allowed = SWITCH_VALUES.get(switch)
         if allowed is None and switch not in ("threshold", "base", "name"):
@@ -349,4 +399,72 @@ def with_switches(ruleset: Ruleset, **switches: Any) -> Ruleset:
             raise RulesetError(f"{switch} must be an integer, not {value!r}")
         if allowed is not None and value not in allowed:
             raise RulesetError(f"switch {switch} must be one of {allowed}, not {value!r}")
+    if ruleset.threshold is None:
+        switches = {k: v for k, v in switches.items() if k not in _SETTLEMENT_ONLY}
     return replace(ruleset, **switches)
+
+
+def parse_switches(text: str) -> dict[str, Any]:
+    """The switches a `Switches` tag value sets, e.g. ``"steal_generals=never threshold=8"``
+    -> ``{"steal_generals": "never", "threshold": 8}`` (RULES.md §8a); `SwitchesError` at the
+    first item that is not ``name=value`` with a known name and value, or names a switch twice."""
+    switches: dict[str, Any] = {}
+    for m in re.finditer(r"\S+", text):
+        item, at = m.group(), m.start()
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise SwitchesError(f"Switches: {item!r} is not name=value", at)
+        if name not in SWITCH_NAMES:
+            raise SwitchesError(
+                f"Switches: unknown switch {name!r} (known: {', '.join(SWITCH_NAMES)})", at
+            )
+        if name in switches:
+            raise SwitchesError(f"Switches: {name} is given twice", at)
+        switches[name] = _switch_value(name, value, at + len(name) + 1)
+    return switches
+
+
+def _switch_value(name: str, value: str, at: int) -> Any:
+    if name in _NUMBERS:
+        if _NUMBER_RE.fullmatch(value) and int(value) <= 100:
+            return int(value)
+        raise SwitchesError(f"Switches: {name} must be an integer from 0 to 100, not {value!r}", at)
+    allowed = SWITCH_VALUES[name]
+    words = tuple(_word(v) for v in allowed)
+    if value not in words:
+        raise SwitchesError(f"Switches: {name} must be {' or '.join(words)}, not {value!r}", at)
+    return allowed[words.index(value)]
+
+
+def _word(value: Any) -> str:
+    """A switch's value as the tag writes it: on/off for the booleans."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def format_switches(switches: Mapping[str, Any]) -> str:
+    """The canonical `Switches` value: names in `SWITCH_NAMES` order, ``name=value`` each."""
+    return " ".join(f"{n}={_word(switches[n])}" for n in SWITCH_NAMES if n in switches)
+
+
+# (ruleset, canonical switches) -> the variant: a record's variant is built once, so that its
+# caches stay warm from one record to the next (bounded: a hostile file cannot grow it forever).
+_VARIANTS: dict[tuple[int, str], tuple[Ruleset, Ruleset]] = {}
+_VARIANTS_LIMIT = 256
+
+
+def variant(ruleset: Ruleset, switches: Mapping[str, Any]) -> Ruleset:
+    """`with_switches(ruleset, **switches)`, the same object for the same switches: the
+    ruleset a record with a `Switches` tag is validated under."""
+    if not switches:
+        return ruleset
+    key = (id(ruleset), format_switches(switches))
+    known = _VARIANTS.get(key)
+    if known is not None and known[0] is ruleset:
+        return known[1]
+    made = with_switches(ruleset, **switches)
+    if len(_VARIANTS) >= _VARIANTS_LIMIT:
+        _VARIANTS.clear()
+    _VARIANTS[key] = (ruleset, made)
+    return made

@@ -29,12 +29,13 @@ def settle(
 ) -> dict[int, int]:
     """Payments per seat when `seat` finishes (a win or a forced finish) with `points` (§7).
 
-    classic: every other seat pays the finisher P. bga: at P >= T every other seat pays
+    classic: every other seat pays the finisher P (plus the lucky bonus under
+    ``lucky_draw=on``). bga: at P >= T every other seat pays
     P - T + B plus the lucky bonus; a forced finish under T pays every other seat T + B
     (``below_threshold = fixed``) or T - P + B (``shortfall``). The payments sum to zero.
     """
     if ruleset.threshold is None:
-        each = points
+        each = points + lucky_bonus
     elif points >= ruleset.threshold:
         each = points - ruleset.threshold + ruleset.base + lucky_bonus
     elif ruleset.below_threshold == "fixed":
@@ -233,9 +234,10 @@ def forced_finish(rnd: Round, seat: int, live: Live) -> Finish:
 
 def turns_lucky_card(ruleset: Ruleset, points: int) -> bool:
     """Whether a finish of `points` turns a lucky card (§7): one reaching the threshold of a
-    ruleset with the lucky draw (bga)."""
+    ruleset with the lucky draw (bga); in a ruleset without a threshold under ``lucky_draw=on``
+    (classic, §8a), every finish."""
     threshold = ruleset.threshold
-    return ruleset.lucky_draw and threshold is not None and points >= threshold
+    return ruleset.lucky_draw and (threshold is None or points >= threshold)
 
 
 def lucky_bonus(ruleset: Ruleset, points: int, lucky: Card | None, counts: Sequence[int]) -> int:
@@ -258,7 +260,8 @@ def next_lucky_card(
 
 
 def _lucky_card(rnd: Round) -> Card:
-    """The lucky card turned after a bga win (§7) (`next_lucky_card`); without a Pile tag,
+    """The lucky card turned after a win under lucky_draw (§7) (`next_lucky_card`); without a
+    Pile tag,
     the Lucky tag."""
     lucky = next_lucky_card(rnd.pile_left, rnd.pile, rnd.drawn, rnd.opening_discard)
     if rnd.pile_left == 0:

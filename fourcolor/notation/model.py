@@ -21,7 +21,7 @@ MAX_COMMENT_CHARS = 2000
 
 VERBS = "xdmwrch"  # discard, draw, meld, win, redeal; extensions: call, hu call (see docs)
 REQUIRED_TAGS = ("Ruleset", "Dealer")
-KNOWN_ORDER = ("Event", "Site", "Date", "Match", "Round", "Ruleset")
+KNOWN_ORDER = ("Event", "Site", "Date", "Match", "Round", "Ruleset", "Switches")
 AFTER_SEATS = ("Dealer", "Result", "Pile", "Lucky")
 RESULT_RE = re.compile(r"^(?:([1-9]):(0|[1-9][0-9]{0,3})|-|R|\*)$")
 DATE_RE = re.compile(r"^[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}$")

@@ -8,6 +8,7 @@ import re
 from ..cards import _BY_TOKEN as _CARDS_BY_TOKEN
 from ..cards import card_or_none
 from ..errors import FcnSyntaxError, LimitError
+from ..rulesets import MAX_PLAYERS, SwitchesError, parse_switches
 from .model import (
     DATE_RE,
     MAX_TAG_VALUE_CHARS,
@@ -20,6 +21,7 @@ from .model import (
 from .names import name_problem, player_key
 
 _DIGITS = re.compile(r"[0-9]+")
+_SWITCHES_VALUE = "Switches value"  # a position key: the value's first column
 _CARD_TOKENS = frozenset(_CARDS_BY_TOKEN)
 
 
@@ -51,6 +53,8 @@ def parse_tags(lines: list[str], record: Record, first_line: int) -> int:
             raise LimitError(f"more than {MAX_TAGS} tags", line=number, col=1)
         tags[name] = value
         positions[name] = (number, col)
+        if name == "Switches":  # its errors point at the item at fault
+            positions[_SWITCHES_VALUE] = (number, line.index('"', col) + 2)
         i += 1
     return i
 
@@ -144,8 +148,10 @@ def check_tags(record: Record, *, deal_complete: bool = True) -> None:
     if seat_numbers != list(range(1, len(seat_numbers) + 1)):
         missing = next(n for n in range(1, len(seat_numbers) + 2) if n not in seat_numbers)
         raise fail(f"missing Seat{missing} tag (seats are numbered 1..N with no gap)")
-    if not 2 <= len(seat_numbers) <= 4:
-        raise fail(f"{len(seat_numbers)} seats: a round has 2, 3 or 4 players", "Seat1")
+    if not 2 <= len(seat_numbers) <= MAX_PLAYERS:
+        raise fail(
+            f"{len(seat_numbers)} seats: a round has 2 to {MAX_PLAYERS} players", "Seat1"
+        )
     seated: dict[str, int] = {}
     for n, seat_name in enumerate(names, start=1):  # the seats are 1..N here
         problem = name_problem(seat_name)
@@ -168,6 +174,15 @@ def check_tags(record: Record, *, deal_complete: bool = True) -> None:
         m = RESULT_RE.match(result)
         if m is None or (m.group(1) and int(m.group(1)) > len(seat_numbers)):
             raise fail(f"malformed Result {result!r}: expected S:P, -, R or *", "Result")
+    switches = tags.get("Switches")
+    if switches is not None:
+        try:
+            parse_switches(switches)
+        except SwitchesError as err:
+            line, col = record.positions.get(_SWITCHES_VALUE, record.position("Switches"))
+            raise FcnSyntaxError(
+                err.args[0], category="tags", line=line, col=col + err.offset
+            ) from None
     date = tags.get("Date")
     if date is not None and not DATE_RE.match(date):
         raise fail(f"malformed Date {date!r}: expected YYYY.MM.DD", "Date")

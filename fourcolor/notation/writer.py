@@ -4,6 +4,7 @@ order, events with meld cards sorted and wrapped at `LINE_WIDTH` columns, commen
 from __future__ import annotations
 
 from ..cards import sort_cards
+from ..rulesets import SwitchesError, format_switches, parse_switches
 from .model import AFTER_SEATS, KNOWN_ORDER, LINE_WIDTH, Record
 
 
@@ -21,6 +22,11 @@ def canonical_tags(record: Record) -> list[tuple[str, str]]:
 def _tag_value(name: str, value: str) -> str:
     if name in ("Pile", "Lucky"):
         return " ".join(value.split())
+    if name == "Switches":
+        try:
+            return format_switches(parse_switches(value))
+        except SwitchesError:
+            return value  # a record built by hand: written as it is (it does not validate)
     return value
 
 

@@ -97,3 +97,40 @@ def test_it_refuses_bots_that_do_not_fit_the_table(run: Runner, bots: str, messa
     result = run("generate", "--ruleset", "bga", "--players", "4", "--seed", "1", "--bots", bots)
     assert (result.status, result.out) == (2, "")
     assert result.err == f"fourcolor: error: {message}\n"
+
+
+def test_it_generates_a_house_variant_that_the_other_commands_honour(
+    run: Runner, tmp_path: object
+) -> None:
+    args = ("generate", "--ruleset", "bga", "--players", "3", "--seed", "4", "--count", "3")
+    result = run(*args, "--switches", "threshold=8 steal_generals=never")
+    assert result.status == 0, result.err
+    found = records(result.out)
+    assert all('[Switches "steal_generals=never threshold=8"]' in r.text for r in found)
+    for record in found:
+        check = fourcolor.check_record(record.text, record.line)
+        assert check.ok, str(check.error)
+    path = f"{tmp_path}/house.fcn"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(result.out)
+    assert run("validate", path).status == 0
+    assert run("legal", path, "--ply", "2", "--json").status == 0
+    assert run("replay", path, "--ply", "3").status == 0
+
+
+@pytest.mark.parametrize(
+    "extra,words",
+    [
+        (("--switches", "treshold=8"), "unknown switch 'treshold'"),
+        (("--switches", "threshold=8 threshold=9"), "threshold is given twice"),
+        (("--players", "5"), "bga is played by 2 to 4 players"),
+    ],
+)
+def test_it_refuses_a_bad_variant(run: Runner, extra: tuple[str, ...], words: str) -> None:
+    args = ["generate", "--ruleset", "bga", "--players", "3", "--seed", "4"]
+    if extra[0] == "--players":
+        args[4] = extra[1]
+    else:
+        args += list(extra)
+    result = run(*args)
+    assert result.status == 2 and words in result.err

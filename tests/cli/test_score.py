@@ -121,3 +121,12 @@ def test_it_uses_the_command_line_ruleset_for_batch_lines_without_one(run: Runne
         0,
         {"points": 2, "split": [["gK", "gA", "gE"]]},
     )
+
+
+def test_it_scores_a_hand_under_a_house_variant(run: Runner) -> None:
+    cards = ("rA", "yA", "gA", "rK")
+    assert json.loads(run("score", "--ruleset", "classic", *cards).out)["points"] == 2
+    soldiers = run("score", "--ruleset", "classic", "--switches", "color_groups=soldiers", *cards)
+    assert json.loads(soldiers.out) == {"points": None}
+    bad = run("score", "--ruleset", "classic", "--switches", "color_groups=some", *cards)
+    assert bad.status == 2 and "color_groups must be any or soldiers" in bad.err

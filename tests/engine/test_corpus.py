@@ -88,3 +88,39 @@ def test_it_refuses_every_invalid_record_at_the_same_ply(want: dict[str, Any]) -
         check.error
     )
     assert check.error.line >= 1 and check.error.col >= 1
+
+
+def _variant_cases() -> list[tuple[fourcolor.RecordText, dict[str, Any]]]:
+    with open(CORPUS / "variants.fcn", encoding="utf-8", newline="") as f:
+        records = list(fourcolor.iter_records(f))
+    rows = _jsonl("variants_expected.jsonl")
+    assert len(records) == len(rows)
+    return [(text, row) for text, row in zip(records, rows, strict=True) if row["seats"] <= 4]
+
+
+@pytest.mark.parametrize(
+    "text,want", _variant_cases(), ids=lambda v: str(v["record"]) if isinstance(v, dict) else ""
+)
+def test_it_gives_every_variant_record_the_same_verdict(
+    text: fourcolor.RecordText, want: dict[str, Any]
+) -> None:
+    check = fourcolor.check_record(text.text, text.line)
+    if not want["valid"]:
+        assert check.error is not None, "accepted an invalid record"
+        assert check.error.category == want["category"], str(check.error)
+        if want.get("ply") is not None:
+            assert check.error.ply == want["ply"], str(check.error)
+        return
+    assert check.ok, str(check.error)
+    assert check.game is not None and check.record is not None
+    assert check.record.players == want["seats"]
+    assert check.record.tag("Switches") == want.get("switches")
+    finish = check.game.finish
+    assert finish.result_tag == want["result_text"]
+    assert {str(k): v for k, v in finish.settlement.items()} == want["result"]["settlement"]
+    outcome = "win" if finish.outcome == "forced" else finish.outcome
+    assert (outcome, finish.seat, finish.points) == (
+        want["result"]["end"],
+        want["result"]["winner"],
+        want["result"]["points"],
+    )

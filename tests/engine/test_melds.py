@@ -218,7 +218,12 @@ def test_it_allows_colour_groups_of_any_rank_in_a_house_bga() -> None:
     )
     assert _pts(house, "rA yA gA") == (1, 1)
     assert _pts(house, "rP yP gP") == (3, 3)
-    assert _pts(house, "rA yA gA wA") is None  # four_colour still soldiers only
+    # A table of soldiers only, switched to any rank: every rank at the soldiers' value (§8a).
+    assert _pts(house, "rA yA gA wA") == (5, 5)
+    strict = Ruleset.from_mapping(
+        {**house.as_mapping(), "melds": {"four_colour": {"*": None, "P": [5, 5]}}}
+    )
+    assert _pts(strict, "rA yA gA wA") is None  # a table that excludes the other ranks
 
 
 @pytest.mark.parametrize("name", ["classic", "bga"])

@@ -113,7 +113,7 @@ REQUIRED = [
     ("missing-seat1", [BASE[0], BASE[2], BASE[3]], 1, 1),
     ("missing-seat2", [BASE[0], BASE[1], BASE[3]], 2, 1),  # one seat: said on Seat1
     ("gap-in-seats", BASE + ['[Seat4 "Di"]'], 1, 1),
-    ("five-seats", BASE + [f'[Seat{n} "x"]' for n in (3, 4, 5)], 2, 1),
+    ("nine-seats", BASE + [f'[Seat{n} "x{n}"]' for n in range(3, 10)], 2, 1),
     ("missing-dealer", BASE[:3], 1, 1),
     ("empty-seat-name", [BASE[0], '[Seat1 "  "]', BASE[2], BASE[3]], 2, 1),
     ("dealer-zero", BASE[:3] + ['[Dealer "0"]'], 4, 1),
