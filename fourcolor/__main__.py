@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from . import __version__
 from .analysis import DEFAULT_SAMPLES
-from .cards import COPIES, parse_card
+from .cards import deck_copies, parse_card
 from .errors import FcnError, IllegalMoveError
 from .game import validate
 from .round import Round
@@ -132,10 +132,14 @@ def _cards(text: str) -> list[Any]:
 
 
 def score_hand(
-    ruleset_name: str, cards: Sequence[str], exposed: Sequence[Sequence[str]], switches: str = ""
+    ruleset_name: str,
+    cards: Sequence[str],
+    exposed: Sequence[Sequence[str]],
+    switches: str = "",
+    players: int = 4,
 ) -> dict[str, Any]:
     """{"points": P, "split": [...]} for a hand (and exposed melds), or {"points": None}, under
-    the ruleset's variant `switches` names (as a Switches tag)."""
+    the ruleset's variant `switches` names (as a Switches tag), from the deck of `players`."""
     try:
         ruleset = ruleset_for(ruleset_name, switches)
     except RulesetError as err:
@@ -150,10 +154,13 @@ def score_hand(
         exposed_points += meld.points(ruleset, exposed=True)
         exposed_melds.append([c.token for c in meld.cards])
     held = Counter(c.token for c in hand) + Counter(t for m in exposed_melds for t in m)
-    too_many = sorted(t for t, n in held.items() if n > COPIES)
+    copies = deck_copies(players)
+    too_many = sorted(t for t, n in held.items() if n > copies)
     if too_many:
         kinds = ", ".join(too_many)
-        raise UsageError(f"more than {COPIES} copies of {kinds}: the deck has {COPIES}")
+        raise UsageError(
+            f"more than {copies} copies of {kinds}: the deck of {players} players has {copies}"
+        )
     split = best_split(hand, ruleset)
     if split is None:
         return {"points": None}
@@ -190,7 +197,11 @@ def cmd_score(args: argparse.Namespace) -> int:
                 if not isinstance(switches, str):
                     raise UsageError("'switches' must be a string like a Switches tag")
                 result = score_hand(
-                    str(item.get("ruleset", args.ruleset or "")), cards, exposed, switches
+                    str(item.get("ruleset", args.ruleset or "")),
+                    cards,
+                    exposed,
+                    switches,
+                    args.players,
                 )
             except (UsageError, json.JSONDecodeError) as err:
                 result = {"error": f"line {number}: {err}"}
@@ -200,7 +211,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if not args.ruleset:
         raise UsageError("score needs --ruleset (or --batch)")
     exposed = [group.split() for group in args.exposed or []]
-    print(json.dumps(score_hand(args.ruleset, args.cards, exposed, args.switches)))
+    print(json.dumps(score_hand(args.ruleset, args.cards, exposed, args.switches, args.players)))
     return 0
 
 
@@ -443,6 +454,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exposed", action="append", metavar="CARDS", help="an exposed meld")
     p.add_argument("--switches", default="", metavar='"NAME=VALUE ..."',
                    help='a house variant, as the Switches tag: "color_groups=soldiers"')
+    p.add_argument("--players", type=int, default=4, choices=range(2, MAX_PLAYERS + 1),
+                   metavar="N", help="the table's size: 5 to 8 players play with N copies")
     p.add_argument("--batch", action="store_true", help="JSON lines on standard input")
     p.add_argument("cards", nargs="*", metavar="CARD")
     p.set_defaults(func=cmd_score)

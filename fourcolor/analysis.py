@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARDS, COPIES, KINDS, Card
+from .cards import CARDS, KINDS, Card
 from .claims import Claim, ClaimRight, claim_right, resolve_claims
 from .game import validate
 from .round import LIVE, MUST_DISCARD, OPENING, Round
@@ -186,25 +186,26 @@ def _key(event: Event) -> tuple[int, str, tuple[Card, ...]]:
     return event.seat, event.verb, tuple(sorted(event.cards, key=lambda c: c.index))
 
 
-def _right(state: Round, event: Event) -> ClaimRight:
-    """The right of a listed or recorded claim (a meld or a win) on the live card."""
+def _claim(state: Round, event: Event) -> Claim:
+    """A listed or recorded claim (a meld or a win) on the live card, with its right."""
     live = state.live
     assert live is not None
     if event.verb == "w":
-        return ClaimRight.WIN
+        return Claim(event.seat, ClaimRight.WIN)
     meld = classify(event.cards, state.ruleset)
     assert meld is not None
     card = CARDS[live.card_index]
-    return claim_right(
+    right = claim_right(
         state.ruleset, state.players, live, event.seat, meld.kind, card.rank, win=False
     )
+    return Claim(event.seat, right, meld.kind)
 
 
 def _outranks(state: Round, mine: Event, theirs: Event) -> bool:
     """Whether `mine` would have taken effect against `theirs`, a claim on the same card."""
     live = state.live
     assert live is not None
-    claims = [Claim(theirs.seat, _right(state, theirs)), Claim(mine.seat, _right(state, mine))]
+    claims = [_claim(state, theirs), _claim(state, mine)]
     return resolve_claims(claims, live, state.players).seat == mine.seat
 
 
@@ -282,7 +283,7 @@ def _live_points(
 def _unseen(state: Round, seat: int) -> list[int]:
     """Copies of each kind the seat cannot see: not in its hand, any display, the discards or
     the live card."""
-    unseen = [COPIES] * KINDS
+    unseen = [state.copies] * KINDS
     hand = state.hands[seat]
     for i in range(KINDS):
         unseen[i] -= hand[i]
@@ -319,7 +320,7 @@ def _world(state: Round, seat: int, unseen: Sequence[int], rng: random.Random) -
     assert len(pile) == state.pile_left, "the unseen cards do not fill the hands and the pile"
     # Draws check the pile's next card and the copies dealt or drawn: both from this deal.
     world.pile = [CARDS[0]] * state.drawn + pile
-    seen = [COPIES] * KINDS
+    seen = [state.copies] * KINDS
     for card in pile:
         seen[card.index] -= 1
     world.seen = seen

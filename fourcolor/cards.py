@@ -29,6 +29,13 @@ _GLYPHS_COOL = "將士象車馬包卒"
 COPIES = 4
 KINDS = len(COLOURS) * len(RANKS)  # 28
 DECK_SIZE = KINDS * COPIES  # 112
+MAX_COPIES = 8  # the deck of eight players (RULES.md §2)
+
+
+def deck_copies(players: int) -> int:
+    """Copies of each kind at a table of `players`: 4, or one extra set per player over four
+    (RULES.md §2: 5 to 8 copies, 140 to 224 cards)."""
+    return players if players > COPIES else COPIES
 
 
 class Card:
@@ -134,9 +141,11 @@ def cards_or_none(text: str) -> tuple[Card, ...] | None:
         return None
 
 
-def full_deck() -> list[Card]:
-    """All 112 cards in canonical order (four copies of each kind)."""
-    return [card for card in CARDS for _ in range(COPIES)]
+def full_deck(players: int = 4) -> list[Card]:
+    """Every card of the deck of `players` in canonical order (112: four copies of each kind;
+    N copies with N > 4 players)."""
+    copies = deck_copies(players)
+    return [card for card in CARDS for _ in range(copies)]
 
 
 def counts_of(cards: Iterable[Card]) -> list[int]:

@@ -152,6 +152,15 @@ def skipped_seats(owner: int, source: str, claimant: int, players: int) -> list[
 class Claim:
     seat: int
     right: ClaimRight
+    # The meld's kind, where it matters: the drawer's own triple or quad of its draw ranks
+    # with pong and gan (§6), a tie that five or more copies make possible.
+    kind: str = ""
+
+    @property
+    def priority(self) -> int:
+        if self.right is _OWN_DRAW and (self.kind == "triple" or self.kind == "quad"):
+            return _PONG.priority
+        return self.right.priority
 
 
 def claim_order(live: Live, players: int) -> list[int]:
@@ -162,8 +171,9 @@ def claim_order(live: Live, players: int) -> list[int]:
 
 
 def resolve_claims(claims: Sequence[Claim], live: Live, players: int) -> Claim:
-    """The claim that takes effect: win > pong/gan > chi; ties in turn order (§6)."""
+    """The claim that takes effect: win > pong/gan (and the drawer's own triple or quad of its
+    draw) > chi; ties in turn order (§6), among pongs and gans too (five or more copies)."""
     if not claims:
         raise ValueError("no claims to resolve")
     order = claim_order(live, players)
-    return min(claims, key=lambda c: (-c.right.priority, order.index(c.seat)))
+    return min(claims, key=lambda c: (-c.priority, order.index(c.seat)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .cards import CARDS, COPIES, DECK_SIZE, KINDS, Card, cards_or_none, parse_card
+from .cards import CARDS, KINDS, Card, cards_or_none, deck_copies, parse_card
 from .errors import IllegalRecordError
 from .notation import Record
 from .rulesets import Ruleset
@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 
 def pile_size(players: int) -> int:
-    """Cards left to draw after the deal: 112 - 20N - 1 (71, 51, 31)."""
-    return DECK_SIZE - 20 * players - 1
+    """Cards left to draw after the deal: 112 - 20N - 1 (71, 51, 31), and 8N - 1 from a deck
+    of N copies with N > 4 players (39, 47, 55, 63)."""
+    return KINDS * deck_copies(players) - 20 * players - 1
 
 
 def qualifies_for_redeal(counts: Sequence[int], ruleset: Ruleset) -> bool:
@@ -52,7 +53,8 @@ def deal_is_sound(record: Record, state: Round) -> bool:
         if len(deal[seat]) != (21 if seat == dealer else 20):
             return False
     seen = state.seen
-    if max(seen) > COPIES:
+    copies = state.copies
+    if max(seen) > copies:
         return False
     pile = state.pile
     if pile is None:
@@ -62,7 +64,7 @@ def deal_is_sound(record: Record, state: Round) -> bool:
     counts = list(seen)
     for card in pile:
         counts[card.index] += 1
-    return max(counts) <= COPIES
+    return max(counts) <= copies
 
 
 def check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) -> None:
@@ -78,10 +80,11 @@ def check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) ->
         if got != want:
             raise fail("deal", f"seat {seat} is dealt {got} cards, not {want}", f"deal {seat}")
     counts = [0] * KINDS
+    copies = deck_copies(record.players)
     for seat in range(1, record.players + 1):
         for card in record.deal[seat]:
             counts[card.index] += 1
-            if counts[card.index] > COPIES:
+            if counts[card.index] > copies:
                 raise fail(
                     "too-many-copies",
                     f"{counts[card.index]} copies of {card} dealt",
@@ -93,7 +96,7 @@ def check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) ->
             raise fail("pile-mismatch", f"the Pile tag holds {len(pile)} cards, not {size}", "Pile")
         for card in pile:
             counts[card.index] += 1
-            if counts[card.index] > COPIES:
+            if counts[card.index] > copies:
                 raise fail(
                     "too-many-copies",
                     f"{counts[card.index]} copies of {card} in the deal and the Pile tag",

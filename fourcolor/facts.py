@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARDS, COPIES, KINDS, Card
+from .cards import CARDS, KINDS, Card
 from .claims import (
     DISCARD,
     DRAW,
@@ -157,7 +157,7 @@ class SeatFactsObserver:
                 ok = splits[other] = block_splits(hand, other, state.ruleset)
             if not ok:
                 return None
-        if hand[index] >= COPIES:
+        if hand[index] >= state.copies:
             return None
         with_card = list(hand)
         with_card[index] += 1

@@ -253,7 +253,8 @@ class _Table:
         if not calls:
             return False
         by_claim = {(o.seat, o.right): o for o in calls}
-        pick = resolve_claims([Claim(o.seat, o.right) for o in calls], live, self.players)
+        claims = [Claim(o.seat, o.right, o.meld.kind) for o in calls]
+        pick = resolve_claims(claims, live, self.players)
         chosen = by_claim[(pick.seat, pick.right)]
         # A generated win declares no split: the engine scores the best one (as listed).
         self.push(chosen.event._replace(groups=()))
@@ -264,7 +265,7 @@ def _deal(
     rs: Ruleset, players: int, dealer: int, rng: random.Random
 ) -> tuple[dict[int, list[Card]], list[Card]]:
     """A shuffled deal (the dealer's 21 cards, 20 for the others) and the pile."""
-    deck = full_deck()
+    deck = full_deck(players)
     rng.shuffle(deck)
     deal: dict[int, list[Card]] = {}
     pos = 0

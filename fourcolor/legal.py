@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import CARDS, COPIES, KINDS, Card
+from .cards import CARDS, KINDS, Card
 from .claims import Claim, ClaimRight, Live, may_claim, next_seat, resolve_claims
 from .deal import qualifies_for_redeal
 from .moves import can_complete, locked_ok, melds_with, rest_after
@@ -80,8 +80,9 @@ def _moves_on(rnd: Round, live: Live) -> list[Event]:
     seen = rnd.seen
     if rnd.pile is not None:
         index = rnd.pile[rnd.drawn].index
-        return [events[index]] if seen[index] < COPIES else []
-    return [events[i] for i in range(KINDS) if seen[i] < COPIES]
+        return [events[index]] if seen[index] < rnd.copies else []
+    copies = rnd.copies
+    return [events[i] for i in range(KINDS) if seen[i] < copies]
 
 
 def _claim_events(rnd: Round, seat: int, live: Live) -> list[Event]:
@@ -103,17 +104,17 @@ def _claim_events(rnd: Round, seat: int, live: Live) -> list[Event]:
         # building every meld of the card first).
         return out
     for meld, right in rnd.meld_claims(seat):
-        if calls and not _outranks_calls(rnd, seat, right, live):
+        if calls and not _outranks_calls(rnd, Claim(seat, right, meld.kind), live):
             continue
         out.append(Event(seat, "m", meld.cards))
-    if calls and out and out[0].verb == "w" and not _outranks_calls(rnd, seat, WIN, live):
+    if calls and out and out[0].verb == "w" and not _outranks_calls(rnd, Claim(seat, WIN), live):
         out = [e for e in out if e.verb != "w"]
     return out
 
 
-def _outranks_calls(rnd: Round, seat: int, right: ClaimRight, live: Live) -> bool:
-    claims = [claim for claim, _ in rnd.calls] + [Claim(seat, right)]
-    return resolve_claims(claims, live, rnd.players).seat == seat
+def _outranks_calls(rnd: Round, mine: Claim, live: Live) -> bool:
+    claims = [claim for claim, _ in rnd.calls] + [mine]
+    return resolve_claims(claims, live, rnd.players).seat == mine.seat
 
 
 def _win_events(rnd: Round, seat: int, card: Card) -> list[Event]:
@@ -121,7 +122,7 @@ def _win_events(rnd: Round, seat: int, card: Card) -> list[Event]:
     bga threshold), the rest of the hand declared as its best split."""
     hand = rnd.hands[seat]
     ruleset = rnd.ruleset
-    if not can_complete(hand, card, ruleset):
+    if not can_complete(hand, card, ruleset, rnd.copies):
         return []
     locked = rnd.locked[seat] if ruleset.dealt_sets_locked else None
     exposed = rnd.exposed_points(seat)

@@ -75,11 +75,14 @@ def rest_after(hand: Sequence[int], meld: Meld, card: Card) -> list[int]:
     return rest
 
 
-def can_complete(hand: Sequence[int], card: Card, ruleset: Ruleset) -> bool:
+def can_complete(
+    hand: Sequence[int], card: Card, ruleset: Ruleset, copies: int = COPIES
+) -> bool:
     """Whether hand + card splits into melds: necessary and sufficient for a win with the card
     (before the bga threshold), since a win may use any meld of the ruleset. A seat holding
-    every copy of the card cannot be given a fifth (the review asks about every kind)."""
-    if hand[card.index] >= COPIES:
+    every copy of the card (`copies` in the deck) cannot be given another (the review asks
+    about every kind)."""
+    if hand[card.index] >= copies:
         return False
     counts = list(hand)
     counts[card.index] += 1

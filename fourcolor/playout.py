@@ -305,7 +305,7 @@ class _Table:
             if seat in self.careful:
                 choice = self._careful_choice(seat, live, card, choice)
             if choice is not None:
-                calls.append((Claim(seat, choice[1]), choice[0], 0))
+                calls.append((Claim(seat, choice[1], choice[0].kind), choice[0], 0))
         if not calls and declining is not None and live.source == "draw":
             if live.owner == declining and card.rank == "K":
                 return self._claims(None)  # a drawn general must be melded

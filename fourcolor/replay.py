@@ -20,7 +20,7 @@ from functools import partial
 from itertools import chain, repeat
 from typing import TypeVar
 
-from .cards import CARDS, COPIES, Card
+from .cards import CARDS, Card
 from .claims import CLAIM_KINDS, ClaimRight, Live, may_claim, next_seat, skipped_seats, taken_from
 from .game import Game, validate
 from .round import ENDED, LIVE, ClaimRecord, Round
@@ -343,7 +343,7 @@ class Replay:
             for card in CARDS:
                 win = rnd.best_win(s, card)
                 if win is not None:
-                    unseen = max(COPIES - hand[card.index] - seen[card.index], 0)
+                    unseen = max(rnd.copies - hand[card.index] - seen[card.index], 0)
                     waits.append(Wait(card, win.points, win.meld, unseen))
             waits.sort(key=lambda w: (-w.points, w.card.index))
             out[s] = waits

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .cards import CARDS, COPIES, KINDS, Card, format_cards, parse_card
+from .cards import CARDS, KINDS, Card, deck_copies, format_cards, parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .deal import pile_cards, pile_size, qualifies_for_redeal
 from .errors import IllegalMoveError
@@ -88,7 +88,8 @@ class Round:
         self.ruleset = ruleset
         self.players = players
         self.dealer = dealer
-        # Copies dealt or drawn, for the 4-copies rule: every dealt card counted once.
+        self.copies = deck_copies(players)  # of each kind: 4, or N with N > 4 players
+        # Copies dealt or drawn, for the copies rule: every dealt card counted once.
         seen = [0] * KINDS
         hands: list[list[int]] = [[0] * KINDS]
         for s in range(1, players + 1):
@@ -207,7 +208,7 @@ class Round:
         ruleset = self.ruleset
         # Most hands do not split with the card: a split check (table look-ups) refuses them
         # before the display's points and every meld with the card are looked at.
-        if not can_complete(hand, card, ruleset):
+        if not can_complete(hand, card, ruleset, self.copies):
             return None
         locked = self.locked[seat] if ruleset.dealt_sets_locked else None
         return best_completing_win(hand, card, ruleset, self.exposed_points(seat), locked)
@@ -366,7 +367,7 @@ class Round:
                 )
         index = card.index
         seen = self.seen
-        if seen[index] >= COPIES:
+        if seen[index] >= self.copies:
             raise IllegalMoveError(
                 f"{seen[index] + 1} copies of {card} dealt and drawn", category="too-many-copies"
             )
@@ -433,7 +434,7 @@ class Round:
         meld, right, needs = self._check_meld(seat, event, win)
         if win:
             win_finish(self, seat, meld, event, needs)
-        self.calls.append((Claim(seat, right), event))
+        self.calls.append((Claim(seat, right, meld.kind), event))
 
     def _meld(self, seat: int, event: Event, win: bool) -> None:
         meld, right, needs = self._check_meld(seat, event, win)
@@ -445,8 +446,8 @@ class Round:
                     f"seat {seat} called this card, so its call did not take effect",
                     category="priority",
                 )
-            claims = [c for c, _ in self.calls] + [Claim(seat, right)]
-            chosen = resolve_claims(claims, live, self.players)
+            mine = Claim(seat, right, meld.kind)
+            chosen = resolve_claims([c for c, _ in self.calls] + [mine], live, self.players)
             if chosen.seat != seat:
                 raise IllegalMoveError(
                     f"seat {chosen.seat}'s {chosen.right.label} takes priority over seat "

@@ -4,7 +4,7 @@ The melds never mix the three rank blocks {K, A, E}, {R, H, C} and {P}: a comman
 first, a field in the second, and every other meld (lone general, pair, triple, quad, colour
 group) uses one rank only. So a split is, per block, a number of commands (fields) per colour
 and then, for each rank, an independent split of that rank's four colour counts. The per-rank
-problem has 5**4 = 625 states; its answers are tabulated once per ruleset (`_RankTables`), and
+problem has 9**4 states (up to eight copies); its answers are kept per ruleset (`_RankTables`), and
 a query is a handful of table look-ups per choice of commands and fields. Most hands admit one
 or two such choices.
 """
@@ -15,13 +15,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import CARDS, COPIES, RANKS, Card, counts_of
+from .cards import CARDS, MAX_COPIES, RANKS, Card, counts_of
 from .melds import Meld
 from .rulesets import Ruleset
 
 NRANKS = len(RANKS)
-_STATES = 5**4  # four colour counts of one rank, 0..4 each
-_POW = (1, 5, 25, 125)
+# Four colour counts of one rank, 0..8 each (N copies of a kind with N > 4 players, RULES.md §2)
+# as the digits of a base-9 key. The states of at most four copies (what a table of four or
+# fewer players reaches) are tabulated when the tables are built, the others when first met.
+_BASE = 9
+_POW = (1, _BASE, _BASE**2, _BASE**3)
+_STATES = _BASE**4
+_UNSET = -2  # a state not yet worked out (-1: the cards do not split)
 _IDENTICAL = {1: "lone", 2: "pair", 3: "triple", 4: "quad"}
 # A rank meld as (kind, colour positions), e.g. ("pair", (2, 2)) or ("three_colour", (0, 1, 3)).
 RankMeld = tuple[str, tuple[int, ...]]
@@ -42,18 +47,23 @@ class _RankTables:
     def __init__(self, ruleset: Ruleset) -> None:
         self.points: list[list[int]] = []
         self.melds: list[list[tuple[RankMeld, ...]]] = []
-        for rank in RANKS:
-            pts, melds = self._tabulate(ruleset, rank)
-            self.points.append(pts)
-            self.melds.append(melds)
+        self.moves: list[list[tuple[int, RankMeld, int]]] = []
+        for r, rank in enumerate(RANKS):
+            self.moves.append(self._moves(ruleset, rank))
+            self.points.append([_UNSET] * _STATES)
+            self.melds.append([()] * _STATES)
+            self.points[r][0] = 0
+            for digits in product(range(5), repeat=4):  # increasing keys: parts come first
+                self._fill(r, sum(n * _POW[3 - k] for k, n in enumerate(digits)))
         command = ruleset.points("command", "K")
         field = ruleset.points("field", "R")
         self.command = None if command is None else command[0]
         self.field = None if field is None else field[0]
 
     @staticmethod
-    def _tabulate(ruleset: Ruleset, rank: str) -> tuple[list[int], list[tuple[RankMeld, ...]]]:
-        moves: list[tuple[int, RankMeld, int]] = []  # (first colour, meld, points) candidates
+    def _moves(ruleset: Ruleset, rank: str) -> list[tuple[int, RankMeld, int]]:
+        """The rank's melds as (first colour, meld, points) candidates."""
+        moves: list[tuple[int, RankMeld, int]] = []
         for n, kind in _IDENTICAL.items():
             identical = ruleset.points(kind, rank)
             if identical is not None:
@@ -67,27 +77,37 @@ class _RankTables:
         four = ruleset.points("four_colour", rank)
         if four is not None:
             moves.append((0, ("four_colour", (0, 1, 2, 3)), four[0]))
-        points = [-1] * _STATES
-        melds: list[tuple[RankMeld, ...]] = [()] * _STATES
-        points[0] = 0
-        for state in range(1, _STATES):
-            counts = [(state // _POW[c]) % 5 for c in range(4)]
-            first = next(c for c in range(4) if counts[c])
-            best = -1
-            best_melds: tuple[RankMeld, ...] = ()
-            for lead, meld, value in moves:
-                # Every split covers the first colour's cards, so only melds with one of them.
-                if lead != first and first not in meld[1]:
-                    continue
-                if any(meld[1].count(c) > counts[c] for c in set(meld[1])):
-                    continue
-                rest = state - sum(_POW[c] for c in meld[1])
-                if points[rest] >= 0 and points[rest] + value > best:
-                    best = points[rest] + value
-                    best_melds = (meld, *melds[rest])
-            points[state] = best
-            melds[state] = best_melds
-        return points, melds
+        return moves
+
+    def value(self, r: int, state: int) -> int:
+        """The points of a state of rank `r`, worked out when first asked for."""
+        points = self.points[r][state]
+        return self._fill(r, state) if points == _UNSET else points
+
+    def _fill(self, r: int, state: int) -> int:
+        if state == 0:
+            return 0
+        points = self.points[r]
+        counts = [(state // _POW[c]) % _BASE for c in range(4)]
+        first = next(c for c in range(4) if counts[c])
+        best = -1
+        best_melds: tuple[RankMeld, ...] = ()
+        for lead, meld, value in self.moves[r]:
+            # Every split covers the first colour's cards, so only melds with one of them.
+            if lead != first and first not in meld[1]:
+                continue
+            if any(meld[1].count(c) > counts[c] for c in set(meld[1])):
+                continue
+            rest = state - sum(_POW[c] for c in meld[1])
+            rest_points = points[rest]
+            if rest_points == _UNSET:
+                rest_points = self._fill(r, rest)
+            if rest_points >= 0 and rest_points + value > best:
+                best = rest_points + value
+                best_melds = (meld, *self.melds[r][rest])
+        points[state] = best
+        self.melds[r][state] = best_melds
+        return best
 
 
 def _tables(ruleset: Ruleset) -> _RankTables:
@@ -109,9 +129,9 @@ def _best_block(
     a0, a1, a2, a3 = counts[r0], counts[r0 + 7], counts[r0 + 14], counts[r0 + 21]
     b0, b1, b2, b3 = counts[r1], counts[r1 + 7], counts[r1 + 14], counts[r1 + 21]
     d0, d1, d2, d3 = counts[r2], counts[r2 + 7], counts[r2 + 14], counts[r2 + 21]
-    k0 = a0 + 5 * a1 + 25 * a2 + 125 * a3
-    k1 = b0 + 5 * b1 + 25 * b2 + 125 * b3
-    k2 = d0 + 5 * d1 + 25 * d2 + 125 * d3
+    k0 = a0 + 9 * a1 + 81 * a2 + 729 * a3
+    k1 = b0 + 9 * b1 + 81 * b2 + 729 * b3
+    k2 = d0 + 9 * d1 + 81 * d2 + 729 * d3
     p0, p1, p2 = tables.points[r0], tables.points[r1], tables.points[r2]
     if bonus is None or not (
         (a0 and b0 and d0) or (a1 and b1 and d1) or (a2 and b2 and d2) or (a3 and b3 and d3)
@@ -120,17 +140,27 @@ def _best_block(
         # cost more): no combined meld, and the three ranks split independently.
         x, y, z = p0[k0], p1[k1], p2[k2]
         if x < 0 or y < 0 or z < 0:
-            return None
+            if _UNSET not in (x, y, z):
+                return None
+            x, y, z = tables.value(r0, k0), tables.value(r1, k1), tables.value(r2, k2)
+            if x < 0 or y < 0 or z < 0:
+                return None
         return x + y + z, _NONE
     best = -1
     best_take: tuple[int, ...] = _NONE
     # How many combined melds each colour could make: the fewest of its three ranks.
     most = map(min, (a0, a1, a2, a3), (b0, b1, b2, b3), (d0, d1, d2, d3))
     for take in product(*[range(n + 1) for n in most]):
-        delta = take[0] + 5 * take[1] + 25 * take[2] + 125 * take[3]
+        delta = take[0] + 9 * take[1] + 81 * take[2] + 729 * take[3]
         x, y, z = p0[k0 - delta], p1[k1 - delta], p2[k2 - delta]
         if x < 0 or y < 0 or z < 0:
-            continue
+            if _UNSET not in (x, y, z):
+                continue
+            x = tables.value(r0, k0 - delta)
+            y = tables.value(r1, k1 - delta)
+            z = tables.value(r2, k2 - delta)
+            if x < 0 or y < 0 or z < 0:
+                continue
         total = x + y + z + (bonus or 0) * sum(take)
         if total > best:
             best, best_take = total, take
@@ -146,11 +176,16 @@ _P = 6
 def best_points(counts: Sequence[int], ruleset: Ruleset) -> int | None:
     """The best hidden points of splitting the counted cards, or None: `best_split` without
     building the melds (the hot path of validation and review). The counts must be real: at
-    most four copies of a kind (not checked here; `best_split` and `can_complete` check)."""
+    most `MAX_COPIES` of a kind (not checked here; `best_split` checks)."""
     tables = _tables(ruleset)
-    soldiers = tables.points[_P][counts[6] + 5 * counts[13] + 25 * counts[20] + 125 * counts[27]]
+    key = counts[6] + 9 * counts[13] + 81 * counts[20] + 729 * counts[27]
+    soldiers = tables.points[_P][key]
     if soldiers < 0:
-        return None
+        if soldiers != _UNSET:
+            return None
+        soldiers = tables.value(_P, key)
+        if soldiers < 0:
+            return None
     kae = _best_block(counts, tables, _KAE, tables.command)
     if kae is None:
         return None
@@ -171,26 +206,28 @@ def block_splits(counts: Sequence[int], block: int, ruleset: Ruleset) -> bool:
     in one block (`fourcolor.facts`: a hand plus each live card) can work the others out once."""
     tables = _tables(ruleset)
     if block == 2:
-        key = counts[_P] + 5 * counts[_P + 7] + 25 * counts[_P + 14] + 125 * counts[_P + 21]
-        return tables.points[_P][key] >= 0
+        key = counts[_P] + 9 * counts[_P + 7] + 81 * counts[_P + 14] + 729 * counts[_P + 21]
+        return tables.value(_P, key) >= 0
     if block == 0:
         return _best_block(counts, tables, _KAE, tables.command) is not None
     return _best_block(counts, tables, _RHC, tables.field) is not None
 
 
 def best_split_counts(counts: Sequence[int], ruleset: Ruleset) -> Split | None:
-    """`best_split` on a 28-long count list. ValueError when a kind is counted more than four
-    times: no hand holds a fifth copy (and the rank tables stop at four)."""
-    if max(counts) > COPIES:
+    """`best_split` on a 28-long count list. ValueError when a kind is counted more times than
+    the largest deck holds (`MAX_COPIES`: eight players' sets; the rank tables stop there)."""
+    if max(counts) > MAX_COPIES:
         extra = CARDS[max(range(len(counts)), key=counts.__getitem__)]
-        raise ValueError(f"{counts[extra.index]} copies of {extra.token}: the deck has {COPIES}")
+        raise ValueError(
+            f"{counts[extra.index]} copies of {extra.token}: the largest deck has {MAX_COPIES}"
+        )
     tables = _tables(ruleset)
     blocks = (
         (_KAE, _best_block(counts, tables, _KAE, tables.command), "command"),
         (_RHC, _best_block(counts, tables, _RHC, tables.field), "field"),
     )
-    soldiers_key = counts[6] + 5 * counts[13] + 25 * counts[20] + 125 * counts[27]
-    total = tables.points[_P][soldiers_key]
+    soldiers_key = counts[6] + 9 * counts[13] + 81 * counts[20] + 729 * counts[27]
+    total = tables.value(_P, soldiers_key)
     if total < 0:
         return None
     melds: list[Meld] = []

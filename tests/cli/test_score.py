@@ -69,7 +69,9 @@ def test_it_refuses_more_copies_of_a_card_than_the_deck_has(
 ) -> None:
     result = run("score", "--ruleset", "classic", *args)
     assert (result.status, result.out) == (2, "")
-    assert result.err == f"fourcolor: error: more than 4 copies of {kinds}: the deck has 4\n"
+    assert result.err == (
+        f"fourcolor: error: more than 4 copies of {kinds}: the deck of 4 players has 4\n"
+    )
 
 
 def test_it_needs_a_ruleset(run: Runner) -> None:
@@ -111,7 +113,7 @@ def test_it_scores_json_lines_in_batch_and_reports_bad_lines_in_place(run: Runne
         {"error": "line 7: 'cards' must be a list of card tokens"},
         {"error": "line 8: 'exposed' must be a list of card lists"},
         {"points": None},
-        {"error": "line 10: more than 4 copies of wP: the deck has 4"},
+        {"error": "line 10: more than 4 copies of wP: the deck of 4 players has 4"},
     ]
 
 
@@ -130,3 +132,10 @@ def test_it_scores_a_hand_under_a_house_variant(run: Runner) -> None:
     assert json.loads(soldiers.out) == {"points": None}
     bad = run("score", "--ruleset", "classic", "--switches", "color_groups=some", *cards)
     assert bad.status == 2 and "color_groups must be any or soldiers" in bad.err
+
+
+def test_it_scores_five_copies_from_the_deck_of_five_players(run: Runner) -> None:
+    cards = ("rP",) * 5
+    assert run("score", "--ruleset", "classic", *cards).status == 2
+    five = run("score", "--ruleset", "classic", "--players", "5", *cards)
+    assert json.loads(five.out) == {"points": 3, "split": [["rP", "rP"], ["rP", "rP", "rP"]]}

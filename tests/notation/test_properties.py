@@ -28,7 +28,7 @@ END_CATEGORIES = {"truncated", "result-mismatch", "lucky"}
 @st.composite
 def generated_records(draw: st.DrawFn) -> Record:
     ruleset = draw(st.sampled_from(["classic", "bga"]))
-    players = draw(st.integers(2, 4))
+    players = draw(st.integers(2, 8 if ruleset == "classic" else 4))
     seed = draw(st.integers(0, 2**32))
     dealer = draw(st.integers(1, players))
     bots = draw(st.lists(st.sampled_from(BOTS), min_size=players, max_size=players))
