@@ -60,7 +60,7 @@ def _discard_events(rnd: Round, seat: int) -> list[Event]:
     hand = rnd.hands[seat]
     locked = rnd.locked[seat]
     events = _DISCARD_EVENTS[seat] if seat < 10 else [Event(seat, "x", (c,)) for c in CARDS]
-    return [events[i] for i, n in enumerate(hand) if n and i % 7 and not locked[i]]
+    return [events[i] for i, n in enumerate(hand) if n > locked[i] and i % 7]
 
 
 def _moves_on(rnd: Round, live: Live) -> list[Event]:
@@ -129,7 +129,7 @@ def _win_events(rnd: Round, seat: int, card: Card) -> list[Event]:
     threshold = ruleset.threshold
     out = []
     for meld in melds_with(card, hand, ruleset):
-        if not locked_ok(meld, card, locked):
+        if not locked_ok(meld, card, locked, hand):
             continue
         split = split_hidden(rest_after(hand, meld, card), rnd.locked[seat], ruleset)
         if split is None:

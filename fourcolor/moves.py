@@ -89,9 +89,47 @@ def can_complete(
     return best_points(counts, ruleset) is not None
 
 
-def locked_ok(meld: Meld, card: Card, locked: Sequence[int] | None) -> bool:
+def locked_copies(n: int, rank: str, ruleset: Ruleset) -> int:
+    """How many of `n` dealt copies of a kind `dealt_sets_locked` locks (RULES.md §8a): quads
+    first, then a triple from a remainder of three (5 or 6 copies: a quad; 7: a quad and a
+    triple; 8: two quads), each only when it is a meld of the ruleset."""
+    quads, rest = divmod(n, 4)
+    locked = 4 * quads if quads and ruleset.allows("quad", rank) else 0
+    if rest == 3 and ruleset.allows("triple", rank):
+        locked += 3
+    return locked
+
+
+def locked_sets(n: int) -> tuple[int, ...]:
+    """The sizes of the sets `n` locked copies of a kind make: (3,), (4,), (4, 3) or (4, 4)."""
+    return (4,) * (n // 4) + ((3,) if n % 4 == 3 else ())
+
+
+def locked_after(locked: int, left: int) -> int:
+    """The copies still locked when a meld has left `left` of a kind in the hand: a set the
+    meld took cards from is unlocked (and a kind the meld took no locked card of, wholly)."""
+    if left >= locked:
+        return 0
+    sets = list(locked_sets(locked))
+    while sets and sum(sets) > left:
+        sets.pop()
+    return sum(sets)
+
+
+def unlock(locked: list[int], hand: Sequence[int], meld: Meld) -> None:
+    """Unlock what a meld with a card of a locked kind breaks, `hand` being what it left:
+    every kind of the meld (a quad of a locked triple and the live card, the usual case), but
+    the sets a quad's copies of five or more leave whole."""
+    for c in meld.cards:
+        locked[c.index] = locked_after(locked[c.index], hand[c.index])
+
+
+def locked_ok(
+    meld: Meld, card: Card, locked: Sequence[int] | None, hand: Sequence[int]
+) -> bool:
     """Whether a meld respects `dealt_sets_locked`: a locked card only goes into a quad of its
-    own kind (the locked triple plus the live fourth copy)."""
+    own kind (the locked triple plus the live fourth copy); copies beyond the locked sets
+    (five or more copies) are free."""
     if locked is None or meld.kind == "quad":
         return True
     # The live card itself is never locked: skip one copy of it, not every copy (a locked
@@ -100,9 +138,15 @@ def locked_ok(meld: Meld, card: Card, locked: Sequence[int] | None) -> bool:
     for c in meld.cards:
         if c is card and not skipped:
             skipped = True
-        elif locked[c.index]:
+        elif locked[c.index] and hand[c.index] - _taken(meld, card, c) < locked[c.index]:
             return False
     return True
+
+
+def _taken(meld: Meld, card: Card, kind: Card) -> int:
+    """Copies of `kind` the meld takes from the hand (the live `card` aside)."""
+    n = sum(1 for c in meld.cards if c is kind)
+    return n - 1 if kind is card else n
 
 
 def without_locked_sets(
@@ -117,12 +161,13 @@ def without_locked_sets(
     sets = []
     for i, n in enumerate(locked):
         if n and counts[i] >= n:
-            kind = "triple" if n == 3 else "quad"
-            value = ruleset.points(kind, CARDS[i].rank)
-            if value is not None:
-                counts[i] -= n
-                points += value[0]
-                sets.append((kind, i, n))
+            for size in locked_sets(n):
+                kind = "triple" if size == 3 else "quad"
+                value = ruleset.points(kind, CARDS[i].rank)
+                if value is not None:
+                    counts[i] -= size
+                    points += value[0]
+                    sets.append((kind, i, size))
     return counts, points, sets
 
 
@@ -162,7 +207,7 @@ def best_completing_win(
     caller that checks that first, before working out the display's points."""
     best: WinOption | None = None
     for meld in melds_with(card, hand, ruleset):
-        if not locked_ok(meld, card, locked):
+        if not locked_ok(meld, card, locked, hand):
             continue
         hidden = hidden_points(rest_after(hand, meld, card), ruleset, locked)
         if hidden is None:
@@ -189,7 +234,7 @@ def meld_claims(
     if not may_claim(live, seat):
         return out
     for meld in melds_with(card, hand, ruleset):
-        if not locked_ok(meld, card, locked):
+        if not locked_ok(meld, card, locked, hand):
             continue
         try:
             right = claim_right(ruleset, players, live, seat, meld.kind, card.rank, win=False)

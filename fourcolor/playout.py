@@ -26,7 +26,7 @@ from .claims import (
 )
 from .round import ENDED, LIVE, MUST_DISCARD, Round
 from .scoring import lucky_bonus, next_lucky_card, settle, split_hidden
-from .moves import best_completing_win, locked_ok, melds_with
+from .moves import best_completing_win, locked_ok, melds_with, unlock
 from .melds import Meld
 from .rulesets import Ruleset
 from .split import RANK_BLOCK, block_splits
@@ -92,8 +92,9 @@ def forces_finish_below_threshold(
     _take_meld(rest, meld, card)
     if locked is not None and any(locked[c.index] for c in meld.cards):
         # Melding a card of a locked set unlocks the set (as `Round.push` does).
-        locked = [0 if any(c.index == i for c in meld.cards) else n for i, n in enumerate(locked)]
-    if any(rest[i] and i % 7 and not (locked is not None and locked[i]) for i in range(KINDS)):
+        locked = list(locked)
+        unlock(locked, rest, meld)
+    if any(rest[i] > (locked[i] if locked is not None else 0) and i % 7 for i in range(KINDS)):
         return False
     split = split_hidden(rest, locked or [0] * KINDS, rs)
     assert split is not None, "a hand of generals and locked sets always splits"
@@ -148,7 +149,7 @@ class _Table:
         best = -1
         best_score = best_tie = 0.0
         for i in _DISCARDABLE:
-            if hand[i] and not (locked is not None and locked[i]):
+            if hand[i] > (locked[i] if locked is not None else 0):
                 # The lowest value, ties broken by a random number drawn for every card.
                 score = partners(i, hand, groups[i % 7], pairs[i % 7])
                 tie = rand()
@@ -219,7 +220,7 @@ class _Table:
         best: tuple[Meld, ClaimRight] | None = None
         best_key = (0, 0, 0)
         for meld in melds:
-            if not locked_ok(meld, card, locked):
+            if not locked_ok(meld, card, locked, hand):
                 continue
             try:
                 right = claim_right(rs, self.players, live, seat, meld.kind, card.rank, win=False)
@@ -249,7 +250,8 @@ class _Table:
         best: tuple[Meld, ClaimRight] | None = None
         best_key = (0, 0, 0)
         for meld in melds_with(card, self.hands[seat], self.rs):
-            if not locked_ok(meld, card, locked) or self._forces_below(seat, meld, card):
+            hand = self.hands[seat]
+            if not locked_ok(meld, card, locked, hand) or self._forces_below(seat, meld, card):
                 continue
             try:
                 right = claim_right(
@@ -329,13 +331,12 @@ class _Table:
         if self.locked is not None:
             locked = self.locked[seat]
             if any(locked[c.index] for c in meld.cards):
-                for c in meld.cards:
-                    locked[c.index] = 0
+                unlock(locked, hand, meld)
         self.exposed[seat] += meld.points(self.rs, exposed=True)
         self.live = None
         locked_now = self.locked[seat] if self.locked is not None else None
         if not any(
-            hand[i] and i % 7 and not (locked_now is not None and locked_now[i])
+            hand[i] > (locked_now[i] if locked_now is not None else 0) and i % 7
             for i in range(KINDS)
         ):
             # Nothing to discard: a forced finish, scored like a win.

@@ -19,7 +19,14 @@ from .deal import pile_cards, pile_size, qualifies_for_redeal
 from .errors import IllegalMoveError
 from .legal import ENDED, LIVE, MUST_DISCARD, OPENING, legal_events
 from .melds import Meld, classify, meld_shape
-from .moves import WinOption, best_completing_win, can_complete, meld_claims
+from .moves import (
+    WinOption,
+    best_completing_win,
+    can_complete,
+    locked_copies,
+    meld_claims,
+    unlock,
+)
 from .notation import Event, Record
 from .rulesets import MeldPlan, Ruleset, ruleset_for
 from .scoring import Finish, forced_finish, no_payments, win_finish
@@ -121,13 +128,11 @@ class Round:
         if ruleset.dealt_sets_locked:
             for s in range(1, players + 1):
                 hand = hands[s]
-                if 3 not in hand and 4 not in hand:
-                    continue  # no dealt set (two C-level scans instead of a Python loop)
+                if max(hand) < 3:
+                    continue  # no dealt set (a C-level scan instead of a Python loop)
                 # Only sets that are melds of the ruleset lock (bga: three generals stay free).
                 self.locked[s] = [
-                    n
-                    if n >= 3 and ruleset.allows("triple" if n == 3 else "quad", CARDS[i].rank)
-                    else 0
+                    locked_copies(n, CARDS[i].rank, ruleset) if n >= 3 else 0
                     for i, n in enumerate(hand)
                 ]
         self.claims_log: list[ClaimRecord] = []
@@ -228,7 +233,7 @@ class Round:
             # always holds one in its first colour, so this stops early (sum(hand) reads all).
             return any(hand[1:7]) or any(hand[8:14]) or any(hand[15:21]) or any(hand[22:])
         locked = self.locked[seat]
-        return any(n and i % 7 != 0 and not locked[i] for i, n in enumerate(hand))
+        return any(n > locked[i] and i % 7 != 0 for i, n in enumerate(hand))
 
     # ------------------------------------------------------------------ legal events
 
@@ -294,7 +299,7 @@ class Round:
             # (the checks of `_discard_from_hand`, inline: this runs for every other event).
             hand = self.hands[seat]
             index = card.index
-            if hand[index] and card.rank != "K" and not self.locked[seat][index]:
+            if hand[index] > self.locked[seat][index] and card.rank != "K":
                 hand[index] -= 1
             else:
                 self._discard_from_hand(seat, card)  # raises for the first rule broken
@@ -342,7 +347,7 @@ class Round:
             raise IllegalMoveError(f"seat {seat} does not hold {card}", category="not-in-hand")
         if card.rank == "K":
             raise IllegalMoveError("generals are never discarded", category="discard-general")
-        if self.locked[seat][index]:
+        if hand[index] <= self.locked[seat][index]:
             raise IllegalMoveError(
                 f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)",
                 category="locked",
@@ -416,13 +421,13 @@ class Round:
         if not self.ruleset.dealt_sets_locked:
             return meld, right, needs
         locked = self.locked[seat]
-        for card in from_hand:
-            if locked[card.index] and not (
+        for index, copies in needs:
+            if hand[index] - copies < locked[index] and not (
                 meld.kind == "quad"
                 and right in (ClaimRight.GAN, ClaimRight.OWN_DRAW, ClaimRight.WIN)
             ):
                 raise IllegalMoveError(
-                    f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)",
+                    f"seat {seat}'s dealt set of {CARDS[index]} is locked (dealt_sets_locked)",
                     category="locked",
                 )
         return meld, right, needs
@@ -463,11 +468,8 @@ class Round:
         melded = meld.cards
         if self.ruleset.dealt_sets_locked:
             locked = self.locked[seat]
-            for card in melded:
-                if locked[card.index]:
-                    for other in melded:
-                        locked[other.index] = 0
-                    break
+            if any(locked[card.index] for card in melded):
+                unlock(locked, hand, meld)
         discards = self.discards
         if live.source == "discard" and discards and discards[-1][1] is live_card:
             discards.pop()  # a claimed discard leaves the discard pile

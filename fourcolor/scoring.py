@@ -15,7 +15,7 @@ from .cards import CARDS, KINDS, Card, format_cards
 from .claims import Live
 from .errors import IllegalMoveError
 from .melds import Meld, classify, meld_shape
-from .moves import hidden_points, without_locked_sets
+from .moves import hidden_points, locked_sets, without_locked_sets
 from .notation import Event
 from .rulesets import Ruleset
 from .split import best_split_counts
@@ -165,16 +165,7 @@ def win_finish(
                 category="bad-split",
             )
         for i, n in enumerate(rnd.locked[seat]):
-            if (
-                n
-                and rest[i] >= n
-                and not any(
-                    m.cards[0].index == i
-                    and len(m.cards) >= n
-                    and meld_shape(m.cards) in ("triple", "quad")
-                    for m in hidden_melds
-                )
-            ):
+            if n and rest[i] >= n and not _keeps_sets(hidden_melds, i, locked_sets(n)):
                 raise IllegalMoveError(
                     f"the locked dealt set of {CARDS[i]} is split", category="bad-split"
                 )
@@ -259,10 +250,20 @@ def next_lucky_card(
     return pile[drawn] if pile is not None else None
 
 
+def _keeps_sets(melds: Sequence[Meld], index: int, sets: Sequence[int]) -> bool:
+    """Whether a declared split keeps the locked sets (sizes) of a kind whole: as many of its
+    triples and quads, each at least as large."""
+    sizes = sorted(
+        (len(m.cards) for m in melds
+         if m.cards[0].index == index and meld_shape(m.cards) in ("triple", "quad")),
+        reverse=True,
+    )
+    return len(sizes) >= len(sets) and all(a >= b for a, b in zip(sizes, sets, strict=False))
+
+
 def _lucky_card(rnd: Round) -> Card:
     """The lucky card turned after a win under lucky_draw (§7) (`next_lucky_card`); without a
-    Pile tag,
-    the Lucky tag."""
+    Pile tag, the Lucky tag."""
     lucky = next_lucky_card(rnd.pile_left, rnd.pile, rnd.drawn, rnd.opening_discard)
     if rnd.pile_left == 0:
         assert lucky is not None

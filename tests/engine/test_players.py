@@ -142,3 +142,33 @@ def test_the_drawers_own_triple_comes_first_in_a_tie_on_its_draw(
     assert check.error is not None
     assert (check.error.category, check.error.ply) == ("priority", 4)
     assert fault in check.error.message
+
+
+def _locked(text: str) -> str:
+    return text.replace('[Dealer "1"]', '[Dealer "1"]\n[Switches "dealt_sets_locked=on"]')
+
+
+@pytest.mark.parametrize("dealt,locked", [(3, 3), (4, 4), (5, 4), (6, 4), (7, 7), (8, 8)])
+def test_it_locks_quads_first_then_a_triple_of_five_or_more_dealt_copies(
+    dealt: int, locked: int
+) -> None:
+    deal = filled_deal(8, {1: ["rP"] * dealt}, keep_out="rP")
+    text = _locked(record_text(deal, "1x rP"))
+    record = fourcolor.parse_record(text)
+    assert fourcolor.Round.from_record(record).locked[1][parse_card("rP").index] == locked
+    check = fourcolor.check_record(text)
+    if dealt > locked:  # a free copy: the dealer may let it go
+        assert check.ok, str(check.error)
+    else:
+        assert check.error is not None and check.error.category == "locked", str(check.error)
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8])
+def test_generated_rounds_with_locked_sets_validate(players: int) -> None:
+    for seed in range(4):
+        record = generate_record(
+            "classic", players, seed, bot="random", switches={"dealt_sets_locked": True}
+        )
+        check = fourcolor.check_record(fourcolor.write_fcn(record))
+        assert check.ok, str(check.error)
+        Replay(check.record).review()  # type: ignore[arg-type]
