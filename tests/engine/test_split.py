@@ -278,7 +278,27 @@ def test_it_splits_a_hand_exactly_when_each_rank_block_splits(
         assert block_splits(others_removed, b, rs) == verdict
 
 
-@pytest.mark.parametrize("tokens", ["wR wR wR wR wR", "rP rP rP rP rP yP", "gK gK gK gK gK"])
-def test_it_refuses_a_fifth_copy_of_a_card(tokens: str) -> None:
-    with pytest.raises(ValueError, match="5 copies of .*: the deck has 4"):
+@pytest.mark.parametrize("tokens", ["wR " * 9, "rP " * 9 + "yP", "gK " * 10])
+def test_it_refuses_more_copies_than_the_largest_deck(tokens: str) -> None:
+    with pytest.raises(ValueError, match="copies of .*: the largest deck has 8"):
         best_split(cards(tokens), get_ruleset("classic"))
+
+
+@pytest.mark.parametrize(
+    "tokens,points",
+    [
+        ("wR " * 5, 3),  # a pair and a triple
+        ("wR " * 6, 8),  # a quad and a pair (two triples: 6)
+        ("wR " * 7, 11),  # a quad and a triple
+        ("wR " * 8, 16),  # two quads
+        ("gK " * 5, 9),  # a quad of generals (8) and a lone general (1)
+        ("rP " * 5 + "yP gP", 9),  # a quad and a three-colour group
+    ],
+)
+def test_it_splits_five_to_eight_copies_of_a_card(tokens: str, points: int) -> None:
+    split = best_split(cards(tokens), get_ruleset("classic"))
+    assert split is not None
+    assert split.points == points
+    assert sorted(c.index for m in split.melds for c in m.cards) == sorted(
+        c.index for c in cards(tokens)
+    )
