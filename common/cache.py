@@ -135,19 +135,20 @@ class DatabaseCache(DjangoDatabaseCache):
             yield cursor
 
     def count_hits(self, windows: Sequence[tuple[str, int]],
-                   now: float) -> list[tuple[int, float]]:
+                   now: float, cost: int = 1) -> list[tuple[int, float]]:
         """One statement: see `count_hits` below."""
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         if not connection.features.can_return_columns_from_insert:
-            return _count_hits_here(self, windows, now)
+            return _count_hits_here(self, windows, now, cost)
         quote = connection.ops.quote_name
         table, key, value, expires = (quote(self._table), quote("cache_key"), quote("value"),
                                       quote("expires"))
         keys = {self.make_and_validate_key(name): name for name, _ in windows}
         rows: list[Any] = []
         for name, window in windows:
-            rows += [self.make_and_validate_key(name), "1", self._moment(connection, now + window)]
+            rows += [self.make_and_validate_key(name), str(cost),
+                     self._moment(connection, now + window)]
         # A window that has ended starts again at one, ending a window's length from now (the
         # new row's `expires`); else one more, in the same window. Both SET expressions read
         # the row as it was.
@@ -157,8 +158,8 @@ class DatabaseCache(DjangoDatabaseCache):
                 f"INSERT INTO {table} ({key}, {value}, {expires}) VALUES "
                 + ", ".join(["(%s, %s, %s)"] * len(windows))
                 + f" ON CONFLICT ({key}) DO UPDATE SET "
-                f"{value} = CASE WHEN {ended} THEN '1' "
-                f"ELSE CAST(CAST({table}.{value} AS INTEGER) + 1 AS TEXT) END, "
+                f"{value} = CASE WHEN {ended} THEN EXCLUDED.{value} "
+                f"ELSE CAST(CAST({table}.{value} AS INTEGER) + {int(cost)} AS TEXT) END, "
                 f"{expires} = CASE WHEN {ended} THEN EXCLUDED.{expires} "
                 f"ELSE {table}.{expires} END "
                 f"RETURNING {key}, {value}, {expires}",
@@ -168,19 +169,20 @@ class DatabaseCache(DjangoDatabaseCache):
                        for row in cursor.fetchall()}
         return [counted[name] for name, _ in windows]
 
-    def uncount_hits(self, names: Sequence[str], now: float) -> None:
+    def uncount_hits(self, names: Sequence[str], now: float, cost: int = 1) -> None:
         """See `uncount_hits` below."""
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         if not connection.features.can_return_columns_from_insert:
-            _uncount_hits_here(self, names, now)
+            _uncount_hits_here(self, names, now, cost)
             return
         quote = connection.ops.quote_name
         table, key, value, expires = (quote(self._table), quote("cache_key"), quote("value"),
                                       quote("expires"))
         with self._writing(db) as cursor:
             cursor.execute(
-                f"UPDATE {table} SET {value} = CAST(CAST({value} AS INTEGER) - 1 AS TEXT) "
+                f"UPDATE {table} SET {value} = "
+                f"CAST(CAST({value} AS INTEGER) - {int(cost)} AS TEXT) "
                 f"WHERE {key} IN ({', '.join(['%s'] * len(names))}) AND {expires} > %s",
                 [self.make_and_validate_key(name) for name in names]
                 + [self._moment(connection, now)],
@@ -211,7 +213,7 @@ class RedisCache(DjangoRedisCache):
         self._uncount_script: Any = None
 
     def count_hits(self, windows: Sequence[tuple[str, int]],
-                   now: float) -> list[tuple[int, float]]:
+                   now: float, cost: int = 1) -> list[tuple[int, float]]:
         """One script: see `count_hits` below. Redis's clock times the windows (`now` is
         the caller's, for the other stores)."""
         client = self._cache.get_client(write=True)
@@ -219,26 +221,29 @@ class RedisCache(DjangoRedisCache):
             self._count_script = client.register_script(_COUNT_SCRIPT)
             self._uncount_script = client.register_script(_UNCOUNT_SCRIPT)
         keys = [self.make_and_validate_key(name) for name, _ in windows]
-        answer = self._count_script(keys, [window * 1000 for _, window in windows], client)
+        answer = self._count_script(keys, [int(cost), *(window * 1000 for _, window in windows)],
+                                    client)
         return [(int(answer[i]), int(answer[i + 1]) / 1000) for i in range(0, len(answer), 2)]
 
-    def uncount_hits(self, names: Sequence[str], now: float) -> None:
+    def uncount_hits(self, names: Sequence[str], now: float, cost: int = 1) -> None:
         """See `uncount_hits` below."""
         client = self._cache.get_client(write=True)
         if self._count_script is None:
             self.count_hits([], now)  # registers both scripts
-        self._uncount_script([self.make_and_validate_key(name) for name in names], [], client)
+        self._uncount_script([self.make_and_validate_key(name) for name in names], [int(cost)],
+                             client)
 
 
-# KEYS: the counters; ARGV: each one's window in ms. A counter without an expiry is new (INCR
-# made it) or was left so by an uncount racing its expiry: its window starts now.
+# KEYS: the counters; ARGV: the cost, then each counter's window in ms. A counter without an
+# expiry is new (INCRBY made it) or was left so by an uncount racing its expiry: its window
+# starts now.
 _COUNT_SCRIPT = """
 local answer = {}
 for i, key in ipairs(KEYS) do
-  local count = redis.call('INCR', key)
+  local count = redis.call('INCRBY', key, ARGV[1])
   local left = redis.call('PTTL', key)
   if left < 0 then
-    left = tonumber(ARGV[i])
+    left = tonumber(ARGV[i + 1])
     redis.call('PEXPIRE', key, left)
   end
   answer[2 * i - 1] = count
@@ -249,33 +254,34 @@ return answer
 # Only counters still in their window: an ended one is gone, and DECR would make it again.
 _UNCOUNT_SCRIPT = """
 for _, key in ipairs(KEYS) do
-  if redis.call('PTTL', key) > 0 then redis.call('DECR', key) end
+  if redis.call('PTTL', key) > 0 then redis.call('DECRBY', key, ARGV[1]) end
 end
 return 0
 """
 
 
 def count_hits(cache: Any, windows: Sequence[tuple[str, int]],
-               now: float) -> list[tuple[int, float]]:
-    """Count one request in each of `windows` ((counter name, window in seconds)) of `cache`,
-    atomically: every worker and machine sharing the cache counts together. Returns each
-    counter's count with this request and the seconds left in its window. A counter's window
-    opens with its first request; once it has ended the next request opens a new one at one."""
+               now: float, cost: int = 1) -> list[tuple[int, float]]:
+    """Count one request (`cost` hits: a request for several analyses) in each of `windows`
+    ((counter name, window in seconds)) of `cache`, atomically: every worker and machine
+    sharing the cache counts together. Returns each counter's count with this request and the
+    seconds left in its window. A counter's window opens with its first request; once it has
+    ended the next request opens a new one at its cost."""
     method = getattr(cache, "count_hits", None)
     if method is not None:
-        counted: list[tuple[int, float]] = method(windows, now)
+        counted: list[tuple[int, float]] = method(windows, now, cost)
         return counted
-    return _count_hits_here(cache, windows, now)
+    return _count_hits_here(cache, windows, now, cost)
 
 
-def uncount_hits(cache: Any, names: Sequence[str], now: float) -> None:
+def uncount_hits(cache: Any, names: Sequence[str], now: float, cost: int = 1) -> None:
     """Take back the request `count_hits` counted in these counters (a request that was
     refused: it spends none of the client's allowance), in the windows still open."""
     method = getattr(cache, "uncount_hits", None)
     if method is not None:
-        method(names, now)
+        method(names, now, cost)
     else:
-        _uncount_hits_here(cache, names, now)
+        _uncount_hits_here(cache, names, now, cost)
 
 
 # Caches that are not shared (the tests' per-process one): a lock of this process is enough.
@@ -283,21 +289,21 @@ _counting = threading.Lock()
 
 
 def _count_hits_here(cache: Any, windows: Sequence[tuple[str, int]],
-                     now: float) -> list[tuple[int, float]]:
+                     now: float, cost: int = 1) -> list[tuple[int, float]]:
     answer = []
     with _counting:
         for name, window in windows:
             count, ends = cache.get(name) or (0, now)
             if ends <= now:
                 count, ends = 0, now + window
-            cache.set(name, (count + 1, ends), max(math.ceil(ends - now), 1))
-            answer.append((count + 1, ends - now))
+            cache.set(name, (count + cost, ends), max(math.ceil(ends - now), 1))
+            answer.append((count + cost, ends - now))
     return answer
 
 
-def _uncount_hits_here(cache: Any, names: Sequence[str], now: float) -> None:
+def _uncount_hits_here(cache: Any, names: Sequence[str], now: float, cost: int = 1) -> None:
     with _counting:
         for name in names:
             held = cache.get(name)
             if held is not None and held[1] > now:
-                cache.set(name, (held[0] - 1, held[1]), max(math.ceil(held[1] - now), 1))
+                cache.set(name, (held[0] - cost, held[1]), max(math.ceil(held[1] - now), 1))

@@ -12,17 +12,16 @@ decision when resumed: the analysis is deterministic for its seed, so the result
 
 from __future__ import annotations
 
-import datetime
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 import fourcolor
 from fourcolor.analysis import analyse
+from common.rates import limit
 from jobs import publish
 from jobs.lease import finish, update
 from jobs.models import Job
@@ -32,21 +31,6 @@ from records.models import Game, GameAnalysis
 # Decisions rated between two progress reports (each report is one short UPDATE).
 PROGRESS_EVERY = 5
 ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
-
-
-class TooManyRequests(Exception):
-    """The user asked for more analyses in the last hour than ANALYSIS_REQUESTS_PER_HOUR.
-    `wanted`: the analyses the refused request asked for at once (a match's rounds); more than
-    `limit` can never be granted, waiting or not."""
-
-    def __init__(self, limit: int, retry_after: int, wanted: int = 1) -> None:
-        super().__init__(
-            f"At most {limit} analyses per hour may be requested; try again in "
-            f"{retry_after} seconds."
-        )
-        self.limit = limit
-        self.retry_after = retry_after
-        self.wanted = wanted
 
 
 @dataclass(frozen=True)
@@ -118,38 +102,19 @@ class Answer:
 
 
 def check_rate(user: Any, wanted: int = 1) -> None:
-    """Raise TooManyRequests unless `user` may ask for `wanted` more analyses now: at most
-    ANALYSIS_REQUESTS_PER_HOUR in any hour (staff: no limit). Counted: his requests for one
-    game, and the games of the batches he asked for (a match's rounds, `jobs.batches.
-    request_batch`) when he asked; not the batch ANALYSIS_ON_UPLOAD queues for his upload."""
+    """Count `wanted` analyses asked for by `user` in the site's one limiter (scope
+    `analysis`, common.rates): RateLimited when over it. Staff are not limited. Counted only
+    when a request queues work: his requests for one game, and the games of the batches he
+    asks for (a match's rounds, `jobs.batches.request_batch`); not the batch
+    ANALYSIS_ON_UPLOAD queues for his upload."""
     if getattr(user, "is_staff", False):
         return
-    limit = int(settings.ANALYSIS_REQUESTS_PER_HOUR)
-    since = timezone.now() - datetime.timedelta(hours=1)
-    asked = list(
-        Job.objects.filter(kind=Job.Kind.ANALYSIS, created_by=user, created_at__gte=since,
-                           batch__isnull=True)
-        .order_by("created_at").values_list("created_at", flat=True)[:limit]
-    )
-    batches = (
-        Job.objects.filter(kind=Job.Kind.ANALYSES, created_by=user, created_at__gte=since)
-        .exclude(options__has_key="upload").values_list("created_at", "options__games")
-    )
-    for created, games in batches:
-        asked += [created] * len(games or ())
-    over = len(asked) + wanted - limit
-    if over > 0:
-        asked.sort()
-        # The time until enough of the hour's requests are an hour old (all of them, when
-        # even that is not enough).
-        oldest = asked[min(over, len(asked)) - 1] if asked else timezone.now()
-        wait = oldest + datetime.timedelta(hours=1) - timezone.now()
-        raise TooManyRequests(limit, max(1, int(wait.total_seconds()) + 1), wanted)
+    limit("analysis", f"throttle_analysis_{getattr(user, 'pk', None)}", cost=wanted)
 
 
 def request_analysis(game: Game, user: Any, params: Parameters) -> Answer:
     """Answer a request to analyse `game` with `params` (see the module's docstring). Raises
-    TooManyRequests when the user is over the hourly limit and a new job would be needed."""
+    RateLimited when the user is over his analyses and a new job would be needed."""
     with transaction.atomic():
         # One request per game at a time decides (the game row is the lock): two readers
         # pressing the button together get the same job, never two.

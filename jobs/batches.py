@@ -118,7 +118,7 @@ def request_batch(user: Any, params: Parameters, games: Iterable[int], *,
                   match: int | None = None) -> Job | None:
     """A signed-in reader's request for many games' analyses at once (a match's rounds): a
     batch of those not analysed or queued yet (None when there is none), counted against his
-    hourly requests game by game (`check_rate`: TooManyRequests when over them)."""
+    hourly requests game by game (`check_rate`: RateLimited when over them)."""
     with transaction.atomic():
         if match is not None:
             # One request per match at a time decides (the match row is the lock): two

@@ -44,3 +44,7 @@ def _process_local_cache(settings: Any) -> None:
         SHARED_CACHES.update(settings.CACHES)  # type: ignore[attr-defined]
     settings.CACHES = {  # type: ignore[attr-defined]
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Rate-limit counters (common.rates) never carry over: users' ids repeat between tests.
+    from django.core.cache import cache
+
+    cache.clear()

@@ -27,10 +27,10 @@ from api.schema import ApiAutoSchema
 from api.serializers.common import absolute
 from api.serializers.errors import ErrorDoc
 from api.views.base import ApiViewMixin
+from common.rates import RateLimited
 from jobs.analysis import (
     Answer,
     Parameters,
-    TooManyRequests,
     active_job,
     default_samples,
     last_job,
@@ -277,7 +277,7 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
                                data.validated_data.get("seed", 0))
         try:
             got: Answer = request_analysis(game, request.user, params)
-        except TooManyRequests as exc:
+        except RateLimited as exc:
             raise exceptions.Throttled(wait=exc.retry_after, detail=str(exc)) from None
         except Game.DoesNotExist:
             raise exceptions.NotFound(f"Game {game.pk} was deleted meanwhile.") from None

@@ -22,7 +22,8 @@ from api.exceptions import error_body, exception_handler
 from api.negotiation import FormatFirstNegotiation
 from api.renderers import TextRenderer
 from api.schema import ApiAutoSchema
-from api.throttling import DEFAULT_THROTTLES, rate_limit_headers
+from api.throttling import DEFAULT_THROTTLES
+from common.rates import rate_limit_headers
 
 
 def _code_style_hashes() -> list[str]:

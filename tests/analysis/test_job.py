@@ -10,7 +10,8 @@ import pytest
 from django.test import override_settings
 
 from fourcolor.analysis import analyse
-from jobs.analysis import Parameters, TooManyRequests, request_analysis
+from common.rates import RateLimited
+from jobs.analysis import Parameters, request_analysis
 from jobs.models import Job
 from records.analysis import load_record
 from records.models import Game, GameAnalysis
@@ -119,7 +120,7 @@ def test_a_user_is_limited_per_hour(
     with override_settings(ANALYSIS_REQUESTS_PER_HOUR=3):
         for pk in ids[:3]:
             request_analysis(Game.objects.get(pk=pk), user, Parameters.of())
-        with pytest.raises(TooManyRequests) as refused:
+        with pytest.raises(RateLimited) as refused:
             request_analysis(Game.objects.get(pk=ids[3]), user, Parameters.of())
         assert 3500 < refused.value.retry_after <= 3601
         # Staff are not limited.

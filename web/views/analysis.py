@@ -21,7 +21,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from jobs.analysis import Parameters, TooManyRequests, request_analysis
+from common.rates import RateLimited
+from jobs.analysis import Parameters, request_analysis
 from jobs.batches import request_batch
 from records.models import Game, Match
 
@@ -42,7 +43,7 @@ def game_analyse(request: HttpRequest, pk: int) -> HttpResponse:
         answer = request_analysis(game, request.user, Parameters.of())
     except Game.DoesNotExist:
         raise Http404("This game was deleted meanwhile.") from None
-    except TooManyRequests as exc:
+    except RateLimited as exc:
         _too_many(request, exc)
         return _see_other(_back(request, game))
     if answer.job is None:
@@ -62,8 +63,8 @@ def _see_other(url: str) -> HttpResponse:
     return response
 
 
-def _too_many(request: HttpRequest, exc: TooManyRequests) -> None:
-    if exc.wanted > exc.limit:
+def _too_many(request: HttpRequest, exc: RateLimited) -> None:
+    if exc.retry_after is None:
         messages.error(request, _(
             "These are %(wanted)s analyses, more than the %(limit)s an hour you may ask for: "
             "ask for the rounds one by one from their replays.") % {
@@ -83,7 +84,7 @@ def match_analyse(request: HttpRequest, pk: int) -> HttpResponse:
     games = list(match.games.values_list("pk", flat=True))
     try:
         batch = request_batch(request.user, Parameters.of(), games, match=match.pk)
-    except TooManyRequests as exc:
+    except RateLimited as exc:
         _too_many(request, exc)
         return _see_other(back)
     if batch is None:

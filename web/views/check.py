@@ -25,6 +25,7 @@ from fourcolor.replay import Replay
 from jobs.queue import background_min_bytes
 from records.services.checking import CheckReport, check_records
 from web.forms import UploadForm
+from web.limits import rate_limited
 from web.views.replay import board_context
 from web.views.replay_data import replay_payload
 from web.views.verdicts import verdict_rows
@@ -59,6 +60,7 @@ class CheckForm(UploadForm):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@rate_limited("check")
 def check(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, CheckForm())

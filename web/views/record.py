@@ -24,6 +24,7 @@ from drafts.models import Draft
 from drafts.play import CARD_TOKENS, play, state_json
 from fourcolor.errors import FcnError
 from web.forms import DraftStartForm
+from web.limits import rate_limited
 from web.views.labels import js_labels
 
 STAGE_NAMES = {
@@ -51,6 +52,7 @@ def _drafts(request: HttpRequest) -> list[dict[str, Any]]:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@rate_limited("drafts")  # as the API's changes to drafts
 def record_start(request: HttpRequest) -> HttpResponse:
     """The start form (ruleset, seats, dealer, tags) and the list of unfinished drafts."""
     form = DraftStartForm(request.POST or None)

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods
 from jobs.models import Job
 from jobs.queue import background_min_bytes, submit_upload, upload_size
 from web.forms import UploadForm
+from web.limits import rate_limited
 
 
 def _form_page(request: HttpRequest, form: UploadForm, status: int = 200) -> HttpResponse:
@@ -36,6 +37,7 @@ def _form_page(request: HttpRequest, form: UploadForm, status: int = 200) -> Htt
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@rate_limited("upload")  # one allowance with the API upload
 def upload(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _form_page(request, UploadForm())
