@@ -168,3 +168,18 @@ def test_it_counts_a_request_in_one_statement_on_the_database(
 
     # Both rates' counters, in one statement; nothing read before it.
     assert len(counting) == 1 and "RETURNING" in counting[0]
+
+
+def test_it_counts_a_request_of_several_at_its_cost(settings: Any, store: str) -> None:
+    # A match's rounds asked for at once: each round is one of the hour's analyses.
+    from common.rates import RateLimited, limit
+
+    settings.ANALYSIS_REQUESTS_PER_HOUR = 5
+    limit("analysis", "someone", cost=3)
+    with pytest.raises(RateLimited) as over:
+        limit("analysis", "someone", cost=3)  # 6 > 5: refused, and taken back
+    assert over.value.retry_after is not None and 0 < over.value.retry_after <= 3600
+    limit("analysis", "someone", cost=2)  # 5: the refused three were not spent
+    with pytest.raises(RateLimited) as never:
+        limit("analysis", "another", cost=6)  # more than a whole hour allows
+    assert never.value.retry_after is None
