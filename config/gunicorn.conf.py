@@ -20,7 +20,7 @@ from config.logging import logging_config  # noqa: E402
 
 # --- Sockets and processes --------------------------------------------------------------------
 
-# One address or several, comma-separated ("127.0.0.1:8000", "unix:/run/fourcolor.sock").
+# Loopback: the proxy in front connects here (`--bind 0.0.0.0:8000`, `--bind unix:/run/x.sock`).
 bind = ["127.0.0.1:8000"]
 # Sync workers: each holds one request; the views are CPU- and database-bound, not slow I/O.
 workers = 2 * multiprocessing.cpu_count() + 1
