@@ -34,7 +34,6 @@ import collections
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -49,8 +48,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.fault_db_restart import DB, Instance  # noqa: E402
+from scripts.served import celery, gunicorn, manage, production_env, stop  # noqa: E402
 
-PYTHON = str(ROOT / ".venv" / "bin" / "python")
 LIFTED = "1000000/minute"
 
 
@@ -63,26 +62,13 @@ class Answer:
     upload: str | None = None  # the uploaded record's Event tag
 
 
-def env(url: str, port: int, workers: int, broker: str) -> dict[str, str]:
-    return {
-        # With a broker, beat's statistics check every 5 s: the catch-up after the cut is seen
-        # within the run (the default is a minute).
-        "CELERY_BROKER_URL": broker, "STATS_CHECK_SECONDS": "5",
-        **os.environ, "DATABASE_URL": url, "DEBUG": "false", "HTTPS": "false",
-        "SECRET_KEY": "outage-test-not-secret-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1",
-        "LOG_LEVEL": "WARNING",
-        "GUNICORN_CMD_ARGS": f"--bind 127.0.0.1:{port} --workers {workers}",
-        "API_THROTTLE_ANON": LIFTED, "API_THROTTLE_USER": LIFTED,
-        "API_THROTTLE_UPLOAD": LIFTED, "API_THROTTLE_EXPORT": LIFTED,
-    }
-
-
-def manage(environ: dict[str, str], *args: str) -> str:
-    done = subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], env=environ, cwd=ROOT,
-                          capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
-    return done.stdout
+def env(url: str, broker: str) -> dict[str, str]:
+    # With a broker, beat's statistics check every 5 s: the catch-up after the cut is seen
+    # within the run (the default is a minute).
+    return production_env(url, CELERY_BROKER_URL=broker, STATS_CHECK_SECONDS="5",
+                          API_THROTTLE_ANON=LIFTED,
+                          API_THROTTLE_USER=LIFTED, API_THROTTLE_UPLOAD=LIFTED,
+                          API_THROTTLE_EXPORT=LIFTED)
 
 
 def request(url: str, *, data: bytes | None = None, headers: dict[str, str] | None = None
@@ -134,41 +120,6 @@ def load(base: str, token: str, game: int, client: int, t0: float, stop: threadi
         out.append(Answer(time.monotonic() - t0, "api upload", status, retry, event))
 
 
-def start_server(environ: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    gunicorn = str(Path(PYTHON).with_name("gunicorn"))
-    with log.open("wb") as sink:
-        server = subprocess.Popen([gunicorn, "-c", str(ROOT / "config" / "gunicorn.conf.py"),
-                                   "config.wsgi"], env=environ, cwd=ROOT, stdout=sink,
-                                  stderr=subprocess.STDOUT)
-    for _ in range(200):
-        if request(f"http://127.0.0.1:{port}/healthz")[0] == 200:
-            return server
-        time.sleep(0.3)
-    server.terminate()
-    raise SystemExit(f"gunicorn did not answer: see {log}")
-
-
-def start_celery(environ: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    """A Celery worker with beat (its own session: stopped with its pool child)."""
-    with log.open("wb") as sink:
-        return subprocess.Popen(
-            [PYTHON, "-m", "celery", "-A", "config", "worker", "-B", "-s",
-             str(log.with_name("beat-schedule")), "-l", "info", "--concurrency", "1",
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            env=environ, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT,
-            start_new_session=True)
-
-
-def stop_celery(worker: subprocess.Popen[bytes]) -> None:
-    if worker.poll() is None:
-        os.killpg(worker.pid, signal.SIGTERM)
-    try:
-        worker.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(worker.pid, signal.SIGKILL)
-        worker.wait(timeout=10)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cut", type=float, default=15.0)
@@ -184,13 +135,13 @@ def main() -> int:
         raise SystemExit("run as root (the instance runs as the postgres user via runuser)")
     base_dir = Path(tempfile.mkdtemp(prefix="fourcolor-outage-"))
     db = Instance(base_dir, args.pg_port)
-    server = celery = None
+    server = worker = None
     try:
         db.init()
         db.start()
         subprocess.run(["psql", "-X", "-q", "-h", "127.0.0.1", "-p", str(db.port), "-U",
                         "postgres", "-d", "postgres", "-c", f"CREATE DATABASE {DB}"], check=True)
-        environ = env(db.url, args.port, args.workers, args.broker)
+        environ = env(db.url, args.broker)
         manage(environ, "migrate", "--verbosity", "0")
         manage(environ, "collectstatic", "--noinput", "--verbosity", "0")
         manage(environ, "seed_demo", "--games", "40")
@@ -201,16 +152,15 @@ def main() -> int:
         )).strip().splitlines()[-1]
         game = int(db.query("SELECT min(id) FROM records_game"))
         if args.broker:
-            celery = start_celery(environ, base_dir / "celery.log")
-        server = start_server(environ, args.port, base_dir / "gunicorn.log")
+            worker = celery(environ, base_dir / "celery.log")
+        server = gunicorn(environ, args.port, args.workers, base_dir / "gunicorn.log")
         return run(db, args, token, game)
     finally:
         if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
+            stop(server)
             shutil.copy(base_dir / "gunicorn.log", ROOT / "var" / "fault_db_outage_gunicorn.log")
-        if celery is not None:
-            stop_celery(celery)
+        if worker is not None:
+            stop(worker)
             shutil.copy(base_dir / "celery.log", ROOT / "var" / "fault_db_outage_celery.log")
         db.stop()
         shutil.rmtree(base_dir, ignore_errors=True)

@@ -54,9 +54,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.fault_db_outage import start_celery, stop_celery  # noqa: E402
 from scripts.served import (  # noqa: E402
-    database, gunicorn, make_token, manage, production_env, stop)
+    celery, database, gunicorn, make_token, manage, production_env, stop)
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_load"
 UPLOAD_URL = "/api/v1/uploads/"
@@ -395,9 +394,9 @@ def main(argv: list[str] | None = None) -> int:
     pool = upload_pool(run_id, args.pool)
     before = game_count(args.database_url)
     log = ROOT / "var" / f"load_test_gunicorn_{args.port}.log"
-    celery = None
+    worker = None
     if args.broker:
-        celery = start_celery(env, ROOT / "var" / f"load_test_celery_{args.port}.log")
+        worker = celery(env, ROOT / "var" / f"load_test_celery_{args.port}.log")
     server = gunicorn(env, args.port, args.workers, log)
     print(f"gunicorn on 127.0.0.1:{args.port} ({args.workers} workers), {len(data.games)} games; "
           f"{args.users} users for {args.seconds} s; "
@@ -411,8 +410,8 @@ def main(argv: list[str] | None = None) -> int:
         uncounted = wait_counted(args.database_url, 120)
     finally:
         stop(server)
-        if celery is not None:
-            stop_celery(celery)
+        if worker is not None:
+            stop(worker)
     figures = report(stats, statuses, elapsed)
     after = game_count(args.database_url)
     print_report(figures, ledger, before, after)

@@ -24,11 +24,9 @@ from __future__ import annotations
 import argparse
 import http.cookiejar
 import json
-import os
 import re
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -36,23 +34,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-PYTHON = str(ROOT / ".venv" / "bin" / "python")
+sys.path.insert(0, str(ROOT))
+
+from scripts.served import gunicorn, manage, production_env, stop  # noqa: E402
+
 PASSWORD = "probe-correct-horse-battery-9"
-
-
-def env(url: str, port: int, workers: int, proxies: int) -> dict[str, str]:
-    return {**os.environ, "DATABASE_URL": url, "DEBUG": "false", "HTTPS": "false",
-            "SECRET_KEY": "probe-not-secret-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1",
-            "LOG_LEVEL": "WARNING", "NUM_PROXIES": str(proxies),
-            "GUNICORN_CMD_ARGS": f"--bind 127.0.0.1:{port} --workers {workers}"}
-
-
-def manage(environ: dict[str, str], *args: str) -> str:
-    done = subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], env=environ, cwd=ROOT,
-                          capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
-    return done.stdout
 
 
 class Client:
@@ -125,7 +111,7 @@ def guess(base: str, door: str, username: str, xff: str | None
 
 
 def probe(url: str, port: int, workers: int, proxies: int) -> list[tuple[str, bool]]:
-    environ = env(url, port, workers, proxies)
+    environ = production_env(url, NUM_PROXIES=str(proxies))
     manage(environ, "migrate", "--verbosity", "0")
     manage(environ, "collectstatic", "--noinput", "--verbosity", "0")
     token = manage(environ, "shell", "-c", (
@@ -136,22 +122,12 @@ def probe(url: str, port: int, workers: int, proxies: int) -> list[tuple[str, bo
         " for n in ('site', 'admin', 'api', 'spare', 'spare2', 'spare3')]; "
         "print(Token.objects.create(user=User.objects.create_user('uploader')).key)"
     )).strip().splitlines()[-1]
-    gunicorn = str(Path(PYTHON).with_name("gunicorn"))
     log = ROOT / "var" / f"security_probe_{proxies}.log"
-    with log.open("wb") as sink:
-        server = subprocess.Popen([gunicorn, "-c", str(ROOT / "config" / "gunicorn.conf.py"),
-                                   "config.wsgi"], env=environ, cwd=ROOT, stdout=sink,
-                                  stderr=subprocess.STDOUT)
+    log.unlink(missing_ok=True)
+    server = gunicorn(environ, port, workers, log)
     base = f"http://127.0.0.1:{port}"
     checks: list[tuple[str, bool]] = []
     try:
-        for _ in range(200):
-            try:
-                if Client(base).send("/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.3)
         print(f"NUM_PROXIES={proxies}, {workers} gunicorn workers, no Redis:")
         # The three doors in turn. Without a proxy every request comes from loopback, so the
         # first door's guesses lock the address for the next two at once; behind the proxy
@@ -197,8 +173,7 @@ def probe(url: str, port: int, workers: int, proxies: int) -> list[tuple[str, bo
         print(f"  40 uploads with one token: first 429 at upload {at}")
         checks.append(("uploads limited at the burst rate (20/minute)", at == 21))
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop(server)
     return checks
 
 

@@ -35,7 +35,9 @@ def production_env(database_url: str, **extra: str) -> dict[str, str]:
 
 def manage(env: dict[str, str], *args: str) -> str:
     done = subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], env=env, cwd=ROOT,
-                          check=True, stdout=subprocess.PIPE, text=True)
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
     return done.stdout
 
 
@@ -81,6 +83,13 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+def celery(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """A Celery worker with beat, concurrency 1 (stop it with `stop`)."""
+    return start([PYTHON, "-m", "celery", "-A", "config", "worker", "-B", "-s",
+                  str(log.with_name("beat-schedule")), "-l", "info", "--concurrency", "1",
+                  "--without-gossip", "--without-mingle", "--without-heartbeat"], env, log)
 
 
 def gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
