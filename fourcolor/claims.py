@@ -56,6 +56,13 @@ def may_claim(live: Live, seat: int) -> bool:
     return seat != live.owner or live.source != "discard"
 
 
+def pong_or_gan_only(live: Live, seat: int, players: int) -> bool:
+    """Whether `seat` may meld the live card only as a pong or a gan (with a hidden pair or
+    triple of it), wins aside: any seat but its drawer and, on a discard, the next seat (who
+    may chi it, §6)."""
+    return seat != live.owner and (live.source == "draw" or seat != next_seat(live.owner, players))
+
+
 # The members as plain names: reading `ClaimRight.X` goes through the enum's class-level
 # lookup (about 50 ns on 3.11), and the validator asks for a right on every meld.
 _CHI, _OWN_DRAW, _PONG, _GAN, _WIN = (
@@ -96,8 +103,7 @@ def claim_right(
             )
         return _PONG if kind == "triple" else _GAN
     if (
-        source == "discard"
-        and claimant == next_seat(owner, players)
+        not pong_or_gan_only(live, claimant, players)
         and kind in ruleset.chi_melds
         and live_rank != "K"
     ):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import CARDS, KINDS, Card
-from .claims import Claim, ClaimRight, Live, may_claim, next_seat, resolve_claims
+from .claims import Claim, ClaimRight, Live, may_claim, next_seat, pong_or_gan_only, resolve_claims
 from .deal import qualifies_for_redeal
 from .moves import can_complete, locked_ok, melds_with, rest_after
 from .notation import Event
@@ -94,14 +94,8 @@ def _claim_events(rnd: Round, seat: int, live: Live) -> list[Event]:
         return []
     card = CARDS[live.card_index]
     out = _win_events(rnd, seat, card)
-    if (
-        seat != live.owner
-        and (live.source == "draw" or seat != next_seat(live.owner, rnd.players))
-        and rnd.hands[seat][live.card_index] < 2
-    ):
-        # Not the drawer, not the seat after the discarder: only a pong or a gan, which
-        # needs a hidden pair or triple of the card (what `claim_right` says, without
-        # building every meld of the card first).
+    if rnd.hands[seat][live.card_index] < 2 and pong_or_gan_only(live, seat, rnd.players):
+        # A pong or a gan needs a hidden pair or triple of the card: no meld to build.
         return out
     for meld, right in rnd.meld_claims(seat):
         if calls and not _outranks_calls(rnd, Claim(seat, right, meld.kind), live):

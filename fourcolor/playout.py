@@ -22,6 +22,7 @@ from .claims import (
     claim_right,
     may_claim,
     next_seat,
+    pong_or_gan_only,
     resolve_claims,
 )
 from .round import ENDED, LIVE, MUST_DISCARD, Round
@@ -194,11 +195,8 @@ class _Table:
         """The meld the greedy bot claims (the most exposed points, then the most cards, then
         the lowest first card), with its right; None when it has none."""
         hand = self.hands[seat]
-        if (
-            seat != live.owner
-            and (live.source == "draw" or seat != next_seat(live.owner, self.players))
-            and hand[live.card_index] < 2
-        ):
+        only_pong_or_gan = pong_or_gan_only(live, seat, self.players)
+        if only_pong_or_gan and hand[live.card_index] < 2:
             return None
         locked = self.locked[seat] if self.locked is not None else None
         # Without locked sets the choice depends only on the melds the card makes with the
@@ -208,9 +206,7 @@ class _Table:
         # so its identity stands for it for as long as both tables live.
         rs = self.rs
         melds = melds_with(card, hand, rs)
-        relation = 0 if seat == live.owner else (1 if live.source == "discard" else 2)
-        if relation == 1 and seat != next_seat(live.owner, self.players):
-            relation = 2
+        relation = 0 if seat == live.owner else (2 if only_pong_or_gan else 1)
         key = (id(melds), relation)
         cache = rs.caches.bot_choices if locked is None else None
         if cache is not None:
@@ -283,7 +279,6 @@ class _Table:
         card = CARDS[live.card_index]
         calls: list[tuple[Claim, Meld | None, int]] = []
         first, second = _OTHER_BLOCKS[card.index]
-        after = next_seat(live.owner, self.players)
         for seat in range(1, self.players + 1):
             if seat == declining or not may_claim(live, seat):
                 continue
@@ -295,8 +290,7 @@ class _Table:
             if (
                 not may_win
                 and self.hands[seat][card.index] < 2
-                and seat != live.owner
-                and (live.source == "draw" or seat != after)
+                and pong_or_gan_only(live, seat, self.players)
             ):
                 continue
             points = self._win_points(seat, card) if may_win else None

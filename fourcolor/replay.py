@@ -21,7 +21,15 @@ from itertools import chain, repeat
 from typing import TypeVar
 
 from .cards import CARDS, Card
-from .claims import CLAIM_KINDS, ClaimRight, Live, may_claim, next_seat, skipped_seats, taken_from
+from .claims import (
+    CLAIM_KINDS,
+    ClaimRight,
+    Live,
+    claim_order,
+    may_claim,
+    skipped_seats,
+    taken_from,
+)
 from .game import Game, validate
 from .round import ENDED, LIVE, ClaimRecord, Round
 from .melds import Meld
@@ -422,14 +430,13 @@ def missed_on_live(
             called.add(events[nxt].seat)
         nxt += 1
     winner = events[nxt].seat if nxt < n_events and events[nxt].verb == "w" else None
-    # Claim order (the tie-break, `claim_order`): from the drawer for a draw, from the seat
-    # after the discarder for a discard. The winner and the seats after it in that order had
-    # no chance against its win: only the first `chances` seats of the order are asked.
-    start = live.owner if live.source == "draw" else next_seat(live.owner, players)
-    chances = players if winner is None else (winner - start) % players
+    # The winner and the seats after it in claim order (the tie-break) had no chance against
+    # its win: only the seats before it are asked.
+    order = claim_order(live, players)
+    asked = set(order if winner is None else order[: order.index(winner)])
     out = []
     for s in range(1, players + 1):
-        if not may_claim(live, s) or (s - start) % players >= chances or s in called:
+        if not may_claim(live, s) or s not in asked or s in called:
             continue
         win = best_win(s, card)
         if win is not None:
