@@ -3,7 +3,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fc_bench \\
         .venv/bin/python bench/speed_layers.py CASE [--blocks 8] [--requests 25]
 
-Reads an existing archive (`manage.py seed_demo --games 2000`). DEBUG on, as bench/page_cpu.py
+Reads an existing archive (`manage.py seed_demo --games 2000`). DEBUG on
 (static files without collectstatic's manifest; Django's query log cleared per request). A case
 alternates blocks with the layer and without it (`--blocks` of each, A B A B ...), so that the
 machine's drift touches both alike; each block asks for an untimed warm-up, then times
