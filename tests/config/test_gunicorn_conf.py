@@ -91,6 +91,10 @@ def test_it_serves_the_site_with_gunicorn(tmp_path: Path) -> None:
         HTTPS="false", ALLOWED_HOSTS="127.0.0.1", DATABASE_URL=f"sqlite:///{tmp_path / 'db'}",
         GUNICORN_CMD_ARGS=f"--bind 127.0.0.1:{port} --workers 1",
     ))
+    # /healthz also reads the jobs' tables.
+    migrated = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                              cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=300)
+    assert migrated.returncode == 0, migrated.stderr
     log = tmp_path / "gunicorn.log"
     with log.open("w") as out:
         server = subprocess.Popen(

@@ -19,6 +19,8 @@ from tests.config.production import run
 _SERVE = """
 import django
 django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)  # /healthz also reads the jobs' tables
 from django.test.utils import setup_test_environment
 setup_test_environment()
 from django.test import Client
