@@ -17,6 +17,7 @@ and answered with a 500 in the same shape, never with a traceback page.
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 from django.core.exceptions import (
@@ -27,6 +28,8 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.http import Http404, UnreadablePostError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -40,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
     default_code = "too_large"
 
 
@@ -113,6 +116,45 @@ def _code_of(exc: exceptions.APIException) -> str:
     return str(getattr(exc, "default_code", "error"))
 
 
+# DRF's own messages, said in the request's language (DRF's catalogues lack most of them in
+# vi and zh_Hant): used when an exception carries its class's default.
+DEFAULT_MESSAGES = {
+    exceptions.NotAuthenticated: gettext_lazy("Authentication credentials were not provided."),
+    exceptions.AuthenticationFailed: gettext_lazy("Incorrect authentication credentials."),
+    exceptions.PermissionDenied: gettext_lazy(
+        "You do not have permission to perform this action."),
+    exceptions.NotFound: gettext_lazy("Not found."),
+    exceptions.NotAcceptable: gettext_lazy("Could not satisfy the request Accept header."),
+    exceptions.ParseError: gettext_lazy("Malformed request."),
+}
+
+
+def _said(exc: exceptions.APIException, context: dict[str, Any]) -> str | None:
+    """The message of one of DRF's own exceptions in the request's language; None for any
+    other message (the API's own are written with gettext where they are raised)."""
+    request = context.get("request")
+    if isinstance(exc, exceptions.Throttled):
+        if exc.wait is None:
+            return _("Request was throttled.")
+        seconds = math.ceil(exc.wait)
+        return ngettext("Request was throttled. Expected available in %(seconds)s second.",
+                        "Request was throttled. Expected available in %(seconds)s seconds.",
+                        seconds) % {"seconds": seconds}
+    detail = str(exc.detail) if isinstance(exc.detail, str) else None
+    if isinstance(exc, exceptions.MethodNotAllowed) and request is not None:
+        if detail == str(exc.default_detail).format(method=request.method):
+            return _('Method "%(method)s" not allowed.') % {"method": request.method}
+    if isinstance(exc, exceptions.UnsupportedMediaType) and request is not None:
+        media_type = request.content_type
+        if detail == str(exc.default_detail).format(media_type=media_type):
+            return _('Unsupported media type "%(media_type)s" in request.') % {
+                "media_type": media_type}
+    default = DEFAULT_MESSAGES.get(type(exc))
+    if default is not None and detail == str(exc.default_detail):
+        return str(default)
+    return None
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's EXCEPTION_HANDLER: the error body for every exception (see the module doc)."""
     if isinstance(exc, FcnError):
@@ -121,7 +163,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             error_body(422, "record_error", str(exc), record=exc.as_dict()), status=422
         )
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound(*exc.args)
+        # get_object_or_404's "No Game matches the given query." is Django's, in English
+        # only: the path says what was not found.
+        generic = str(exc).endswith(" matches the given query.")
+        exc = exceptions.NotFound() if generic else exceptions.NotFound(*exc.args)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(*exc.args)
     elif isinstance(exc, RequestDataTooBig):
@@ -138,7 +183,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         logger.warning("database unavailable, answered 503: %s", " ".join(str(exc).split()))
         set_rollback()
         return Response(
-            error_body(503, "unavailable", UNAVAILABLE_MESSAGE, retry_after=RETRY_AFTER_SECONDS),
+            error_body(503, "unavailable", str(UNAVAILABLE_MESSAGE),
+                       retry_after=RETRY_AFTER_SECONDS),
             status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS),
                                  "Cache-Control": "no-store"},
         )
@@ -147,7 +193,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         logger.exception("Unexpected error in %s", type(view).__name__ if view else "the API")
         set_rollback()
         return Response(
-            error_body(500, "server_error", "Internal server error."), status=500
+            error_body(500, "server_error", _("Internal server error.")), status=500
         )
 
     headers: dict[str, str] = {}
@@ -160,9 +206,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     extra: dict[str, Any] = {}
     if isinstance(exc, exceptions.ValidationError):
         extra["fields"] = _fields_of(exc.detail)
-        message = "Invalid input: " + _message_of(exc.detail)
+        message = _("Invalid input: %(message)s") % {"message": _message_of(exc.detail)}
     else:
-        message = _message_of(exc.detail)
+        message = _said(exc, context) or _message_of(exc.detail)
     if wait is not None:
         extra["retry_after"] = int(wait)
     extra["record"] = getattr(exc, "record", None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import BaseParser, JSONParser
 
@@ -49,4 +50,7 @@ class JsonParser(JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError("JSON parse error - the body is nested too deeply to read") from None
+            reason = _("the body is nested too deeply to read")
+        except ParseError as exc:  # DRF's, in English only: said again with its reason
+            reason = str(exc.__context__ or exc.detail)
+        raise ParseError(_("JSON parse error - %(reason)s") % {"reason": reason}) from None

@@ -25,13 +25,15 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 from django.views import defaults
 
 logger = logging.getLogger(__name__)
 
 # How long clients are asked to wait: about what a database restart or fail-over takes.
 RETRY_AFTER_SECONDS = 30
-MESSAGE = "The database is temporarily unavailable. Please try again in a little while."
+MESSAGE = gettext_lazy(
+    "The database is temporarily unavailable. Please try again in a little while.")
 
 
 def is_unavailable(exc: BaseException | None) -> bool:
@@ -43,8 +45,10 @@ def is_unavailable(exc: BaseException | None) -> bool:
 def unavailable_response(request: HttpRequest) -> HttpResponse:
     response: HttpResponse
     if request.path.startswith("/api/"):
+        with translation.override(translation.get_language_from_request(request)):
+            message = str(MESSAGE)
         response = JsonResponse({"error": {"status": 503, "code": "unavailable",
-                                           "message": MESSAGE,
+                                           "message": message,
                                            "retry_after": RETRY_AFTER_SECONDS}}, status=503)
     else:
         response = HttpResponse(_page(request), status=503)

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -155,8 +156,8 @@ class UploadView(ApiViewMixin, APIView):
         source = self._source(request)
         size = upload_size(source, content_length(request))
         if size > max_upload_bytes():
-            raise PayloadTooLarge(f"The upload has {size} bytes; the limit is "
-                                  f"{max_upload_bytes()}.")
+            raise PayloadTooLarge(_("The upload has %(size)s bytes; the limit is %(limit)s.")
+                                  % {"size": size, "limit": max_upload_bytes()})
         name = getattr(source, "name", "")
         submitted = submit_upload(source, request.user, name if isinstance(name, str) else "",
                                   size=size)
@@ -175,7 +176,8 @@ class UploadView(ApiViewMixin, APIView):
         limit = max_upload_bytes()
         framed = request.content_type.split(";")[0].strip().lower() in FRAMED_TYPES
         if length > limit + (settings.UPLOAD_FRAMING_BYTES if framed else 0):
-            raise PayloadTooLarge(f"The body has {length} bytes; the limit is {limit}.")
+            raise PayloadTooLarge(_("The body has %(size)s bytes; the limit is %(limit)s.")
+                                  % {"size": length, "limit": limit})
 
     @staticmethod
     def _source(request: Request) -> Any:
@@ -186,25 +188,25 @@ class UploadView(ApiViewMixin, APIView):
         if unknown:
             # As every endpoint's unknown parameters: a misspelt field is not silently dropped.
             raise exceptions.ValidationError(
-                {name: ["Unknown field: send a `file` or a `text`."] for name in unknown})
+                {name: [_("Unknown field: send a `file` or a `text`.")] for name in unknown})
         files = request.FILES.getlist("file")
         if not files and "file" in data:
             # A `file` that is not a file (a JSON key, a form's text field): not dropped.
             raise exceptions.ValidationError(
-                {"file": ["Send a file as multipart/form-data, or the records as `text`."]})
+                {"file": [_("Send a file as multipart/form-data, or the records as `text`.")]})
         if len(files) > 1:
-            raise exceptions.ValidationError({"file": ["Send one file per upload."]})
+            raise exceptions.ValidationError({"file": [_("Send one file per upload.")]})
         text = data.get("text") if hasattr(data, "get") else None
         if files and text is not None:
             # Which one did the client mean? Storing one and dropping the other is a guess.
             raise exceptions.ValidationError(
-                {"non_field_errors": ["Send a `file` or a `text` field, not both."]})
+                {"non_field_errors": [_("Send a `file` or a `text` field, not both.")]})
         if files:
             return files[0]
         if isinstance(text, str) and text:
             return text
         if text is not None and not isinstance(text, str):
-            raise exceptions.ValidationError({"text": ["Must be a string."]})
+            raise exceptions.ValidationError({"text": [_("Must be a string.")]})
         raise exceptions.ValidationError(
-            {"text": ["Send FCN text as the body, a `file` or a `text` field."]}
+            {"text": [_("Send FCN text as the body, a `file` or a `text` field.")]}
         )

@@ -1,0 +1,81 @@
+"""The API's own error messages in the client's language (`Accept-Language: vi`, `zh-Hant`), as
+the pages are: DRF's errors, the rate limits, the upload's size limit and malformed bodies. The
+code stays the same in every language (clients branch on it); English is unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from tests.config.test_database_unavailable import _refuse
+
+pytestmark = pytest.mark.django_db
+UPLOADS = "/api/v1/uploads/"
+
+
+def _rates(settings: Any, **scopes: str) -> None:
+    current = settings.REST_FRAMEWORK
+    settings.REST_FRAMEWORK = {
+        **current, "DEFAULT_THROTTLE_RATES": {**current["DEFAULT_THROTTLE_RATES"], **scopes}}
+
+
+def _throttled(api: APIClient, signed_in: APIClient, settings: Any, **headers: str) -> Any:
+    _rates(settings, anon="1/minute")
+    api.get("/api/v1/games/", **headers)
+    return api.get("/api/v1/games/", **headers)
+
+
+def _too_large(api: APIClient, signed_in: APIClient, settings: Any, **headers: str) -> Any:
+    settings.API_UPLOAD_MAX_BYTES = 10
+    return signed_in.post(UPLOADS, "x" * 100, content_type="text/x-fcn", **headers)
+
+
+def _unavailable(api: APIClient, signed_in: APIClient, settings: Any, **headers: str) -> Any:
+    with connection.execute_wrapper(_refuse):
+        return api.get("/api/v1/games/", **headers)
+
+
+Case = Callable[..., Any]
+CASES: dict[str, tuple[Case, int, str, str, str]] = {
+    # name: (request, status, code, vi, zh-Hant) — a word of each translation
+    "not signed in": (lambda a, s, st, **h: a.post(UPLOADS, "x", content_type="text/x-fcn", **h),
+                      401, "not_authenticated", "đăng nhập", "登入"),
+    "not found": (lambda a, s, st, **h: a.get("/api/v1/games/999999/", **h),
+                  404, "not_found", "Không tìm thấy", "找不到"),
+    "wrong method": (lambda a, s, st, **h: a.delete("/api/v1/games/", **h),
+                     405, "method_not_allowed", "DELETE", "DELETE"),
+    "content type": (lambda a, s, st, **h: s.post(UPLOADS, "<p>", content_type="text/html", **h),
+                     415, "unsupported_media_type", "text/html", "text/html"),
+    "nothing to upload": (lambda a, s, st, **h: s.post(UPLOADS, {}, format="json", **h),
+                          400, "invalid", "Dữ liệu", "輸入"),
+    "malformed json": (lambda a, s, st, **h: s.post(UPLOADS, b'{"text": ',
+                                                  content_type="application/json", **h),
+                       400, "parse_error", "JSON", "JSON"),
+    "throttled": (_throttled, 429, "throttled", "giây", "秒"),
+    "too large": (_too_large, 413, "too_large", "byte", "位元組"),
+    "unavailable": (_unavailable, 503, "unavailable", "Cơ sở dữ liệu", "資料庫"),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("language", ["vi", "zh-Hant"])
+def test_it_says_its_errors_in_the_clients_language(
+    case: str, language: str, api: APIClient, client_for: Any, user: Any, settings: Any
+) -> None:
+    request, status, code, vi, zh = CASES[case]
+    english = request(APIClient(), client_for(user), settings).json()["error"]["message"]
+    from django.core.cache import cache
+
+    cache.clear()
+
+    answer = request(api, client_for(user), settings, HTTP_ACCEPT_LANGUAGE=language)
+
+    assert answer.status_code == status
+    error = answer.json()["error"]
+    assert error["code"] == code
+    assert error["message"] != english
+    assert (vi if language == "vi" else zh) in error["message"]
