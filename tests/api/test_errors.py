@@ -14,12 +14,16 @@ from rest_framework.test import APIClient
 
 from fourcolor.errors import FcnError, IllegalRecordError
 
+from django.utils import translation
+
 from api.exceptions import exception_handler
 from api.views.games import GameViewSet
 
 
 def handled(exc: Exception) -> tuple[int, dict[str, Any], Any]:
-    response = exception_handler(exc, {})
+    # Outside a request nothing chose the language: English, whatever an earlier test's left.
+    with translation.override("en"):
+        response = exception_handler(exc, {})
     return response.status_code, response.data, response
 
 
