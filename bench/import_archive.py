@@ -222,17 +222,15 @@ def validation_rates(
     return out
 
 
-def timed_import(path: Path, *, announce: bool = True, ahead: bool = False) -> tuple[Any, float]:
+def timed_import(path: Path, *, announce: bool = True) -> tuple[Any, float]:
     """`import_records` of the file; (report, wall seconds). `announce` False: without the
-    statistics hook (the games are stored and left for the statistics job). `ahead`: the
-    records validated in a forked process while the batches are stored (as `import_games`
-    and an upload job run it)."""
+    statistics hook (the games are stored and left for the statistics job)."""
     from records.models import Game
     from records.services import import_records
 
     t0 = time.perf_counter()
     with path.open("rb") as f:
-        report = import_records(f, uploader=None, announce=announce, ahead=ahead)
+        report = import_records(f, uploader=None, announce=announce)
     elapsed = time.perf_counter() - t0
     stored = Game.objects.count()
     if report.problems or stored != report.total:
@@ -350,13 +348,6 @@ def main() -> int:
     fresh_database(args.server)
     hooked, hooked_s = timed_import(path, announce=True)
     digest_hook = derived_digest()
-    # The same two imports with the records validated ahead in a forked process, as
-    # `import_games` and an upload job run them.
-    fresh_database(args.server)
-    plain_ahead, plain_ahead_s = timed_import(path, announce=False, ahead=True)
-    fresh_database(args.server)
-    hooked_ahead, hooked_ahead_s = timed_import(path, announce=True, ahead=True)
-    digest_ahead = derived_digest()
     after = validation_rates(path, None, only_check=True)
     # The reference: check_record's rate before and after the imports (the load drifts).
     check_rate = 2 / (1 / before["check_record"][1] + 1 / after["check_record"][1])
@@ -364,9 +355,6 @@ def main() -> int:
         "import_records, statistics hook off (announce=False)": (plain.total, plain_s),
         "  + the statistics job afterwards (catch_up)": (plain.total, plain_s + catch_up_s),
         "import_records with the statistics hook": (hooked.total, hooked_s),
-        "validated ahead (import_games, upload jobs), hook off": (plain_ahead.total,
-                                                                  plain_ahead_s),
-        "validated ahead, with the statistics hook": (hooked_ahead.total, hooked_ahead_s),
     }
     rows = [
         [name, f"{games:,}", f"{games / r:.1f}", f"{r:,.0f}", f"{r / check_rate:.2f}"]
@@ -384,8 +372,6 @@ def main() -> int:
     print(f"\ncheck_record (mean of before and after): {check_rate:,.0f} games/s")
     for way, (p_games, p_s), (h_games, h_s) in (
         ("one process", (plain.total, plain_s), (hooked.total, hooked_s)),
-        ("validated ahead", (plain_ahead.total, plain_ahead_s),
-         (hooked_ahead.total, hooked_ahead_s)),
     ):
         ratio_plain = p_games / p_s / check_rate
         ratio_hook = h_games / h_s / check_rate
@@ -396,9 +382,8 @@ def main() -> int:
             f"(goal >= 0.3: {'met' if ratio_hook >= 0.3 else 'NOT met'})"
         )
     print(
-        f"statistics after the imports equal: {digest_job == digest_hook == digest_ahead} "
-        f"({digest_job} / {digest_hook} / {digest_ahead}: the statistics job after the import, "
-        f"the hook, the hook with the records validated ahead)"
+        f"statistics after the imports equal: {digest_job == digest_hook} "
+        f"({digest_job} / {digest_hook}: the statistics job after the import, the hook)"
     )
     # Memory: each size in its own process on a fresh database.
     sizes = [int(s) for s in args.memory_sizes.split(",") if s]

@@ -78,7 +78,7 @@ logconfig_dict = logging_config(
 # (`manage.py run_jobs`, jobs/supervisor.py): started once the server is ready, started again
 # if one dies, stopped with the master. Long work (large uploads, statistics) runs there, never
 # in a web worker's request. With CELERY_BROKER_URL set, Celery's workers do it instead.
-_job_workers = 0 if env_str("CELERY_BROKER_URL") else env_int("JOB_WORKERS", 1, minimum=0)
+_job_workers = 0 if env_str("CELERY_BROKER_URL") else env_int("JOB_WORKERS", 2, minimum=0)
 _pool = None
 
 

@@ -399,15 +399,15 @@ CELERY_BEAT_SCHEDULE = {
                             "schedule": float(STATS_CHECK_SECONDS)},
     "jobs-take-over": {"task": "jobs.take_over", "schedule": 15.0},
 }
-# With a broker, an import or revalidation of at least 2 x JOB_PART_MIN_SIZE records (games)
-# is split into at most JOB_PARTS parts that every Celery worker runs (jobs/parts.py).
+# An import or revalidation of at least 2 x JOB_PART_MIN_SIZE records (games) is split into
+# at most JOB_PARTS parts that every worker takes (jobs/parts.py), Celery's or the database's.
 JOB_PARTS = env_int("JOB_PARTS", 8, minimum=1)
 JOB_PART_MIN_SIZE = env_int("JOB_PART_MIN_SIZE", 1000, minimum=1)
 # The database worker looks at the queue this often when idle (seconds).
 JOB_POLL_SECONDS = env_int("JOB_POLL_SECONDS", 1, minimum=1)
 # Database workers gunicorn starts beside its web workers (0: none, run `manage.py run_jobs`
-# yourself; ignored with a broker). On SQLite (one writer at a time) one is the most useful.
-JOB_WORKERS = env_int("JOB_WORKERS", 1, minimum=0)
+# yourself; ignored with a broker): two, so that a large upload's parts use two cores.
+JOB_WORKERS = env_int("JOB_WORKERS", 2, minimum=0)
 # Uploads of at least this many bytes (web form and API) run on a worker; smaller ones are
 # imported in the request itself (well under a second), and both answer with the job.
 BACKGROUND_IMPORT_MIN_BYTES = env_int("BACKGROUND_IMPORT_MIN_BYTES", 256 * 1024, minimum=1)

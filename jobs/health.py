@@ -47,8 +47,10 @@ def degraded() -> list[str]:
     expired = now - datetime.timedelta(seconds=lease_seconds())
     stalled = list(Job.objects.filter(status=Job.Status.RUNNING, heartbeat_at__lt=expired)
                    .order_by("pk").values_list("pk", flat=True)[:10])
+    # A part that waits for a worker is not stalled (its job's row says whether any moves).
     stalled += list(JobPart.objects.filter(done=False, heartbeat_at__lt=expired)
-                    .exclude(job__status__in=Job.FINISHED).exclude(job_id__in=stalled)
+                    .exclude(runner="").exclude(job__status__in=Job.FINISHED)
+                    .exclude(job_id__in=stalled)
                     .order_by("job_id").values_list("job_id", flat=True).distinct()[:10])
     if stalled:
         reasons.append(f"no progress for more than {lease_seconds()} s (the lease) on job "

@@ -113,7 +113,9 @@ def take_over_abandoned() -> int:
         if Job.objects.filter(pk=pk, status=Job.Status.QUEUED).update(run_after=now):
             enqueue(Job(pk=pk))
             again += 1
-    unclaimed = Q(done=False, runner="", heartbeat_at__lt=idle)
+    # A part nobody took while its whole job made no progress for a lease: its message is lost
+    # (not merely waiting behind the job's other parts).
+    unclaimed = Q(done=False, runner="", heartbeat_at__lt=idle, job__heartbeat_at__lt=idle)
     parts = (JobPart.objects.filter(taken_over(JobPart, now) | unclaimed)
              .exclude(job__status__in=Job.FINISHED))
     for pk, runner in parts.values_list("pk", "runner"):

@@ -94,10 +94,12 @@ def _decoded(line: bytes, offsets: array[int], offset: int) -> str:
 
 
 def plan_chunks(pieces: Iterable[bytes], parts: int, *, first: int = 0,
-                max_records: int | None = None) -> tuple[int, list[Chunk]]:
+                max_records: int | None = None, min_records: int = 1,
+                ) -> tuple[int, list[Chunk]]:
     """How many records the file holds (at most `max_records` + 1), and its records from
-    `first` on cut into at most `parts` chunks of near-equal record counts. The last chunk
-    runs to the end of the file (it refuses the record past `max_records`, if any)."""
+    `first` on cut into at most `parts` chunks of near-equal record counts, each of at least
+    `min_records` (but one). The last chunk runs to the end of the file (it refuses the record
+    past `max_records`, if any)."""
     offsets: array[int] = array("q")
     starts: list[tuple[int, int]] = []  # (line, byte) of each record
     for rt in fourcolor.iter_records(_lines(pieces, offsets)):
@@ -106,6 +108,7 @@ def plan_chunks(pieces: Iterable[bytes], parts: int, *, first: int = 0,
             break
     count = len(starts)
     last = count if max_records is None else min(count, max_records)
+    parts = min(parts, max(1, (last - min(first, last)) // max(min_records, 1)))
     ranges = split_range(min(first, last), last, parts)
     chunks = []
     for number, span in enumerate(ranges):

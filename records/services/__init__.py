@@ -4,7 +4,7 @@ way whichever door it came in by. One module per job:
 
 - `reading`: an upload's bytes or text as lines and records (strict UTF-8, line caps);
 - `derivation`: the columns and seat rows derived from a valid record;
-- `validating`: the engine's verdict on each record, here or ahead in a forked process;
+- `validating`: the engine's verdict on one record;
 - `report`: what became of each record (`RecordResult`) and of the upload (`ImportReport`);
 - `storing`: valid records stored in batches, duplicates, retries after a lost connection;
 - `importing`: `import_records` / `import_texts`, the import that ties these together;

@@ -24,7 +24,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +36,7 @@ from fourcolor.notation import MAX_RECORD_CHARS
 from records.models import Game
 from records.services import storing
 from records.services.duplicates import duplicate_differences
-from records.services.reading import QUOTE_CHARS, DecodedLines, line_of
+from records.services.reading import QUOTE_CHARS, BadLine, DecodedLines, line_of
 from records.services.report import (
     ImportReport,
     RecordResult,
@@ -46,7 +45,7 @@ from records.services.report import (
     unavailable_result,
 )
 from records.services.storing import KnownIds, Uploader, ValidRecord
-from records.services.validating import Wanted, verdicts
+from records.services.validating import validate_record
 from records.signals import games_stored_batch
 
 logger = logging.getLogger(__name__)
@@ -79,10 +78,6 @@ class ImportOptions:
       rest, which is not read, and `report.stopped` says so.
     - `announce`: tell the derived-data apps about the stored games
       (`records.signals.games_stored_batch`); off for a caller that counts them itself.
-    - `ahead`: validate the records in a forked process ahead of the batches being stored
-      (`records.services.validating`: the same verdicts, about the longer of validating and
-      storing instead of their sum on two cores); for a large file read at disk speed (the
-      import command, an upload job), not for a stream that trickles in.
     """
 
     max_results: int = 1000
@@ -92,7 +87,6 @@ class ImportOptions:
     start_at: int = 0
     max_records: int | None = None
     announce: bool = True
-    ahead: bool = False
 
 
 def import_records(
@@ -248,18 +242,15 @@ def _import(
     report.next_index = max(options.start_at, 0)
     importer = _Importer(uploader, report, options)
     max_records = options.max_records
-    wanted = _wanted(records, lines, options.start_at, max_records)
-    with closing(verdicts(wanted, ahead=options.ahead,
-                          validating=lambda: importer.down is None)) as decided:
-        for rt, verdict in decided:
-            if max_records is not None and rt.index >= max_records:
-                _too_many(importer, rt, max_records)
-                break  # the rest is not read: a huge file costs no more than its first records
-            if importer.down is not None or verdict is None:
-                # Not stored: the import stopped, and a resumed one will look at it.
-                importer.emit(unavailable_result(rt.index, rt.line, report.next_index))
-            else:
-                importer.add(verdict)
+    for rt, bad, within in _wanted(records, lines, options.start_at, max_records):
+        if not within:
+            _too_many(importer, rt, max_records or 0)
+            break  # the rest is not read: a huge file costs no more than its first records
+        if importer.down is not None:
+            # Not stored: the import stopped, and a resumed one will look at it.
+            importer.emit(unavailable_result(rt.index, rt.line, report.next_index))
+        else:
+            importer.add(validate_record(rt, bad))
     return importer.finish()
 
 
@@ -268,7 +259,7 @@ def _wanted(
     lines: DecodedLines | None,
     start_at: int,
     max_records: int | None,
-) -> Iterator[Wanted]:
+) -> Iterator[tuple[fourcolor.RecordText, BadLine | None, bool]]:
     """The records to decide, in order, each with its first undecodable line: from `start_at`
     (the ones before were done by the import this one resumes) up to the one past
     `max_records`, which comes last, not to be validated."""

@@ -200,7 +200,7 @@ class ImportReport:
             problems=problems[: self.max_problems] + ([limit] if limit is not None else []),
             max_results=self.max_results, max_problems=self.max_problems,
             next_index=later.next_index, stopped=later.stopped or self.stopped,
-            limit_refusal=limit,
+            cause=later.cause or self.cause, limit_refusal=limit,
         )
         return merged._recount()
 

@@ -115,17 +115,29 @@ def test_the_periodic_check_queues_again_at_once_a_job_whose_runner_process_is_g
 def test_the_periodic_check_sends_again_a_part_nobody_runs(
         user: AbstractUser, sent: list[tuple[str, int]]) -> None:
     job = create_import_job(make_upload(3).data, user)
+    old = timezone.now() - datetime.timedelta(seconds=lease.lease_seconds() + 1)
     Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, runner="h:1:x",
                                          heartbeat_at=timezone.now())
-    old = timezone.now() - datetime.timedelta(seconds=lease.lease_seconds() + 1)
-    lost = JobPart.objects.create(job=job, number=0, first_index=0, heartbeat_at=old)
+    waiting = JobPart.objects.create(job=job, number=0, first_index=0, heartbeat_at=old)
     killed = JobPart.objects.create(job=job, number=1, first_index=2, runner=DEAD,
                                     heartbeat_at=timezone.now())
     JobPart.objects.create(job=job, number=2, first_index=3, heartbeat_at=timezone.now())
 
-    tasks.take_over.apply()
+    tasks.take_over.apply()  # the job moves: a part nobody took yet waits behind the others
 
-    assert sorted(sent) == [(publish.RUN_PART, lost.pk), (publish.RUN_PART, killed.pk)]
+    assert sent == [(publish.RUN_PART, killed.pk)]
+    sent.clear()
+    Job.objects.filter(pk=job.pk).update(heartbeat_at=old, runner="")
+    tasks.take_over.apply()  # the whole job stands still: that part's message is lost
+
+    assert sent == [(publish.RUN_PART, waiting.pk)]
+    sent.clear()
+    Job.objects.filter(pk=job.pk).update(heartbeat_at=old, runner="otherhost:1:x")
+    tasks.take_over.apply()  # its runner presumed dead too: the job, which sends its parts
+
+    assert sent == [(publish.RUN_JOB, job.pk)]
+    tasks.run_job.apply(args=[job.pk])
+    assert (publish.RUN_PART, waiting.pk) in sent
     killed.refresh_from_db()
     assert killed.runner == ""
 

@@ -6,7 +6,6 @@ The real thing (a PostgreSQL server restarted mid-import) is scripts/fault_db_re
 
 from __future__ import annotations
 
-import functools
 import io
 import re
 from collections.abc import Callable
@@ -17,27 +16,12 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import InterfaceError, OperationalError, transaction
 
-from records.services import importing, storing, validating
+from records.services import importing, storing
 from records.models import Game, GameSeat
 from records.services import ImportReport, import_records
 from tests.records.conftest import bad_record, fcn_file, good_texts
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True, params=["here", "ahead"])
-def way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test twice: the records validated in this process, and validated ahead in a
-    forked one (records.services.validating, in chunks of 2 from the 4th record on; on
-    PostgreSQL, the test database on SQLite being in memory) while this one stores."""
-    if request.param == "ahead":
-        monkeypatch.setattr(validating, "AHEAD_CHUNK", 2)
-        monkeypatch.setattr(validating, "AHEAD_AFTER", 4)
-        forced = functools.partial(validating.verdicts, ahead=True)
-        monkeypatch.setattr(importing, "verdicts",
-                            lambda wanted, *, ahead, validating: forced(wanted,
-                                                                        validating=validating))
-    return str(request.param)
 
 
 @pytest.fixture(autouse=True)

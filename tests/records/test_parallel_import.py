@@ -166,11 +166,21 @@ def _command(*args: str) -> str:
     return out.getvalue()
 
 
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of a dozen records is cut into chunks of one record and more (the command
+    leaves a file under 2 x CHUNK_RECORDS in one process)."""
+    from records.management.commands import import_games
+
+    monkeypatch.setattr(import_games, "CHUNK_RECORDS", 1)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_import_games_jobs_stores_what_a_serial_import_stores(tmp_path: Path) -> None:
+def test_import_games_jobs_stores_what_a_serial_import_stores(tmp_path: Path,
+                                                              small_chunks: None) -> None:
     path = tmp_path / "awkward.fcn"
     path.write_bytes(awkward_file())
-    serial_out = _command(str(path))
+    serial_out = _command(str(path), "--jobs", "1")
     serial_rows = _rows()
     Game.objects.all().delete()
 
@@ -186,10 +196,11 @@ def test_import_games_jobs_stores_what_a_serial_import_stores(tmp_path: Path) ->
 
 
 @pytest.mark.django_db(transaction=True)
-def test_import_games_jobs_starts_at_the_record_it_is_told(tmp_path: Path) -> None:
+def test_import_games_jobs_starts_at_the_record_it_is_told(tmp_path: Path,
+                                                          small_chunks: None) -> None:
     path = tmp_path / "awkward.fcn"
     path.write_bytes(awkward_file())
-    serial_out = _command(str(path), "--start-at", "6")
+    serial_out = _command(str(path), "--start-at", "6", "--jobs", "1")
     serial_rows = _rows()
     Game.objects.all().delete()
 

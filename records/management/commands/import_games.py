@@ -12,12 +12,14 @@ When the database stays unavailable (after the service's retries) the import sto
 records not stored and prints the command that resumes it: `--start-at N` starts the first
 FILE at its record N (counted from 1: the first record not stored), and the exit status is 1.
 
-`--jobs N` imports each FCN file in N processes, each its own contiguous range of the file's
-records (records.chunked): the verdicts, the stored games and the report are those of a serial
-import. Duplicates across the ranges are stored once (the content hash's unique index). The
-database must be one that other processes reach: on SQLite in memory the ranges run one after
-another in this process; on an SQLite file the processes validate side by side and SQLite
-serialises their writes (one short transaction per batch). NDJSON files are read in one process.
+An FCN file of at least 2 x CHUNK_RECORDS records is imported in `--jobs N` processes (default:
+the machine's cores, at most 8), each its own contiguous range of the file's records
+(records.chunked, the chunks an upload job's parts are too): the verdicts, the stored games and
+the report are those of a serial import. Duplicates across the ranges are stored once (the
+content hash's unique index). The database must be one that other processes reach: on SQLite in
+memory the ranges run one after another in this process; on an SQLite file the processes
+validate side by side and SQLite serialises their writes (one short transaction per batch).
+NDJSON files are read in one process.
 """
 
 from __future__ import annotations
@@ -78,6 +80,10 @@ def _ndjson_originals(file: IO[bytes], bar: tqdm) -> Iterator[str]:
         yield original
 
 
+# Records per process at least: a smaller file is not worth a fork.
+CHUNK_RECORDS = 500
+
+
 class Command(BaseCommand):
     help = "Validate and store the records of FCN files (or NDJSON exports)."
 
@@ -94,8 +100,9 @@ class Command(BaseCommand):
                  "import: the number it printed)",
         )
         parser.add_argument(
-            "--jobs", type=int, default=1, metavar="N",
-            help="import each FCN file in N processes (default 1), each a range of its records",
+            "--jobs", type=int, default=min(os.cpu_count() or 1, 8), metavar="N",
+            help="import each FCN file in N processes (default: the machine's cores, at most "
+                 "8), each a range of its records",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -170,9 +177,15 @@ class Command(BaseCommand):
         self, path: Path, uploader: Any, max_problems: int, start_at: int
     ) -> ImportReport:
         if self.jobs > 1 and path.suffix.lower() not in (".ndjson", ".jsonl"):
-            report = self._import_parallel(path, uploader, max_problems, start_at)
-            self._summary(path, str(path), report)
-            return report
+            with path.open("rb") as file:
+                count, plan = chunked.plan_chunks(
+                    iter(lambda: file.read(1 << 20), b""), self.jobs, first=start_at,
+                    min_records=CHUNK_RECORDS)
+            if len(plan) > 1:
+                report = self._import_parallel(path, plan, count - start_at, uploader,
+                                               max_problems)
+                self._summary(path, str(path), report)
+                return report
         size = os.path.getsize(path)
         bar = tqdm(
             total=size, unit="B", unit_scale=True, desc=path.name, disable=None, leave=False
@@ -189,28 +202,29 @@ class Command(BaseCommand):
                 report = import_texts(
                     _ndjson_originals(file, bar), uploader, max_results=0,
                     max_problems=max_problems, on_result=on_result, start_at=start_at,
-                    ahead=True,
                 )
                 where = f"{path}#"
             else:
-                # ahead: validated in a forked process while the batches are stored.
                 report = import_records(
                     _Progress(file, bar), uploader, max_results=0, max_problems=max_problems,
-                    on_result=on_result, start_at=start_at, ahead=True,
+                    on_result=on_result, start_at=start_at,
                 )
                 where = f"{path}"
         self._summary(path, where, report)
         return report
 
     def _import_parallel(
-        self, path: Path, uploader: Any, max_problems: int, start_at: int
+        self, path: Path, plan: list[chunked.Chunk], count: int, uploader: Any,
+        max_problems: int,
     ) -> ImportReport:
-        with path.open("rb") as file:
-            _, plan = chunked.plan_chunks(iter(lambda: file.read(1 << 20), b""), self.jobs,
-                                          first=start_at)
         work = [(str(path), chunk, getattr(uploader, "pk", None), max_problems)
                 for chunk in plan]
-        results = list(in_processes(_import_file_chunk, work, self.jobs))
+        results = []
+        with tqdm(total=count, unit="records", desc=path.name, disable=None,
+                  leave=False) as bar:
+            for result in in_processes(_import_file_chunk, work, self.jobs):
+                results.append(result)
+                bar.update(result.report.total)
         report, stored = chunked.merge_chunks(results, max_results=0,
                                               max_problems=max_problems)
         if not report.unavailable:
