@@ -18,6 +18,8 @@ import fourcolor
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
+from jobs.publish import request_stats
+from jobs.queue import submit_revalidate
 from records.models import Game
 from records.services import revalidate_games
 
@@ -65,15 +67,11 @@ class Command(BaseCommand):
             "made by another engine version (stale)"
         )
         if report.updated:
-            from jobs.publish import request_stats
-
             request_stats()  # the rewritten games are due: the statistics job counts them again
         clean = not (report.changed or report.refused)
         self.stdout.write(self.style.SUCCESS(summary) if clean else self.style.WARNING(summary))
 
     def _background(self, options: dict[str, Any]) -> None:
-        from jobs.queue import submit_revalidate
-
         job = submit_revalidate(None, stale=options["stale"], update=options["update"])
         self.stdout.write(f"job {job.pk} queued for the job worker: follow it at /jobs/{job.pk}/ "
                           f"or /api/v1/jobs/{job.pk}/")
