@@ -163,14 +163,14 @@ class Run:
         import fourcolor
         from django.db.models import Count, F
 
+        from fourcolor.notation.identity import identity_text
         from ratings.models import CountedGame
         from ratings.services import pending_ratings
         from records.models import Game
         from records.services import sha256_text
 
         job.refresh_from_db()
-        expected = {sha256_text(fourcolor.write_fcn(fourcolor.parse_record(t)))
-                    for t in self.valid}
+        expected = {sha256_text(identity_text(fourcolor.parse_record(t))) for t in self.valid}
         hashes = list(Game.objects.values_list("content_hash", flat=True))
         problems = []
         if job.status != "done":

@@ -39,6 +39,7 @@ import subprocess
 import sys
 import time
 import uuid
+import zlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -77,18 +78,19 @@ class Figures:
 
 
 def make_file(count: int, run: str) -> tuple[str, list[str]]:
-    """`count` distinct valid records (engine-generated rounds under numbered Event tags),
-    then a repeat of the first and one with an unknown ruleset."""
+    """`count` distinct valid records (engine-generated rounds, each its own deal, from seeds
+    no other run uses, under numbered Event tags), then a repeat of the first and one with an
+    unknown ruleset."""
     import fourcolor
     from fourcolor.generate import generate_record
 
     shapes = [(r, p) for r in ("classic", "bga") for p in (2, 3, 4)]
-    base = [
-        fourcolor.write_fcn(generate_record(*shapes[seed % 6], seed, tags={"Event": "EVENT"}))
-        for seed in range(min(count, 60))
+    first = zlib.crc32(run.encode()) * 100_000
+    valid = [
+        fourcolor.write_fcn(generate_record(*shapes[i % 6], first + i,
+                                            tags={"Event": f"{run} #{i}"}))
+        for i in range(count)
     ]
-    valid = [base[i % len(base)].replace('[Event "EVENT"]', f'[Event "{run} #{i}"]', 1)
-             for i in range(count)]
     bad = valid[0].replace('[Event "', '[Event "refused ', 1).replace(
         '[Ruleset "', '[Ruleset "no-such-', 1)
     return "\n".join([*valid, valid[0], bad]), valid
@@ -137,6 +139,7 @@ def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibi
     from jobs.queue import create_import_job
     from jobs.tasks import run_job
     from records.models import Game
+    from fourcolor.notation.identity import identity_text
     from records.services import sha256_text
 
     began = time.monotonic()
@@ -190,7 +193,7 @@ def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibi
         if worker_b is not None:
             stop(worker_b)
     hashes = set(mine.values_list("content_hash", flat=True))
-    expected = {sha256_text(fourcolor.write_fcn(fourcolor.parse_record(t))) for t in valid}
+    expected = {sha256_text(identity_text(fourcolor.parse_record(t))) for t in valid}
     partial = mine.annotate(n=Count("seats")).exclude(n=F("players")).count()
     return Figures(
         workers="celery" if queue is not None else "run_jobs",
