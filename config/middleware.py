@@ -15,6 +15,8 @@ from django.conf import settings
 from django.core.handlers.wsgi import LimitedStream
 from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 from config.logging import REQUEST_ID
 
@@ -82,8 +84,9 @@ class QueryStringLimitMiddleware:
         limit: int = settings.QUERY_STRING_MAX_BYTES
         if size <= limit:
             return self.get_response(request)
-        return _refusal(request, 414, "uri_too_long",
-                        f"The query string has {size} bytes; at most {limit} are accepted.")
+        return _refusal(request, 414, "uri_too_long", gettext_lazy(
+            "The query string has %(size)s bytes; at most %(limit)s are accepted."),
+            size=size, limit=limit)
 
 
 class RequestBodyMiddleware:
@@ -111,9 +114,9 @@ class RequestBodyMiddleware:
         meta = request.META
         encoding = str(meta.get("HTTP_CONTENT_ENCODING", "")).strip().lower()
         if encoding not in ("", "identity", *self.GZIP):
-            return _refusal(request, 415, "unsupported_media_type",
-                            f"Content-Encoding {encoding!r} is not supported: send the body "
-                            "as it is or with gzip.")
+            return _refusal(request, 415, "unsupported_media_type", gettext_lazy(
+                "Content-Encoding “%(encoding)s” is not supported: send the body as it is or "
+                "with gzip."), encoding=encoding)
         chunked = "chunked" in str(meta.get("HTTP_TRANSFER_ENCODING", "")).lower()
         if chunked and not meta.get("CONTENT_LENGTH") and meta.get("wsgi.input_terminated"):
             source = meta["wsgi.input"]
@@ -135,13 +138,14 @@ class RequestBodyMiddleware:
                 size += len(piece)
                 if size > limit:
                     spool.close()
-                    return _refusal(request, 413, "too_large", f"The body is larger than "
-                                    f"{limit} bytes, the most any upload takes.")
+                    return _refusal(request, 413, "too_large", gettext_lazy(
+                        "The body is larger than %(limit)s bytes, the most any upload takes."),
+                        limit=limit)
                 spool.write(piece)
         except (OSError, EOFError, zlib.error) as exc:
             spool.close()
             return _refusal(request, 400, "parse_error",
-                            f"The body is not valid gzip: {exc}.")
+                            gettext_lazy("The body is not valid gzip: %(reason)s."), reason=exc)
         spool.seek(0)
         request.META["CONTENT_LENGTH"] = str(size)
         request.META.pop("HTTP_CONTENT_ENCODING", None)
@@ -173,8 +177,12 @@ def _decoded(source: Any, chunk: int, most: int) -> Iterator[bytes]:
         raise EOFError("it ends in the middle of its data")
 
 
-def _refusal(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse:
-    """An answer before any view: the API's error body under /api/, plain text elsewhere."""
+def _refusal(request: HttpRequest, status: int, code: str, said: Any,
+             **params: Any) -> HttpResponse:
+    """An answer before any view: the API's error body under /api/, plain text elsewhere, in
+    the visitor's language (read from the request: LocaleMiddleware has not run yet)."""
+    with translation.override(translation.get_language_from_request(request)):
+        message = str(said) % params
     if request.path.startswith("/api/"):
         return JsonResponse({"error": {"status": status, "code": code, "message": message}},
                             status=status)

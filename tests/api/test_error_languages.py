@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import gzip
+
 import pytest
 from django.db import connection
 from rest_framework.test import APIClient
@@ -34,6 +36,13 @@ def _too_large(api: APIClient, signed_in: APIClient, settings: Any, **headers: s
     return signed_in.post(UPLOADS, "x" * 100, content_type="text/x-fcn", **headers)
 
 
+def _gzip_bomb(api: APIClient, signed_in: APIClient, settings: Any, **headers: str) -> Any:
+    settings.UPLOAD_MAX_BYTES = settings.API_UPLOAD_MAX_BYTES = 1000
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    return signed_in.post(UPLOADS, gzip.compress(b"\n" * 1_000_000), content_type="text/x-fcn",
+                          HTTP_CONTENT_ENCODING="gzip", **headers)
+
+
 def _unavailable(api: APIClient, signed_in: APIClient, settings: Any, **headers: str) -> Any:
     with connection.execute_wrapper(_refuse):
         return api.get("/api/v1/games/", **headers)
@@ -57,6 +66,7 @@ CASES: dict[str, tuple[Case, int, str, str, str]] = {
                        400, "parse_error", "JSON", "JSON"),
     "throttled": (_throttled, 429, "throttled", "giây", "秒"),
     "too large": (_too_large, 413, "too_large", "byte", "位元組"),
+    "gzip bomb": (_gzip_bomb, 413, "too_large", "byte", "位元組"),
     "unavailable": (_unavailable, 503, "unavailable", "Cơ sở dữ liệu", "資料庫"),
 }
 
