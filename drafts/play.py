@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import fourcolor
-from fourcolor.cards import CARDS, COPIES, Card, parse_card
+from fourcolor.cards import CARDS, Card, deck_copies, parse_card
 from fourcolor.claims import CLAIM_KINDS
 from fourcolor.errors import FcnError, IllegalMoveError, IllegalRecordError
 from fourcolor.game import Game
@@ -26,7 +26,7 @@ from drafts.models import Draft
 CARD_TOKENS = [card.token for card in CARDS]  # the 28 kinds, in canonical order
 MAX_EVENT_CHARS = 200  # a typed event (`Event.parse` reads it; the longest win is ~100)
 # The tags a draft's start form and PATCH set besides the seats, the dealer and the ruleset.
-OPTIONAL_TAGS = ("Event", "Site", "Date", "Match", "Round", "Lucky")
+OPTIONAL_TAGS = ("Event", "Site", "Date", "Match", "Round", "Lucky", "Switches")
 # The tags the draft's own fields hold: never in `Draft.tags`.
 OWN_TAGS = ("Ruleset", "Dealer", "Result")
 # The editor's rows of legal events are the verbs' names, but for two: a meld there is always
@@ -71,14 +71,20 @@ def check_head(draft: Draft) -> None:
     """The tags and the deal so far, as the engine reads them: FcnError for the first fault.
 
     The tags go through the engine's own reader (the FCN written from them must read back);
-    a deal being entered may be short, never over a seat's size nor past four copies; a
-    complete deal is checked by the validator itself."""
+    a deal being entered may be short, never over a seat's size nor past the table's copies;
+    a complete deal is checked by the validator itself."""
     record = record_of(draft, 0)
-    parse_record(write_fcn(record))  # names, dates, the Lucky card, unknown ruleset aside
+    parse_record(write_fcn(record))  # names, dates, the Lucky card and Switches tags
     try:
-        get_ruleset(draft.ruleset)
+        ruleset = get_ruleset(draft.ruleset)
     except ValueError:
         raise IllegalRecordError(f"unknown ruleset {draft.ruleset!r}", category="tags") from None
+    if len(draft.seats) > ruleset.max_players:
+        raise IllegalRecordError(
+            f"{len(draft.seats)} seats: {ruleset.name} is played by 2 to {ruleset.max_players} "
+            "players",
+            category="tags",
+        )
     beyond = [seat for seat, cards in draft.deal.items()
               if cards and not 1 <= int(seat) <= len(draft.seats)]
     if beyond:
@@ -95,7 +101,7 @@ def check_head(draft: Draft) -> None:
             )
         for card in cards:
             copies[card.index] += 1
-            if copies[card.index] > COPIES:
+            if copies[card.index] > deck_copies(len(draft.seats)):
                 raise IllegalRecordError(
                     f"{copies[card.index]} copies of {card} dealt", category="too-many-copies"
                 )
@@ -252,7 +258,7 @@ def finish_data(state: Play) -> dict[str, Any] | None:
 
 def free_copies(draft: Draft) -> dict[str, int]:
     """Copies of each kind not yet dealt (for the deal's card palette)."""
-    free = {card.token: COPIES for card in CARDS}
+    free = {card.token: deck_copies(len(draft.seats)) for card in CARDS}
     for cards in draft.deal.values():
         for token in cards:
             free[token] = free.get(token, 0) - 1

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 
+from fourcolor.rulesets import MAX_PLAYERS, RulesetError, format_switches, parse_switches
+
 
 # The largest file the upload page takes; bigger archives go through `manage.py import_games`
 # or the API. Pasted text is bounded by Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
@@ -100,8 +102,9 @@ def use_date_pickers(form: forms.Form) -> None:
 
 
 class DraftStartForm(forms.Form):
-    """The record editor's start: ruleset, two to four seats in turn order, the dealer and the
-    optional tags. The engine checks the names (drafts.services.create_draft)."""
+    """The record editor's start: ruleset, two to eight seats in turn order (bga: four), the
+    dealer, a house variant and the optional tags. The engine checks the names, the table's
+    size and the variant (drafts.services.create_draft)."""
 
     ruleset = forms.ChoiceField(label=_("Ruleset"), choices=[("classic", "classic"),
                                                               ("bga", "bga")])
@@ -109,7 +112,16 @@ class DraftStartForm(forms.Form):
     seat2 = forms.CharField(label=_("Seat 2"), max_length=100, strip=True)
     seat3 = forms.CharField(label=_("Seat 3"), max_length=100, strip=True, required=False)
     seat4 = forms.CharField(label=_("Seat 4"), max_length=100, strip=True, required=False)
-    dealer = forms.ChoiceField(label=_("Dealer"), choices=[(str(n), str(n)) for n in range(1, 5)])
+    seat5 = forms.CharField(max_length=100, strip=True, required=False)
+    seat6 = forms.CharField(max_length=100, strip=True, required=False)
+    seat7 = forms.CharField(max_length=100, strip=True, required=False)
+    seat8 = forms.CharField(max_length=100, strip=True, required=False)
+    dealer = forms.ChoiceField(label=_("Dealer"),
+                               choices=[(str(n), str(n)) for n in range(1, MAX_PLAYERS + 1)])
+    switches = forms.CharField(
+        label=_("House rules"), max_length=200, required=False,
+        help_text=_("Switches of the ruleset, as the Switches tag: for example "
+                    "steal_generals=never dealt_sets_locked=on"))
     event = forms.CharField(label=_("Event"), max_length=200, required=False)
     date = forms.DateField(label=_("Date"), required=False,
                            widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
@@ -119,17 +131,21 @@ class DraftStartForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["dealer"].choices = [  # type: ignore[attr-defined]
-            (str(n), _("Seat %(number)s") % {"number": n}) for n in range(1, 5)]
-        for number in range(1, 5):
+            (str(n), _("Seat %(number)s") % {"number": n}) for n in range(1, MAX_PLAYERS + 1)]
+        for number in range(1, MAX_PLAYERS + 1):
+            self.fields[f"seat{number}"].label = _("Seat %(number)s") % {"number": number}
             self.fields[f"seat{number}"].widget.attrs.update(
                 {"data-suggest": "/api/v1/players/", "list": f"seat{number}-names",
                  "autocomplete": "off"})
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if data.get("seat4") and not data.get("seat3"):
-            raise forms.ValidationError(_("Fill the seats in turn order: seat 3 before seat 4."),
-                                        code="gap")
+        filled = [n for n in range(1, MAX_PLAYERS + 1) if data.get(f"seat{n}")]
+        gap = next((n for n in range(1, max(filled, default=0)) if n not in filled), None)
+        if gap is not None:
+            raise forms.ValidationError(
+                _("Fill the seats in turn order: seat %(gap)s before seat %(after)s.")
+                % {"gap": gap, "after": max(filled)}, code="gap")
         dealer = int(data.get("dealer") or 1)
         if dealer > len(self.seats()):
             raise forms.ValidationError(_("The dealer must be one of the seats."), code="dealer")
@@ -137,7 +153,17 @@ class DraftStartForm(forms.Form):
 
     def seats(self) -> list[str]:
         data = self.cleaned_data
-        return [data[f"seat{n}"] for n in range(1, 5) if data.get(f"seat{n}")]
+        return [data[f"seat{n}"] for n in range(1, MAX_PLAYERS + 1) if data.get(f"seat{n}")]
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat{n}"] for n in range(1, MAX_PLAYERS + 1)]
+
+    def clean_switches(self) -> str:
+        """The variant written canonically; the engine's words for a bad one."""
+        try:
+            return format_switches(parse_switches(self.cleaned_data.get("switches") or ""))
+        except RulesetError as error:
+            raise forms.ValidationError(str(error), code="switches") from None
 
     def tags(self) -> dict[str, str]:
         data = self.cleaned_data
@@ -146,4 +172,6 @@ class DraftStartForm(forms.Form):
             tags["Date"] = data["date"].strftime("%Y.%m.%d")
         if data.get("round"):
             tags["Round"] = str(data["round"])
+        if data.get("switches"):
+            tags["Switches"] = data["switches"]
         return {name: value for name, value in tags.items() if value}

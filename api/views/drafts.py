@@ -45,7 +45,7 @@ from drafts.models import Draft
 from drafts.play import CARD_TOKENS, MAX_EVENT_CHARS
 from fourcolor.errors import FcnError, FcnSyntaxError
 from fourcolor.notation import MAX_COMMENT_CHARS, MAX_EVENTS, MAX_RECORD_CHARS, Event
-from fourcolor.rulesets import RULESETS
+from fourcolor.rulesets import MAX_PLAYERS, RULESETS
 from records.models import MAX_PLAYER_NAME
 
 NO_NUL = r"^[^\x00]*$"
@@ -95,7 +95,7 @@ def _text(max_length: int, **kwargs: Any) -> serializers.RegexField:
 
 def _seats(**kwargs: Any) -> serializers.ListField:
     return serializers.ListField(
-        child=_text(MAX_PLAYER_NAME, min_length=1), min_length=2, max_length=4,
+        child=_text(MAX_PLAYER_NAME, min_length=1), min_length=2, max_length=MAX_PLAYERS,
         help_text="the players' names in turn order, seat 1 first", **kwargs,
     )
 
@@ -113,6 +113,10 @@ class DraftTagsSerializer(serializers.Serializer[Any]):
                           help_text="YYYY.MM.DD (? for an unknown digit)")
     Match = _text(TAG_CHARS, required=False)
     Round = _text(TAG_CHARS, required=False)
+    Switches = _text(
+        TAG_CHARS, required=False,
+        help_text="a house variant: name=value items, e.g. steal_generals=never threshold=8",
+    )
     Lucky = serializers.ChoiceField(
         CARD_TOKENS, required=False, allow_blank=True,
         help_text="bga: the lucky card turned after a win (when there is no Pile tag)",
@@ -129,7 +133,7 @@ def _deal_field(seat: int) -> serializers.ListField:
 DraftDealSerializer = type(
     "DraftDealSerializer", (serializers.Serializer,),
     {"__doc__": "Each seat's dealt cards, complete or not yet.",
-     **{str(seat): _deal_field(seat) for seat in range(1, 5)}},
+     **{str(seat): _deal_field(seat) for seat in range(1, MAX_PLAYERS + 1)}},
 )
 
 
@@ -138,7 +142,8 @@ class DraftFieldsSerializer(serializers.Serializer[Any]):
 
     ruleset = serializers.ChoiceField(sorted(RULESETS))
     seats = _seats()
-    dealer = serializers.IntegerField(min_value=1, max_value=4, help_text="the dealer's seat")
+    dealer = serializers.IntegerField(min_value=1, max_value=MAX_PLAYERS,
+                                      help_text="the dealer's seat")
     tags = DraftTagsSerializer(required=False)
     deal = DraftDealSerializer(required=False)
 
@@ -155,7 +160,7 @@ class DraftUpdateSerializer(serializers.Serializer[Any]):
 
     seats = _seats(required=False)
     ruleset = serializers.ChoiceField(sorted(RULESETS), required=False)
-    dealer = serializers.IntegerField(min_value=1, max_value=4, required=False)
+    dealer = serializers.IntegerField(min_value=1, max_value=MAX_PLAYERS, required=False)
     tags = DraftTagsSerializer(required=False)
     deal = DraftDealSerializer(required=False)
 

@@ -100,6 +100,25 @@ def test_it_starts_from_the_start_form_and_deals_seat_by_seat(owner: APIClient) 
     assert all(e["seat"] == record.dealer and e["kind"] == "discard" for e in ready["legal"])
 
 
+def test_it_plays_a_six_seat_house_variant_to_its_end(owner: APIClient) -> None:
+    record = generate_record("classic", 6, 3, switches={"steal_generals": "never"})
+    body = fields_of(record) | {"tags": {"Switches": "steal_generals=never"}}
+    draft = start(owner, body)
+    assert draft["stage"] == "play" and len(draft["seats"]) == 6
+    assert draft["free"]["rK"] == 6 - sum(c.token == "rK" for h in record.deal.values() for c in h)
+    for event in record.events:
+        draft = enter(owner, draft, event.canonical().text()).json()
+    assert draft["stage"] == "ended"
+    assert draft["fcn"] == text_of(record, result=record.tags["Result"], drop=("Pile",))
+
+
+def test_it_refuses_five_seats_in_bga(owner: APIClient) -> None:
+    body = {"ruleset": "bga", "seats": ["An", "Bo", "Cy", "Di", "Ed"], "dealer": 1}
+    response = owner.post(DRAFTS, body, format="json")
+    assert response.status_code == 400
+    assert "bga is played by 2 to 4 players" in str(response.json())
+
+
 def test_it_starts_from_fcn_with_the_events_already_played(owner: APIClient) -> None:
     record = bot_round()
     draft = start(owner, {"fcn": text_of(record, 7)})

@@ -93,3 +93,37 @@ def test_it_gives_the_page_what_follows_each_legal_event(client: Client, user: U
     data = json.loads(found.group(1))
     assert set(data["next"]) == {event["event"] for event in data["legal"]}
     assert data["next"] == state_json(draft, lookahead=True)["next"]
+
+
+def test_it_starts_a_draft_of_six_seats_under_a_house_variant(client: Client, user: User) -> None:
+    client.force_login(user)
+    names = ["An", "Bình", "Chi", "Dũng", "Em", "Phúc"]
+    seats = {f"seat{n}": name for n, name in enumerate(names, start=1)}
+    response = client.post("/record/", {
+        "ruleset": "classic", "dealer": "6", "switches": "threshold=8 steal_generals=never",
+        **seats,
+    })
+    draft = Draft.objects.get()
+    assert response.status_code == 302
+    assert (draft.seats, draft.dealer) == (names, 6)
+    assert draft.tags == {"Switches": "steal_generals=never threshold=8"}
+    page = client.get(f"/record/{draft.pk}/")
+    assert page.status_code == 200
+    assert "Phúc" in page.content.decode()
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"ruleset": "bga", "seat3": "Chi", "seat4": "Dũng", "seat5": "Em"},
+     "bga is played by 2 to 4 players"),
+    ({"ruleset": "classic", "seat3": "Chi", "seat6": "Phúc"}, "seat 4 before seat 6"),
+    ({"ruleset": "classic", "switches": "steal_generals=sometimes"},
+     "steal_generals must be gan or never"),
+])
+def test_it_refuses_a_table_or_variant_the_ruleset_lacks(
+    client: Client, user: User, fields: dict[str, str], message: str
+) -> None:
+    client.force_login(user)
+    response = client.post("/record/", {"seat1": "An", "seat2": "Bình", "dealer": "1", **fields})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Draft.objects.exists()
