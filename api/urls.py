@@ -26,6 +26,7 @@ from api.views.drafts import DraftViewSet
 from api.views.games import GameViewSet
 from api.views.jobs import JobViewSet
 from api.views.players import PlayerGamesView, PlayerViewSet
+from api.views.rulesets import RulesetsView
 from api.views.stats import GlobalStatsView, LeaderboardView, RatingsView
 from api.views.uploads import UploadView
 
@@ -60,6 +61,7 @@ class ApiRouter(DefaultRouter):
         "leaderboard": "leaderboard",
         "ratings": "ratings",
         "global-stats": "global-stats",
+        "rulesets": "rulesets",
         "token": "token",
         "schema": "schema",
         "docs": "swagger-ui",
@@ -86,6 +88,7 @@ v1: list[URLPattern | URLResolver] = [
     path("stats/leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
     path("stats/ratings/", RatingsView.as_view(), name="ratings"),
     path("stats/global/", GlobalStatsView.as_view(), name="global-stats"),
+    path("rulesets/", RulesetsView.as_view(), name="rulesets"),
     path("uploads/", UploadView.as_view(), name="upload"),
     path("auth/token/", TokenView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(api_version="v1"), name="schema"),

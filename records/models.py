@@ -97,6 +97,11 @@ class Game(models.Model):
 
     # --- derived by the engine (see records.services.derive_game_fields) -------------------
     ruleset = models.CharField(_("ruleset"), max_length=32)
+    switches = models.CharField(
+        _("switches"), max_length=200, blank=True, default="",
+        help_text=_("the house variant the record names (its Switches tag, canonical); empty "
+                    "for the ruleset as shipped"),
+    )
     players = models.PositiveSmallIntegerField(_("players"))
     dealer = models.PositiveSmallIntegerField(_("dealer seat"))
     outcome = models.CharField(_("outcome"), max_length=16, choices=Outcome.choices)

@@ -16,6 +16,7 @@ from fourcolor.errors import FcnError, LimitError
 from fourcolor.facts import SeatFacts, finish_taken_from, seat_facts
 
 from records.models import MAX_PLAYER_NAME
+from records.variants import canonical_switches
 
 _MAX_DB_INT = 2**31 - 1
 
@@ -53,6 +54,7 @@ def derive_game_fields(check: fourcolor.Check) -> dict[str, Any]:
     canonical = fourcolor.write_fcn(record)
     return {
         "ruleset": record.ruleset_name,
+        "switches": canonical_switches(record.tag("Switches")),
         "players": record.players,
         "dealer": record.dealer,
         "outcome": game.finish.outcome,

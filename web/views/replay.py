@@ -27,6 +27,7 @@ from jobs.models import Job
 from records import replay_cache
 from records.deletion import can_delete
 from records.models import Game, GameAnalysis
+from records.variants import describe
 from web.outcomes import round_sentence
 from web.views.labels import js_labels
 from web.views.replay_analysis import decisions_html, evaluation_chart, replay_analysis
@@ -153,6 +154,7 @@ def _replay_page(request: HttpRequest, game: Game) -> HttpResponse:
     context: dict[str, Any] = {
         **board_context(payload, ply, view, players, move_lines(game, payload)),
         "game": game,
+        "variant": describe(game.ruleset, game.switches, game.players),
         "can_delete": can_delete(request.user, game),  # the "Delete this game" control
         "notices": notices,
         "tags": sorted(
