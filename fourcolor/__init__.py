@@ -35,7 +35,8 @@ from .split import Split, best_split
 # marks analyses of another version stale (records.analysis.mark_stale_analyses).
 # 1.1.0: the greedy bot's bga rules and the reviewer's screening and naming (issue 13).
 # 1.2.0: the reviewer extends near ties at the top of a decision that may be a mistake.
-__version__ = "1.2.0"
+# 1.3.0: the Switches tag (house variants) and five to eight players in classic.
+__version__ = "1.3.0"
 
 
 __all__ = [
