@@ -209,7 +209,8 @@
     Object.keys(deal).forEach(function (seat) {
       deal[seat].forEach(function (t) { if (t === token) used += 1; });
     });
-    return 4 - used;
+    // Four copies of each kind, one more set per player over four (N copies for N seats).
+    return Math.max(4, st.seats.length) - used;
   }
 
   function sortCards(tokens) {

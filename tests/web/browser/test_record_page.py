@@ -1,5 +1,6 @@
-"""The record editor in Chromium on a phone-sized page: whole rounds entered by taps and saved,
-an illegal typed event refused with the engine's words, undo across a claim, a reload."""
+"""The record editor in Chromium on a phone-sized page: whole rounds entered by taps and saved
+(six seats under a house variant among them), an illegal typed event refused with the engine's
+words, undo across a claim, a reload."""
 
 from __future__ import annotations
 
@@ -18,13 +19,15 @@ from tests.web.browser.conftest import PHONE, sign_in
 pytestmark = pytest.mark.browser
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus" / "valid.fcn"
+VARIANTS = CORPUS.with_name("variants.fcn")
 # Short rounds of the conformance corpus without a Pile tag (the editor records no pile):
-# classic, 3 seats, a pong, 30 events; bga, 2 seats, a comment and a Lucky card, 30 events.
-CLASSIC, BGA = 33, 35
+# classic, 3 seats, a pong, 30 events; bga, 2 seats, a comment and a Lucky card, 30 events;
+# classic, 6 seats under steal_generals=never and three other switches, 13 events.
+CLASSIC, BGA, SIX = (CORPUS, 33), (CORPUS, 35), (VARIANTS, 49)
 
 
-def corpus_record(index: int) -> fourcolor.Record:
-    text = CORPUS.read_text(encoding="utf-8")
+def corpus_record(index: int, path: Path = CORPUS) -> fourcolor.Record:
+    text = path.read_text(encoding="utf-8")
     for rt in fourcolor.iter_records(text.splitlines(keepends=True)):
         if rt.index == index:
             return fourcolor.parse_record(rt.text)
@@ -42,11 +45,17 @@ def wait_position(page: Any, position: int) -> None:
 def start_by_form(page: Any, record: fourcolor.Record) -> None:
     page.goto("/record/")
     page.select_option("#id_ruleset", record.ruleset_name)
+    if record.players > 4:
+        page.click(".record-form__more-seats summary")
     for number, name in enumerate(record.seats, start=1):
         page.fill(f"#id_seat{number}", name)
     page.select_option("#id_dealer", str(record.dealer))
-    if record.tag("Event") or record.tag("Date"):
+    if record.tag("Switches"):
+        page.fill("#id_switches", record.tags["Switches"])
+    if record.tag("Event") or record.tag("Date") or record.tag("Round"):
         page.click(".record-form__tags summary")
+    if record.tag("Round"):
+        page.fill("#id_round", record.tags["Round"])
     if record.tag("Event"):
         page.fill("#id_event", record.tags["Event"])
     if record.tag("Date"):
@@ -83,11 +92,11 @@ def play_by_taps(page: Any, record: fourcolor.Record, upto: int | None = None) -
     return typed
 
 
-@pytest.mark.parametrize("index", [CLASSIC, BGA], ids=["classic", "bga"])
+@pytest.mark.parametrize("where", [CLASSIC, BGA, SIX], ids=["classic", "bga", "six-seats"])
 def test_it_records_a_whole_round_by_taps_and_saves_it(
-    make_page: Any, account: Any, index: int
+    make_page: Any, account: Any, where: tuple[Path, int]
 ) -> None:
-    record = corpus_record(index)
+    record = corpus_record(where[1], where[0])
     page = make_page(PHONE)
     sign_in(page, "uploader", "/record/")
     start_by_form(page, record)
@@ -120,7 +129,7 @@ def _draft(account: Any, record: fourcolor.Record, events: int) -> Draft:
 def test_it_refuses_an_illegal_typed_event_with_the_engines_message(
     make_page: Any, account: Any
 ) -> None:
-    record = corpus_record(CLASSIC)
+    record = corpus_record(CLASSIC[1])
     draft = _draft(account, record, 0)
     page = make_page(PHONE)
     make_page.allow("status of 400 (Bad Request)")
@@ -142,7 +151,7 @@ def test_it_refuses_an_illegal_typed_event_with_the_engines_message(
 def test_it_undoes_across_a_claim_and_keeps_the_state_over_a_reload(
     make_page: Any, account: Any
 ) -> None:
-    record = corpus_record(CLASSIC)
+    record = corpus_record(CLASSIC[1])
     game = fourcolor.validate(record)
     claim = next(c.ply for c in game.claims if c.right.label in ("pong", "chi"))
     draft = _draft(account, record, claim - 1)
