@@ -62,7 +62,7 @@ def test_it_documents_every_endpoint() -> None:
         "/api/v1/jobs/revalidate/", "/api/v1/jobs/analyse/", "/api/v1/games/{id}/analysis/",
         "/api/v1/drafts/", "/api/v1/drafts/{id}/", "/api/v1/drafts/{id}/events/",
         "/api/v1/drafts/{id}/events/{ply}/", "/api/v1/drafts/{id}/undo/",
-        "/api/v1/drafts/{id}/redo/", "/api/v1/drafts/{id}/save/",
+        "/api/v1/drafts/{id}/redo/", "/api/v1/drafts/{id}/save/", "/api/v1/rulesets/",
     }
     assert documented == expected
     assert len(routes) >= len(expected) + len(undocumented)
