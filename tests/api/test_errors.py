@@ -134,7 +134,7 @@ def test_it_lists_the_endpoints_at_the_root(api: APIClient) -> None:
         "leaderboard": f"{base}stats/leaderboard/", "ratings": f"{base}stats/ratings/",
         "global-stats": f"{base}stats/global/", "token": f"{base}auth/token/",
         "schema": f"{base}schema/", "docs": f"{base}docs/", "redoc": f"{base}redoc/",
-        "jobs": f"{base}jobs/", "drafts": f"{base}drafts/",
+        "jobs": f"{base}jobs/", "drafts": f"{base}drafts/", "rulesets": f"{base}rulesets/",
     }
     # Each answers: reads with 200, the token and jobs with 401 (anonymous), uploads with 405
     # (POST only, whoever asks), and the ratings ask for their ruleset.
