@@ -14,7 +14,8 @@ from django.views.decorators.http import require_safe
 
 from ratings.models import ANY_PLAYERS, ANY_RULESET, PlayerTotals
 from records.filters import DEFAULT_ORDERING, ORDERING_FIELDS, GameFilter
-from records.models import Game, GameSeat, Player, player_key
+from records import search as name_search
+from records.models import Game, GameSeat, NameWord, Player
 from web.forms import use_date_pickers
 from records.paging import EstimatingPaginator
 
@@ -97,14 +98,16 @@ def counted_rounds() -> Subquery:
 
 
 def matching_players(filterset: GameFilter) -> list[Player]:
-    """The players whose names the valid `player` and `opponent` filters match (part of a
-    name), most rounds first: links to their pages above the results."""
+    """The players whose names the valid `player` and `opponent` filters match (as typed:
+    records.search), most rounds first: links to their pages above the results."""
     value = filterset.value
-    keys = [player_key(value.player), player_key(value.opponent)]
     out: list[Player] = []
-    for key in filter(None, keys):
+    for typed in (value.player, value.opponent):
+        found = name_search.matching(NameWord.Kind.PLAYER, typed)
+        if found is None:
+            continue
         out += list(
-            Player.objects.filter(name_key__contains=key)
+            Player.objects.filter(pk__in=found)
             .annotate(rounds=Coalesce(counted_rounds(), 0))
             .order_by("-rounds", "name_key")[:MATCHING_PLAYERS]
         )
