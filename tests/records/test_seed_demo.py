@@ -30,7 +30,7 @@ def test_it_seeds_games_matches_and_players_of_many_scripts() -> None:
     assert "Seeded 80 demo games (0 duplicates, 0 refused)." in out
     assert Game.objects.count() == 80
     assert set(Game.objects.values_list("ruleset", flat=True)) == {"classic", "bga"}
-    assert set(Game.objects.values_list("players", flat=True)) == {2, 3, 4}
+    assert {2, 3, 4, 6} <= set(Game.objects.values_list("players", flat=True))
     assert Match.objects.count() >= 5
     assert all(m.games.count() >= 2 for m in Match.objects.all())
     assert not Game.objects.filter(date__isnull=True).exists()
@@ -40,6 +40,29 @@ def test_it_seeds_games_matches_and_players_of_many_scripts() -> None:
     assert {"LATIN", "CJK", "CYRILLIC", "ARABIC"} <= scripts
     assert any("Ễ" in p.name or "ễ" in p.name for p in Player.objects.all())
     assert GameSeat.objects.count() == sum(Game.objects.values_list("players", flat=True))
+
+
+def test_it_shows_house_variants_and_tables_of_five_to_eight() -> None:
+    """The default demo has house-variant rounds of both rulesets and classic tables of five
+    to eight, stored with their variant (Game.switches) and shown on the archive and replay
+    pages in words."""
+    from django.test import Client
+    from django.urls import reverse
+
+    _seed()
+    games = Game.objects
+    assert {r for r in games.exclude(switches="").values_list("ruleset", flat=True)} == {
+        "classic", "bga"}
+    assert {5, 6, 7} <= set(games.filter(players__gt=4).values_list("players", flat=True))
+    assert set(games.filter(players__gt=4).values_list("ruleset", flat=True)) == {"classic"}
+    six = games.filter(players=6).exclude(switches="").first()
+    assert six is not None and six.switches == "steal_generals=never"
+    assert "Switches" in six.canonical_text
+    client = Client()
+    page = client.get(reverse("game", args=[six.pk])).content.decode()
+    assert "classic, generals never stolen, 6 players" in page
+    archive = client.get(reverse("archive") + "?ordering=-players").content.decode()
+    assert f'href="{reverse("game", args=[six.pk])}"' in archive
 
 
 def test_it_does_nothing_when_the_archive_already_has_games() -> None:

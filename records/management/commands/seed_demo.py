@@ -2,7 +2,8 @@
 self-play.
 
 Matches and single rounds played by the engine's bots (`fourcolor.generate`), both rulesets,
-2 to 4 players with names in several scripts, dated over the past six months, stored through
+2 to 4 players with names in several scripts (and one table in VARIANT_EVERY a house variant
+of either ruleset or a classic table of 5 to 8), dated over the past six months, stored through
 the import service like any upload. Does nothing when the database already has games, unless
 --force (then the same seed only yields duplicates: pass another --seed for new games).
 
@@ -61,6 +62,14 @@ DEMO_EVENTS = (
     "Family table", "Spring open",
 )
 RULESETS = ("classic", "bga")
+# One table in this many plays something other than a shipped ruleset at 2 to 4 seats: a house
+# variant (its Switches tag) or, in turn, a classic table of five to eight.
+VARIANT_EVERY = 5
+HOUSE_VARIANTS: dict[str, tuple[dict[str, Any], ...]] = {
+    "classic": ({"steal_generals": "never"}, {"dealt_sets_locked": True, "lucky_draw": True}),
+    "bga": ({"steal_generals": "never", "threshold": 8},
+            {"below_threshold": "shortfall", "color_groups": "any"}),
+}
 # The greedy bot as it was before its two bga rules (fourcolor.generate.make_bot): the demo
 # shows forced finishes under the threshold, which the greedy bot now avoids, and its archive
 # stays the one it was.
@@ -102,6 +111,8 @@ def demo_records(
     # Comments and missed wins draw from their own generator: the tables, names and dates
     # stay those the seed always gave.
     extras = random.Random(f"fourcolor-demo-extras:{seed}{suffix}")
+    # So do the variants: a table turned into one keeps its draws from `rng`.
+    variants = random.Random(f"fourcolor-demo-variants:{seed}{suffix}")
     made = 0
     number = 0
     while made < games:
@@ -114,23 +125,43 @@ def demo_records(
         event = rng.choice(DEMO_EVENTS)
         rounds = min(games - made, rng.choice((1, 2, 3, 4, 4, 6, 8)))
         game_seed = seed * 100_000 + number + part * PART_SEEDS
+        # The dealer is drawn at the table as drawn (a larger table keeps it): `rng` stays the
+        # stream it always was.
+        dealer = rng.randint(1, players) if rounds == 1 else 1
+        ruleset, players, names, switches = _variant(ruleset, players, names, number, variants)
         if rounds == 1:
-            dealer = rng.randint(1, players)
             tags = {"Event": event, "Site": "fourcolor demo", "Date": date}
             played = [generate_record(ruleset, players, game_seed, dealer=dealer, names=names,
-                                      tags=tags, bot=DEMO_BOT)]
+                                      tags=tags, bot=DEMO_BOT, switches=switches)]
             if extras.randrange(MISSED_WIN_EVERY) == 0:
                 played = [with_missed_win(played[0], extras)]
         else:
             # Not in matches: a round's result there sets the credits the next rounds carry.
             match_id = f"demo-{seed}-{part}-{number:04d}" if part else f"demo-{seed}-{number:04d}"
             played = generate_match(ruleset, players, game_seed, rounds=rounds, names=names,
-                                    match_id=match_id, date=date, event=event, bot=DEMO_BOT)
+                                    match_id=match_id, date=date, event=event, bot=DEMO_BOT,
+                                    switches=switches)
         for record in played:
             if extras.randrange(COMMENTED_ROUND_EVERY) == 0:
                 record = with_comments(record, extras)
             yield record
         made += rounds
+
+
+def _variant(
+    ruleset: str, players: int, names: list[str], number: int, rng: random.Random
+) -> tuple[str, int, list[str], dict[str, Any]]:
+    """The table `number` as drawn, or (one in VARIANT_EVERY, alternately) the same table
+    under a house variant of its ruleset, or a classic table of 5, 6, 7, 8 in turn (more names
+    drawn; the standard rules or a house variant)."""
+    if number % VARIANT_EVERY:
+        return ruleset, players, names, {}
+    if number % (2 * VARIANT_EVERY):
+        return ruleset, players, names, dict(rng.choice(HOUSE_VARIANTS[ruleset]))
+    more = 5 + (number // (2 * VARIANT_EVERY) - 1) % 4
+    others = [name for name in DEMO_NAMES if name not in names]
+    switches = rng.choice(({}, *HOUSE_VARIANTS["classic"]))
+    return "classic", more, names + rng.sample(others, more - players), dict(switches)
 
 
 def with_missed_win(record: fourcolor.Record, rng: random.Random) -> fourcolor.Record:
