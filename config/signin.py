@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from allauth.account import views as account_views
+from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -83,4 +85,18 @@ def locked_out(
         )
         response.render()
     response["Retry-After"] = str(wait)
+    return response
+
+
+def login(request: HttpRequest) -> HttpResponse:
+    """The site's sign-in page (django-allauth's), warning when the next failed try locks
+    signing in: a refused form is re-rendered with `last_try` set."""
+    response = account_views.login(request)
+    if (
+        request.method == "POST" and isinstance(response, TemplateResponse)
+        and not response.is_rendered and response.status_code == 200
+        and response.context_data is not None
+    ):
+        failures = AxesProxyHandler.get_failures(request)
+        response.context_data["last_try"] = failures == settings.AXES_FAILURE_LIMIT - 1
     return response

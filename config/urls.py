@@ -12,6 +12,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 from django.views.generic.base import RedirectView
 
+from config import signin
 from config.views import healthz
 
 FAVICON = "img/favicon.svg"
@@ -36,7 +37,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # Accounts (django-allauth; templates/account/, web/accounts/): sign-up, sign-in,
     # sign-out, e-mail confirmation, password reset and change. Sign-in and sign-out keep the
     # names "login" and "logout" that LOGIN_URL and the pages use.
-    path("accounts/login/", account_views.login, name="login"),
+    path("accounts/login/", signin.login, name="login"),
     path("accounts/logout/", account_views.logout, name="logout"),
     # Django's own address for a password reset, from before allauth: links to it still work.
     path("accounts/password_reset/",

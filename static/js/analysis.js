@@ -42,6 +42,7 @@
   var progress = section.querySelector('[data-field="analysis-progress"]');
   var count = section.querySelector('[data-field="analysis-count"]');
   var countTemplate = section.getAttribute("data-count-template") || "";
+  var statusText = section.querySelector('[data-field="analysis-status"]');
 
   function follow() {
     window.fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
@@ -54,6 +55,10 @@
       })
       .then(function (body) {
         if (!body || !body.job) return;
+        // a queued job that a worker took says so: "running", not "queued" until the reload
+        if (statusText && body.job.status === "running") {
+          statusText.textContent = section.getAttribute("data-running-text");
+        }
         if (progress && body.job.percent !== null) progress.value = body.job.percent;
         if (count && body.job.total) {
           count.textContent = countTemplate

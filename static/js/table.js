@@ -18,6 +18,11 @@
       });
     }
 
+    // L's plural pairs are [one, other]
+    function plural(pair, count) {
+      return pair[count === 1 ? 0 : 1];
+    }
+
     function el(tag, attrs, children) {
       var node = document.createElement(tag);
       Object.keys(attrs || {}).forEach(function (key) {
@@ -71,7 +76,7 @@
     function hiddenHand(count) {
       return el("div", { className: "hand-hidden", "data-hidden": "true" }, [
         el("ul", { className: "cards", "aria-hidden": "true" }, [el("li", { className: "card card--back card--sm" })]),
-        el("span", { text: fmt(L.cardsHidden, { count: count }) }),
+        el("span", { text: fmt(plural(L.cardsHidden, count), { count: count }) }),
       ]);
     }
 
@@ -93,6 +98,7 @@
         fill("live", null, [empty()]);
       }
       fill("pile", null, [String(st.pile)]);
+      fill("pile-words", null, [plural(L.pileLeft, st.pile)]);
       fill("discards", null, [cardList(split(st.discards), true)]);
     }
 

@@ -179,3 +179,24 @@ def test_guesses_by_name_and_by_address_count_for_one_account(user: User) -> Non
 
     _assert_locked("site", _allauth(Client(), "uploader@example.org", PASSWORD,
                                     address="10.4.1.1"))
+
+
+@pytest.mark.parametrize("language,warning,reset", [
+    ("en", "One more failed sign-in locks", "Reset your password"),
+    ("vi", "Thêm một lần đăng nhập sai", "Đặt lại mật khẩu"),
+    ("zh-hant", "再失敗一次", "重設密碼"),
+])
+def test_it_warns_one_try_before_the_lock_and_links_the_password_reset(
+    user: User, language: str, warning: str, reset: str
+) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    for attempt in range(1, LIMIT):
+        doc = parse(_web(client, "uploader", "wrong").content)
+        shown = doc.find_all("p", data_field="last-try")
+        assert bool(shown) == (attempt == LIMIT - 1)
+    assert warning in shown[0].words()
+    assert shown[0].find("a").attrs["href"] == "/accounts/password/reset/"
+    locked = _web(client, "uploader", "wrong")
+    assert locked.status_code == 429
+    link = parse(locked.content).find("a", data_field="reset-link")
+    assert (link.words(), link.attrs["href"]) == (reset, "/accounts/password/reset/")

@@ -105,3 +105,22 @@ def test_it_says_so_when_nothing_matches(client: Client, archive: Archive) -> No
 def test_it_answers_head_and_refuses_post(client: Client, archive: Archive) -> None:
     assert client.head(reverse("archive")).status_code == 200
     assert client.post(reverse("archive")).status_code == 405
+
+
+@pytest.mark.parametrize("accept,lead,first", [
+    ("en", "is a rummy-like game played with 112 xiangqi cards",
+     "Replay a game from the list below"),
+    ("vi", "là một trò chơi bài kiểu rummy", "Xem lại một ván trong danh sách bên dưới"),
+    ("zh-hant", "類似拉米的遊戲", "重播下方列表中的一局"),
+])
+def test_the_home_page_says_what_the_site_is_and_what_to_do_first(
+    client: Client, archive: Archive, accept: str, lead: str, first: str
+) -> None:
+    doc = parse(client.get("/", headers={"accept-language": accept}).content)
+    intro = doc.find("section", data_field="intro")
+    assert lead in intro.find("p").words()
+    steps = [(a.words(), a.attrs["href"]) for a in intro.find("ol").find_all("a")]
+    assert [href for _words, href in steps] == ["#results-heading", "/upload/", "/record/"]
+    assert steps[0][0] == first
+    filtered = parse(client.get("/", {"analysed": "true"}).content)
+    assert not filtered.find_all("section", data_field="intro")

@@ -24,12 +24,13 @@ def page(client: Client, **params: str) -> Node:
 
 
 def rows(doc: Node) -> list[tuple[str, str, str]]:
-    """(rank, player, rounds) of each row of the board."""
+    """(rank, player, rounds) of each row of the board (the rounds board's value is its
+    rounds: it has no second rounds column)."""
     out = []
     for tr in doc.find("table", "leaderboard").find("tbody").find_all("tr"):
         cells = tr.find_all("td")
-        if len(cells) == 4:
-            out.append((cells[0].text(), cells[1].text(), cells[3].text()))
+        if len(cells) >= 3 and "empty" not in cells[0].attrs.get("class", ""):
+            out.append((cells[0].text(), cells[1].text(), cells[-1].text()))
     return out
 
 
@@ -56,6 +57,17 @@ def test_it_defaults_to_rounds_among_players_with_ten(client: Client, archive: A
     board = leaderboards.leaderboard("rounds", min_rounds=10)["rows"]
     assert rows(doc) == [(str(r["rank"]), r["player"]["name"], str(r["rounds"])) for r in board]
     assert "at least 10 rounds" in doc.find("p", data_field="board-rule").text()
+
+
+def test_it_names_the_default_statistic_in_its_menu_and_shows_rounds_once(
+    client: Client, archive: Archive
+) -> None:
+    doc = page(client)
+    chosen = [o for o in doc.find("select", name="metric").find_all("option")
+              if "selected" in o.attrs]
+    assert [o.attrs["value"] for o in chosen] == ["rounds"]
+    headers = [th.text() for th in doc.find("table", "leaderboard").find("thead").find_all("th")]
+    assert headers == ["Rank", "Player", "Rounds"]
 
 
 def test_it_narrows_to_a_ruleset_and_a_table_size(client: Client, archive: Archive) -> None:

@@ -70,6 +70,8 @@ def test_its_link_sets_a_new_password_once(ann: User) -> None:
     done = client.post(action, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
 
     assert done.status_code == 302
+    shown = client.get(done["Location"]).content.decode()
+    assert shown.count("Your password is changed.") == 1
     assert Client().post(reverse("login"), {"login": "ann", "password": NEW_PASSWORD})[
         "Location"] == "/"
     again = Client().get(link, follow=True)

@@ -268,3 +268,29 @@ def test_it_tells_how_a_round_without_a_plain_win_ended(
         settlement = [r.find("td").words() for r in end.find("table", "settlement")
                       .find_all("tr", data_seat=True)]
         assert len(settlement) == game.players
+
+
+@pytest.mark.parametrize("language,one,other", [
+    ("en", "1 hidden card|card left", "2 hidden cards|cards left"),
+    ("vi", "1 lá úp|lá còn lại", "2 lá úp|lá còn lại"),
+    ("zh-hant", "1 張暗牌|張剩餘", "2 張暗牌|張剩餘"),
+])
+def test_it_says_one_card_and_many_cards_in_each_language(
+    language: str, one: str, other: str
+) -> None:
+    from django.template import Context, Template
+    from django.utils import translation
+
+    from web.templatetags.fourcolor_web import hidden_hand
+    from web.views.labels import js_labels
+
+    pile = Template('{% load i18n %}{% blocktranslate count counter=n %}card left'
+                    '{% plural %}cards left{% endblocktranslate %}')
+    with translation.override(language):
+        labels = js_labels()
+        for n, expected in ((1, one), (2, other)):
+            hidden, left = expected.split("|")
+            assert parse(str(hidden_hand(n))).words() == hidden
+            assert pile.render(Context({"n": n})) == left
+            assert labels["cardsHidden"][0 if n == 1 else 1] % {"count": n} == hidden
+            assert labels["pileLeft"][0 if n == 1 else 1] == left

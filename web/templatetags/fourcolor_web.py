@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import Truncator
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.utils.translation import pgettext_lazy
 
 from fourcolor.cards import parse_card
@@ -103,7 +104,7 @@ def card_legend(rank: str = "R") -> SafeString:
 @register.simple_tag
 def hidden_hand(count: int) -> SafeString:
     """Another seat's hand in a one-seat view: its size only."""
-    text = _("%(count)s hidden cards") % {"count": count}
+    text = ngettext("%(count)s hidden card", "%(count)s hidden cards", count) % {"count": count}
     return format_html(
         '<div class="hand-hidden" data-hidden="true"><ul class="cards" aria-hidden="true">'
         '<li class="card card--back card--sm"></li></ul><span>{}</span></div>',

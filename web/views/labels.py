@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.utils.translation import ngettext
 from django.utils.translation import pgettext_lazy
 
 from fourcolor.cards import CARDS, parse_card
@@ -84,7 +85,10 @@ def js_labels() -> dict[str, object]:
         "words": js_templates(),
         "sources": {source: str(name) for source, name in SOURCES.items()},
         "deal": _("Deal"),
-        "cardsHidden": _("%(count)s hidden cards"),
+        # [one, other]: table.js picks by count (the site's languages have at most these two)
+        "cardsHidden": [ngettext("%(count)s hidden card", "%(count)s hidden cards", n)
+                        for n in (1, 2)],
+        "pileLeft": [ngettext("card left", "cards left", n) for n in (1, 2)],
         "pointsShort": _("%(points)s pt"),
         "unseen": _("%(count)s unseen"),
         "noWaits": _("not waiting"),

@@ -54,7 +54,11 @@ class BoardForm(forms.Form):
 
 @require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    board_form = BoardForm(request.GET)
+    # The menu shows what the board ranks by: a first visit names the default statistic.
+    data = request.GET.copy()
+    if not data.get("metric"):
+        data["metric"] = DEFAULT_METRIC
+    board_form = BoardForm(data)
     board_form.is_valid()  # a bad value falls back to its default, and the form says why
     choice = getattr(board_form, "cleaned_data", {})
     metric = choice.get("metric") or DEFAULT_METRIC

@@ -90,3 +90,26 @@ def test_a_queued_analysis_appears_once_the_worker_is_done(
     page.wait_for_selector("#replay[data-script=ready]", state="attached")
     assert page.locator("figure.chart--evaluation a.chart__point").count() > 0
     assert address(page).endswith("?seat=1")
+
+
+@pytest.mark.parametrize("locale,running", [
+    ("en-GB", "The analysis is running."),
+    ("vi", "Đang phân tích."),
+    ("zh-TW", "分析進行中。"),
+])
+def test_a_queued_analysis_says_running_once_a_worker_took_it(
+    make_page: Any, seeded: Archive, held_jobs: list[Job], locale: str, running: str
+) -> None:
+    from jobs.analysis import Parameters, request_analysis
+
+    page = make_page(locale=locale)
+    request_analysis(seeded.missed, None, Parameters.of())
+    open_replay(page, f"/games/{seeded.missed.pk}/")
+    status = page.locator('[data-field="analysis-status"]')
+    assert status.text_content() != running
+
+    Job.objects.filter(status=Job.Status.QUEUED).update(status=Job.Status.RUNNING)
+
+    page.wait_for_function(
+        "t => document.querySelector('[data-field=analysis-status]').textContent === t",
+        arg=running, timeout=15_000)
