@@ -33,7 +33,7 @@ from .split import Split, best_split
 # Raised whenever the engine's results change for the same input (a rule, the bots, the
 # reviewer): stored games and analyses name the version that made them, and `revalidate`
 # marks analyses of another version stale (records.analysis.mark_stale_analyses).
-# 1.1.0: the greedy bot's bga rules and the reviewer's screening and naming (issue 13).
+# 1.1.0: the greedy bot's bga rules and the reviewer's screening and naming.
 # 1.2.0: the reviewer extends near ties at the top of a decision that may be a mistake.
 # 1.3.0: the Switches tag (house variants) and five to eight players in classic.
 __version__ = "1.3.0"

@@ -1,4 +1,4 @@
-"""The reviewer: every decision of a round rated by simulation (issue 13 §2, docs/analysis.md).
+"""The reviewer: every decision of a round rated by simulation (docs/analysis.md).
 
 For one seat of a valid record, at every point where the seat chose between two or more options
 (claim a live card or let it go, which meld, meld its own draw or discard it, which card to
@@ -377,7 +377,7 @@ def _name_best(
     played aside), whether or not each alone beats the one played: an option as good as the
     best is as good an answer, and whether its own gain over the option played reaches `Z` is
     the noisiest test of all (two seeds then named different options of a tie,
-    docs/analysis.md step 6; other rules measured by bench/analysis_naming.py)."""
+    docs/analysis.md step 6; other rules measured no better)."""
     near = [
         k for k in active if k != played and (k == top or _margin(judged[top], judged[k]) <= Z)
     ]

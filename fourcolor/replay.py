@@ -254,7 +254,7 @@ class Replay:
         hands = rnd.hands
         shown = self._melds_shown.__getitem__
         hand_cards = self._hands.__getitem__
-        # `GET /games/{id}/plies/` builds every ply's state at once (bench/replay_values.py):
+        # `GET /games/{id}/plies/` builds every ply's state at once:
         # the values are built positionally, in the field order of their classes.
         seats = []
         for s in range(1, players + 1):

@@ -120,7 +120,7 @@ def state_json(state: PlyState, once: Once = _afresh) -> dict[str, Any]:
 def states_json(states: Iterable[PlyState]) -> Iterator[dict[str, Any]]:
     """`state_json` of each of one replay's states, writing each hand, displayed meld and
     discard once for them all: a round's states show the same ones ply after ply (the API's
-    `GET /games/{id}/plies/`, bench/replay_values.py). The dicts share those parts with each
+    `GET /games/{id}/plies/`). The dicts share those parts with each
     other, so treat them as read-only (the API turns each into JSON text at once)."""
     # By the values' ids, each kept beside its JSON so that no id can be reused while the
     # states are written (the replay makes each hand, meld and discard once: replay._Made).

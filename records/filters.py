@@ -302,7 +302,7 @@ class GameOrderingFilter(django_filters.OrderingFilter):
     def __init__(self, **kwargs: Any) -> None:
         fields = [(field, param) for param, field in ORDERING_FIELDS.items()]
         # Both directions named here, in our catalogue: django-filter's own "%s (descending)"
-        # comes from its catalogue, which has no Vietnamese or Traditional Chinese (issue 15).
+        # comes from its catalogue, which has no Vietnamese or Traditional Chinese.
         labels = {
             "date": _("date played, oldest first"),
             "-date": _("date played, newest first"),

@@ -5,7 +5,7 @@ as `= ANY(%s)` with the values as one array parameter, where `__in` writes one p
 value: psycopg parses the statement's text for its placeholders, and the text changes with
 the number of values, so a batch of another size is parsed and planned anew. The statistics
 hook's look-ups of an import's batches (thousands of ids each) took 0.4 s less of a
-10,000-round import (docs/performance.md, "The statistics hook's SQL"). Elsewhere (SQLite) it
+10,000-round import. Elsewhere (SQLite) it
 is `__in`. Registered on every field by `records.apps`; `ratings.totals._batch_condition` is
 the same idea for the raw SQL of the totals. Not worth it for a few hundred values.
 """

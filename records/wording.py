@@ -1,4 +1,4 @@
-"""What happened at a ply, in words and in the reader's language (issue 15: "Jonas pongs Noor's
+"""What happened at a ply, in words and in the reader's language ("Jonas pongs Noor's
 discard", "Ελένη chis her own draw", "… skipping Ann").
 
 The engine says it in codes (`Replay.state`'s `event` verb and its `claim`: kind, owner, whose

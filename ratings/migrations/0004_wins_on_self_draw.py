@@ -1,4 +1,4 @@
-"""Wins on one's own draw get a counter of their own (issue 15): `wins_on_draw` now counts wins
+"""Wins on one's own draw get a counter of their own: `wins_on_draw` now counts wins
 on another seat's draw only. Both are recounted for every stored total from the seats, which
 records.0004 recomputed, at each total's roll-up level (ruleset "" and players 0 mean any)."""
 

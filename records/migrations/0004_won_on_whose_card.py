@@ -1,6 +1,6 @@
 """`Game.on` and `GameSeat.won_on` name whose card ended the round: `self_draw` (the finisher
-drew it), `draw` (another seat drew it) or `discard` (issue 15). Before, `draw` meant either
-draw; the stored rounds whose card came from a draw are recomputed from their records.
+drew it), `draw` (another seat drew it) or `discard`; the stored rounds whose card came from a
+draw are recomputed from their records.
 
 The data step reads each such round's canonical text with the notation parser only: the card a
 round's finishing meld takes is the live card of the last draw or discard before it (calls do
