@@ -413,7 +413,7 @@ JOB_WORKERS = env_int("JOB_WORKERS", 2, minimum=0)
 BACKGROUND_IMPORT_MIN_BYTES = env_int("BACKGROUND_IMPORT_MIN_BYTES", 256 * 1024, minimum=1)
 # --- End of background jobs -----------------------------------------------------------------
 
-# --- Analysis (issue 13: every decision rated by simulation, docs/analysis.md) --------------
+# --- Analysis (every decision rated by simulation, docs/analysis.md) -----------------------
 # Analyses are background jobs (jobs/analysis.py), requested from the replay page or the API.
 # Samples per option when a request names none (the engine's default), and the most a request
 # may ask for: the work grows with it, one job holds a worker for all of it.

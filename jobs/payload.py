@@ -3,7 +3,8 @@
 Written as it is read from the request (an uploaded file Django spooled to a temporary file,
 the raw body stream, or text from a form field or JSON), and read back by the worker as an
 iterator of chunks that the import service splits into records: at no point does a process
-hold more than one chunk of the upload, whatever its size (docs/reliability.md, "Memory").
+hold more than one chunk of the upload, whatever its size (docs/reliability.md, "Uploads and
+the job worker").
 """
 
 from __future__ import annotations

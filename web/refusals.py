@@ -1,4 +1,4 @@
-"""Refusals in the reader's language, naming players (issue 15, item 4).
+"""Refusals in the reader's language, naming players.
 
 The engine stays Django-free and says why it refused a record in English, with an error
 category (`claim-right`, `turn`, ...) and the parameters written into the message (seats,

@@ -3,10 +3,10 @@
 One serializer per value. The declared fields are the OpenAPI schema; `to_representation`
 writes the value with the engine's JSON form (fourcolor/replay_json.py, which the command line
 uses too), field for field, because a replay's plies are thousands of small
-values and DRF's generic field walk would make `GET /games/{id}/plies/` several times slower
-(bench/api_reads.py). tests/api/test_replay_serializers.py checks that every serializer writes
-exactly its declared fields. The class names are the schema's component names (kept from when
-these only described the engine's dicts: a client generated from the schema keeps its types).
+values and DRF's generic field walk would make `GET /games/{id}/plies/` several times slower.
+tests/api/test_replay_serializers.py checks that every serializer writes exactly its declared
+fields. The class names are the schema's component names, stable so that a client generated
+from the schema keeps its types.
 """
 
 from __future__ import annotations

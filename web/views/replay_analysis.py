@@ -1,5 +1,5 @@
 """The replay page's analysis: marks in the move list, the evaluation chart, every decision's
-options in words, and each seat's accuracy (issue 13; docs/analysis.md, "Reading it").
+options in words, and each seat's accuracy (docs/analysis.md, "Reading it on the replay page").
 
 The analysis itself is stored per game (records.models.GameAnalysis) by a background job; this
 module only reads it and shapes it for one view of the page: with a seat chosen, that seat's

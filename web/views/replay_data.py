@@ -5,7 +5,7 @@
 that both the template (for the ply in the address) and replay.js (for every other ply,
 without asking the server again) draw: the page's own compact words for the engine's values.
 Building every ply costs the same whichever ply is asked for, so the first and the last ply of
-a long round are equally cheap to serve (bench/web_replay.py).
+a long round are equally cheap to serve.
 """
 
 from __future__ import annotations

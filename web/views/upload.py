@@ -51,7 +51,7 @@ def upload(request: HttpRequest) -> HttpResponse:
                               size=upload_size(source))
     # Post/Redirect/Get, whatever the verdicts and wherever the job runs: the result has an
     # address of its own (a reload shows it again, never re-submits the file), and a wholly
-    # refused upload is no longer a 400 document the browser logs as an error.
+    # refused upload is not a 400 document the browser logs as an error.
     response = HttpResponseRedirect(reverse("upload-result", args=[submitted.job.pk]))
     response.status_code = 303
     return response
