@@ -2,7 +2,8 @@
 #
 #   make run                  install into .venv, migrate, seed demo games, serve on 127.0.0.1:8000
 #                             with the job worker (manage.py run_jobs) beside the server
-#   make test                 the whole test suite (PYTEST_ARGS="-k replay -x" to narrow it)
+#   make test                 the whole test suite, one test process per core
+#                             (PYTEST_ARGS="-k replay -x" to narrow it, "-n 0" for one process)
 #   make lint                 ruff over the repository, mypy --strict over the engine
 #
 # DATABASE_URL picks the database for all of them (SQLite under var/ when unset).
@@ -62,7 +63,7 @@ chromium:
 	fi
 
 test: $(STAMP) chromium
-	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -q -n auto --dist loadgroup $(PYTEST_ARGS)
 
 # Both linters always run, so that one report shows everything; either failing fails the target.
 lint: $(STAMP)

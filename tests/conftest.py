@@ -14,6 +14,21 @@ import pytest
 # tests alike.
 pytest_plugins = ["tests.analysis.fixtures"]
 
+# pytest-django's fixtures that open the test database; a test using any of them (directly or
+# through another fixture), or marked django_db, is a database test.
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences",
+                               "django_db_serialized_rollback", "live_server"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the database tests `database`, so that a second run on another database can select
+    only them (`-m database`): the others give the same result whatever DATABASE_URL says,
+    since pytest-django refuses them any database access."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") or fixtures & DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.database)
+
 
 def pytest_report_header(config: pytest.Config) -> str:
     """Say which database this run covers, so that CI logs show both runs apart."""
@@ -48,3 +63,11 @@ def _process_local_cache(settings: Any) -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    """PBKDF2's deliberate slowness costs most of a second per account a test makes
+    (scripts/security_probe.py signs in against the real hasher)."""
+    settings.PASSWORD_HASHERS = [  # type: ignore[attr-defined]
+        "django.contrib.auth.hashers.MD5PasswordHasher"]

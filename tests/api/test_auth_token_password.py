@@ -14,11 +14,6 @@ URL = "/api/v1/auth/token/"
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def ana(django_user_model: Any) -> Any:
     return django_user_model.objects.create_user("ana", password=PASSWORD)

@@ -19,7 +19,8 @@ from rest_framework.test import APIClient
 from api import throttling
 from tests.conftest import SHARED_CACHES
 
-pytestmark = pytest.mark.django_db
+# One test process at a time on the Redis test database (`make test` runs several).
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("redis")]
 
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/6")
 STORES = {

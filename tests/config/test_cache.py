@@ -16,7 +16,8 @@ from django.test.utils import CaptureQueriesContext
 from common import cache as database_cache
 from tests.conftest import SHARED_CACHES
 
-pytestmark = pytest.mark.django_db
+# One test process at a time on the Redis test database (`make test` runs several).
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("redis")]
 
 
 @pytest.fixture

@@ -1,13 +1,13 @@
 """`Round.legal_events()` against a brute force, like a chess move generator's perft table.
 
-For every state of every round (the public sample's valid records, and 2,000 generated rounds of
-both rulesets with 2-4 seats), the test builds its own candidate events: every verb, for every
-seat, with every card or group of cards that could apply (a discard of any kind the seat holds or
-of the drawn card; a draw of the pile's next card, or of every kind without a Pile tag; a redeal;
-a meld or a win of every group of the seat's cards that has the shape of a meld with the live
-card). Each candidate is pushed on the round; those `push` accepts must be exactly the events
-`legal_events()` lists. The candidates come from the rules' shapes (RULES.md §4), not from the
-engine's meld generator, so a meld the generator forgot shows up as a difference.
+For every state of every round (the public sample's valid records, and 2,016 generated rounds of
+both rulesets with 2-4 seats, 504 at the CI size), the test builds its own candidate events: every
+verb, for every seat, with every card or group of cards that could apply (a discard of any kind
+the seat holds or of the drawn card; a draw of the pile's next card, or of every kind without a
+Pile tag; a redeal; a meld or a win of every group of the seat's cards that has the shape of a
+meld with the live card). Each candidate is pushed on the round; those `push` accepts must be
+exactly the events `legal_events()` lists. The candidates come from the rules' shapes (RULES.md
+§4), not from the engine's meld generator, so a meld the generator forgot shows up as a difference.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from fourcolor.round import Round
 from fourcolor.generate import generate_record
 from fourcolor.notation import Record, parse_record
 from fourcolor.rulesets import get_ruleset, with_switches
+
+from tests.sizes import sweep
 
 from .perft import check_record
 
@@ -48,8 +50,8 @@ def test_it_lists_exactly_the_legal_events_of_every_sample_state(name: str) -> N
     assert sum(check_record(r) for r in records) > len(records)
 
 
-# 2,000 generated rounds: both rulesets, 2-4 seats, greedy and random bots (random bots decline
-# claims and wins, so their rounds reach states a greedy table never does).
+# 2,016 generated rounds (504 at the CI size): both rulesets, 2-4 seats, greedy and random bots
+# (random bots decline claims and wins, so their rounds reach states a greedy table never does).
 GENERATED = [
     (ruleset, players, bots)
     for ruleset in ("classic", "bga")
@@ -62,7 +64,7 @@ GENERATED = [
 def test_it_lists_exactly_the_legal_events_of_generated_rounds(
     ruleset: str, players: int, bots: str
 ) -> None:
-    rounds = 2000 // len(GENERATED) + 1  # 112 per case, 2,016 in all
+    rounds = sweep(full=112, ci=28)  # per case: 2,016 in all (504)
     kinds = {"mixed": ["greedy", "random"] * 2}.get(bots, [bots] * 4)[:players]
     for seed in range(rounds):
         record = generate_record(ruleset, players, seed, dealer=seed % players + 1, bot=kinds)

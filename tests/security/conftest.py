@@ -10,6 +10,5 @@ from __future__ import annotations
 from tests.web.conftest import (  # noqa: F401
     archive,
     empty_cache,
-    fast_password_hashing,
     user,
 )

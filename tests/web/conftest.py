@@ -149,12 +149,6 @@ def empty_cache() -> None:
     cache.clear()
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    """PBKDF2's deliberate slowness costs most of a second per signed-in test."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def user(db: None) -> User:
     return User.objects.create_user("uploader", password="a-long-test-password-1")
