@@ -1,4 +1,4 @@
-"""A game's answers kept on the server (issue 18 goal 5): the detail under its ETag
+"""A game's answers kept on the server: the detail under its ETag
 (api.caching.cached_answer), a game's ply states beside its replay (records.replay_cache).
 A second client is answered from them, byte for byte what the first got, with fewer queries;
 a revalidation is a new answer."""

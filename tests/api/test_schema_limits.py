@@ -1,4 +1,4 @@
-"""The schema states the limits the server enforces (issue 17, item 8): a request at each
+"""The schema states the limits the server enforces: a request at each
 stated limit is answered, one past it refused with the JSON error body; the schema's own
 upload example is accepted; every operation documents the query string's 414. schemathesis
 (scripts/schemathesis_run.sh) checks the same across every operation, with no exemption."""

@@ -1,6 +1,6 @@
 """Every status badge (a record's verdict, a job's status) has a background of its own that
-its white text reads on: at least 4.5:1 (WCAG AA). Until 2026-12-04 the job statuses had
-none, and a job page's "done" was white on the page's cream."""
+its white text reads on: at least 4.5:1 (WCAG AA), a job page's "done" included (white on the
+page's cream would not be)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The packages depend on each other one way (BRIEF's architecture, issue 15):
+"""The packages depend on each other one way (docs/architecture.md):
 
     fourcolor <- records <- ratings, jobs <- drafts <- web, api
     common (what every app's requests share) <- records ... api

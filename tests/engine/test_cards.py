@@ -137,7 +137,7 @@ def test_it_refuses_a_deal_naming_a_card_that_does_not_exist() -> None:
 
 
 def test_it_makes_any_two_equal_cards_the_same_card() -> None:
-    # The engine compares cards with `is`: a Card built by hand is the parsed one (issue 16).
+    # The engine compares cards with `is`: a Card built by hand is the parsed one.
     from fourcolor.cards import Card
     from fourcolor.melds import classify
     from fourcolor.rulesets import get_ruleset

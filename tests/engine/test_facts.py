@@ -97,8 +97,7 @@ def test_it_counts_a_win_on_another_seats_draw() -> None:
 def test_it_counts_a_win_on_the_winners_own_draw() -> None:
     game = play({1: "rA", 2: WIN_HAND}, "1x rA 2d rC 2w rC rR rH", reserve="rC")
     facts = seat_facts(game)
-    # `self_draw`, not `draw`: the winner drew the card itself (issue 15: most "own draw"
-    # wins of the demo archive were on another seat's draw).
+    # `self_draw`, not `draw`: the winner drew the card itself.
     assert (facts[1].won, facts[1].won_on, facts[1].win_turn, facts[1].draws) == (
         True,
         "self_draw",
@@ -207,7 +206,7 @@ def test_it_says_whose_card_ended_a_forced_finish_and_only_a_win_sets_won_on() -
 def test_check_record_counts_the_facts_in_the_pass_that_validates(
     ruleset: str, players: int
 ) -> None:
-    # What the import stores, from one replay of the round (issue 16 item 1).
+    # What the import stores, from one replay of the round.
     from fourcolor import check_record
     from fourcolor.notation import write_fcn
 

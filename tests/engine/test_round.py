@@ -511,7 +511,7 @@ def test_it_writes_records_that_read_back_the_same() -> None:
 
 
 def test_it_refuses_an_event_with_an_error_of_the_record_family_saying_where() -> None:
-    # One error family (issue 16 item 8): push raises an IllegalRecordError, a ValueError.
+    # One error family: push raises an IllegalRecordError, a ValueError.
     import fourcolor
     from fourcolor.errors import IllegalRecordError
 

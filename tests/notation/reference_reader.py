@@ -1,4 +1,4 @@
-"""The event reader as it was before issue 16 (a token stream, then one draft per event): the
+"""A reference event reader (a token stream, then one draft per event): the
 oracle the production reader (`fourcolor.notation.events`) is compared with on every layout.
 
 Kept verbatim apart from the fast paths, which are gone: every event goes through the tokens.

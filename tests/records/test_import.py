@@ -322,7 +322,7 @@ def test_it_refuses_a_lone_surrogate_that_could_not_be_stored() -> None:
 def test_it_replays_each_round_once_to_validate_it_and_count_its_seats_facts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Issue 16 item 1: the facts come from validate's pass, not from a second replay.
+    # The facts come from validate's pass, not from a second replay.
     from fourcolor.round import Round
 
     replays: list[int] = []

@@ -97,7 +97,7 @@ def test_it_refuses_a_negative_count_of_analyses() -> None:
 
 
 def test_it_shows_every_feature_of_the_product() -> None:
-    """Issue 14: comments, missed wins, claims of every kind, forced finishes, matches with
+    """Comments, missed wins, claims of every kind, forced finishes, matches with
     running credits and analyses, all in the default demo."""
     from records.services import match_credits
 
@@ -121,7 +121,7 @@ def test_it_shows_every_feature_of_the_product() -> None:
 
 
 def test_it_shows_every_claim_kind_from_every_source() -> None:
-    """Issue 14: every kind of claim the rules allow, from every source it can take a card
+    """Every kind of claim the rules allow, from every source it can take a card
     from, is in the default demo (a chi on one's own draw too), read back from the stored
     records by the engine."""
     import fourcolor

@@ -1,5 +1,5 @@
 """records.0004 and ratings.0004: stored rounds get whose card ended them (self_draw, draw,
-discard) recomputed from their records, and the stored totals recounted (issue 15, item 1).
+discard) recomputed from their records, and the stored totals recounted.
 
 The archive is imported with the current code (three values), put back into the shape the
 old code stored (`draw` for any draw, one wins-on-draw counter), and the migrations' data steps

@@ -1,5 +1,5 @@
-"""What the player page reads instead of a player's whole history (docs/performance.md, "A
-million rounds"): each seat's copy of its game's date (`GameSeat.date`, the net chart's order)
+"""What the player page reads instead of a player's whole history (docs/performance.md, "Archive
+scale"): each seat's copy of its game's date (`GameSeat.date`, the net chart's order)
 and the rounds without a winner in the totals (`PlayerTotals.no_winner`, the outcome bar). Both
 are derived data: right after an import, a deletion, `recompute_stats`, `revalidate --update`
 and the migrations that fill them in an existing archive."""

@@ -149,7 +149,7 @@ def test_seat_facts_equal_the_reference(index: int) -> None:
 
 @pytest.mark.parametrize("index", range(len(GAMES)))
 def test_the_facts_of_validate_s_one_pass_equal_the_reference(index: int) -> None:
-    # The import's one pass (issue 16 item 1): validate with the facts observer.
+    # The import's one pass: validate with the facts observer.
     game = GAMES[index]
     observer = SeatFactsObserver(game.record)
     again = fourcolor.validate(game.record, game.ruleset, observer=observer)

@@ -1,4 +1,4 @@
-"""The archive's player search (issue 15, item 5): part of a name finds the player's games,
+"""The archive's player search: part of a name finds the player's games,
 the matching players link to their pages, and the inputs ask the player search for
 suggestions as one types (the browser side is in browser/test_archive_suggestions.py)."""
 

@@ -1,4 +1,4 @@
-"""Claims in words (issue 15, item 3): pong, gan, chi and win with whose card, and the seats a
+"""Claims in words: pong, gan, chi and win with whose card, and the seats a
 claim skipped, the same in the move list, the ply header and the API's ply state.
 
 The expected sentences are written here from the engine's claim log (who claimed under which

@@ -142,9 +142,9 @@ def po_entries_of(block: str) -> Iterator[dict[str, str]]:
 
 @pytest.mark.parametrize("code", ["en", "zh_Hant", "vi"])
 def test_it_has_no_untranslated_or_fuzzy_entry_in_the_catalogues(code: str) -> None:
-    """Issue 15: "Sort by" options, refusal messages and categories stayed English in zh-Hant
-    and vi. Every entry of every catalogue is translated and checked (English too: the
-    source language's catalogue says each message as shown)."""
+    """Every entry of every catalogue is translated ("Sort by" options, refusal messages and
+    categories in zh-Hant and vi too) and checked (English too: the source language's catalogue
+    says each message as shown)."""
     po = Path(settings.BASE_DIR) / "locale" / code / "LC_MESSAGES" / "django.po"
     assert unfinished(po) == []
 

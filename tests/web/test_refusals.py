@@ -1,5 +1,5 @@
-"""Refusals in the reader's language, naming players (issue 15, item 4: "seat 4 may not make a
-field with another seat's draw" and "claim-right" stayed English in zh-Hant and vi).
+"""Refusals in the reader's language, naming players ("seat 4 may not make a field
+with another seat's draw" and its category in zh-Hant and vi too).
 
 web.refusals is a catalogue keyed by the engine's error category and the message's shape: every
 refusal of the public corpus and of the hostile corpus must have an entry (a new engine message

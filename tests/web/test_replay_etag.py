@@ -1,4 +1,4 @@
-"""The replay page's ETag (issue 18 goal 5): built from the game, its validation, the engine,
+"""The replay page's ETag: built from the game, its validation, the engine,
 the address, the language and the viewer, never from the body (which carries a new CSRF token
 each time). The same page for the same viewer is a 304; anything the page shows differently
 is a new ETag."""

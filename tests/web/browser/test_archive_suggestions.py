@@ -1,4 +1,4 @@
-"""The archive's player input suggests names as one types (issue 15, item 5)."""
+"""The archive's player input suggests names as one types."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """axe-core (tests/data/axe, the rules engine browsers' accessibility tools use) over the main
-pages, on a laptop and on a phone: no serious or critical violation (issue 15, item 2).
+pages, on a laptop and on a phone: no serious or critical violation.
 
 The script is run in the page through the browser's debugging protocol, so the site's Content
 Security Policy stays as it is (it would refuse an injected script element)."""

@@ -1,5 +1,5 @@
 """Every card colour has a second cue that survives colour-vision deficiencies and greyscale
-(issue 15, item 2: red and yellow inks are about ΔE 6 apart under deuteranopia).
+(red and yellow inks are about ΔE 6 apart under deuteranopia).
 
 The replay page's legend draws the four colours of one rank. Each card is photographed in
 Chromium, the photographs are passed through a simulation of deuteranopia, protanopia

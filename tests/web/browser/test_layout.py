@@ -1,4 +1,4 @@
-"""The replay's layout (issue 15, item 7): a 4-seat round in one laptop screen with the move
+"""The replay's layout: a 4-seat round in one laptop screen with the move
 list beside it; on a phone the controls and the moves within reach; names broken only between
 words; wide tables that show they scroll."""
 
