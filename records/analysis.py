@@ -1,6 +1,6 @@
 """Storing a game's analysis (`fourcolor.analysis`) and telling when it is out of date.
 
-The engine rates every decision of a round by simulation (docs/analysis.md, "Method"); here
+The engine rates every decision of a round by simulation (docs/analysis.md, "The method"); here
 its result is kept per game with what made it (engine version, samples, seed), in one
 transaction with the per-seat rows that the statistics add up. Running the analysis is a
 background job (jobs/analysis.py): nothing here simulates anything.

@@ -5,7 +5,7 @@ event head with the cards that follow it on its line is one token (the usual eve
 in a cache by its text), and so are more cards of the open event (after a line break, a comment
 or a group), a comment (which may span lines), a turn number and a line end. Anything else, a
 word or a parenthesis, is one token too; an event holding one is assembled by `_assemble`,
-which finds its first fault in reading order (docs/notation.md, "Reading rules").
+which finds its first fault in reading order (docs/notation.md, "Events").
 
 Errors are kept in reading order: the faults inside an event are found when the event ends
 (at the next head or the section's end), a comment over the limit or a word before the first
