@@ -27,6 +27,7 @@ from corsheaders.middleware import (
 )
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.cache import patch_vary_headers
 from django.http.response import HttpResponseBase
 
 PUBLIC_METHODS = ("GET", "HEAD")
@@ -75,6 +76,10 @@ class ApiCorsMiddleware(CorsMiddleware):
         self, request: HttpRequest, response: HttpResponseBase
     ) -> HttpResponseBase:
         response = super().add_response_headers(request, response)
+        if request.path_info.startswith("/api/"):
+            # Every answer of the API may differ by Origin (a trusted origin's is wider, a
+            # write or a request with credentials gets no CORS header): a shared cache keys on it.
+            patch_vary_headers(response, ("origin",))
         if is_trusted(request) and ACCESS_CONTROL_ALLOW_ORIGIN in response:
             response[ACCESS_CONTROL_ALLOW_ORIGIN] = request.headers["Origin"]
             if request.method == "OPTIONS":

@@ -6,7 +6,7 @@
 - `?cursor=` (game lists only, `CursorPagination`): pages that do not drift when games are
   added or deleted. An empty `cursor` starts at the top; `next` / `previous` (and the `Link`
   header) carry the cursor of the neighbouring page; a cursor that is not one of this list's
-  is a 404 (as DRF's cursor pagination answers), one outside its alphabet or length a 400.
+  (or outside its alphabet or length) is a 400.
   The cursor is the sort key of the page's last (or first) game in the list's own
   `ordering` (any of the archive's orders: the id is always the last key,
   `records.filters.GameOrderingFilter`), so a page begins exactly after the previous one
@@ -30,7 +30,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.paginator import Page
 from django.db.models import F, Model, OrderBy, Q, QuerySet
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -174,12 +174,12 @@ def decode_cursor(
 ) -> tuple[list[Any], bool]:
     """The sort key and direction (True: the page before it) a cursor holds; a 400 for a
     cursor that is not one of ours or was made for another ordering."""
-    # A 404, as DRF's own cursor pagination answers: no page is at that position (the schema
-    # cannot tell a well-formed cursor from another string of its alphabet).
-    invalid = NotFound(
+    # A 400 like any other bad parameter (DRF's own cursor pagination answers 404): the
+    # client sent something that is not a cursor of this list.
+    invalid = ValidationError({"cursor": [
         "Invalid cursor: not a cursor of this list (follow the next/previous links, with the "
         "same ordering and filters)."
-    )
+    ]})
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
         payload = json.loads(raw.decode("utf-8"))

@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiParameter
 
+from api.serializers.common import ClosedSerializer
 from api.serializers.errors import ErrorDoc
 from records.models import MAX_PLAYER_NAME
 
@@ -65,8 +67,28 @@ GAME_FILTER_PARAMETERS = [
            "false: games without one"),
 ]
 
+# Streamed text answers: spectacular writes a list action's answer as a JSON array, which a
+# client then tries to read as one JSON document. NDJSON is text, a JSON object per line.
+STREAMED_TEXT = {"application/x-ndjson": "NDJSON: one JSON object per line, each a {}.",
+                 "text/x-fcn": "FCN text: records separated by blank lines."}
+
+
+def _streams_as_text(content: dict[str, Any]) -> None:
+    for media, what in STREAMED_TEXT.items():
+        schema = content.get(media, {}).get("schema")
+        if schema is not None and schema.get("type") == "array":
+            line = schema["items"].get("$ref", "").rsplit("/", 1)[-1] or "string"
+            content[media]["schema"] = {"type": "string", "description": what.format(line)}
+
+
 class ApiAutoSchema(AutoSchema):
     """Adds the common error responses to every operation (see the module doc)."""
+
+    def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
+        schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and isinstance(force_instance(serializer), ClosedSerializer):
+            schema["additionalProperties"] = False
+        return schema
 
     def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
@@ -99,6 +121,14 @@ class ApiAutoSchema(AutoSchema):
                 "still current. No body.",
                 "headers": CACHE_HEADERS,
             }
+        for response in operation["responses"].values():
+            _streams_as_text(response.get("content", {}))
+        if {} in operation.get("security", ()):
+            # Usable without credentials (public reads, the password exchange): `[]`, which
+            # client generators read as "no token needed" (openapi-python-client asks for an
+            # authenticated client whenever `security` lists anything, `{}` included). A
+            # token sent anyway is still read.
+            operation["security"] = []
         return operation
 
     def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:

@@ -65,8 +65,10 @@ CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_ALLOW_HEADERS = ("accept", "accept-language", "content-language", "if-none-match",
                       "if-modified-since")
-CORS_EXPOSE_HEADERS = ("etag", "last-modified", "link", "retry-after", "content-disposition",
-                       "ratelimit", "ratelimit-policy")
+# Every header the API sends that a script may need (api.throttling's RateLimit-* included).
+CORS_EXPOSE_HEADERS = ("etag", "last-modified", "link", "location", "retry-after",
+                       "content-disposition", "ratelimit-limit", "ratelimit-remaining",
+                       "ratelimit-reset", "ratelimit-policy")
 API_CORS_TRUSTED_ORIGINS = env_list("API_CORS_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [

@@ -9,6 +9,9 @@ from rest_framework import serializers
 
 from records.models import Player
 
+# DRF refuses a NUL character in any text; a field's pattern says so in the schema.
+NO_NUL = r"^[^\x00]*$"
+
 
 def absolute(context: dict[str, Any], name: str, *args: Any) -> str:
     """An absolute URL when the serializer has a request (or, outside one, a `base_url` such
@@ -19,6 +22,20 @@ def absolute(context: dict[str, Any], name: str, *args: Any) -> str:
         return str(request.build_absolute_uri(path))
     base = context.get("base_url")
     return f"{str(base).rstrip('/')}{path}" if base else path
+
+
+class ClosedSerializer(serializers.Serializer[Any]):
+    """A request body of exactly the documented fields: another one (a misspelt `sample`, a
+    field of another operation) is refused with a 400 naming it, not silently dropped; the
+    schema says `additionalProperties: false` (api.schema.ApiAutoSchema)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "keys"):
+            # A form's CSRF token (the browsable API's forms) is the request's, not a field.
+            unknown = sorted(set(data.keys()) - set(self.fields) - {"csrfmiddlewaretoken"})
+            if unknown:
+                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return super().to_internal_value(data)
 
 
 class PlayerRefSerializer(serializers.Serializer[Player]):

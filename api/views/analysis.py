@@ -14,7 +14,6 @@ from typing import Any
 
 from django.conf import settings
 from django.shortcuts import get_object_or_404
-from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers
 from rest_framework.parsers import FormParser
@@ -23,8 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.parsers import JsonParser
-from api.schema import ApiAutoSchema
-from api.serializers.common import absolute
+from api.serializers.common import ClosedSerializer, absolute
 from api.serializers.errors import ErrorDoc
 from api.views.base import ApiViewMixin
 from common.rates import RateLimited
@@ -48,7 +46,7 @@ POLL_SECONDS = 2
 # ----------------------------------------------------------------------------- documents
 
 
-class AnalysisRequest(serializers.Serializer[Any]):
+class AnalysisRequest(ClosedSerializer):
     samples = serializers.IntegerField(
         required=False, min_value=1,
         # In the schema too (read at start-up), so that a client knows the bound.
@@ -61,29 +59,11 @@ class AnalysisRequest(serializers.Serializer[Any]):
         help_text="random seed (default 0): the same seed gives the same analysis",
     )
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        # A misspelt field (`sample`) must not pass for "the defaults, please".
-        unknown = sorted(set(getattr(self.initial_data, "keys", lambda: [])()) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
-        return attrs
-
     def validate_samples(self, value: int) -> int:
         # The setting as it is now (tests and a changed environment), not as at start-up.
         if value > max_samples():
             raise serializers.ValidationError(f"At most {max_samples()} samples per option.")
         return value
-
-
-class ClosedRequestSchema(ApiAutoSchema):
-    """The request body is an object of exactly the documented fields (others are refused):
-    `additionalProperties: false` in the schema says so to clients."""
-
-    def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
-        schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)
-        if direction == "request" and isinstance(force_instance(serializer), AnalysisRequest):
-            schema["additionalProperties"] = False
-        return schema
 
 
 class AnalysisJobDoc(serializers.Serializer[Any]):
@@ -210,7 +190,6 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
     permission_classes = [IsAuthenticatedOrReadOnly]
     # Two numbers: JSON or a form, not a multipart upload.
     parser_classes = [JsonParser, FormParser]
-    schema = ClosedRequestSchema()
     serializer_class = AnalysisAnswerDoc
     allowed_query = {"get": frozenset(), "post": frozenset()}
 

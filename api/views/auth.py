@@ -30,6 +30,7 @@ from rest_framework.views import APIView
 
 from api.caching import NO_STORE
 from api.exceptions import error_body
+from api.serializers.common import NO_NUL, ClosedSerializer
 from api.serializers.errors import ErrorDoc
 from api.serializers.tokens import NewTokenSerializer, TokenSerializer
 from api.views.base import ApiViewMixin
@@ -45,12 +46,14 @@ def token_json(token: Token, *, with_key: bool = False) -> dict[str, Any]:
     return {"token": token.key, **shown} if with_key else shown
 
 
-class PasswordSerializer(serializers.Serializer[Any]):
+class PasswordSerializer(ClosedSerializer):
     # min_length: the schema says an empty field is refused (400); untrimmed: a name of spaces
     # is a name no user has (401), as the schema's `minLength: 1` lets it be sent.
-    username = serializers.CharField(min_length=1, max_length=MAX_USERNAME, trim_whitespace=False)
-    password = serializers.CharField(
-        min_length=1, max_length=MAX_PASSWORD, trim_whitespace=False,
+    # NO_NUL: DRF refuses a NUL in any text; the pattern says so in the schema.
+    username = serializers.RegexField(NO_NUL, min_length=1, max_length=MAX_USERNAME,
+                                      trim_whitespace=False)
+    password = serializers.RegexField(
+        NO_NUL, min_length=1, max_length=MAX_PASSWORD, trim_whitespace=False,
         style={"input_type": "password"},
     )
 
@@ -113,6 +116,8 @@ class TokenView(ApiViewMixin, APIView):
             "the answer is the only one that shows the key. Failed passwords count towards "
             "the sign-in lockout of the site's login page (429 once locked out)."
         ),
+        # Usable without credentials (a password exchange): `{}` among the alternatives.
+        auth=[{"tokenAuth": []}, {"cookieAuth": []}, {}],
         request={"application/json": PasswordSerializer,
                  "application/x-www-form-urlencoded": PasswordSerializer,
                  "multipart/form-data": PasswordSerializer},
@@ -140,7 +145,9 @@ class TokenView(ApiViewMixin, APIView):
             raise exceptions.NotAuthenticated(
                 "Send a username and password, or sign in, to get a token."
             )
-        return Response(token_json(rotate_token(user), with_key=True), status=201)
+        # The only answer holding the key: no cache may keep it.
+        return Response(token_json(rotate_token(user), with_key=True), status=201,
+                        headers={"Cache-Control": NO_STORE})
 
     @staticmethod
     def _has_body(request: Request) -> bool:

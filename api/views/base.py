@@ -98,6 +98,13 @@ class ApiViewMixin(BrowsableApiCspMixin):
         unknown = sorted(set(request.query_params) - allowed - {"format"})
         if unknown:
             raise ValidationError({name: ["Unknown parameter."] for name in unknown})
+        # A parameter given twice (`?ordering=-points&ordering=date`) is refused rather than
+        # read as its last value: no parameter takes a list that way.
+        repeated = sorted(name for name, values in request.query_params.lists() if len(values) > 1)
+        if repeated:
+            raise ValidationError({name: [
+                "Given more than once: give it once (several values comma-separated where it "
+                "takes them, as `ordering=-points,date`)."] for name in repeated})
 
     def finalize_response(
         self, request: Any, response: HttpResponseBase, *args: Any, **kwargs: Any

@@ -34,7 +34,7 @@ from api.caching import PRIVATE_CACHE_CONTROL
 from api.exceptions import Conflict, Illegal, RecordSyntax
 from api.pagination import ApiPagination
 from api.parsers import JsonParser
-from api.serializers.common import absolute
+from api.serializers.common import NO_NUL, ClosedSerializer, absolute
 from api.serializers.errors import ErrorDoc
 from api.serializers.replays import FinishDoc, PlyStateDoc
 from api.throttling import SCOPED_THROTTLES
@@ -48,9 +48,11 @@ from fourcolor.notation import MAX_COMMENT_CHARS, MAX_EVENTS, MAX_RECORD_CHARS, 
 from fourcolor.rulesets import MAX_PLAYERS, RULESETS
 from records.models import MAX_PLAYER_NAME
 
-NO_NUL = r"^[^\x00]*$"
 # A comment as FCN can hold it: no '}' and no control character but tab and line breaks.
 COMMENT_PATTERN = r"^[^}\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$"
+# A player's name as the engine takes it (fourcolor.notation.names.name_problem): no control
+# character and no bidi embedding, override or isolate.
+NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*$"
 TAG_CHARS = 1024
 
 # ----------------------------------------------------------------------------- requests
@@ -95,7 +97,8 @@ def _text(max_length: int, **kwargs: Any) -> serializers.RegexField:
 
 def _seats(**kwargs: Any) -> serializers.ListField:
     return serializers.ListField(
-        child=_text(MAX_PLAYER_NAME, min_length=1), min_length=2, max_length=MAX_PLAYERS,
+        child=_pattern_field(NAME_PATTERN, MAX_PLAYER_NAME, min_length=1),
+        min_length=2, max_length=MAX_PLAYERS,
         help_text="the players' names in turn order, seat 1 first", **kwargs,
     )
 
@@ -104,7 +107,7 @@ def _comment(**kwargs: Any) -> serializers.RegexField:
     return _pattern_field(COMMENT_PATTERN, MAX_COMMENT_CHARS, **kwargs)
 
 
-class DraftTagsSerializer(serializers.Serializer[Any]):
+class DraftTagsSerializer(ClosedSerializer):
     """Optional tags; "" removes one."""
 
     Event = _text(TAG_CHARS, required=False)
@@ -131,30 +134,36 @@ def _deal_field(seat: int) -> serializers.ListField:
 
 
 DraftDealSerializer = type(
-    "DraftDealSerializer", (serializers.Serializer,),
+    "DraftDealSerializer", (ClosedSerializer,),
     {"__doc__": "Each seat's dealt cards, complete or not yet.",
      **{str(seat): _deal_field(seat) for seat in range(1, MAX_PLAYERS + 1)}},
 )
 
 
-class DraftFieldsSerializer(serializers.Serializer[Any]):
+class DraftFieldsSerializer(ClosedSerializer):
     """A draft from the start form's fields."""
 
     ruleset = serializers.ChoiceField(sorted(RULESETS))
     seats = _seats()
     dealer = serializers.IntegerField(min_value=1, max_value=MAX_PLAYERS,
-                                      help_text="the dealer's seat")
+                                      help_text="the dealer's seat, one of `seats`")
     tags = DraftTagsSerializer(required=False)
     deal = DraftDealSerializer(required=False)
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["dealer"] > len(attrs["seats"]):
+            raise serializers.ValidationError(
+                {"dealer": [f"The dealer is one of the {len(attrs['seats'])} seats."]})
+        return attrs
 
-class DraftFcnSerializer(serializers.Serializer[Any]):
+
+class DraftFcnSerializer(ClosedSerializer):
     """A draft from a record's text: its tags and deal, with any events already played."""
 
     fcn = _text(MAX_RECORD_CHARS, help_text="one FCN record; Result absent or `*`")
 
 
-class DraftUpdateSerializer(serializers.Serializer[Any]):
+class DraftUpdateSerializer(ClosedSerializer):
     """What may change: names and optional tags at any time (the Lucky card of a bga win
     too); the ruleset, the dealer and the deal until the first event is entered."""
 
@@ -165,7 +174,7 @@ class DraftUpdateSerializer(serializers.Serializer[Any]):
     deal = DraftDealSerializer(required=False)
 
 
-class DraftEventSerializer(serializers.Serializer[Any]):
+class DraftEventSerializer(ClosedSerializer):
     event = _text(
         MAX_EVENT_CHARS, min_length=2,
         help_text="one event in FCN: seat, verb, cards, a win's split (3x rK, 2m rE rE, "
@@ -179,7 +188,7 @@ class DraftEventSerializer(serializers.Serializer[Any]):
     )
 
 
-class DraftCommentSerializer(serializers.Serializer[Any]):
+class DraftCommentSerializer(ClosedSerializer):
     comment = _comment(help_text="the event's comment; \"\" removes it")
 
 
@@ -383,7 +392,7 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         if as_fields == as_fcn:
             # Neither (what is wrong with the fields) or both (which one was meant?).
             raise ValidationError(
-                fields.errors if not as_fields
+                (fcn.errors if "fcn" in request.data else fields.errors) if not as_fields
                 else {"non_field_errors": ["Send the start form's fields or `fcn`, not both."]}
             )
         try:

@@ -124,6 +124,11 @@ class PlyRangeQuery(PlyQuery):
         )
         return fields
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "from" in attrs and "to" in attrs and attrs["from"] > attrs["to"]:
+            raise serializers.ValidationError({"from": ["After `to`: give the first ply first."]})
+        return attrs
+
 
 # A reason travels in the query string, at most QUERY_STRING_MAX_BYTES (4096) bytes: 300
 # characters fit even percent-encoded at 12 bytes each, so a reason the schema allows is never
@@ -423,7 +428,7 @@ class GameViewSet(
         summary="The table at every ply, or a range of plies",
         description=(
             "Every ply state of a game in one answer (`from` and `to` inclusive, by default "
-            "the deal to the last ply; `from` after `to`: no state), each as `/plies/{ply}/` "
+            "the deal to the last ply; `from` after `to` is a 400), each as `/plies/{ply}/` "
             "gives it: a replay's steps without a request per ply. `?seat=N` hides the other "
             "hands as seat N saw them."
         ),

@@ -150,7 +150,7 @@ def _five_copies(record: fourcolor.Record) -> dict[str, Any]:
     (lambda r: {"fcn": text_of(r, 3).replace(r.events[0].text(), "2x rK", 1)}, 400, "illegal",
      None),
     (_five_copies, 400, "illegal", "too-many-copies"),
-    (lambda r: fields_of(r) | {"dealer": 3}, 400, "illegal", "tags"),
+    (lambda r: fields_of(r) | {"dealer": 3}, 400, "invalid", None),  # the schema says it
     (lambda r: fields_of(r) | {"seats": ["An", "an"]}, 400, "illegal", "tags"),
     (lambda r: fields_of(r) | {"fcn": text_of(r)}, 400, "invalid", None),
     (lambda r: {"ruleset": "chess", "seats": ["A", "B"], "dealer": 1}, 400, "invalid", None),
