@@ -6,7 +6,8 @@ with, when they apply:
 
 - `fields`: for invalid parameters or bodies, each offending name with its messages;
 - `record`: for an engine or notation error (`fourcolor.FcnError`), where and what:
-  `line`, `col`, `ply`, `category`, `message`, `event`;
+  `line`, `col`, `ply`, `category`, `code` and `params` (stable: fourcolor/messages.py),
+  `message` (in the request's language, like the body's `message`), `event`;
 - `retry_after`: for 429, the seconds to wait (also in the `Retry-After` header).
 
 An engine or notation error escaping a view (a stored game whose text the current engine
@@ -37,6 +38,7 @@ from rest_framework.views import set_rollback
 from common.unavailable import RETRY_AFTER_SECONDS, is_unavailable
 from common.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
 from fourcolor.errors import FcnError
+from records.refusal_text import refusal_text
 
 logger = logging.getLogger(__name__)
 
@@ -69,8 +71,8 @@ class Illegal(exceptions.APIException):
     default_code = "illegal"
 
     def __init__(self, error: FcnError) -> None:
-        super().__init__(error.message, "illegal")
-        self.record = error.as_dict()
+        self.record = record_json(error)
+        super().__init__(self.record["message"], "illegal")
 
 
 class RecordSyntax(exceptions.APIException):
@@ -80,8 +82,16 @@ class RecordSyntax(exceptions.APIException):
     default_code = "syntax"
 
     def __init__(self, error: FcnError) -> None:
-        super().__init__(error.message, "syntax")
-        self.record = error.as_dict()
+        self.record = record_json(error)
+        super().__init__(self.record["message"], "syntax")
+
+
+def record_json(error: FcnError) -> dict[str, Any]:
+    """An engine error as a client gets it: where, its code and parameters, and its message
+    in the request's language (records.refusal_text)."""
+    record = error.as_dict()
+    record["message"] = refusal_text(record)
+    return record
 
 
 def error_body(status_code: int, code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -159,8 +169,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's EXCEPTION_HANDLER: the error body for every exception (see the module doc)."""
     if isinstance(exc, FcnError):
         set_rollback()
+        record = record_json(exc)
         return Response(
-            error_body(422, "record_error", str(exc), record=exc.as_dict()), status=422
+            error_body(422, "record_error", record["message"], record=record), status=422
         )
     if isinstance(exc, Http404):
         # get_object_or_404's "No Game matches the given query." is Django's, in English

@@ -5,6 +5,7 @@ call; the engine (`fourcolor`) is the one judge of every deal, tag and event.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ from fourcolor import replay_json
 from fourcolor.rulesets import get_ruleset
 
 from drafts.models import Draft
+from records.wording import waiting_words
 
 CARD_TOKENS = [card.token for card in CARDS]  # the 28 kinds, in canonical order
 MAX_EVENT_CHARS = 200  # a typed event (`Event.parse` reads it; the longest win is ~100)
@@ -78,32 +80,26 @@ def check_head(draft: Draft) -> None:
     try:
         ruleset = get_ruleset(draft.ruleset)
     except ValueError:
-        raise IllegalRecordError(f"unknown ruleset {draft.ruleset!r}", category="tags") from None
+        raise IllegalRecordError("tags.ruleset_unknown", value=draft.ruleset) from None
     if len(draft.seats) > ruleset.max_players:
         raise IllegalRecordError(
-            f"{len(draft.seats)} seats: {ruleset.name} is played by 2 to {ruleset.max_players} "
-            "players",
-            category="tags",
+            "tags.ruleset_players", n=len(draft.seats), ruleset=ruleset.name,
+            m=ruleset.max_players,
         )
     beyond = [seat for seat, cards in draft.deal.items()
               if cards and not 1 <= int(seat) <= len(draft.seats)]
     if beyond:
-        raise IllegalRecordError(
-            f"there is no seat {beyond[0]} to deal to: the round has {len(draft.seats)} seats",
-            category="deal",
-        )
+        raise IllegalRecordError("draft.no_seat", n=int(beyond[0]), m=len(draft.seats))
     copies = [0] * len(CARDS)
     for seat, cards in record.deal.items():
         want = seat_size(draft, seat)
         if len(cards) > want:
-            raise IllegalRecordError(
-                f"seat {seat} is dealt {len(cards)} cards, not {want}", category="deal"
-            )
+            raise IllegalRecordError("deal.size", seat=seat, n=len(cards), m=want)
         for card in cards:
             copies[card.index] += 1
             if copies[card.index] > deck_copies(len(draft.seats)):
                 raise IllegalRecordError(
-                    f"{copies[card.index]} copies of {card} dealt", category="too-many-copies"
+                    "copies.dealt", n=copies[card.index], card=card.token
                 )
     if deal_complete(draft):
         try:
@@ -146,16 +142,11 @@ class Play:
         """Play `event` on a copy of the round; IllegalRecordError in the engine's words."""
         ply = len(self.record.events) + 1
         if self.round is None:
-            raise IllegalRecordError(
-                "the deal is not complete: every seat needs its cards first",
-                category="deal", ply=ply, event=str(event),
-            )
+            raise IllegalRecordError("draft.deal_incomplete", ply=ply, event=str(event))
         try:
             self.round.copy().push(event)
         except IllegalMoveError as err:
-            raise IllegalRecordError(
-                err.message, category=err.category, ply=ply, event=str(event)
-            ) from None
+            raise IllegalRecordError(err.code, ply=ply, event=str(event), **err.params) from None
 
 
 def play(draft: Draft) -> Play:
@@ -219,8 +210,15 @@ def next_json(state: Play) -> dict[str, dict[str, Any]]:
         after = rnd.copy()
         after.push(event)
         then = Play(state.draft, state.record, after, None, False)
-        out[str(event)] = {"legal": legal_json(then), "expected": after.expected()}
+        out[str(event)] = {"legal": legal_json(then),
+                           "expected": expected_words(after, state.draft.seats)}
     return out
+
+
+def expected_words(rnd: Round, seats: Sequence[str]) -> str:
+    """What the round waits for, in the active language, naming the players."""
+    code, seat = rnd.waiting()
+    return waiting_words(code, seat, seats)
 
 
 def table_json(state: Play) -> dict[str, Any] | None:
@@ -289,7 +287,8 @@ def state_json(draft: Draft, *, lookahead: bool = False) -> dict[str, Any]:
         ],
         "fcn": state.fcn(),
         "legal": legal_json(state),
-        "expected": state.round.expected() if state.round is not None else None,
+        "expected": (expected_words(state.round, draft.seats)
+                     if state.round is not None else None),
         "table": table_json(state),
         "finish": finish_data(state),
     }

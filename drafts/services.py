@@ -22,6 +22,7 @@ from fourcolor.notation import MAX_COMMENT_CHARS, Event, parse_record
 from jobs.models import Job
 from jobs.queue import submit_upload
 from records.services import ImportReport
+from records.services.report import stored_error
 
 from drafts.models import Draft
 from drafts.play import (
@@ -61,11 +62,9 @@ def _clean_comment(text: str) -> list[str]:
     if not text:
         return []
     if "}" in text:
-        raise IllegalRecordError("a comment cannot contain '}'", category="syntax")
+        raise IllegalRecordError("syntax.comment_brace")
     if len(text) > MAX_COMMENT_CHARS:
-        raise IllegalRecordError(
-            f"comment longer than {MAX_COMMENT_CHARS} characters", category="limit"
-        )
+        raise IllegalRecordError("limit.comment", n=MAX_COMMENT_CHARS)
     return [text]
 
 
@@ -103,9 +102,7 @@ def create_from_fcn(user: Any, text: str) -> Draft:
     record = parse_record(text)
     result = record.tags.pop("Result", None)
     if result not in (None, "*"):
-        raise IllegalRecordError(
-            f"a draft's Result is absent or '*', not {result!r}", category="tags"
-        )
+        raise IllegalRecordError("draft.result", value=result)
     tags = {k: v for k, v in record.tags.items()
             if k not in OWN_TAGS and not (k.startswith("Seat") and k[4:].isdecimal())}
     draft = Draft(
@@ -176,8 +173,7 @@ def play_lucky(state: Any) -> None:
         return
     error = rnd.finish.lucky_error
     if error is not None and state.record.tag("Lucky") is not None:
-        raise IllegalRecordError(error.message, category=error.category,
-                                 ply=len(state.record.events) + 1)
+        raise IllegalRecordError(error.code, ply=len(state.record.events) + 1, **error.params)
 
 
 def add_event(user: Any, pk: int, text: str, comment: str = "", ply: int | None = None
@@ -271,11 +267,9 @@ def save_draft(user: Any, pk: int) -> Saved:
     result = results[0] if results else None
     if result is None or result.game_id is None:
         error = (result.error or {}) if result is not None else {}
-        raise IllegalRecordError(
-            str(error.get("message") or "the archive refused the record"),
-            category=str(error.get("category") or "refused"),
-            ply=int(error.get("ply") or 0),
-        )
+        if not error:
+            raise IllegalRecordError("draft.refused")
+        raise stored_error(error, IllegalRecordError)
     Draft.objects.filter(pk=draft.pk).update(game_id=result.game_id)
     draft.refresh_from_db()
     return Saved(draft, job, result.game_id, result.status == "duplicate")

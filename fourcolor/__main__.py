@@ -99,6 +99,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                         line=err.line,
                         col=err.col,
                         category=err.category,
+                        code=err.code,
+                        params=err.params,
                         message=err.message,
                         event=err.event,
                     )

@@ -37,9 +37,7 @@ def check_record(
     result, with its line (counted in the file from `first_line`), column, ply and category.
     With `facts`, the seats' facts are counted in the same pass (what the archive stores)."""
     if oversize:
-        err: FcnError = LimitError(
-            f"the record is longer than {MAX_RECORD_CHARS} characters", line=first_line, col=1
-        )
+        err: FcnError = LimitError("limit.record", line=first_line, col=1, n=MAX_RECORD_CHARS)
         return Check(None, None, err)
     try:
         record = parse_record(text, first_line, lenient=True)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from .rulesets import MELD_LABELS, Ruleset
+from .messages import render
+from .rulesets import Ruleset
 
 
 class ClaimRight(Enum):
@@ -43,7 +44,16 @@ class Live(NamedTuple):
 
 
 class ClaimRefused(Exception):
-    """Why a claim has no right (message for the validator)."""
+    """Why a claim has no right: an error code and its parameters (fourcolor/messages.py),
+    which the validator raises as an `IllegalMoveError`."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return render(self.code, self.params)
 
 
 def next_seat(seat: int, players: int) -> int:
@@ -88,18 +98,19 @@ def claim_right(
     `ClaimRefused` saying why it may not. The meld is assumed well-formed and held."""
     owner, source = live.owner, live.source
     if not may_claim(live, claimant):
-        what = "win on" if win else f"make a {MELD_LABELS.get(kind, kind)} with"
-        raise ClaimRefused(f"seat {claimant} may not {what} its own discard")
+        if win:
+            raise ClaimRefused("claim.own_discard", seat=claimant)
+        raise ClaimRefused("claim.no_right", seat=claimant, meld=kind, where="own_discard")
     if win:
         return _WIN
     if claimant == owner:
         return _OWN_DRAW  # a meld on one's own draw
     if kind == "triple" or kind == "quad":
         if live_rank == "K" and (kind == "triple" or ruleset.steal_generals == "never"):
+            never = ruleset.steal_generals == "never"
             raise ClaimRefused(
-                f"seat {claimant} may not make a {MELD_LABELS.get(kind, kind)} with "
-                f"{_where(source)}: a general is claimed out of turn only for "
-                + ("a win" if ruleset.steal_generals == "never" else "a gan or a win")
+                "claim.general_for_win" if never else "claim.general_for_gan",
+                seat=claimant, meld=kind, where=source,
             )
         return _PONG if kind == "triple" else _GAN
     if (
@@ -108,13 +119,8 @@ def claim_right(
         and live_rank != "K"
     ):
         return _CHI
-    label = MELD_LABELS.get(kind, kind)
-    raise ClaimRefused(f"seat {claimant} may not make a {label} with {_where(source)}")
-
-
-def _where(source: str) -> str:
-    """Another seat's live card as a refusal names it."""
-    return "a discard" if source == "discard" else "another seat\u2019s draw"
+    # Another seat's live card: `where` is its source (fourcolor/messages.py's `WORDS`).
+    raise ClaimRefused("claim.no_right", seat=claimant, meld=kind, where=source)
 
 
 # Whose card a claim takes, named for what happened at the table: the claimant's own draw,

@@ -5,7 +5,7 @@ and which dealt hands may ask for a redeal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, KINDS, Card, cards_or_none, deck_copies, parse_card
 from .errors import IllegalRecordError
@@ -70,15 +70,15 @@ def deal_is_sound(record: Record, state: Round) -> bool:
 def check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) -> None:
     """The first fault of the deal and the Pile tag, in seat and card order (ply 0)."""
 
-    def fail(category: str, message: str, key: str) -> IllegalRecordError:
+    def fail(code: str, key: str, **params: Any) -> IllegalRecordError:
         line, col = record.position(key)
-        return IllegalRecordError(message, category=category, line=line, col=col, ply=0)
+        return IllegalRecordError(code, line=line, col=col, ply=0, **params)
 
     for seat in range(1, record.players + 1):
         want = 21 if seat == record.dealer else 20
         got = len(record.deal[seat])
         if got != want:
-            raise fail("deal", f"seat {seat} is dealt {got} cards, not {want}", f"deal {seat}")
+            raise fail("deal.size", f"deal {seat}", seat=seat, n=got, m=want)
     counts = [0] * KINDS
     copies = deck_copies(record.players)
     for seat in range(1, record.players + 1):
@@ -86,19 +86,13 @@ def check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) ->
             counts[card.index] += 1
             if counts[card.index] > copies:
                 raise fail(
-                    "too-many-copies",
-                    f"{counts[card.index]} copies of {card} dealt",
-                    f"deal {seat}",
+                    "copies.dealt", f"deal {seat}", n=counts[card.index], card=card.token
                 )
     if pile is not None:
         size = pile_size(record.players)
         if len(pile) != size:
-            raise fail("pile-mismatch", f"the Pile tag holds {len(pile)} cards, not {size}", "Pile")
+            raise fail("pile.size", "Pile", n=len(pile), m=size)
         for card in pile:
             counts[card.index] += 1
             if counts[card.index] > copies:
-                raise fail(
-                    "too-many-copies",
-                    f"{counts[card.index]} copies of {card} in the deal and the Pile tag",
-                    "Pile",
-                )
+                raise fail("copies.pile", "Pile", n=counts[card.index], card=card.token)

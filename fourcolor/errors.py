@@ -1,5 +1,7 @@
 """The error family: every problem with a record is a `FcnError` (a ValueError) that says what
-(category, message), where (line, column, ply) and in which event (its text).
+(a stable `code`, its `params` and the rule `category`), where (line, column, ply) and in which
+event (its text). The English `message` is rendered from the code and the parameters by one
+table (fourcolor/messages.py); pages translate the code, never the English.
 
     FcnError (ValueError)
     ├── FcnSyntaxError      the text is not well-formed FCN (the reader)
@@ -10,10 +12,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from .messages import MESSAGES, render
+
 
 class FcnError(ValueError):
     """A record that cannot be read or is not a legal round.
 
+    `code` is a key of `MESSAGES` and `params` its parameters (ints, strings and lists of card
+    tokens: JSON as they are); the category is the code's unless `category` overrides it.
     ``ply`` is the 1-based number of the event at fault, 0 for the tags or the deal, and the
     number of events + 1 for a record that stops early or whose Result disagrees.
     """
@@ -22,22 +30,30 @@ class FcnError(ValueError):
 
     def __init__(
         self,
-        message: str,
+        code: str,
+        /,
         *,
         category: str | None = None,
         line: int = 0,
         col: int = 0,
         ply: int = 0,
         event: str = "",
+        **params: Any,
     ) -> None:
-        super().__init__(message)
-        self.message = message
-        if category is not None:
-            self.category = category
+        super().__init__(code)
+        self.code = code
+        self.params = params
+        self.category = category or MESSAGES[code][0]
         self.line = line
         self.col = col
         self.ply = ply
         self.event = event
+
+    @property
+    def message(self) -> str:
+        """The English message (rendered when asked: the engine refuses events by the
+        thousand while it searches, and reads no message)."""
+        return render(self.code, self.params)
 
     def __str__(self) -> str:
         where = f"{self.line}:{self.col}: " if self.line else ""
@@ -50,6 +66,8 @@ class FcnError(ValueError):
             "col": self.col,
             "ply": self.ply,
             "category": self.category,
+            "code": self.code,
+            "params": dict(self.params),
             "message": self.message,
             "event": self.event,
         }
@@ -58,18 +76,14 @@ class FcnError(ValueError):
 class FcnSyntaxError(FcnError):
     """The text is not well-formed FCN (a bad token, tag, deal line or group)."""
 
-    category = "syntax"
-
 
 class IllegalRecordError(FcnError):
     """Well-formed text that is not a legal round under its ruleset (RULES.md §9)."""
 
-    category = "illegal"
-
 
 class IllegalMoveError(IllegalRecordError):
     """An event that breaks a rule in the round's current state: `Round.push` raises it with
-    the rule's category, the event's ply and text, and its line and column when it was read
+    the rule's code, the event's ply and text, and its line and column when it was read
     from a record (0 for an event built by hand). The round is unchanged then."""
 
     def locate(self, ply: int, line: int, col: int, event: str) -> None:
@@ -79,5 +93,3 @@ class IllegalMoveError(IllegalRecordError):
 
 class LimitError(FcnError):
     """Input larger than the parser accepts (record size, line length, events, tags)."""
-
-    category = "limit"

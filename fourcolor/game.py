@@ -70,11 +70,11 @@ def _record_ruleset(record: Record) -> Ruleset:
         return ruleset_for(record.ruleset_name, record.tag("Switches"))
     except SwitchesError as err:  # a record built by hand: the reader checks the tag
         line, col = record.position("Switches")
-        raise IllegalRecordError(str(err), category="tags", line=line, col=col) from None
+        raise IllegalRecordError(err.code, line=line, col=col, **err.params) from None
     except RulesetError:
         line, col = record.position("Ruleset")
         raise IllegalRecordError(
-            f"unknown ruleset {record.ruleset_name!r}", category="tags", line=line, col=col
+            "tags.ruleset_unknown", line=line, col=col, value=record.ruleset_name
         ) from None
 
 
@@ -95,11 +95,8 @@ def validate(
     if record.players > ruleset.max_players:
         line, col = record.position(f"Seat{ruleset.max_players + 1}")
         raise IllegalRecordError(
-            f"{record.players} seats: {ruleset.name} is played by 2 to {ruleset.max_players} "
-            "players",
-            category="tags",
-            line=line,
-            col=col,
+            "tags.ruleset_players", line=line, col=col,
+            n=record.players, ruleset=ruleset.name, m=ruleset.max_players,
         )
     state = Round.from_record(record, ruleset)  # reads the Pile tag once, for both
     if not deal_is_sound(record, state):
@@ -119,22 +116,14 @@ def validate(
     try:
         finish = state.end_of_record()
     except IllegalMoveError as err:  # the lucky card, settled when the record ends
-        raise IllegalRecordError(
-            err.message, category=err.category, **_where(record, end, None)
-        ) from None
+        raise IllegalRecordError(err.code, **_where(record, end, None), **err.params) from None
     stated = record.tag("Result")
     if finish.outcome == "unfinished":
         if stated != "*":
-            raise IllegalRecordError(
-                "the record stops before the round ends",
-                category="truncated",
-                **_where(record, end, None),
-            )
+            raise IllegalRecordError("record.truncated", **_where(record, end, None))
     elif stated is not None and stated != finish.result_tag:
         raise IllegalRecordError(
-            f"Result says {stated!r}, the round gives {finish.result_tag!r}",
-            category="result-mismatch",
-            **_where(record, end, None),
+            "record.result", value=stated, value2=finish.result_tag, **_where(record, end, None)
         )
     return Game(record, ruleset, finish, state, state.claims_log)
 

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, format_cards, sort_cards
-from .rulesets import MELD_LABELS, Ruleset
+from .messages import MELD_LABELS
+from .rulesets import Ruleset
 
 
 @dataclass(frozen=True, slots=True)

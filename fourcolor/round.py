@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .cards import CARDS, KINDS, Card, deck_copies, format_cards, parse_card
+from .cards import CARDS, KINDS, Card, deck_copies, parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .deal import pile_cards, pile_size, qualifies_for_redeal
 from .errors import IllegalMoveError
+from .messages import WAITING
 from .legal import ENDED, LIVE, MUST_DISCARD, OPENING, legal_events
 from .melds import Meld, classify, meld_shape
 from .moves import (
@@ -242,19 +243,26 @@ class Round:
         `fourcolor.legal.legal_events`)."""
         return legal_events(self)
 
-    def expected(self) -> str:
-        """What the round waits for, in words (for replays and messages)."""
+    def waiting(self) -> tuple[str, int | None]:
+        """What the round waits for, as a code of `WAITING` and the seat it names (None when
+        it names none): pages say it in their language from these."""
         if self.phase == OPENING:
-            return f"seat {self.dealer} (the dealer) to discard"
+            return "opening", self.dealer
         if self.phase == MUST_DISCARD:
-            return f"seat {self.actor} to discard"
+            return "discard", self.actor
         if self.phase == LIVE and self.live is not None:
             if self.live.source == "draw":
-                return f"claims on seat {self.live.owner}'s draw, or its meld or discard"
+                return "own_draw", self.live.owner
             if self.pile_left == 0:
-                return "claims on the last discard"
-            return f"claims, or seat {next_seat(self.live.owner, self.players)} to draw"
-        return "nothing: the round has ended"
+                # Nobody can claim the last discard: the pile ran out, the round is over.
+                return ("last_discard", None) if self.legal_events() else ("exhausted", None)
+            return "draw", next_seat(self.live.owner, self.players)
+        return "ended", None
+
+    def expected(self) -> str:
+        """What the round waits for, in English words (`waiting`, for replays and messages)."""
+        code, seat = self.waiting()
+        return WAITING[code].format(seat=seat)
 
     # ------------------------------------------------------------------ events
 
@@ -263,17 +271,12 @@ class Round:
         the event's text and position (the state is unchanged then)."""
         try:
             if self.phase == ENDED:
-                raise IllegalMoveError("event after the round ended", category="after-end")
+                raise IllegalMoveError("round.ended")
             seat, verb, cards = event[0], event[1], event[2]
             if not 1 <= seat <= self.players:
-                raise IllegalMoveError(
-                    f"there is no seat {seat} in a {self.players}-player round", category="turn"
-                )
+                raise IllegalMoveError("turn.no_seat", n=seat, m=self.players)
             if self.calls and verb not in "mwch":
-                raise IllegalMoveError(
-                    "calls were made on the live card, so a claim must take effect next",
-                    category="priority",
-                )
+                raise IllegalMoveError("priority.claim_due")
             if verb == "x":
                 self._discard(seat, cards[0])
             elif verb == "d":
@@ -305,36 +308,23 @@ class Round:
                 self._discard_from_hand(seat, card)  # raises for the first rule broken
         elif phase == OPENING:
             if seat != self.dealer:
-                raise IllegalMoveError(
-                    f"seat {seat} cannot discard now: the dealer (seat {self.dealer}) opens",
-                    category="turn",
-                )
+                raise IllegalMoveError("turn.dealer_opens", seat=seat, seat2=self.dealer)
             self._discard_from_hand(seat, card)
             self.opening_discard = card
         elif phase == MUST_DISCARD:
             if seat != self.actor:
-                raise IllegalMoveError(
-                    f"seat {seat} cannot discard now (seat {self.actor} must discard)",
-                    category="turn",
-                )
+                raise IllegalMoveError("turn.must_discard", seat=seat, seat2=self.actor)
             self._discard_from_hand(seat, card)
         elif live is not None and live.source == "draw":
             if seat != live.owner:
-                raise IllegalMoveError(
-                    f"only the drawer (seat {live.owner}) may discard now", category="turn"
-                )
+                raise IllegalMoveError("turn.drawer_discards", seat=live.owner)
             drawn = CARDS[live.card_index]
             if card.rank == "K":
-                raise IllegalMoveError("generals are never discarded", category="discard-general")
+                raise IllegalMoveError("discard.general")
             if card is not drawn:
-                raise IllegalMoveError(
-                    f"the drawer must meld or discard the drawn {drawn}, not discard {card}",
-                    category="not-live",
-                )
+                raise IllegalMoveError("live.drawn", card=drawn.token, card2=card.token)
         else:
-            raise IllegalMoveError(
-                f"seat {seat} cannot discard now (a claim or draw is due)", category="turn"
-            )
+            raise IllegalMoveError("turn.discard", seat=seat)
         self.discards.append((seat, card))
         index = card.index
         self.live = _DISCARD_LIVES[seat][index] if seat < 10 else Live(index, seat, "discard")
@@ -344,38 +334,31 @@ class Round:
         hand = self.hands[seat]
         index = card.index
         if hand[index] == 0:
-            raise IllegalMoveError(f"seat {seat} does not hold {card}", category="not-in-hand")
+            raise IllegalMoveError("hand.missing", seat=seat, cards=[card.token])
         if card.rank == "K":
-            raise IllegalMoveError("generals are never discarded", category="discard-general")
+            raise IllegalMoveError("discard.general")
         if hand[index] <= self.locked[seat][index]:
-            raise IllegalMoveError(
-                f"seat {seat}'s dealt set of {card} is locked (dealt_sets_locked)",
-                category="locked",
-            )
+            raise IllegalMoveError("hand.locked", seat=seat, card=card.token)
         hand[index] -= 1
 
     def _draw(self, seat: int, card: Card) -> None:
         live = self.live
         if self.phase != LIVE or live is None or live.source != "discard":
-            raise IllegalMoveError(f"seat {seat} cannot draw now", category="turn")
+            raise IllegalMoveError("turn.draw", seat=seat)
         drawer = next_seat(live.owner, self.players)
         if seat != drawer:
-            raise IllegalMoveError(f"seat {drawer} draws, not seat {seat}", category="turn")
+            raise IllegalMoveError("turn.drawer", seat=drawer, seat2=seat)
         if self.pile_left == 0:
-            raise IllegalMoveError(f"seat {seat} draws from an empty pile", category="empty-pile")
+            raise IllegalMoveError("pile.empty", seat=seat)
         pile = self.pile
         if pile is not None:
             expected = pile[self.drawn]
             if expected is not card:
-                raise IllegalMoveError(
-                    f"the pile gives {expected}, not {card}", category="pile-mismatch"
-                )
+                raise IllegalMoveError("pile.mismatch", card=expected.token, card2=card.token)
         index = card.index
         seen = self.seen
         if seen[index] >= self.copies:
-            raise IllegalMoveError(
-                f"{seen[index] + 1} copies of {card} dealt and drawn", category="too-many-copies"
-            )
+            raise IllegalMoveError("copies.drawn", n=seen[index] + 1, card=card.token)
         seen[index] += 1
         self.drawn += 1
         self.pile_left -= 1
@@ -388,36 +371,35 @@ class Round:
         copies), or `IllegalMoveError` for the first rule it breaks."""
         live = self.live
         if self.phase != LIVE or live is None:
-            verb = "win" if win else "meld"
-            raise IllegalMoveError(f"seat {seat} cannot {verb} now: no live card", category="turn")
+            raise IllegalMoveError("turn.no_live", seat=seat, verb="win" if win else "meld")
         live_card = CARDS[live.card_index]
         cards = event.cards
         plan = self._plans.get((cards, live_card)) or _meld_plan(
             cards, live_card, self.ruleset, self._plans
         )
         if plan is None:
-            raise IllegalMoveError(
-                f"the meld does not contain the live card {live_card}", category="not-live"
-            )
+            raise IllegalMoveError("live.not_in_meld", card=live_card.token)
         from_hand, needs, meld = plan
         hand = self.hands[seat]
         for index, copies in needs:
             if hand[index] < copies:
                 raise IllegalMoveError(
-                    f"seat {seat} does not hold {format_cards(from_hand)}", category="not-in-hand"
+                    "hand.missing", seat=seat, cards=[c.token for c in from_hand]
                 )
         if meld is None:
             shape = meld_shape(sorted(cards, key=lambda c: c.index))
-            why = f"a {shape} of {live_card.rank}" if shape else format_cards(cards)
-            raise IllegalMoveError(
-                f"{why} is not a meld of {self.ruleset.name}", category="not-a-meld"
-            )
+            name = self.ruleset.name
+            if shape:
+                raise IllegalMoveError(
+                    "meld.excluded", kind=shape, rank=live_card.rank, ruleset=name
+                )
+            raise IllegalMoveError("meld.invalid", cards=[c.token for c in cards], ruleset=name)
         try:
             right = claim_right(
                 self.ruleset, self.players, live, seat, meld.kind, live_card.rank, win=win
             )
         except ClaimRefused as refused:
-            raise IllegalMoveError(str(refused), category="claim-right") from None
+            raise IllegalMoveError(refused.code, **refused.params) from None
         if not self.ruleset.dealt_sets_locked:
             return meld, right, needs
         locked = self.locked[seat]
@@ -426,16 +408,13 @@ class Round:
                 meld.kind == "quad"
                 and right in (ClaimRight.GAN, ClaimRight.OWN_DRAW, ClaimRight.WIN)
             ):
-                raise IllegalMoveError(
-                    f"seat {seat}'s dealt set of {CARDS[index]} is locked (dealt_sets_locked)",
-                    category="locked",
-                )
+                raise IllegalMoveError("hand.locked", seat=seat, card=CARDS[index].token)
         return meld, right, needs
 
     def _call(self, seat: int, event: Event, *, win: bool) -> None:
         """A competing call that did not take effect (extension): checked like the claim."""
         if any(claim.seat == seat for claim, _ in self.calls):
-            raise IllegalMoveError(f"seat {seat} has already called this card", category="priority")
+            raise IllegalMoveError("priority.called", seat=seat)
         meld, right, needs = self._check_meld(seat, event, win)
         if win:
             win_finish(self, seat, meld, event, needs)
@@ -447,17 +426,13 @@ class Round:
         assert live is not None
         if self.calls:
             if any(claim.seat == seat for claim, _ in self.calls):
-                raise IllegalMoveError(
-                    f"seat {seat} called this card, so its call did not take effect",
-                    category="priority",
-                )
+                raise IllegalMoveError("priority.caller_melds", seat=seat)
             mine = Claim(seat, right, meld.kind)
             chosen = resolve_claims([c for c, _ in self.calls] + [mine], live, self.players)
             if chosen.seat != seat:
                 raise IllegalMoveError(
-                    f"seat {chosen.seat}'s {chosen.right.label} takes priority over seat "
-                    f"{seat}'s {right.label}",
-                    category="priority",
+                    "priority.outranked", seat=chosen.seat, right=chosen.right.label,
+                    seat2=seat, right2=right.label,
                 )
         finish = win_finish(self, seat, meld, event, needs) if win else None
         # Apply the meld: the hand gives the cards besides the live one.
@@ -491,15 +466,11 @@ class Round:
 
     def _redeal(self, seat: int) -> None:
         if not self.ruleset.redeal:
-            raise IllegalMoveError(f"ruleset {self.ruleset.name} has no redeal", category="redeal")
+            raise IllegalMoveError("redeal.none", ruleset=self.ruleset.name)
         if self.phase != OPENING:
-            raise IllegalMoveError(
-                "redeal only before the dealer's first discard", category="redeal"
-            )
+            raise IllegalMoveError("redeal.late")
         if not qualifies_for_redeal(self.dealt[seat], self.ruleset):
-            raise IllegalMoveError(
-                f"seat {seat}'s dealt hand does not qualify for a redeal", category="redeal"
-            )
+            raise IllegalMoveError("redeal.hand", seat=seat)
         self._end(Finish("redeal", seat=seat, settlement=no_payments(self.players)))
 
     def _end(self, finish: Finish) -> None:

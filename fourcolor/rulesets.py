@@ -13,6 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from .messages import MELD_LABELS as MELD_LABELS  # the meld kinds in words, read from here too
+from .messages import render
+
 if TYPE_CHECKING:
     from .cards import Card
     from .claims import ClaimRight
@@ -29,16 +32,6 @@ MELD_KINDS = (
     "three_colour",
     "four_colour",
 )
-MELD_LABELS = {
-    "lone": "lone general",
-    "pair": "pair",
-    "command": "command",
-    "field": "field",
-    "triple": "triple",
-    "quad": "quad",
-    "three_colour": "three-colour",
-    "four_colour": "four-colour",
-}
 ANY_RANK = "*"
 _COLOUR_KINDS = ("three_colour", "four_colour")
 MAX_PLAYERS = 8  # the most seats any ruleset may allow (RULES.md §2, NOTATION.md)
@@ -80,10 +73,13 @@ class RulesetError(ValueError):
 
 
 class SwitchesError(RulesetError):
-    """A `Switches` tag value that names no variant; `offset` is where the bad item starts."""
+    """A `Switches` tag value that names no variant: an error code and its parameters
+    (fourcolor/messages.py); `offset` is where the bad item starts."""
 
-    def __init__(self, message: str, offset: int) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, offset: int, **params: Any) -> None:
+        super().__init__(render(code, params))
+        self.code = code
+        self.params = params
         self.offset = offset
 
 
@@ -413,13 +409,11 @@ def parse_switches(text: str) -> dict[str, Any]:
         item, at = m.group(), m.start()
         name, eq, value = item.partition("=")
         if not eq:
-            raise SwitchesError(f"Switches: {item!r} is not name=value", at)
+            raise SwitchesError("switches.item", at, value=item)
         if name not in SWITCH_NAMES:
-            raise SwitchesError(
-                f"Switches: unknown switch {name!r} (known: {', '.join(SWITCH_NAMES)})", at
-            )
+            raise SwitchesError("switches.unknown", at, value=name, names=list(SWITCH_NAMES))
         if name in switches:
-            raise SwitchesError(f"Switches: {name} is given twice", at)
+            raise SwitchesError("switches.twice", at, value=name)
         switches[name] = _switch_value(name, value, at + len(name) + 1)
     return switches
 
@@ -428,11 +422,11 @@ def _switch_value(name: str, value: str, at: int) -> Any:
     if name in _NUMBERS:
         if _NUMBER_RE.fullmatch(value) and int(value) <= 100:
             return int(value)
-        raise SwitchesError(f"Switches: {name} must be an integer from 0 to 100, not {value!r}", at)
+        raise SwitchesError("switches.number", at, value=name, value2=value)
     allowed = SWITCH_VALUES[name]
     words = tuple(_word(v) for v in allowed)
     if value not in words:
-        raise SwitchesError(f"Switches: {name} must be {' or '.join(words)}, not {value!r}", at)
+        raise SwitchesError("switches.choice", at, value=name, choices=list(words), value2=value)
     return allowed[words.index(value)]
 
 

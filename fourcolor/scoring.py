@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .cards import CARDS, KINDS, Card, format_cards
+from .cards import CARDS, KINDS, Card
 from .claims import Live
 from .errors import IllegalMoveError
 from .melds import Meld, classify, meld_shape
@@ -153,29 +153,24 @@ def win_finish(
             g = classify(group, rnd.ruleset)
             if g is None:
                 raise IllegalMoveError(
-                    f"declared group ({format_cards(group)}) is not a meld", category="bad-split"
+                    "split.not_a_meld", cards=[c.token for c in group]
                 )
             hidden_melds.append(g)
             for card in group:
                 declared[card.index] += 1
         if declared != rest:
             raise IllegalMoveError(
-                "the declared split does not cover the rest of the hand "
-                f"({format_cards(CARDS[i] for i, n in enumerate(rest) for _ in range(n))})",
-                category="bad-split",
+                "split.rest",
+                cards=[CARDS[i].token for i, n in enumerate(rest) for _ in range(n)],
             )
         for i, n in enumerate(rnd.locked[seat]):
             if n and rest[i] >= n and not _keeps_sets(hidden_melds, i, locked_sets(n)):
-                raise IllegalMoveError(
-                    f"the locked dealt set of {CARDS[i]} is split", category="bad-split"
-                )
+                raise IllegalMoveError("split.locked", card=CARDS[i].token)
         declared_points = sum(m.points(rnd.ruleset, exposed=False) for m in hidden_melds)
         hidden = (declared_points, tuple(hidden_melds))
     else:
         if best is None:
-            raise IllegalMoveError(
-                f"seat {seat}'s hand does not split into melds", category="no-win"
-            )
+            raise IllegalMoveError("win.no_split", seat=seat)
         hidden = (best, _HiddenSplit(rest, tuple(locked), rnd.ruleset))
     exposed = tuple(rnd.displays[seat]) + (meld,)
     exposed_points = rnd.exposed_points(seat) + meld.points(rnd.ruleset, exposed=True)
@@ -183,9 +178,7 @@ def win_finish(
     threshold = rnd.ruleset.threshold
     if threshold is not None and points < threshold:
         raise IllegalMoveError(
-            f"seat {seat}'s melds score {points}, under the {rnd.ruleset.name} threshold "
-            f"{threshold}",
-            category="no-win",
+            "win.threshold", seat=seat, n=points, ruleset=rnd.ruleset.name, m=threshold
         )
     finish = Finish(
         "win",
@@ -269,21 +262,17 @@ def _lucky_card(rnd: Round) -> Card:
         assert lucky is not None
         if rnd.lucky_tag is not None and rnd.lucky_tag is not lucky:
             raise IllegalMoveError(
-                f"Lucky says {rnd.lucky_tag}, but the pile is used up "
-                f"and the dealer's opening discard {lucky} serves",
-                category="lucky",
+                "lucky.opening", value=rnd.lucky_tag.token, card=lucky.token
             )
         return lucky
     if lucky is not None:
         if rnd.lucky_tag is not None and rnd.lucky_tag is not lucky:
             raise IllegalMoveError(
-                f"Lucky says {rnd.lucky_tag}, the pile gives {lucky}", category="lucky"
+                "lucky.pile", value=rnd.lucky_tag.token, card=lucky.token
             )
         return lucky
     if rnd.lucky_tag is None:
-        raise IllegalMoveError(
-            "a bga win needs its lucky card: a Lucky or Pile tag", category="lucky"
-        )
+        raise IllegalMoveError("lucky.missing")
     # The copies rule counts the deal and the draws (§9), not the lucky card.
     return rnd.lucky_tag
 

@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from fourcolor.cards import parse_card
 
 # Events that are not claims (and, should a meld or win come without its claim, those).
 VERB_TEMPLATES = {
@@ -77,3 +79,97 @@ def js_templates() -> dict[str, Any]:
         "skipped": str(SKIPPED_TEMPLATE),
         "separator": _(", "),
     }
+
+
+# Cards, melds and claim rights in words (the replay's labels, refusals, the editor).
+COLOUR_NAMES = {
+    "r": pgettext_lazy("card colour", "red"),
+    "y": pgettext_lazy("card colour", "yellow"),
+    "g": pgettext_lazy("card colour", "green"),
+    "w": pgettext_lazy("card colour", "white"),
+}
+RANK_NAMES = {
+    "K": pgettext_lazy("card rank", "general"),
+    "A": pgettext_lazy("card rank", "advisor"),
+    "E": pgettext_lazy("card rank", "elephant"),
+    "R": pgettext_lazy("card rank", "chariot"),
+    "H": pgettext_lazy("card rank", "horse"),
+    "C": pgettext_lazy("card rank", "cannon"),
+    "P": pgettext_lazy("card rank", "soldier"),
+}
+MELD_NAMES = {
+    "lone": gettext_lazy("lone general"),
+    "pair": gettext_lazy("pair"),
+    "command": gettext_lazy("command"),
+    "field": gettext_lazy("field"),
+    "triple": gettext_lazy("triple"),
+    "quad": gettext_lazy("quad"),
+    "three_colour": gettext_lazy("three-colour"),
+    "four_colour": gettext_lazy("four-colour"),
+}
+CLAIMS = {
+    "win": gettext_lazy("win"),
+    "pong": gettext_lazy("pong"),
+    "gan": gettext_lazy("gan"),
+    "chi": gettext_lazy("chi"),
+    "own draw": gettext_lazy("own draw"),
+}
+
+def card_name(token: str) -> str:
+    """`rK` -> "red general" in the active language ("" for a token that names no card)."""
+    try:
+        card = parse_card(token)
+    except ValueError:
+        return ""
+    return _("%(colour)s %(rank)s") % {
+        "colour": COLOUR_NAMES[card.colour],
+        "rank": RANK_NAMES[card.rank],
+    }
+
+
+def meld_name(kind: str) -> str:
+    return str(MELD_NAMES.get(kind, kind))
+
+
+# What a round waits for (`fourcolor.Round.waiting`): the record editor's status line.
+WAITING = {
+    "opening": gettext_lazy("%(seat)s (the dealer) to discard"),
+    "discard": gettext_lazy("%(seat)s to discard"),
+    "own_draw": gettext_lazy("claims on %(seat)s’s draw, or their meld or discard"),
+    "last_discard": gettext_lazy("claims on the last discard, or the pile has run out: nobody won"),
+    "exhausted": gettext_lazy("The pile ran out: nobody won"),
+    "draw": gettext_lazy("claims, or %(seat)s to draw"),
+    "ended": gettext_lazy("the round has ended"),
+}
+# A record's tags as the editor lists them.
+TAG_LABELS = {
+    "Event": gettext_lazy("Event"),
+    "Site": gettext_lazy("Site"),
+    "Date": gettext_lazy("Date"),
+    "Match": gettext_lazy("Match"),
+    "Round": gettext_lazy("Round"),
+    "Lucky": gettext_lazy("Lucky card"),
+    "Pile": gettext_lazy("Pile"),
+    "Ruleset": gettext_lazy("Ruleset"),
+    "Dealer": gettext_lazy("Dealer"),
+    "Result": gettext_lazy("Result"),
+}
+
+
+def seat_name(seat: int, seats: Sequence[str]) -> str:
+    """The player at `seat` (1-based), or "seat N" when the seat has no name."""
+    if 0 < seat <= len(seats) and str(seats[seat - 1]).strip():
+        return str(seats[seat - 1])
+    return _("seat %(number)s") % {"number": seat}
+
+
+def waiting_words(code: str, seat: int | None, seats: Sequence[str]) -> str:
+    """"Noor to discard": what the round waits for, naming the player."""
+    template = WAITING.get(code)
+    if template is None:
+        return ""
+    return str(template) % {"seat": seat_name(seat, seats) if seat is not None else ""}
+
+
+def tag_label(name: str) -> str:
+    return str(TAG_LABELS.get(name, name))

@@ -14,7 +14,18 @@ class RecordErrorDoc(serializers.Serializer[Any]):
     col = serializers.IntegerField(help_text="1-based column")
     ply = serializers.IntegerField(help_text="the event at fault; 0 for the tags or the deal")
     category = serializers.CharField(help_text="syntax, tags, deal, turn, claim-right, ...")
-    message = serializers.CharField()
+    code = serializers.CharField(
+        help_text="what is wrong, stable across versions and languages: claim.own_discard, "
+        "turn.drawer, tags.date, ... (`stored` for a refusal stored before codes)"
+    )
+    params = serializers.DictField(
+        child=serializers.JSONField(),
+        help_text="the code's parameters: seat numbers (seat, seat2), card tokens (card, card2, "
+        "cards), meld kinds (meld), numbers (n, m), the record's text (value, value2), ...",
+    )
+    message = serializers.CharField(
+        help_text="what is wrong, in the request's language (Accept-Language)"
+    )
     event = serializers.CharField(help_text="the event's text ('' for the tags or the deal)")
 
 

@@ -8,12 +8,14 @@ from rest_framework import serializers
 
 from api.serializers.common import absolute
 from api.serializers.errors import RecordErrorDoc
+from records.refusal_text import refusal_text
 from records.services import ImportReport, RecordResult, RecordStatus
 from records.services.report import describe_differences
 
 API_STATUS = {RecordStatus.STORED: "created", RecordStatus.DUPLICATE: "duplicate",
               RecordStatus.REFUSED: "refused", RecordStatus.UNAVAILABLE: "unavailable"}
-REFUSAL_KEYS = ("line", "col", "ply", "category", "message", "event", "text", "error")
+REFUSAL_KEYS = ("line", "col", "ply", "category", "code", "params", "message", "event", "text",
+                "error")
 
 
 class RefusalDoc(RecordErrorDoc):
@@ -75,6 +77,10 @@ def result_json(result: RecordResult, context: dict[str, Any]) -> dict[str, Any]
     if result.error is not None:
         error = {key: result.error.get(key) for key in REFUSAL_KEYS}
         error["error"] = str(error["error"])
+        # In the request's language; a refusal stored before codes keeps its English.
+        error["message"] = refusal_text(result.error)
+        error["code"] = error["code"] or "stored"
+        error["params"] = error["params"] or {}
     return {
         "index": result.index,
         "line": result.line,

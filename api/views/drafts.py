@@ -31,7 +31,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.caching import PRIVATE_CACHE_CONTROL
-from api.exceptions import Conflict, Illegal, RecordSyntax
+from api.exceptions import Conflict, Illegal, RecordSyntax, record_json
 from api.pagination import ApiPagination
 from api.parsers import JsonParser
 from api.serializers.common import NO_NUL, ClosedSerializer, absolute
@@ -529,7 +529,8 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
             raise _refused(error) from None
         except FcnError as error:
             # The archive refused the ended round: the draft's content, not this empty request.
-            raise Conflict(error.message, "illegal", error.as_dict()) from None
+            record = record_json(error)
+            raise Conflict(record["message"], "illegal", record) from None
         context = {"request": request}
         game = saved.game_id
         status = "running" if game is None else "duplicate" if saved.duplicate else "created"

@@ -28,8 +28,8 @@ def parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> int
         seat = int(m.group(1))
         if seat in deal:
             raise FcnSyntaxError(
-                f"bad or repeated deal line for seat {seat}",
-                category="deal",
+                "deal.repeated",
+                n=seat,
                 line=number,
                 col=m.start(1) + 1,
             )
@@ -56,9 +56,7 @@ def _deal_cards(line: str, start: int, number: int) -> tuple[Card, ...]:
     for word, col in _words(line, start):
         card = card_or_none(word)
         if card is None:
-            raise FcnSyntaxError(
-                f"no such card {word!r} in the deal", category="deal", line=number, col=col
-            )
+            raise FcnSyntaxError("deal.card", line=number, col=col, value=word)
         cards.append(card)
     return tuple(cards)
 

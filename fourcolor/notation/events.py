@@ -223,7 +223,7 @@ def scan_events(section: str, line: int, record: Record, begun: _Start = (0, Non
                 if not m[6]:  # no closing brace before the section ends
                     if value is None:
                         raise FcnSyntaxError(
-                            "an unclosed comment before the first event",
+                            "syntax.comment_first",
                             line=comment_line,
                             col=col,
                             ply=0,
@@ -235,7 +235,8 @@ def scan_events(section: str, line: int, record: Record, begun: _Start = (0, Non
                 comment = " ".join(body.split())
                 if len(comment) > MAX_COMMENT_CHARS:
                     raise LimitError(
-                        f"comment longer than {MAX_COMMENT_CHARS} characters",
+                        "limit.comment",
+                        n=MAX_COMMENT_CHARS,
                         line=comment_line,
                         col=col,
                         ply=max(ply, 1),
@@ -257,8 +258,8 @@ def scan_events(section: str, line: int, record: Record, begun: _Start = (0, Non
                     value = None
                 if head is None:
                     raise FcnSyntaxError(
-                        f"malformed event {word!r}: expected a seat digit and a verb "
-                        f"(x d m w r, or the extensions c h)",
+                        "syntax.event",
+                        value=word,
                         line=line,
                         col=col,
                         ply=ply + 1,
@@ -310,9 +311,8 @@ def parse_event(text: str, ply: int = 0) -> Event:
         col = m.start() - line_start + 1
         if word in "{}" or (tokens and word in HEADS):
             raise FcnSyntaxError(
-                "a comment in an event typed alone: write a seat, a verb and its cards, as 3x rK"
-                if word in "{}"
-                else f"one event at a time: {word!r} begins another",
+                "event.comment" if word in "{}" else "event.second",
+                value=word,
                 line=line,
                 col=col,
                 ply=ply,
@@ -321,7 +321,7 @@ def parse_event(text: str, ply: int = 0) -> Event:
         tokens.append(_Token(_KINDS.get(word, "word"), word, line, col))
     if not tokens:
         raise FcnSyntaxError(
-            "no event: write a seat, a verb and its cards, as 3x rK",
+            "event.none",
             line=1,
             col=1,
             ply=ply,
@@ -331,8 +331,8 @@ def parse_event(text: str, ply: int = 0) -> Event:
     head = HEADS.get(first.text)
     if head is None:
         raise FcnSyntaxError(
-            f"malformed event {first.text!r}: expected a seat digit and a verb "
-            f"(x d m w r, or the extensions c h)",
+            "syntax.event",
+            value=first.text,
             line=first.line,
             col=first.col,
             ply=ply,
@@ -358,11 +358,13 @@ def _value(text: str) -> tuple[_Value, bool]:
 
 
 def _too_many(head: str, line: int, col: int, ply: int) -> LimitError:
-    return LimitError(f"more than {MAX_EVENTS} events", line=line, col=col, ply=ply + 1, event=head)
+    return LimitError(
+        "limit.events", line=line, col=col, ply=ply + 1, event=head, n=MAX_EVENTS
+    )
 
 
 def _before_first(word: str, line: int, col: int) -> FcnSyntaxError:
-    return FcnSyntaxError(f"{word!r} before the first event", line=line, col=col, ply=0)
+    return FcnSyntaxError("syntax.before_first", line=line, col=col, ply=0, value=word)
 
 
 def _finish(value: _Value, more: _Open, line: int, col: int, ply: int) -> Event:
@@ -375,9 +377,9 @@ def _finish(value: _Value, more: _Open, line: int, col: int, ply: int) -> Event:
     low, high = ARITY[verb]
     if not low <= len(cards) <= high:
 
-        def fail(message: str) -> FcnSyntaxError:
+        def fail(code: str, **params: Any) -> FcnSyntaxError:
             text = " ".join([f"{seat}{verb}", *(c.token for c in cards)])
-            return FcnSyntaxError(message, line=line, col=col, ply=ply, event=text)
+            return FcnSyntaxError(code, line=line, col=col, ply=ply, event=text, **params)
 
         check_arity(verb, list(cards), fail)
     return _new_event(Event, (seat, verb, cards, (), tuple(more.comments), line, col))
@@ -390,13 +392,13 @@ def _assemble(
     `cards` are those before its first unusual token."""
     tokens = more.tokens or []
 
-    def fail(message: str, token: _Token | None = None) -> FcnSyntaxError:
+    def fail(code: str, token: _Token | None = None, **params: Any) -> FcnSyntaxError:
         at = (token.line, token.col) if token else (line, col)
         text = " ".join([f"{seat}{verb}", *(c.token for c in cards[:first])])
         for t in tokens:
             if t.kind != "unclosed-comment":
                 text += ("" if t.kind == "close" or text.endswith("(") else " ") + t.text
-        return FcnSyntaxError(message, line=at[0], col=at[1], ply=ply, event=text)
+        return FcnSyntaxError(code, line=at[0], col=at[1], ply=ply, event=text, **params)
 
     first = len(cards)
     groups: list[tuple[Card, ...]] = []
@@ -404,45 +406,45 @@ def _assemble(
     group_open: _Token | None = None
     for token in tokens:
         if token.kind == "unclosed-comment":
-            raise fail("unclosed comment", token)
+            raise fail("syntax.unclosed_comment", token)
         if token.kind == "stray":
-            raise fail("'}' without a comment to close", token)
+            raise fail("syntax.stray_brace", token)
         if token.kind == "open":
             if verb not in "wh":
-                raise fail(f"a group in a {VERB_NAMES[verb]} event", token)
+                raise fail("syntax.group_verb", token, verb_name=VERB_NAMES[verb])
             if group is not None:
-                raise fail("unclosed group", group_open)
+                raise fail("syntax.unclosed_group", group_open)
             group, group_open = [], token
             continue
         if token.kind == "close":
             if group is None:
-                raise fail("')' without a group to close", token)
+                raise fail("syntax.stray_paren", token)
             if not group:
-                raise fail("empty group", token)
+                raise fail("syntax.empty_group", token)
             groups.append(tuple(group))
             group = None
             continue
         card = card_or_none(token.text)
         if card is None:
-            raise fail(f"no such card {token.text!r}", token)
+            raise fail("syntax.card", token, value=token.text)
         if group is not None:
             group.append(card)
         elif groups:
-            raise fail(f"card {token.text} after the declared groups", token)
+            raise fail("syntax.after_groups", token, card=token.text)
         else:
             cards.append(card)
     if group is not None:
-        raise fail("unclosed group", group_open)
+        raise fail("syntax.unclosed_group", group_open)
     check_arity(verb, cards, fail)
     return Event(seat, verb, tuple(cards), tuple(groups), tuple(more.comments), line, col)
 
 
 def check_arity(verb: str, cards: list[Card], fail: Any) -> None:
-    """Raise `fail(message)` when `cards` are not as many as `verb` names."""
+    """Raise `fail(code, **params)` when `cards` are not as many as `verb` names."""
     name = VERB_NAMES[verb]
     if verb in "xd" and len(cards) != 1:
-        raise fail(f"a {name} names exactly one card, not {len(cards)}")
+        raise fail("syntax.one_card", verb_name=name, n=len(cards))
     if verb == "r" and cards:
-        raise fail("a redeal names no cards")
+        raise fail("syntax.redeal_cards")
     if verb in "mwch" and not 1 <= len(cards) <= 4:
-        raise fail(f"a {name} names the 1 to 4 cards of its meld, not {len(cards)}")
+        raise fail("syntax.meld_cards", verb_name=name, n=len(cards))

@@ -20,7 +20,7 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 
 def control_name(char: str) -> str:
     """How an error names a control character: by code point, never by the character."""
-    return f"control character U+{ord(char):04X}" + (" (NUL)" if char == "\x00" else "")
+    return f"U+{ord(char):04X}" + (" (NUL)" if char == "\x00" else "")
 
 
 def _visible(char: str) -> bool:
@@ -29,27 +29,25 @@ def _visible(char: str) -> bool:
     return unicodedata.category(char)[0] not in "ZCM" and char not in _BLANK_LETTERS
 
 
-def name_problem(name: str) -> str | None:
+def name_problem(name: str) -> tuple[str, str] | None:
     """What is wrong with a player name, or None: a name needs a visible character and holds
-    no control character and no bidi embedding, override or isolate. Names are quoted with
-    such characters escaped, so that a message never hides or reorders itself."""
+    no control character and no bidi embedding, override or isolate. The problem is an error
+    code (fourcolor/messages.py) and the code points at fault. Names are quoted with such
+    characters escaped, so that a message never hides or reorders itself."""
     if name.isascii() and name.isprintable() and not name.isspace():
         return None  # the usual case
     if not name.strip():
-        return "has an empty name"
+        return "tags.name_empty", ""
     for char in name:
         if unicodedata.category(char) == "Cc":
-            return f"name {name!r} holds the {control_name(char)}"
+            return "tags.name_control", control_name(char)
         if char in _BIDI_CONTROLS:
             if not any(map(_visible, name)):
                 break
-            return (
-                f"name {name!r} holds the bidi control U+{ord(char):04X}, which reorders "
-                "the text shown after it"
-            )
+            return "tags.name_bidi", f"U+{ord(char):04X}"
     if not any(map(_visible, name)):
         codes = " ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(name))
-        return f"name {name!r} has no visible character (only {codes})"
+        return "tags.name_invisible", codes
     return None
 
 

@@ -18,9 +18,7 @@ def parse_record(text: str, first_line: int = 1, *, lenient: bool = False) -> Re
     With ``lenient``, a malformed event does not raise: the record keeps the events before it
     and the error in `Record.syntax_error` (tags and deal must still be well-formed)."""
     if len(text) > MAX_RECORD_CHARS:
-        raise LimitError(
-            f"the record is longer than {MAX_RECORD_CHARS} characters", line=first_line, col=1
-        )
+        raise LimitError("limit.record", line=first_line, col=1, n=MAX_RECORD_CHARS)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     # The usual case first: ASCII text with nothing but printable bytes and line breaks
@@ -30,8 +28,8 @@ def parse_record(text: str, first_line: int = 1, *, lenient: bool = False) -> Re
     if control is not None:
         at = control.start()
         raise FcnSyntaxError(
-            f"{control_name(text[at])} in the record: FCN is printable text (tabs and line "
-            "breaks aside)",
+            "syntax.control",
+            value=control_name(text[at]),
             line=first_line + text.count("\n", 0, at),
             col=at - (text.rfind("\n", 0, at) + 1) + 1,
         )
@@ -40,7 +38,8 @@ def parse_record(text: str, first_line: int = 1, *, lenient: bool = False) -> Re
         for offset, line in enumerate(lines):
             if len(line) > MAX_LINE_CHARS:
                 raise LimitError(
-                    f"line longer than {MAX_LINE_CHARS} characters",
+                    "limit.line",
+                    n=MAX_LINE_CHARS,
                     line=first_line + offset,
                     col=MAX_LINE_CHARS + 1,
                 )

@@ -4,6 +4,7 @@ Pile and Lucky shapes: category tags)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..cards import _BY_TOKEN as _CARDS_BY_TOKEN
 from ..cards import card_or_none
@@ -48,9 +49,9 @@ def parse_tags(lines: list[str], record: Record, first_line: int) -> int:
             name, value = parse_tag_line(line, number)
             col = line.index("[") + 1
         if name in tags:
-            raise FcnSyntaxError(f"duplicated tag {name}", category="tags", line=number, col=col)
+            raise FcnSyntaxError("tags.repeated", line=number, col=col, tag=name)
         if len(tags) >= MAX_TAGS:
-            raise LimitError(f"more than {MAX_TAGS} tags", line=number, col=1)
+            raise LimitError("limit.tags", line=number, col=1, n=MAX_TAGS)
         tags[name] = value
         positions[name] = (number, col)
         if name == "Switches":  # its errors point at the item at fault
@@ -72,8 +73,8 @@ def parse_tag_line(line: str, number: int) -> tuple[str, str]:
     m = re.match(r"([A-Za-z][A-Za-z0-9_]*)\s+\"", body)
     if not m:
         raise FcnSyntaxError(
-            f'malformed tag line {line.strip()[:60]!r}: expected [Name "value"]',
-            category="tags",
+            "tags.malformed",
+            value=line.strip()[:60],
             line=number,
             col=col0 + 1,
         )
@@ -82,16 +83,14 @@ def parse_tag_line(line: str, number: int) -> tuple[str, str]:
     value: list[str] = []
     while True:
         if pos >= len(body):
-            raise FcnSyntaxError(
-                f"tag {name}: unclosed value", category="tags", line=number, col=col0 + 2 + pos
-            )
+            raise FcnSyntaxError("tags.unclosed", line=number, col=col0 + 2 + pos, tag=name)
         ch = body[pos]
         if ch == "\\":
             nxt = body[pos + 1] if pos + 1 < len(body) else ""
             if nxt not in ('"', "\\"):
                 raise FcnSyntaxError(
-                    f'tag {name}: only \\" and \\\\ are escapes',
-                    category="tags",
+                    "tags.escape",
+                    tag=name,
                     line=number,
                     col=col0 + 2 + pos,
                 )
@@ -106,18 +105,20 @@ def parse_tag_line(line: str, number: int) -> tuple[str, str]:
     rest = body[pos:].strip()
     if rest != "]":
         raise FcnSyntaxError(
-            f"tag {name}: expected ] after the value",
-            category="tags",
+            "tags.bracket",
+            tag=name,
             line=number,
             col=col0 + 2 + pos,
         )
     text = "".join(value)
     if len(text) > MAX_TAG_VALUE_CHARS:
-        raise LimitError(f"tag {name}: value longer than {MAX_TAG_VALUE_CHARS}", line=number, col=1)
+        raise LimitError(
+            "limit.tag_value", line=number, col=1, tag=name, n=MAX_TAG_VALUE_CHARS
+        )
     if any(ord(c) < 32 for c in text):
         raise FcnSyntaxError(
-            f"tag {name}: control character in the value",
-            category="tags",
+            "tags.control",
+            tag=name,
             line=number,
             col=col0 + 1,
         )
@@ -128,12 +129,12 @@ def check_tags(record: Record, *, deal_complete: bool = True) -> None:
     """Required tags, seat numbering, Dealer, Result, Date and Pile shapes (category tags)."""
     tags = record.tags
 
-    def fail(message: str, tag: str | None = None) -> FcnSyntaxError:
-        line, col = record.position(tag) if tag else (record.first_line, 1)
-        return FcnSyntaxError(message, category="tags", line=line, col=col)
+    def fail(code: str, at: str | None = None, **params: Any) -> FcnSyntaxError:
+        line, col = record.position(at) if at else (record.first_line, 1)
+        return FcnSyntaxError(code, line=line, col=col, **params)
 
     if "Ruleset" not in tags:
-        raise fail("missing Ruleset tag")
+        raise fail("tags.ruleset_missing")
     names = seat_names(tags)
     if len([name for name in tags if name[:4] == "Seat"]) == len(names):
         seat_numbers = list(range(1, len(names) + 1))  # Seat1..SeatN and no other Seat tag
@@ -144,36 +145,34 @@ def check_tags(record: Record, *, deal_complete: bool = True) -> None:
             if name.startswith("Seat") and (m := SEAT_TAG_RE.match(name)) is not None
         )
     if not seat_numbers:
-        raise fail("missing Seat1 tag")
+        raise fail("tags.seat1_missing")
     if seat_numbers != list(range(1, len(seat_numbers) + 1)):
         missing = next(n for n in range(1, len(seat_numbers) + 2) if n not in seat_numbers)
-        raise fail(f"missing Seat{missing} tag (seats are numbered 1..N with no gap)")
+        raise fail("tags.seat_gap", n=missing)
     if not 2 <= len(seat_numbers) <= MAX_PLAYERS:
-        raise fail(
-            f"{len(seat_numbers)} seats: a round has 2 to {MAX_PLAYERS} players", "Seat1"
-        )
+        raise fail("tags.seat_count", "Seat1", n=len(seat_numbers), m=MAX_PLAYERS)
     seated: dict[str, int] = {}
     for n, seat_name in enumerate(names, start=1):  # the seats are 1..N here
         problem = name_problem(seat_name)
         if problem is not None:
-            raise fail(f"Seat{n} {problem}", f"Seat{n}")
+            code, detail = problem
+            raise fail(code, f"Seat{n}", n=n, value=seat_name, value2=detail)
         other = seated.setdefault(player_key(seat_name), n)
         if other != n:
             raise fail(
-                f"Seat{n} {seat_name!r} is the same player as Seat{other} {names[other - 1]!r} "
-                "(names are compared ignoring case, accents' encoding and blanks)",
-                f"Seat{n}",
+                "tags.same_player", f"Seat{n}",
+                n=n, value=seat_name, m=other, value2=names[other - 1],
             )
     dealer = tags.get("Dealer")
     if dealer is None:
-        raise fail("missing Dealer tag")
+        raise fail("tags.dealer_missing")
     if not _DIGITS.fullmatch(dealer) or not 1 <= int(dealer) <= len(seat_numbers):
-        raise fail(f"bad or missing Dealer {dealer!r}", "Dealer")
+        raise fail("tags.dealer_bad", "Dealer", value=dealer)
     result = tags.get("Result")
     if result is not None:
         m = RESULT_RE.match(result)
         if m is None or (m.group(1) and int(m.group(1)) > len(seat_numbers)):
-            raise fail(f"malformed Result {result!r}: expected S:P, -, R or *", "Result")
+            raise fail("tags.result", "Result", value=result)
     switches = tags.get("Switches")
     if switches is not None:
         try:
@@ -181,11 +180,11 @@ def check_tags(record: Record, *, deal_complete: bool = True) -> None:
         except SwitchesError as err:
             line, col = record.positions.get(_SWITCHES_VALUE, record.position("Switches"))
             raise FcnSyntaxError(
-                err.args[0], category="tags", line=line, col=col + err.offset
+                err.code, line=line, col=col + err.offset, **err.params
             ) from None
     date = tags.get("Date")
     if date is not None and not DATE_RE.match(date):
-        raise fail(f"malformed Date {date!r}: expected YYYY.MM.DD", "Date")
+        raise fail("tags.date", "Date", value=date)
     for name in ("Pile", "Lucky"):
         value = tags.get(name)
         if value is None:
@@ -194,17 +193,17 @@ def check_tags(record: Record, *, deal_complete: bool = True) -> None:
         if not _CARD_TOKENS.issuperset(words):
             for word in words:
                 if card_or_none(word) is None:
-                    raise fail(f"{name}: no such card {word!r}", name)
+                    raise fail("tags.card", name, tag=name, value=word)
         if name == "Lucky" and len(words) != 1:
-            raise fail("Lucky names one card", name)
+            raise fail("tags.lucky_one", name)
     if not deal_complete:
         return
     missing_deal = [n for n in seat_numbers if n not in record.deal]
     if missing_deal:
         line, col = record.position("deal")
         raise FcnSyntaxError(
-            f"no deal line for seat {missing_deal[0]}",
-            category="deal",
+            "deal.missing",
+            n=missing_deal[0],
             line=line,
             col=col,
         )
@@ -212,9 +211,9 @@ def check_tags(record: Record, *, deal_complete: bool = True) -> None:
     if extra:
         line, col = record.position(f"deal {extra[0]}")
         raise FcnSyntaxError(
-            f"bad or repeated deal line for seat {extra[0]} (the record has "
-            f"{len(seat_numbers)} seats)",
-            category="deal",
+            "deal.extra",
+            n=extra[0],
+            m=len(seat_numbers),
             line=line,
             col=col,
         )

@@ -45,92 +45,92 @@ def record_to_json(record: Record) -> dict[str, Any]:
 def record_from_json(data: Any) -> Record:
     """A record from its JSON twin; malformed JSON data raises `FcnSyntaxError`."""
 
-    def fail(message: str, ply: int = 0) -> FcnSyntaxError:
-        return FcnSyntaxError(f"JSON record: {message}", ply=ply)
+    def fail(code: str, ply: int = 0, **params: Any) -> FcnSyntaxError:
+        return FcnSyntaxError(code, category="syntax", ply=ply, **params)
 
     if not isinstance(data, dict):
-        raise fail("expected an object")
+        raise fail("json.object")
     tags = data.get("tags")
     if not isinstance(tags, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in tags.items()
     ):
-        raise fail("'tags' must map names to strings")
+        raise fail("json.tags")
     if len(tags) > MAX_TAGS:
-        raise fail(f"more than {MAX_TAGS} tags")
+        raise fail("limit.tags", n=MAX_TAGS)
     for name, value in tags.items():
         if not TAG_NAME_RE.match(name):
-            raise fail(f"bad tag name {name!r}")
+            raise fail("json.tag_name", value=name)
         # The same rules as the FCN reader, so that the FCN written from it reads back.
         if len(value) > MAX_TAG_VALUE_CHARS:
-            raise fail(f"tag {name}: value longer than {MAX_TAG_VALUE_CHARS}")
+            raise fail("limit.tag_value", tag=name, n=MAX_TAG_VALUE_CHARS)
         if any(ord(c) < 32 for c in value) or CONTROL.search(value):
-            raise fail(f"tag {name}: control character in the value")
+            raise fail("tags.control", tag=name)
     deal_data = data.get("deal")
     if not isinstance(deal_data, dict):
-        raise fail("'deal' must map seats to card lists")
+        raise fail("json.deal")
     deal: dict[int, tuple[Card, ...]] = {}
     for seat, cards in deal_data.items():
         if not re.fullmatch(r"[0-9]+", str(seat)):
-            raise fail(f"bad deal seat {seat!r}")
+            raise fail("json.deal_seat", value=seat)
         deal[int(seat)] = _json_cards(cards, f"deal {seat}", fail)
     comments = data.get("comments", [])
     if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
-        raise fail("'comments' must be a list of strings")
+        raise fail("json.comments")
     comments = [_json_comment(c, fail) for c in comments]
     events_data = data.get("events", [])
     if not isinstance(events_data, list):
-        raise fail("'events' must be a list")
+        raise fail("json.events")
     if len(events_data) > MAX_EVENTS:
-        raise fail(f"more than {MAX_EVENTS} events")
+        raise fail("limit.events", n=MAX_EVENTS)
     events = []
     for ply, item in enumerate(events_data, start=1):
         if not isinstance(item, dict):
-            raise fail("an event must be an object", ply)
+            raise fail("json.event", ply)
         seat, verb = item.get("seat"), item.get("verb")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 9:
-            raise fail("an event needs a seat digit", ply)
+            raise fail("json.seat", ply)
         if not isinstance(verb, str) or len(verb) != 1 or verb not in VERBS:
-            raise fail(f"bad verb {verb!r}", ply)
+            raise fail("json.verb", ply, value=verb)
         cards = _json_cards(item.get("cards", []), "event", fail, ply)
         split = item.get("split", [])
         if not isinstance(split, list):
-            raise fail("'split' must be a list of card lists", ply)
+            raise fail("json.split", ply)
         groups = tuple(_json_cards(g, "split group", fail, ply) for g in split)
         ev_comments = item.get("comments", [])
         if not isinstance(ev_comments, list) or not all(isinstance(c, str) for c in ev_comments):
-            raise fail("'comments' must be a list of strings", ply)
+            raise fail("json.comments", ply)
         ev_comments = [_json_comment(c, fail, ply) for c in ev_comments]
         if groups and verb not in "wh":
-            raise fail("only a win has a declared split", ply)
-        check_arity(verb, list(cards), lambda m, ply=ply: fail(m, ply))
+            raise fail("json.split_verb", ply)
+        check_arity(verb, list(cards), lambda code, ply=ply, **params: fail(code, ply, **params))
         events.append(Event(seat, verb, cards, groups, tuple(ev_comments)))
     record = Record(tags=dict(tags), deal=deal, events=events, comments=list(comments))
     try:
         check_tags(record)
     except FcnError as err:
-        raise fail(err.message) from None
+        raise fail(err.code, **err.params) from None
     return record
 
 
 def _json_comment(text: str, fail: Any, ply: int = 0) -> str:
     """A comment as the FCN reader would give it back: no '}', whitespace collapsed."""
     if "}" in text:
-        raise fail("a comment cannot contain '}'", ply)
+        raise fail("syntax.comment_brace", ply)
     if len(text) > MAX_COMMENT_CHARS:
-        raise fail(f"comment longer than {MAX_COMMENT_CHARS} characters", ply)
+        raise fail("limit.comment", ply, n=MAX_COMMENT_CHARS)
     control = CONTROL.search(text)
     if control is not None:
-        raise fail(f"a comment cannot hold a {control_name(control.group())}", ply)
+        raise fail("json.comment_control", ply, value=control_name(control.group()))
     return " ".join(text.split())
 
 
 def _json_cards(value: Any, what: str, fail: Any, ply: int = 0) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise fail(f"{what}: expected a list of cards", ply)
+        raise fail("json.card_list", ply, value=what)
     cards = []
     for token in value:
         card = card_or_none(token) if isinstance(token, str) else None
         if card is None:
-            raise fail(f"{what}: no such card {token!r}", ply)
+            raise fail("json.card", ply, value=what, value2=token)
         cards.append(card)
     return tuple(cards)

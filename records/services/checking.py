@@ -63,7 +63,7 @@ def check_records(source: Any, *, max_records: int | None = None) -> CheckReport
         if max_records is not None and rt.index >= max_records:
             message = too_many_message(max_records)
             quote = line_of(rt.text, rt.line, rt.line).encode("utf-8", "replace").decode("utf-8")
-            error = LimitError(message, line=rt.line, col=1)
+            error = LimitError("limit.records", line=rt.line, col=1, n=max_records)
             report.results.append(refused_result(rt.index, rt.line, error, quote))
             report.stopped = message
             break

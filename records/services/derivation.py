@@ -120,8 +120,10 @@ def storage_limits(check: fourcolor.Check) -> FcnError | None:
         if len(name) > MAX_PLAYER_NAME:
             line, col = record.position(f"Seat{number}")
             return LimitError(
-                f"Seat{number}: a player name has at most {MAX_PLAYER_NAME} characters, "
-                f"not {len(name)}",
+                "limit.player_name",
+                n=number,
+                m=MAX_PLAYER_NAME,
+                value=len(name),
                 line=line,
                 col=col,
             )

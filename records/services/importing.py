@@ -31,6 +31,7 @@ from django.db import DatabaseError
 
 import fourcolor
 from fourcolor.errors import LimitError
+from fourcolor.messages import render
 from fourcolor.notation import MAX_RECORD_CHARS
 
 from records.models import Game
@@ -274,14 +275,15 @@ def _wanted(
 
 
 def too_many_message(max_records: int) -> str:
-    return f"too many records in one upload: at most {max_records} (split the file)"
+    return render("limit.records", {"n": max_records})
 
 
 def _too_many(importer: _Importer, rt: fourcolor.RecordText, max_records: int) -> None:
     """Refuse the record after the first `max_records`, once, for it and all that follow."""
     message = too_many_message(max_records)
     quote = line_of(rt.text, rt.line, rt.line).encode("utf-8", "replace").decode("utf-8")
-    refusal = refused_result(rt.index, rt.line, LimitError(message, line=rt.line, col=1), quote)
+    error = LimitError("limit.records", line=rt.line, col=1, n=max_records)
+    refusal = refused_result(rt.index, rt.line, error, quote)
     importer.report.limit_refusal = refusal
     if importer.down is not None:
         importer.emit(refusal)  # the database stopped the import first: its reason stands

@@ -128,9 +128,9 @@ class DecodedLines:
                 self._segment_has_bad = True
                 col = len(raw[: exc.start].decode("utf-8")) + 1
                 error = FcnError(
-                    f"invalid UTF-8: byte 0x{raw[exc.start]:02X} ({exc.reason}); "
-                    "records must be UTF-8 text",
-                    category="encoding",
+                    "encoding.utf8",
+                    value=f"0x{raw[exc.start]:02X}",
+                    value2=exc.reason,
                     line=self.number,
                     col=col,
                 )
@@ -158,9 +158,8 @@ def unencodable_error(text: str, first_line: int) -> FcnError | None:
         line = first_line + before.count("\n")
         col = len(before) - (before.rfind("\n") + 1) + 1
         return FcnError(
-            f"U+{ord(text[exc.start]):04X} is a lone surrogate, not a character; records "
-            "must be UTF-8 text",
-            category="encoding",
+            "encoding.surrogate",
+            value=f"U+{ord(text[exc.start]):04X}",
             line=line,
             col=col,
         )

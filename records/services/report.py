@@ -8,7 +8,7 @@ one. The web and the API show it, each in its own words.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from fourcolor.errors import FcnError
+from fourcolor.messages import MESSAGES, render
 
 from records.services.reading import shown
 
@@ -216,18 +217,34 @@ def refused_result(
 ) -> RecordResult:
     detail = {key: shown(value) if isinstance(value, str) else value
               for key, value in error.as_dict().items()}
+    detail["params"] = {key: shown(value) if isinstance(value, str) else value
+                        for key, value in error.params.items()}
     detail["text"] = shown(text)
     detail["error"] = shown(str(error))
     # The players' names when the tags could be read, so that a page can say "Noor may not
-    # ..." rather than the engine's "seat 4 may not ..." (web.refusals).
+    # ..." rather than the engine's "seat 4 may not ..." (records.refusal_text).
     detail["seats"] = [shown(name) for name in seats]
     return RecordResult(index, first_line, RecordStatus.REFUSED, error=detail)
 
 
+def stored_error(detail: Mapping[str, Any], cls: type[FcnError] = FcnError) -> FcnError:
+    """The error a stored refusal (`refused_result`'s `error`) describes. A refusal stored
+    before refusals had codes has only its English message: it comes back as code `stored`."""
+    where = {"line": int(detail.get("line") or 0), "col": int(detail.get("col") or 0),
+             "ply": int(detail.get("ply") or 0), "event": str(detail.get("event") or "")}
+    code, params = detail.get("code"), detail.get("params")
+    if isinstance(code, str) and code in MESSAGES and isinstance(params, dict):
+        return cls(code, category=detail.get("category") or None, **where, **params)
+    return cls("stored", category=str(detail.get("category") or "error"),
+               value=str(detail.get("message") or ""), **where)
+
+
 def unavailable_result(index: int, line: int, resume: int) -> RecordResult:
-    message = f"not stored: database unavailable (resume at record {resume + 1})"
+    params = {"n": resume + 1}
+    message = render("import.unavailable", params)
     return RecordResult(index, line, RecordStatus.UNAVAILABLE, error={
-        "line": line, "col": None, "ply": None, "category": "unavailable", "message": message,
+        "line": line, "col": None, "ply": None, "category": "unavailable",
+        "code": "import.unavailable", "params": params, "message": message,
         "event": None, "text": "", "error": f"{line}: error[unavailable]: {message}",
     })
 

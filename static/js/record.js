@@ -317,8 +317,14 @@
       });
       box.appendChild(group);
     });
-    if (!next.legal.length) box.appendChild(el("p", { className: "muted", text: pending.length ? R.waitingServer : R.noLegal }));
-    else if (st.stage === "ended" && !pending.length) box.insertBefore(el("p", { className: "notice", text: R.exhausted }), box.firstChild);
+    if (!next.legal.length) {
+      // An ended round says so in the status line ("The pile ran out: nobody won").
+      if (pending.length || st.stage !== "ended") {
+        box.appendChild(el("p", { className: "muted", text: pending.length ? R.waitingServer : R.noLegal }));
+      }
+    } else if (st.stage === "ended" && !pending.length) {
+      box.insertBefore(el("p", { className: "notice", text: R.exhausted }), box.firstChild);
+    }
   }
 
   // An event is shown at once, and sent after those before it. The answer: the server's

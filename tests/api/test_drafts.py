@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
 import fourcolor
+from records.refusal_text import refusal_text
 from fourcolor.generate import generate_record
 
 from drafts.models import Draft
@@ -205,7 +206,9 @@ def test_it_enters_legal_events_and_refuses_illegal_ones_with_the_engines_words(
     with pytest.raises(Exception) as engine:
         rnd.push(fourcolor.parse_record(text_of(record, 0) + "\n1x rK\n").events[0])
     assert error["record"]["category"] == engine.value.category  # type: ignore[attr-defined]
-    assert error["message"] == engine.value.message  # type: ignore[attr-defined]
+    assert error["record"]["code"] == engine.value.code  # type: ignore[attr-defined]
+    assert error["record"]["params"] == engine.value.params  # type: ignore[attr-defined]
+    assert error["message"] == refusal_text(engine.value.as_dict())  # type: ignore[attr-defined]
     assert owner.get(f"{DRAFTS}{draft['id']}/").json()["position"] == 1
 
 

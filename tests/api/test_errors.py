@@ -28,23 +28,25 @@ def handled(exc: Exception) -> tuple[int, dict[str, Any], Any]:
 
 
 def test_it_turns_an_engine_error_into_a_422_with_the_position() -> None:
-    error = IllegalRecordError("seat 2 does not hold rK", category="not-in-hand", line=14,
-                               col=3, ply=5, event="2x rK")
+    error = IllegalRecordError("hand.missing", line=14, col=3, ply=5, event="2x rK", seat=2,
+                               cards=["rK"])
 
     status, body, _ = handled(error)
 
     assert status == 422
     assert body == {"error": {
-        "status": 422, "code": "record_error", "message": str(error),
+        "status": 422, "code": "record_error", "message": "seat 2 does not hold red general",
         "record": {"line": 14, "col": 3, "ply": 5, "category": "not-in-hand",
-                   "message": "seat 2 does not hold rK", "event": "2x rK"},
+                   "code": "hand.missing", "params": {"seat": 2, "cards": ["rK"]},
+                   "message": "seat 2 does not hold red general", "event": "2x rK"},
     }}
 
 
 def test_it_keeps_the_category_of_any_notation_error() -> None:
-    status, body, _ = handled(FcnError("bad token 'zz'", category="syntax", line=2, col=9))
+    status, body, _ = handled(FcnError("syntax.card", line=2, col=9, value="zz"))
 
     assert status == 422 and body["error"]["record"]["category"] == "syntax"
+    assert body["error"]["record"]["params"] == {"value": "zz"}
 
 
 @pytest.mark.parametrize(

@@ -95,6 +95,8 @@ def test_it_gives_one_json_object_per_record(run: Runner, write: Writer) -> None
         "line": 21,
         "col": 7,
         "category": "not-a-meld",
+        "code": "meld.invalid",
+        "params": {"cards": ["yE", "yK", "yH"], "ruleset": "classic"},
         "message": "yE yK yH is not a meld of classic",
         "event": "2m yE yK yH",
     }

@@ -92,7 +92,8 @@ def reference_events(lines: list[str], i: int, record: Record, first_line: int) 
             if token.kind == "comment":
                 if len(token.text) > MAX_COMMENT_CHARS:
                     raise LimitError(
-                        f"comment longer than {MAX_COMMENT_CHARS} characters",
+                        "limit.comment",
+                        n=MAX_COMMENT_CHARS,
                         line=token.line,
                         col=token.col,
                         ply=max(len(drafts), 1),
@@ -107,8 +108,8 @@ def reference_events(lines: list[str], i: int, record: Record, first_line: int) 
                     record.events.append(_build_event(drafts[-1], len(drafts)))
                 if head is None:
                     raise FcnSyntaxError(
-                        f"malformed event {token.text!r}: expected a seat digit and a verb "
-                        f"(x d m w r, or the extensions c h)",
+                        "syntax.event",
+                        value=token.text,
                         line=token.line,
                         col=token.col,
                         ply=len(drafts) + 1,
@@ -116,7 +117,8 @@ def reference_events(lines: list[str], i: int, record: Record, first_line: int) 
                     )
                 if len(drafts) >= MAX_EVENTS:
                     raise LimitError(
-                        f"more than {MAX_EVENTS} events",
+                        "limit.events",
+                        n=MAX_EVENTS,
                         line=token.line,
                         col=token.col,
                         ply=len(drafts) + 1,
@@ -125,11 +127,13 @@ def reference_events(lines: list[str], i: int, record: Record, first_line: int) 
                 drafts.append(_Draft(head[0], head[1], token.line, token.col))
                 continue
             if not drafts:
-                what = (
-                    "an unclosed comment" if token.kind == "unclosed-comment" else repr(token.text)
-                )
+                if token.kind == "unclosed-comment":
+                    raise FcnSyntaxError(
+                        "syntax.comment_first", line=token.line, col=token.col, ply=0
+                    )
                 raise FcnSyntaxError(
-                    f"{what} before the first event", line=token.line, col=token.col, ply=0
+                    "syntax.before_first", line=token.line, col=token.col, ply=0,
+                    value=token.text,
                 )
             drafts[-1].tokens.append(token)
         if drafts:
@@ -152,9 +156,11 @@ def _draft_text(draft: _Draft) -> str:
 
 
 def _build_event(draft: _Draft, ply: int) -> Event:
-    def fail(message: str, token: _Token | None = None) -> FcnSyntaxError:
+    def fail(code: str, token: _Token | None = None, **params: Any) -> FcnSyntaxError:
         line, col = (token.line, token.col) if token else (draft.line, draft.col)
-        return FcnSyntaxError(message, line=line, col=col, ply=ply, event=_draft_text(draft))
+        return FcnSyntaxError(
+            code, line=line, col=col, ply=ply, event=_draft_text(draft), **params
+        )
 
     cards: list[Card] = []
     groups: list[tuple[Card, ...]] = []
@@ -162,35 +168,35 @@ def _build_event(draft: _Draft, ply: int) -> Event:
     group_open: _Token | None = None
     for token in draft.tokens:
         if token.kind == "unclosed-comment":
-            raise fail("unclosed comment", token)
+            raise fail("syntax.unclosed_comment", token)
         if token.kind == "stray":
-            raise fail("'}' without a comment to close", token)
+            raise fail("syntax.stray_brace", token)
         if token.kind == "open":
             if draft.verb not in "wh":
-                raise fail(f"a group in a {_VERB_NAMES[draft.verb]} event", token)
+                raise fail("syntax.group_verb", token, verb_name=_VERB_NAMES[draft.verb])
             if group is not None:
-                raise fail("unclosed group", group_open)
+                raise fail("syntax.unclosed_group", group_open)
             group, group_open = [], token
             continue
         if token.kind == "close":
             if group is None:
-                raise fail("')' without a group to close", token)
+                raise fail("syntax.stray_paren", token)
             if not group:
-                raise fail("empty group", token)
+                raise fail("syntax.empty_group", token)
             groups.append(tuple(group))
             group = None
             continue
         card = card_or_none(token.text)
         if card is None:
-            raise fail(f"no such card {token.text!r}", token)
+            raise fail("syntax.card", token, value=token.text)
         if group is not None:
             group.append(card)
         elif groups:
-            raise fail(f"card {token.text} after the declared groups", token)
+            raise fail("syntax.after_groups", token, card=token.text)
         else:
             cards.append(card)
     if group is not None:
-        raise fail("unclosed group", group_open)
+        raise fail("syntax.unclosed_group", group_open)
     _check_arity(draft.verb, cards, fail)
     return Event(
         draft.seat,
@@ -217,11 +223,11 @@ _VERB_NAMES = {
 def _check_arity(verb: str, cards: list[Card], fail: Any) -> None:
     name = _VERB_NAMES[verb]
     if verb in "xd" and len(cards) != 1:
-        raise fail(f"a {name} names exactly one card, not {len(cards)}")
+        raise fail("syntax.one_card", verb_name=name, n=len(cards))
     if verb == "r" and cards:
-        raise fail("a redeal names no cards")
+        raise fail("syntax.redeal_cards")
     if verb in "mwch" and not 1 <= len(cards) <= 4:
-        raise fail(f"a {name} names the 1 to 4 cards of its meld, not {len(cards)}")
+        raise fail("syntax.meld_cards", verb_name=name, n=len(cards))
 
 
 # --------------------------------------------------------------------------- writing

@@ -102,7 +102,10 @@ def mutated(section: str, rng: random.Random, edits: int) -> str:
 
 
 def fault(err: FcnError | None) -> tuple[object, ...] | None:
-    return err and (type(err), err.message, err.line, err.col, err.ply, err.event, err.category)
+    return err and (
+        type(err), err.code, err.params, err.message, err.line, err.col, err.ply, err.event,
+        err.category,
+    )
 
 
 def answers(read: Callable[[Record], None]) -> tuple[object, ...]:

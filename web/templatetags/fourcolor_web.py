@@ -23,8 +23,8 @@ from django.utils.translation import pgettext_lazy
 
 from fourcolor.cards import parse_card
 from records.wording import event_template, skipped_words
-from web.refusals import category_label as _category_label
-from web.refusals import refusal_message as _refusal_message
+from records.refusal_text import category_label as _category_label
+from records.refusal_text import refusal_text
 from web.views.labels import CLAIMS, COLOUR_NAMES, MELD_NAMES, PHASES, SOURCES, card_name
 
 register = template.Library()
@@ -155,8 +155,8 @@ def claims_label(claims: Iterable[str] | None) -> str:
 
 @register.filter
 def refusal_message(error: Mapping[str, Any]) -> str:
-    """An import refusal's message in the reader's language, naming players (web.refusals)."""
-    return _refusal_message(error)
+    """An import refusal's message in the reader's language, naming players."""
+    return refusal_text(error)
 
 
 @register.filter

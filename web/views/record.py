@@ -23,6 +23,8 @@ from drafts import services
 from drafts.models import Draft
 from drafts.play import CARD_TOKENS, play, state_json
 from fourcolor.errors import FcnError
+from records.refusal_text import refusal_text
+from records.wording import tag_label
 from web.forms import DraftStartForm
 from web.limits import rate_limited
 from web.views.labels import js_labels
@@ -66,7 +68,7 @@ def record_start(request: HttpRequest) -> HttpResponse:
                     dealer=int(data["dealer"]), tags=form.tags(),
                 )
             except FcnError as error:
-                form.add_error(None, error.message)
+                form.add_error(None, refusal_text(error.as_dict(), form.seats()))
             except services.DraftConflict as error:
                 form.add_error(None, error.message)
             else:
@@ -123,6 +125,8 @@ def record_draft(request: HttpRequest, pk: int) -> HttpResponse:
         "discards": [d["card"] for d in (state["table"] or {}).get("discards", [])],
         "view": None,
         "state": state,
+        "tags": [(tag_label(name), value) for name, value in state["tags"].items()
+                 if name != "Pile"],
         "seats": seats,
         "cards": CARD_TOKENS,
         "stage_name": STAGE_NAMES.get(state["stage"], state["stage"]),
