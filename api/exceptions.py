@@ -170,8 +170,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, FcnError):
         set_rollback()
         record = record_json(exc)
+        where = f"{exc.line}:{exc.col}: " if exc.line else ""
         return Response(
-            error_body(422, "record_error", record["message"], record=record), status=422
+            error_body(422, "record_error", where + record["message"], record=record), status=422
         )
     if isinstance(exc, Http404):
         # get_object_or_404's "No Game matches the given query." is Django's, in English

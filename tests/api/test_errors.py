@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import RequestDataTooBig
 from django.test import Client
+from django.utils import translation
 from rest_framework import exceptions
 from rest_framework.test import APIClient
 
@@ -35,7 +36,7 @@ def test_it_turns_an_engine_error_into_a_422_with_the_position() -> None:
 
     assert status == 422
     assert body == {"error": {
-        "status": 422, "code": "record_error", "message": "seat 2 does not hold red general",
+        "status": 422, "code": "record_error", "message": "14:3: seat 2 does not hold red general",
         "record": {"line": 14, "col": 3, "ply": 5, "category": "not-in-hand",
                    "code": "hand.missing", "params": {"seat": 2, "cards": ["rK"]},
                    "message": "seat 2 does not hold red general", "event": "2x rK"},

@@ -111,9 +111,11 @@ def test_it_answers_422_with_the_position_when_the_stored_text_no_longer_reads(
     assert error == {
         "status": 422,
         "code": "record_error",
-        "message": str(raised.value),
-        "record": raised.value.as_dict(),
+        "message": "2:11: Seat1 tag: “]” expected after the value",
+        "record": {**raised.value.as_dict(),
+                   "message": "Seat1 tag: “]” expected after the value"},
     }
+    assert error["record"]["code"] == "tags.bracket"
     assert error["record"]["line"] == 2
     # The texts themselves are still served as stored.
     assert api.get(url(game.pk), {"format": "fcn"}).status_code == 200

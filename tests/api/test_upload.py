@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 import fourcolor
 
 from jobs.models import Job
+from records.refusal_text import refusal_text
 from records.models import Game
 
 from .conftest import illegal_text, round_text
@@ -141,9 +142,12 @@ def test_it_reports_a_mixed_file_record_by_record(uploader: APIClient) -> None:
                          "error": None, "differences": []}
     assert refused["status"] == "refused" and refused["id"] is None and refused["url"] is None
     error = refused["error"]
-    assert (error["line"], error["col"], error["ply"], error["category"], error["message"]) == (
-        expected.line, expected.col, expected.ply, expected.category, expected.message
+    assert (error["line"], error["col"], error["ply"], error["category"]) == (
+        expected.line, expected.col, expected.ply, expected.category
     )
+    assert (error["code"], error["params"]) == (expected.code, expected.params)
+    seats = fourcolor.parse_record(texts[2]).seats
+    assert error["message"] == refusal_text(expected.as_dict(), seats)
     assert error["text"] == fcn_file(texts).split("\n")[expected.line - 1]
     assert error["error"] == str(expected)
 

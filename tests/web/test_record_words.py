@@ -84,3 +84,10 @@ def test_the_english_status_of_the_engine_names_seats() -> None:
         rnd.push(event)
     assert rnd.waiting() == ("exhausted", None)
     assert rnd.expected() == "the pile ran out: nobody won"
+
+
+def test_every_status_of_the_engine_has_words() -> None:
+    from fourcolor.messages import WAITING as ENGLISH
+    from records.wording import WAITING
+
+    assert set(WAITING) == set(ENGLISH)
