@@ -223,7 +223,10 @@ def test_it_refuses_a_typed_event_that_is_not_fcn(owner: APIClient, typed: str) 
     with pytest.raises(fourcolor.FcnSyntaxError) as engine:
         fourcolor.Event.parse(typed)
     assert error["record"]["category"] == "syntax"
-    assert error["message"] == engine.value.message
+    assert (error["record"]["code"], error["record"]["params"]) == (
+        engine.value.code, engine.value.params
+    )
+    assert error["message"] == refusal_text(engine.value.as_dict())
     assert error["record"]["col"] == engine.value.col
 
 
