@@ -52,7 +52,7 @@ def page_verdicts(doc: Node) -> list[Verdict]:
         if status != "refused":
             out.append(Verdict(status))
             continue
-        # The engine's category code; the page shows it in words (web.refusals).
+        # The engine's category code; the page shows it in words (records.refusal_text).
         category = row.find("dd", **{"data-field": "category"}).attrs["data-category"]
         message = row.find("p", **{"data-field": "message"}).words()
         out.append(Verdict(status, dd(row, "line"), dd(row, "col"), dd(row, "ply"), category,

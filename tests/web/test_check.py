@@ -55,7 +55,7 @@ def test_it_gives_every_verdict_and_a_replay_and_stores_nothing(archive: Archive
     refused = doc.find("li", "result")
     field = lambda name: refused.find(**{"data-field": name}).words()  # noqa: E731
     assert (field("line"), field("col"), field("ply")) == (str(bad_line), "1", "1")
-    assert field("message").startswith("Ann does not hold ")  # refusals.py: the player's name
+    assert field("message").startswith("Ann does not hold ")  # the player’s name
     assert {d.attrs["data-count"]: d.words() for d in doc.find_all("strong")
             if "data-count" in d.attrs} == {"valid": "1", "duplicate": "1", "refused": "1"}
     duplicate = doc.find_all("li", "result")[2]

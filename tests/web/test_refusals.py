@@ -179,3 +179,25 @@ def test_rewording_the_engines_english_changes_no_page(monkeypatch: pytest.Monke
     check = fourcolor.check_record((INVALID / "0002.fcn").read_text(encoding="utf-8"))
     assert check.error is not None
     assert check.error.message == "no field for seat 4 from another seat’s draw, sorry"
+
+
+@pytest.mark.django_db
+def test_a_report_stored_before_codes_shows_its_english() -> None:
+    """A job's report from before refusals had codes: its words as stored, no 500."""
+    from jobs.models import Job
+
+    user = User.objects.create_user("old-uploader")
+    report = import_records((INVALID / "0002.fcn").read_bytes(), user).as_dict()
+    for key in ("results", "problems"):
+        for result in report[key]:
+            del result["error"]["code"], result["error"]["params"]
+    job = Job.objects.create(kind="import", created_by=user, status="done", report=report)
+    client = Client()
+    client.force_login(user)
+    client.cookies["django_language"] = "vi"
+    response = client.get(reverse("upload-result", args=[job.pk]))
+    assert response.status_code == 200
+    row = parse(response.content).find("li", data_status="refused")
+    assert row.find(data_field="message").words().startswith(
+        "seat 4 may not make a field with another seat’s draw"
+    )
