@@ -267,7 +267,8 @@ def _shown(params: Mapping[str, Any], code: str, seats: Sequence[str]) -> dict[s
     shown: dict[str, Callable[[Any], str]] = {
         "seat": seat, "seat2": seat,
         "card": lambda t: card_name(t) or str(t), "card2": lambda t: card_name(t) or str(t),
-        "cards": _cards, "names": _listed, "choices": _listed, "meld": named(MELD_NAMES), "kind": named(MELD_NAMES),
+        "cards": _cards, "names": _listed, "choices": _listed,
+        "meld": named(MELD_NAMES), "kind": named(MELD_NAMES),
         "where": named(WHERE), "verb": named(VERBS), "verb_name": named(VERB_NAMES),
         "right": named(RIGHTS), "right2": named(RIGHTS), "rank": named(RANK_NAMES),
     }
