@@ -15,7 +15,6 @@ from rest_framework.test import APIClient
 
 from fourcolor.errors import FcnError, IllegalRecordError
 
-from django.utils import translation
 
 from api.exceptions import exception_handler
 from api.views.games import GameViewSet
