@@ -7,6 +7,16 @@
       if (select.form) select.form.submit();
     });
   });
+  // The site's menu button (shown on phones only) opens and closes the menu.
+  var menuToggle = document.querySelector(".menu-toggle");
+  var menu = document.getElementById("site-menu");
+  if (menuToggle && menu) {
+    menuToggle.addEventListener("click", function () {
+      var open = menuToggle.getAttribute("aria-expanded") !== "true";
+      menuToggle.setAttribute("aria-expanded", String(open));
+      menu.classList.toggle("is-open", open);
+    });
+  }
   // Filter panels open on wide screens; on a phone they start closed unless a filter is set.
   if (window.matchMedia && window.matchMedia("(max-width: 60rem)").matches) {
     document.querySelectorAll("details[data-close-on-narrow]").forEach(function (details) {
