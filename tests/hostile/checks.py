@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from types import FrameType
 
 import fourcolor
+from fourcolor.notation.identity import identity_text
 from records.models import Game, GameSeat, Player, player_key
 from records.services import sha256_text
 
@@ -76,8 +77,9 @@ def _where(want: Expected) -> tuple[int | None, int | None, int | None, str | No
 
 def assert_database_holds(case: Case, data: bytes) -> None:
     """Exactly the case's stored records are in the database, each whole: its original text is
-    a verbatim piece of the input that the engine accepts, its content hash and seats are those
-    of that text, and no player exists who is not seated in a stored game."""
+    a verbatim piece of the input that the engine accepts, its content hash (the round's
+    identity) and seats are those of that text, and no player exists who is not seated in a
+    stored game."""
     games = list(Game.objects.all())
     assert len(games) == case.stored
     text = data.decode("utf-8", "replace")
@@ -86,7 +88,7 @@ def assert_database_holds(case: Case, data: bytes) -> None:
         assert game.original_text and game.original_text in text
         check = fourcolor.check_record(game.original_text)
         assert check.ok and check.record is not None, check.error
-        assert game.content_hash == sha256_text(fourcolor.write_fcn(check.record))
+        assert game.content_hash == sha256_text(identity_text(check.record))
         seats = list(game.seats.order_by("seat").select_related("player"))
         assert [s.player.name_key for s in seats] == [player_key(n) for n in check.record.seats]
         names.update(s.player.name_key for s in seats)
