@@ -20,6 +20,7 @@ from drf_spectacular.utils import OpenApiParameter
 
 from api.serializers.common import ClosedSerializer
 from api.serializers.errors import ErrorDoc
+from records.filters import PLAYER_COUNTS
 from records.models import MAX_PLAYER_NAME
 
 COMMON_ERRORS = {
@@ -51,7 +52,12 @@ GAME_FILTER_PARAMETERS = [
     _query("player", NAME, "a player's name as typed: each word starts a word of the name, "
            "accents and case ignored (`nguyen` finds `Nguyễn Văn An`)"),
     _query("opponent", NAME, "with `player`: games where both sat (matched the same way)"),
-    _query("players", {"type": "integer", "enum": [2, 3, 4]}, "the number of seats"),
+    _query("players", {"type": "integer", "enum": list(PLAYER_COUNTS)},
+           "the number of seats (five or more: classic only)"),
+    _query("switches", {"type": "string", "maxLength": 200, "pattern": "^[^\\x00]*$"},
+           "the house variant: `standard` (the ruleset as shipped), `house` (any house "
+           "variant) or a `Switches` tag's value, that exact variant "
+           "(`steal_generals=never threshold=8`, in any order)"),
     _query("match", {"type": "string", "maxLength": 1024, "pattern": "^[^\\x00]*$"},
            "a match's name (its `Match` tag), matched as `player` is; a whole tag selects "
            "that match alone"),

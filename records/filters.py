@@ -13,7 +13,12 @@ for the statistics' SQL. Each field means one thing everywhere:
                  ``opponent`` sat (alone, it behaves like ``player``)
 ``player_name``  a player's whole name (compared as `player_key`s): ``export_games --player``
 ``ruleset``      a ruleset name (``classic``, ``bga``); a name no game has selects nothing
-``players``      the number of seats, 2 to 4
+``players``      the number of seats, 2 to 8 (five or more: classic only)
+``switches``     the house variant: ``standard`` (the ruleset as shipped), ``house`` (any
+                 house variant), or a ``Switches`` tag's value, selecting that exact variant
+                 whatever order or spelling it is given in (``steal_generals=never``: rounds
+                 played with that switch alone). Statistics and ratings pool the variants
+                 with their ruleset (docs/stats.md), so they do not take it
 ``outcome``      ``win``, ``forced``, ``exhausted``, ``redeal`` or ``unfinished``
 ``since``        the played date (``Date`` tag), on or after; games without a date are left
                  out whenever ``since`` or ``until`` is given
@@ -64,6 +69,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 import fourcolor
+from fourcolor.rulesets import RulesetError, format_switches, parse_switches
 from records import search
 from records.models import (
     MAX_PLAYER_NAME,
@@ -81,7 +87,10 @@ from records.models import (
 _MAX_POINTS = 2**31 - 1
 MAX_USERNAME = 150  # django.contrib.auth's User.username
 MAX_MATCH_QUERY = 1024  # a Match tag's length
-PLAYER_COUNTS = (2, 3, 4)
+PLAYER_COUNTS = tuple(range(2, max(r.max_players for r in fourcolor.RULESETS.values()) + 1))
+_COUNTS_TEXT = f"{PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]}"
+# The `switches` filter's two words; anything else is a Switches tag's value.
+STANDARD, HOUSE = "standard", "house"
 
 # Public parameter -> model field. Dates and points sort missing values last either way.
 ORDERING_FIELDS = {
@@ -143,6 +152,7 @@ class GameFilters:
     player_name: str = ""
     ruleset: str | None = None
     players: int | None = None
+    switches: str = ""
     outcome: str | None = None
     since: datetime.date | None = None
     until: datetime.date | None = None
@@ -174,9 +184,9 @@ class GameFilters:
             try:
                 players = int(players)
             except (TypeError, ValueError):
-                raise ValueError(f"players must be 2, 3 or 4, not {players!r}") from None
+                raise ValueError(f"players must be {_COUNTS_TEXT}, not {players!r}") from None
             if players not in PLAYER_COUNTS:
-                raise ValueError(f"players must be 2, 3 or 4, not {players}")
+                raise ValueError(f"players must be {_COUNTS_TEXT}, not {players}")
         return cls(ruleset=ruleset, players=players, since=_date("since", since),
                    until=_date("until", until))
 
@@ -228,11 +238,20 @@ class GameFilters:
         """The conditions on the game's own columns as ORM lookups (`prefix`: the path to the
         game, "game__" from a seat). The name filters are subqueries (`apply`)."""
         wanted = {
-            "ruleset": self.ruleset, "players": self.players, "outcome": self.outcome,
+            "ruleset": self.ruleset, "players": self.players, **self._variant(),
+            "outcome": self.outcome,
             "date__gte": self.since, "date__lte": self.until,
             "points__gte": self.min_points,
         }
         return {prefix + name: value for name, value in wanted.items() if value is not None}
+
+    def _variant(self) -> dict[str, str]:
+        """The `switches` filter as a lookup on Game.switches (canonical, "" when standard)."""
+        if not self.switches:
+            return {}
+        if self.switches == HOUSE:
+            return {"switches__gt": ""}
+        return {"switches": "" if self.switches == STANDARD else self.switches}
 
     # The statistics' side: the groups of ratings.stats.
 
@@ -376,11 +395,35 @@ def _typed(name: str, value: Any) -> Any:
     return value
 
 
+class SwitchesField(forms.CharField):
+    """`standard`, `house`, or a Switches tag's value, cleaned to its canonical form (an
+    unknown switch or value is the form's error, in the engine's words)."""
+
+    def clean(self, value: Any) -> str:
+        text = " ".join(str(super().clean(value)).split())
+        if text in ("", STANDARD, HOUSE):
+            return text
+        try:
+            canonical = format_switches(parse_switches(text))
+        except RulesetError as error:
+            raise forms.ValidationError(str(error)) from None
+        return canonical or STANDARD
+
+
+class SwitchesFilter(django_filters.CharFilter):
+    field_class = SwitchesField
+
+
 class GameFilter(StatisticsFilter):
     """Every filter's query parameter, and the ordering (see the module docstring)."""
 
     player = django_filters.CharFilter(label=_("Player"), max_length=MAX_PLAYER_NAME)
     opponent = django_filters.CharFilter(label=_("Opponent"), max_length=MAX_PLAYER_NAME)
+    switches = SwitchesFilter(
+        label=_("House rules"), max_length=200,
+        help_text=_("standard, house (any house variant), or switches such as "
+                    "steal_generals=never"),
+    )
     outcome = django_filters.ChoiceFilter(
         label=_("Outcome"), choices=Outcome.choices, empty_label=_("any")
     )
@@ -400,5 +443,6 @@ class GameFilter(StatisticsFilter):
 
     class Meta:
         model = Game
-        fields = ["player", "opponent", "ruleset", "players", "outcome", "since", "until",
+        fields = ["player", "opponent", "ruleset", "players", "switches", "outcome", "since",
+                  "until",
                   "match", "min_points", "uploaded_by", "analysed"]

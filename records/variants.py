@@ -61,9 +61,9 @@ def canonical_switches(text: str | None) -> str:
         return ""
 
 
-def describe(ruleset: str, switches: str, players: int) -> str:
-    """The variant in the active language: the ruleset, each switch it changes, the table."""
-    parts = [ruleset]
+def switch_words(switches: str) -> list[str]:
+    """Each switch a (canonical) Switches value sets, in words in the active language."""
+    words = []
     given = parse_switches(switches)
     for name in SWITCH_NAMES:
         if name not in given:
@@ -71,11 +71,16 @@ def describe(ruleset: str, switches: str, players: int) -> str:
         value = given[name]
         if name in ("threshold", "base"):
             label = gettext("threshold %(n)s") if name == "threshold" else gettext("base %(n)s")
-            parts.append(label % {"n": value})
+            words.append(label % {"n": value})
         else:
-            parts.append(str(WORDS[(name, value)]))
-    parts.append(ngettext("%(n)s player", "%(n)s players", players) % {"n": players})
-    return ", ".join(parts)
+            words.append(str(WORDS[(name, value)]))
+    return words
+
+
+def describe(ruleset: str, switches: str, players: int) -> str:
+    """The variant in the active language: the ruleset, each switch it changes, the table."""
+    table = ngettext("%(n)s player", "%(n)s players", players) % {"n": players}
+    return ", ".join([ruleset, *switch_words(switches), table])
 
 
 def _word(value: Any) -> Any:

@@ -88,12 +88,16 @@ class GameSerializer(serializers.ModelSerializer[Game]):
     result = serializers.CharField(source="result_tag", help_text="the Result tag: S:P, -, R, *")
     plies = serializers.IntegerField(source="event_count")
     uploaded_by = UploaderField(allow_null=True)
+    switches = serializers.CharField(
+        help_text="the house variant the record names (its Switches tag, canonical: "
+                  '"steal_generals=never threshold=8"); "" for the ruleset as shipped'
+    )
 
     class Meta:
         model = Game
         fields = [
-            "id", "url", "ruleset", "players", "dealer", "date", "event", "site", "match",
-            "round", "seats", "outcome", "finisher", "on", "points", "result", "plies",
+            "id", "url", "ruleset", "switches", "players", "dealer", "date", "event", "site",
+            "match", "round", "seats", "outcome", "finisher", "on", "points", "result", "plies",
             "uploaded_at", "uploaded_by", "stale",
         ]
 

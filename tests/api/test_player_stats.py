@@ -79,7 +79,7 @@ def test_it_lists_as_many_frequent_opponents_as_asked(api: APIClient, archive: A
     ("params", "field"),
     [
         ({"ruleset": "chess"}, "ruleset"),
-        ({"players": "5"}, "players"),
+        ({"players": "9"}, "players"),
         ({"since": "soon"}, "since"),
         ({"opponents": "-1"}, "opponents"),
         ({"opponents": str(stats.MAX_LIMIT + 1)}, "opponents"),

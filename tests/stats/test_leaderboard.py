@@ -112,7 +112,7 @@ def test_it_ranks_ratings_of_one_ruleset(club: dict[str, int]) -> None:
         ({"metric": "wins", "limit": 501}, "limit must be between 1 and 500"),
         ({"metric": "rating"}, "the rating leaderboard needs a ruleset"),
         ({"metric": "rating", "ruleset": "bga", "players": 3}, "filters by ruleset only"),
-        ({"metric": "wins", "players": 1}, "players must be 2, 3 or 4, not 1"),
+        ({"metric": "wins", "players": 1}, "players must be 2 to 8, not 1"),
     ],
 )
 def test_it_refuses_bad_arguments_with_a_clear_message(

@@ -303,8 +303,8 @@ def test_it_includes_the_current_ratings(club: dict[str, int]) -> None:
     "kwargs, message",
     [
         ({"ruleset": "mahjong"}, "unknown ruleset 'mahjong'"),
-        ({"players": 5}, "players must be 2, 3 or 4, not 5"),
-        ({"players": "four"}, "players must be 2, 3 or 4, not 'four'"),
+        ({"players": 9}, "players must be 2 to 8, not 9"),
+        ({"players": "four"}, "players must be 2 to 8, not 'four'"),
         ({"since": "2026-13-01"}, "since must be a date YYYY-MM-DD"),
         ({"source": "cache"}, "source must be one of"),
         ({"source": "totals", "since": "2026-01-01"}, "stored totals cannot answer a date"),

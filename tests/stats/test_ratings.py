@@ -170,3 +170,35 @@ def test_it_replays_at_once_within_the_limit(empty: None, settings: Any) -> None
     report = on_games_stored([import_club(("A",), hook=False)["A"]])
     assert report.rulesets == {"classic": 2} and report.deferred == {}
     assert_close(stored("classic"), classic_by_hand())
+
+
+def _won(ruleset: str, players: int, switches: dict[str, Any], names: list[str]) -> str:
+    """A round the bots won (a rated one), under the house variant `switches`."""
+    for seed in range(50):
+        record = generate_record(ruleset, players, seed, names=names, switches=switches,
+                                 tags={"Date": "2026.12.01"})
+        if record.tags["Result"] not in ("-", "R", "*"):
+            return fourcolor.write_fcn(record)
+    raise AssertionError("no won round in 50 seeds")
+
+
+def test_it_pools_house_variants_and_tables_of_five_to_eight_with_their_ruleset() -> None:
+    """docs/stats.md: a variant's round is rated in its base ruleset at its table size, and
+    grouped apart by `players` in the statistics."""
+    from ratings.global_stats import global_stats
+
+    six = ["Ann", "Bình", "Chi", "Dung", "Em", "Phúc"]
+    house = store(_won("classic", 6, {"steal_generals": "never"}, six))
+    bga = store(_won("bga", 4, {"steal_generals": "never", "threshold": 8}, six[:4]))
+    assert on_games_stored([house, bga]).rated == 2
+
+    assert Game.objects.get(pk=house).switches == "steal_generals=never"
+    assert set(RatingEvent.objects.filter(game_id=house).values_list("player__name", flat=True)
+               ) == set(six)
+    assert set(RatingEvent.objects.filter(game_id=house).values_list("ruleset", flat=True)
+               ) == {"classic"}
+    assert set(RatingEvent.objects.filter(game_id=bga).values_list("ruleset", flat=True)
+               ) == {"bga"}
+    assert PlayerRating.objects.get(player=player("Phúc"), ruleset="classic").rounds == 1
+    groups = global_stats(players=6)["groups"]
+    assert [(g["ruleset"], g["players"], g["rounds"]) for g in groups] == [("classic", 6, 1)]

@@ -124,3 +124,26 @@ def test_the_home_page_says_what_the_site_is_and_what_to_do_first(
     assert steps[0][0] == first
     filtered = parse(client.get("/", {"analysed": "true"}).content)
     assert not filtered.find_all("section", data_field="intro")
+
+
+def test_it_filters_by_house_variant_and_tables_up_to_eight_and_names_the_variant(
+    client: Client,
+) -> None:
+    from fourcolor.generate import generate_record
+    from records.services import import_texts
+
+    import_texts([fourcolor.write_fcn(generate_record("classic", 4, 1)),
+                  fourcolor.write_fcn(generate_record("classic", 6, 2,
+                                                      switches={"steal_generals": "never"}))],
+                 None, max_results=0)
+    standard, house = Game.objects.order_by("pk").values_list("pk", flat=True)
+
+    html = client.get(reverse("archive"), {"switches": "house"}).content.decode()
+    assert listed(html) == [house]
+    assert "generals never stolen" in html  # the row names the variant
+    assert listed(client.get(reverse("archive"), {"switches": "standard"}).content.decode()
+                  ) == [standard]
+    assert listed(client.get(reverse("archive"), {"players": "6"}).content.decode()) == [house]
+    refused = client.get(reverse("archive"), {"switches": "steal_generals=always"})
+    assert "steal_generals" in refused.content.decode()  # the form's error, in the engine's words
+    assert sorted(listed(refused.content.decode())) == [standard, house]

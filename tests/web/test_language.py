@@ -225,4 +225,4 @@ def test_it_gives_every_archive_filter_a_label_of_its_own(client: Client, code: 
     client.cookies["django_language"] = code
     doc = parse(client.get(reverse("archive")).content)
     labels = [label.text() for label in doc.find("form", "form--filters").find_all("label")]
-    assert len(labels) == len(set(labels)) == 12, labels
+    assert len(labels) == len(set(labels)) == 13, labels

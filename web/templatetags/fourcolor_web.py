@@ -22,6 +22,7 @@ from django.utils.translation import ngettext
 from django.utils.translation import pgettext_lazy
 
 from fourcolor.cards import parse_card
+from records.variants import switch_words
 from records.wording import event_template, skipped_words
 from records.refusal_text import category_label as _category_label
 from records.refusal_text import refusal_text
@@ -292,6 +293,14 @@ def _link_maker(name: str) -> Any:
     return lambda pk: f"{head}{int(pk)}{tail}"
 
 
+def _variant(switches: str) -> str:
+    """A house variant's switches in words under the ruleset in an archive row ("" if none)."""
+    if not switches:
+        return ""
+    words = conditional_escape(", ".join(switch_words(switches)))
+    return f'<br><small class="variant">{words}</small>'
+
+
 @register.simple_tag
 def game_rows(games: Iterable[Any]) -> SafeString:
     """The rows of a list of games (templates/records/_game_table.html), the same HTML as the
@@ -343,7 +352,7 @@ def game_rows(games: Iterable[Any]) -> SafeString:
             f'\n        <ul class="seat-names">\n          {seats}\n        </ul>'
             "\n      </td>"
             f'\n      <td data-label="{label["Ruleset"]}">{conditional_escape(game.ruleset)}'
-            f" · {conditional_escape(game.players)}p</td>"
+            f" · {conditional_escape(game.players)}p{_variant(game.switches)}</td>"
             f'\n      <td data-label="{label["Outcome"]}"><span class="outcome outcome--'
             f'{conditional_escape(game.outcome)}">'
             f"{conditional_escape(game.get_outcome_display())}</span>{on}</td>"
