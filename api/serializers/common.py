@@ -24,11 +24,12 @@ def absolute(context: dict[str, Any], name: str, *args: Any) -> str:
     return f"{str(base).rstrip('/')}{path}" if base else path
 
 
+# A request body of exactly the documented fields: another one (a misspelt `sample`, a field
+# of another operation) is refused with a 400 naming it, not silently dropped; the schema says
+# `additionalProperties: false` (api.schema.ApiAutoSchema). A comment, not a docstring: the
+# schema takes a component's description from its serializer's docstring, which a subclass
+# without one would inherit.
 class ClosedSerializer(serializers.Serializer[Any]):
-    """A request body of exactly the documented fields: another one (a misspelt `sample`, a
-    field of another operation) is refused with a 400 naming it, not silently dropped; the
-    schema says `additionalProperties: false` (api.schema.ApiAutoSchema)."""
-
     def to_internal_value(self, data: Any) -> Any:
         if hasattr(data, "keys"):
             # A form's CSRF token (the browsable API's forms) is the request's, not a field.

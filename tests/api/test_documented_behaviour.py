@@ -3,6 +3,7 @@ field its error names (or the header the docs promise), as a builder reads them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,7 @@ from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
 from tests.api.conftest import Archive, round_text
+from tests.api.openapi import openapi_document
 from tests.api.test_drafts import bot_round, text_of
 
 DRAFT = {"ruleset": "classic", "seats": ["An", "Bình"], "dealer": 1}
@@ -121,3 +123,19 @@ def test_a_new_tokens_answer_is_never_stored(django_user_model: Any) -> None:
     assert response.status_code == 201
     assert response["Cache-Control"] == "no-store"
     assert "origin" in _header_set(response, "Vary")
+
+
+def test_the_schema_states_what_the_server_refuses() -> None:
+    components = openapi_document()["components"]["schemas"]
+    password = components["Password"]["properties"]
+    fields = components["DraftFields"]
+    name = fields["properties"]["seats"]["items"]["pattern"]
+
+    for key in ("username", "password"):
+        assert re.search(password[key]["pattern"], "pass\x00word") is None
+    for refused in ("An\x07", "An\u202e", "An\x9b"):
+        assert re.search(name, refused) is None
+    assert re.search(name, "Nguyễn Thị Bình") is not None
+    assert "`seats`" in fields["properties"]["dealer"]["description"]
+    assert fields["additionalProperties"] is False
+    assert components["DraftTags"]["additionalProperties"] is False
