@@ -1,0 +1,73 @@
+"""The replay page at tables of five to eight (a house variant's among them) on a phone and
+a desktop: no page-wide horizontal scroll, every seat on screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fourcolor
+from fourcolor.generate import generate_record
+from records.services import import_records
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+NAMES = ("Nguyễn Thị Lan", "Trần Văn Bình", "陳美玲", "María García", "Анна Иванова",
+         "Ελένη Παπαδοπούλου", "Søren Åberg", "فاطمة الزهراء")
+TABLES = [(5, {}), (6, {"steal_generals": "never"}), (8, {"lucky_draw": True})]
+
+SEATS = """() => [...document.querySelectorAll('li.seat')].map((el) => {
+  const r = el.getBoundingClientRect();
+  return {left: r.left, right: r.right, width: r.width, height: r.height};
+})"""
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize(("players", "switches"), TABLES, ids=[str(n) for n, _ in TABLES])
+def test_it_shows_every_seat_without_scrolling_sideways(
+    make_page: Any, transactional_db: None, screenshots: Path, size: dict[str, int],
+    players: int, switches: dict[str, Any],
+) -> None:
+    record = generate_record("classic", players, 3, names=NAMES[:players], switches=switches)
+    report = import_records(fourcolor.write_fcn(record))
+    game_id = report.results[0].game_id
+    page = make_page(viewport=size)
+    page.goto(f"/games/{game_id}/?ply=20")
+    page.wait_for_selector("#replay[data-script=ready]", state="attached")
+
+    wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert wide[0] <= wide[1], wide
+    seats = page.evaluate(SEATS)
+    assert len(seats) == players
+    for seat in seats:
+        assert seat["width"] > 0 and seat["height"] > 0, seats
+        assert 0 <= seat["left"] and seat["right"] <= size["width"], seats
+    words = "generals never stolen, " if switches == {"steal_generals": "never"} else ""
+    assert f"classic, {words}" in page.content() and f"{players} players" in page.content()
+    page.screenshot(path=str(screenshots / f"replay-{players}-seats-{size['width']}.png"),
+                    full_page=True)
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_it_lists_house_variants_and_large_tables_in_the_archive(
+    make_page: Any, transactional_db: None, screenshots: Path, size: dict[str, int]
+) -> None:
+    for players, switches in TABLES:
+        record = generate_record("classic", players, 3, names=NAMES[:players], switches=switches)
+        import_records(fourcolor.write_fcn(record))
+    import_records(fourcolor.write_fcn(generate_record(
+        "bga", 4, 5, names=NAMES[:4], switches={"steal_generals": "never", "threshold": 8})))
+    page = make_page(viewport=size)
+    page.goto("/?switches=house")
+
+    wide = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert wide[0] <= wide[1], wide
+    rows = page.locator("table.games tbody tr")
+    assert rows.count() == 3
+    assert page.locator("small.variant", has_text="generals never stolen").count() == 2
+    page.screenshot(path=str(screenshots / f"archive-house-variants-{size['width']}.png"),
+                    full_page=True)
