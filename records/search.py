@@ -32,7 +32,10 @@ MAX_WORD = 100
 
 def fold(text: str) -> str:
     """`text` without accents, casefolded: "Nguyễn Đức" -> "nguyen duc"."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    # Casefolded between two decompositions: a compatibility character may decompose into
+    # capitals ("🄐" to "(A)"), and casefolding may give a letter with a mark ("İ" to "i̇").
+    decomposed = unicodedata.normalize(
+        "NFKD", unicodedata.normalize("NFKD", text).casefold())
     plain = "".join(c for c in decomposed if not unicodedata.combining(c))
     return plain.translate(_UNDECOMPOSED)
 

@@ -7,7 +7,7 @@ import unicodedata
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from records.models import Game, Match, NameWord, Player
@@ -46,6 +46,7 @@ def test_it_matches_names_as_people_type_them(name: str, typed: str, found: bool
 
 
 @given(st.text(max_size=40))
+@example("🄐 İstanbul")  # capitals out of a compatibility form, a mark out of casefolding
 def test_folded_text_has_no_accents_and_is_stable(text: str) -> None:
     folded = fold(text)
     assert fold(folded) == folded
