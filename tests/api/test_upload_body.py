@@ -172,7 +172,7 @@ def test_it_refuses_a_gzip_body_that_expands_past_the_limit(
 
 @pytest.mark.parametrize(("encoding", "body", "status"), [
     ("gzip", b"not gzip at all", 400),
-    ("gzip", gzip.compress(b"[Seat1 ")[:-6], 400),  # cut short
+    ("gzip", gzip.compress(b"[Seat1 ", mtime=0)[:-6], 400),  # cut short
     ("br", b"\x0b\x02\x80hello\x03", 415),
 ])
 def test_it_refuses_a_body_it_cannot_decode(
