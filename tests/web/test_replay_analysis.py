@@ -148,7 +148,7 @@ def test_the_chart_links_every_decision_to_its_ply(client: Client, archive: Arch
     bands = [int(a.attrs["data-ply"]) for a in chart.find_all("a", "chart__band")]
     assert bands == sorted({known["p1"], known["p2"], known["p3"]})
     svg = chart.find("svg")
-    assert svg.attrs["role"] == "img" and chart.find("title").words()
+    assert svg.attrs["role"] == "group" and chart.find("title").words()
     # The seat view keeps its seat in the links.
     for link in doc.find_all("a", "chart__point"):
         assert "seat=1" in link.attrs["href"]

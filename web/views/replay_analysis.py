@@ -401,20 +401,17 @@ def evaluation_chart(analysis: ReplayAnalysis, plies: int, view: int | None,
             'height="{}"></rect><title>{}</title></a>',
             href(ply), ply, f"{left:.1f}", PAD_TOP, f"{max(right - left, 1):.1f}", inner_h,
             _("Ply %(ply)s") % {"ply": ply}))
-    lines = []
-    for seat in sorted({d.seat for d in decisions}):
-        mine = [d for d in decisions if d.seat == seat]
-        path = " ".join(f"{x(d.ply):.1f},{y(d.ev):.1f}" for d in mine)
-        lines.append(format_html(
-            '<polyline class="chart__series chart__series--{}" points="{}"></polyline>',
-            seat, path))
+    lines = _seat_lines(decisions, x, y)
     dots = format_html_join(
         "",
         '<a href="{}" data-ply="{}" class="chart__point chart__point--{}">'
-        '<circle cx="{}" cy="{}" r="{}"></circle><title>{}</title></a>',
+        '<path d="{}"></path>{}<title>{}</title></a>',
         (
-            (href(d.ply), d.ply, d.verdict, f"{x(d.ply):.1f}", f"{y(d.ev):.1f}",
-             4 if d.verdict == "good" else 6,
+            (href(d.ply), d.ply, d.verdict,
+             _marker(d.seat, x(d.ply), y(d.ev), 4 if d.verdict == "good" else 6),
+             format_html('<text class="chart__mark" x="{}" y="{}" text-anchor="middle">{}'
+                         '</text>', f"{x(d.ply):.1f}", f"{y(d.ev) - 10:.1f}", d.mark)
+             if d.mark else "",
              _("Ply %(ply)s, %(name)s: %(ev)s (%(verdict)s)") % {
                  "ply": d.ply, "name": d.name, "ev": points(d.ev, signed=True),
                  "verdict": d.verdict_label})
@@ -435,7 +432,7 @@ def evaluation_chart(analysis: ReplayAnalysis, plies: int, view: int | None,
         "", '<li class="chart__key chart__key--{}">{}</li>', names) if len(names) > 1 else ""
     return format_html(
         '<figure class="chart chart--evaluation" data-field="evaluation-chart">'
-        '<svg viewBox="0 0 {w} {h}" role="img" aria-labelledby="eval-t eval-d" '
+        '<svg viewBox="0 0 {w} {h}" role="group" aria-labelledby="eval-t eval-d" '
         'preserveAspectRatio="xMidYMid meet" data-x0="{x0}" data-x1="{x1}" data-plies="{n}">'
         '<title id="eval-t">{title}</title><desc id="eval-d">{desc}</desc>{ticks}'
         '<line class="chart__zero" x1="{x0}" x2="{x1}" y1="{zy}" y2="{zy}"></line>'
@@ -444,7 +441,7 @@ def evaluation_chart(analysis: ReplayAnalysis, plies: int, view: int | None,
         'y2="{bottom}"></line>'
         '<text class="chart__tick" x="{x0}" y="{by}">0</text>'
         '<text class="chart__tick" x="{x1}" y="{by}" text-anchor="end">{n}</text>'
-        '</svg><figcaption>{caption}{legend}</figcaption></figure>',
+        '</svg><figcaption>{caption}{legend}{marks}</figcaption></figure>',
         w=WIDTH, h=HEIGHT, x0=PAD_LEFT, x1=WIDTH - PAD_RIGHT, n=plies, title=title, desc=desc,
         ticks=mark_safe("".join(ticks)), zy=f"{y(0):.1f}", bands=mark_safe("".join(bands)),
         lines=mark_safe("".join(lines)), dots=dots, top=PAD_TOP, bottom=HEIGHT - PAD_BOTTOM,
@@ -453,4 +450,51 @@ def evaluation_chart(analysis: ReplayAnalysis, plies: int, view: int | None,
         caption=_("Click a point to go to that decision. The value is the average settlement "
                   "the simulations gave the option played."),
         legend=format_html('<ul class="chart__legend">{}</ul>', legend) if legend else "",
+        marks=marks_legend(),
     )
+
+
+# A seat's line differs by dash and points' shape, not only colour, and is named at its end.
+SEAT_DASHES = ("none", "8 4", "2 3", "10 3 2 3")
+SEAT_SHAPES = ("circle", "square", "triangle", "diamond")
+
+
+def _marker(seat: int, cx: float, cy: float, r: float) -> str:
+    """A decision's point as an SVG path, in its seat's shape."""
+    shape = SEAT_SHAPES[(seat - 1) % len(SEAT_SHAPES)]
+    if shape == "circle":
+        return (f"M{cx - r:.1f},{cy:.1f}a{r},{r} 0 1,0 {2 * r},0"
+                f"a{r},{r} 0 1,0 {-2 * r},0Z")
+    if shape == "square":
+        return f"M{cx - r:.1f},{cy - r:.1f}h{2 * r}v{2 * r}h{-2 * r}Z"
+    k = 1.3 * r
+    if shape == "triangle":
+        return f"M{cx:.1f},{cy - k:.1f}L{cx + k:.1f},{cy + r:.1f}L{cx - k:.1f},{cy + r:.1f}Z"
+    return (f"M{cx:.1f},{cy - k:.1f}L{cx + k:.1f},{cy:.1f}L{cx:.1f},{cy + k:.1f}"
+            f"L{cx - k:.1f},{cy:.1f}Z")
+
+
+def _seat_lines(decisions: Sequence[DecisionView], x: Any, y: Any) -> list[SafeString]:
+    out = []
+    for seat in sorted({d.seat for d in decisions}):
+        mine = [d for d in decisions if d.seat == seat]
+        path = " ".join(f"{x(d.ply):.1f},{y(d.ev):.1f}" for d in mine)
+        end_x, end_y = x(mine[-1].ply), y(mine[-1].ev)
+        anchor, dx = ("end", -10) if end_x > WIDTH - PAD_RIGHT - 120 else ("start", 10)
+        out.append(format_html(
+            '<polyline class="chart__series chart__series--{}" stroke-dasharray="{}" '
+            'points="{}"></polyline><text class="chart__label chart__label--{}" x="{}" '
+            'y="{}" text-anchor="{}" data-seat="{}">{}</text>',
+            seat, SEAT_DASHES[(seat - 1) % len(SEAT_DASHES)], path, seat,
+            f"{end_x + dx:.1f}", f"{end_y + 18:.1f}", anchor,
+            seat, mine[-1].name))
+    return out
+
+
+def marks_legend() -> SafeString:
+    """What ?!, ? and ?? mean, always shown (not on hover only: it works on touch)."""
+    return format_html(
+        '<ul class="marks-legend" data-field="marks-legend" aria-label="{}">{}</ul>',
+        _("Marks"),
+        format_html_join("", '<li><span class="marks-legend__mark">{}</span> {}</li>',
+                         ((mark, VERDICT_LABELS[verdict]) for verdict, mark in MARKS.items())))

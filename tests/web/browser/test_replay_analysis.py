@@ -113,3 +113,60 @@ def test_a_queued_analysis_says_running_once_a_worker_took_it(
     page.wait_for_function(
         "t => document.querySelector('[data-field=analysis-status]').textContent === t",
         arg=running, timeout=15_000)
+
+
+CHART = r"""() => {
+  const chart = document.querySelector('figure.chart--evaluation');
+  const lines = [...chart.querySelectorAll('polyline.chart__series')];
+  const shapes = {};
+  chart.querySelectorAll('a.chart__point').forEach((a) => {
+    const d = a.querySelector('path').getAttribute('d');
+    shapes[a.getAttribute('class')] = d.replace(/[-\d.,\s]+/g, '');
+  });
+  return {
+    dashes: lines.map((l) => getComputedStyle(l).strokeDasharray),
+    labels: [...chart.querySelectorAll('text.chart__label')].map((t) => t.textContent),
+    shapes: [...new Set(Object.values(shapes))].length,
+    marks: [...chart.querySelectorAll('text.chart__mark')].map((t) => t.textContent).sort(),
+    legend: [...chart.querySelectorAll('[data-field=marks-legend] li')].map(
+      (li) => li.textContent.replace(/\s+/g, ' ').trim()),
+    legendShown: chart.querySelector('[data-field=marks-legend]').offsetParent !== null,
+  };
+}"""
+
+
+@pytest.mark.parametrize("locale,legend", [
+    ("en-GB", ["?! Inaccuracy", "? Mistake", "?? Blunder"]),
+    ("vi-VN", None), ("zh-TW", None),
+])
+def test_the_chart_tells_seats_and_marks_apart_without_colour(
+    make_page: Any, seeded: Archive, locale: str, legend: list[str] | None
+) -> None:
+    known = hand_made(seeded.four)
+    page = make_page(locale=locale)
+    page.context.new_cdp_session(page).send(
+        "Emulation.setEmulatedVisionDeficiency", {"type": "deuteranopia"})
+    open_replay(page, f"/games/{seeded.four.pk}/")
+    chart = page.evaluate(CHART)
+    assert len(chart["dashes"]) == len(set(chart["dashes"])) >= 2  # one dash per seat
+    assert sorted(chart["labels"]) == sorted(
+        known["names"][s - 1] for s in {int(x) for x in page.eval_on_selector_all(
+            "text.chart__label", "ts => ts.map(t => t.dataset.seat)")})
+    assert len(chart["labels"]) == len(chart["dashes"])  # each line named at its end
+    assert chart["marks"] == ["?", "??"]  # the verdicts in text, not only in the points' colour
+    assert chart["legendShown"] and [m.split()[0] for m in chart["legend"]] == ["?!", "?", "??"]
+    if legend:
+        assert chart["legend"] == legend
+    else:
+        assert all(m.split(" ", 1)[1] not in ("Inaccuracy", "Mistake", "Blunder")
+                   for m in chart["legend"])
+
+
+def test_the_replay_with_its_analysis_has_no_accessibility_violation(
+    make_page: Any, seeded: Archive
+) -> None:
+    from tests.web.browser.test_axe import violations
+
+    known = hand_made(seeded.four)
+    page = make_page()
+    assert violations(page, f"/games/{seeded.four.pk}/?ply={known['p1']}") == []
