@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.contrib.auth.models import AbstractUser
@@ -27,6 +28,8 @@ ROWS: list[tuple[str, str, str, dict[str, Any] | None, int, str | None]] = [
     ("a junk cursor", "get", "/api/v1/games/?cursor=nonsense", None, 400, "cursor"),
     ("a well-formed cursor of nothing", "get", "/api/v1/games/?cursor=eyJvIjpbXX0", None,
      400, "cursor"),
+    ("a cursor made for another ordering", "get", "/api/v1/games/?cursor={points_cursor}",
+     None, 400, "cursor"),
     ("plies from after to", "get", "/api/v1/games/{game}/plies/?from=10&to=2", None,
      400, "from"),
     ("plies from before to", "get", "/api/v1/games/{game}/plies/?from=2&to=10", None,
@@ -59,19 +62,21 @@ ROWS: list[tuple[str, str, str, dict[str, Any] | None, int, str | None]] = [
 
 @pytest.fixture
 def places(archive: Archive, user: AbstractUser, client_for: Callable[[Any], APIClient]
-           ) -> dict[str, int]:
+           ) -> dict[str, Any]:
     # A draft with two events played, from a bot's round.
     fcn = text_of(bot_round(), events=2)
     draft = client_for(user).post("/api/v1/drafts/", {"fcn": fcn}, format="json")
     assert draft.status_code == 201, draft.content
-    return {"game": archive.match[0], "draft": draft.json()["id"]}
+    following = APIClient().get("/api/v1/games/?ordering=points&cursor=&page_size=2")
+    cursor = parse_qs(urlsplit(following.json()["next"]).query)["cursor"][0]
+    return {"game": archive.match[0], "draft": draft.json()["id"], "points_cursor": cursor}
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("what", "method", "path", "body", "status", "field"), ROWS,
                          ids=[row[0] for row in ROWS])
 def test_it_answers_as_the_docs_say(
-    places: dict[str, int], user: AbstractUser, client_for: Callable[[Any], APIClient],
+    places: dict[str, Any], user: AbstractUser, client_for: Callable[[Any], APIClient],
     what: str, method: str, path: str, body: dict[str, Any] | None, status: int,
     field: str | None,
 ) -> None:
