@@ -28,6 +28,7 @@ from api.views.jobs import JobViewSet
 from api.views.players import PlayerGamesView, PlayerViewSet
 from api.views.rulesets import RulesetsView
 from api.views.stats import GlobalStatsView, LeaderboardView, RatingsView
+from api.views.redoc import redoc_bundle
 from api.views.uploads import UploadView
 
 app_name = "api"
@@ -40,10 +41,6 @@ REDOC_STYLE_HASHES = (
     "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
     "'sha256-QMIg+bpjm3JdElJ388KYke01izlUW0UoNOeKjpMxdgc='",
 )
-# Redoc's side menu ends with "API docs by Redocly" and Redocly's logo, an <img> whose address
-# its bundle hard-codes (no option turns it off). This page's policy allows that one image
-# (a source with a full path matches only that file), nothing else from there.
-REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
 
 
 class ApiRootView(BrowsableApiCspMixin, APIRootView):
@@ -105,13 +102,14 @@ v1: list[URLPattern | URLResolver] = [
         # Our template: drf-spectacular's loads Google Fonts from their CDN and has inline
         # script and style. Redoc writes its styles into <style> elements at run time: this
         # page's policy accepts those that carry the response's nonce, and the two Redoc's
-        # bundle writes as it loads, before it can know the nonce, by their hashes; and
-        # Redocly's logo (above).
-        csp_update({"style-src": [NONCE, *REDOC_STYLE_HASHES], "img-src": [REDOC_LOGO]})(
+        # bundle writes as it loads, before it can know the nonce, by their hashes. Its
+        # bundle is served by api.views.redoc (below), without Redocly's logo from their CDN.
+        csp_update({"style-src": [NONCE, *REDOC_STYLE_HASHES]})(
             SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html")
         ),
         name="redoc",
     ),
+    path("redoc/redoc.standalone.js", redoc_bundle, name="redoc-bundle"),
     path("", include(router.urls)),
 ]
 
