@@ -167,7 +167,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "syntax.event": (
         "syntax",
         "malformed event {value!r}: expected a seat digit and a verb (x d m w r, or the "
-        "extensions c h)",
+        "extensions c h), then cards, as in 2x rK, 3d gC, 1m rP yP wP",
     ),
     "syntax.unclosed_comment": ("syntax", "unclosed comment"),
     "syntax.stray_brace": ("syntax", "'}}' without a comment to close"),

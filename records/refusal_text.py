@@ -176,7 +176,7 @@ TEXTS: dict[str, Promise] = {
     "syntax.before_first": T("%(value)s before the first move"),
     "syntax.event": T(
         "malformed move %(value)s: expected a seat digit and a verb (x d m w r, or the "
-        "extensions c h)"
+        "extensions c h), then cards, as in 2x rK, 3d gC, 1m rP yP wP"
     ),
     "syntax.unclosed_comment": T("a comment is not closed"),
     "syntax.stray_brace": T("“}” with no comment to close"),

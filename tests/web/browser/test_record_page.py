@@ -182,3 +182,25 @@ def test_it_undoes_across_a_claim_and_keeps_the_state_over_a_reload(
     page.click('[data-action="redo"]')
     wait_position(page, claim)
     assert Draft.objects.get().position == claim
+
+
+@pytest.mark.parametrize("locale,words", [
+    ("en-GB", "expected a seat digit and a verb"),
+    ("vi-VN", "cần số ghế và một động từ"),
+    ("zh-TW", "應為座位數字加動作"),
+])
+def test_a_typed_non_event_says_what_an_event_looks_like(
+    make_page: Any, account: Any, locale: str, words: str
+) -> None:
+    draft = _draft(account, corpus_record(CLASSIC[1]), 0)
+    page = make_page(PHONE, locale=locale)
+    make_page.allow("status of 400 (Bad Request)")
+    sign_in(page, "uploader", f"/record/{draft.pk}/")
+    wait_ready(page)
+    page.fill("#typed-event", "zz top")
+    page.click('[data-form="typed"] button[type=submit]')
+    message = page.locator('[data-field="message"]')
+    message.wait_for(state="visible")
+    shown = message.text_content() or ""
+    assert words in shown and "'zz'" in shown and "2x rK" in shown and "1m rP yP wP" in shown
+    assert Draft.objects.get().position == 0
