@@ -179,10 +179,11 @@
   }
 
   var seatSelect = document.getElementById("seat-select");
+  // The View menu applies with its Show button only: choosing with the arrow keys must not
+  // leave the page at each step. The view opens at the ply shown now.
   if (seatSelect && seatSelect.form) {
-    seatSelect.addEventListener("change", function () {
+    seatSelect.form.addEventListener("submit", function () {
       root.querySelectorAll("[data-ply-input]").forEach(function (input) { input.value = String(current); });
-      seatSelect.form.submit();
     });
   }
 

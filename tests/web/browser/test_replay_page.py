@@ -116,8 +116,12 @@ def test_it_shows_one_seats_view_with_the_other_hands_hidden(
 ) -> None:
     replay = replay_of(seeded.four)
     open_replay(page, f"/games/{seeded.four.pk}/?ply=12")
+    page.focus("#seat-select")
+    page.keyboard.press("ArrowDown")  # choosing by keyboard does not leave the page
+    page.keyboard.press("ArrowDown")
+    assert address(page).endswith("?ply=12") and page.input_value("#seat-select") == "2"
     with page.expect_navigation():
-        page.select_option("#seat-select", "2")
+        page.click(".seat-form button[type=submit]")
     assert address(page).endswith("?seat=2&ply=12")
     page.wait_for_selector("#replay[data-script=ready]", state="attached")
     for ply in (12, 13, 14):
@@ -135,8 +139,9 @@ def test_it_shows_one_seats_view_with_the_other_hands_hidden(
             replay.record.seats[1]]
         page.keyboard.press("ArrowRight")
     assert address(page).endswith("?seat=2&ply=15")
+    page.select_option("#seat-select", "")
     with page.expect_navigation():
-        page.select_option("#seat-select", "")
+        page.click(".seat-form button[type=submit]")
     table = page.evaluate(READ_TABLE)
     assert all(seat["hand"] is not None for seat in table["seats"])
 
