@@ -119,6 +119,10 @@
     var active = list.querySelector('a[data-ply="' + ply + '"]');
     if (!active) return;
     active.setAttribute("aria-current", "step");
+    // One Tab stop for the whole list (the current move); the arrow keys move inside it.
+    var focusInside = list.contains(document.activeElement);
+    list.querySelectorAll("a[data-ply]").forEach(function (a) { a.tabIndex = a === active ? 0 : -1; });
+    if (focusInside) active.focus({ preventScroll: true });
     // Scroll the move list only (not the page) so the current move is in view.
     var top = active.offsetTop;
     var bottom = top + active.offsetHeight;
@@ -188,6 +192,15 @@
   }
 
   var KEYS = { ArrowLeft: -1, k: -1, ArrowRight: 1, j: 1 };
+  var moveList = root.querySelector(".move-list");
+  if (moveList) {
+    moveList.addEventListener("keydown", function (event) {
+      var step = { ArrowUp: -1, ArrowDown: 1 }[event.key];
+      if (!step || event.altKey || event.ctrlKey || event.metaKey) return;
+      go(current + step);
+      event.preventDefault();
+    });
+  }
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;

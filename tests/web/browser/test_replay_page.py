@@ -192,3 +192,21 @@ def test_it_says_each_event_in_the_same_words_as_the_server(page: Any, seeded: A
         page.keyboard.press("ArrowRight")
         drawn = page.locator('[data-field="event"]').inner_html()
         assert drawn == server[ply], ply
+
+
+def test_the_move_list_is_one_tab_stop_with_the_arrow_keys_inside(
+    page: Any, seeded: Archive
+) -> None:
+    open_replay(page, f"/games/{seeded.four.pk}/?ply=10")
+    stops = page.eval_on_selector_all(".move-list a[data-ply]",
+                                      "links => links.filter(a => a.tabIndex >= 0)"
+                                      ".map(a => Number(a.dataset.ply))")
+    assert stops == [10]
+    page.focus('.move-list a[data-ply="10"]')
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    focused = page.evaluate("() => document.activeElement.dataset.ply")
+    assert focused == "11" and address(page).endswith("?ply=11")
+    page.keyboard.press("Tab")  # leaves the list in one step
+    assert page.evaluate("() => !document.activeElement.closest('.move-list')")
