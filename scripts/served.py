@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -93,7 +94,11 @@ def celery(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
 
 
 def gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
-    """gunicorn on 127.0.0.1:`port`, once `/healthz` answers (at most 60 s)."""
+    """gunicorn on 127.0.0.1:`port`, once `/healthz` answers (at most 60 s). The port must be
+    free: a server already there would answer for this one."""
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            raise SystemExit(f"port {port} is in use: choose another with --port")
     server = start([str(Path(PYTHON).with_name("gunicorn")), "-c",
                     str(ROOT / "config" / "gunicorn.conf.py"), "--bind", f"127.0.0.1:{port}",
                     "--workers", str(workers), "config.wsgi"], env, log)
