@@ -284,6 +284,19 @@
 
   var KIND_ORDER = ["draw", "discard", "claim", "win", "redeal", "call"];
 
+  // A legal event's name for screen readers, in the page's language: "Discard red chariot",
+  // not its notation "2x rR".
+  function eventName(e) {
+    var cardWords = function (tokens) {
+      return tokens.map(function (t) { return (L.cards[t] || [t, t])[1]; }).join(L.words.separator);
+    };
+    var words = [R.kinds[e.kind] || e.kind];
+    if (e.kind === "claim" && e.right) words.push(R.rights[e.right] || e.right);
+    if (e.cards.length) words.push(cardWords(e.cards));
+    e.split.forEach(function (g) { words.push("(" + cardWords(g) + ")"); });
+    return words.join(" ");
+  }
+
   function drawLegal() {
     var box = field("legal");
     box.textContent = "";
@@ -309,7 +322,7 @@
           if (e.kind === "claim" && e.right) parts.push(el("span", { className: "legal__right", text: R.rights[e.right] || e.right }));
           e.split.forEach(function (g) { parts.push(el("span", { className: "legal__group", text: "(" + g.join(" ") + ")" })); });
           if (!parts.length) parts.push(el("span", { text: e.event }));
-          var button = el("button", { type: "button", className: "event-button", "data-event": e.event, "aria-label": e.event }, parts);
+          var button = el("button", { type: "button", className: "event-button", "data-event": e.event, "aria-label": eventName(e) }, parts);
           button.addEventListener("click", function () { enter(e.event); });
           row.appendChild(button);
         });

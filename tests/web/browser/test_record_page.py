@@ -204,3 +204,26 @@ def test_a_typed_non_event_says_what_an_event_looks_like(
     shown = message.text_content() or ""
     assert words in shown and "'zz'" in shown and "2x rK" in shown and "1m rP yP wP" in shown
     assert Draft.objects.get().position == 0
+
+
+@pytest.mark.parametrize("locale,language",
+                         [("en-GB", "en"), ("vi-VN", "vi"), ("zh-TW", "zh-hant")])
+def test_the_legal_event_buttons_are_named_in_words_in_the_pages_language(
+    make_page: Any, account: Any, locale: str, language: str
+) -> None:
+    from django.utils import translation
+
+    from web.views.labels import card_name
+
+    record = corpus_record(CLASSIC[1])
+    draft = _draft(account, record, 0)
+    page = make_page(PHONE, locale=locale)
+    sign_in(page, "uploader", f"/record/{draft.pk}/")
+    wait_ready(page)
+    buttons = page.locator('.legal__kind[data-kind="discard"] button.event-button')
+    assert buttons.count() > 0
+    with translation.override(language):
+        discard = str(translation.gettext("Discard"))
+        for i in range(buttons.count()):
+            token = (buttons.nth(i).get_attribute("data-event") or "").split()[1]
+            assert buttons.nth(i).get_attribute("aria-label") == f"{discard} {card_name(token)}"
