@@ -88,3 +88,29 @@ def test_it_reports_a_serious_violation_when_there_is_one(make_page: Any, live_s
     page.evaluate(AXE.read_text(encoding="utf-8"))
     found = {v["id"] for v in page.evaluate(RUN) if v["impact"] in SERIOUS}
     assert {"image-alt", "button-name"} <= found
+
+
+@pytest.mark.usefixtures("few_analysis_samples")
+def test_the_replay_with_analysis_the_editor_and_an_upload_result_have_no_violation_at_all(
+    make_page: Any, seeded: Archive, account: Any, tmp_path: Path
+) -> None:
+    """Of any impact, not only serious: the pages of the analysis, the record editor and the
+    upload's result (signed in)."""
+    from tests.web.browser.conftest import sign_in
+    from tests.web.browser.test_record_page import CLASSIC, _draft, corpus_record
+    from tests.web.browser.test_upload_page import upload_three
+    from tests.web.test_replay_analysis import hand_made
+
+    known = hand_made(seeded.four)
+    draft = _draft(account, corpus_record(CLASSIC[1]), 3)
+    page = make_page()
+    sign_in(page, "uploader", "/upload/")
+    upload_three(page, tmp_path)
+    result = page.url.removeprefix(page.url.split("/upload/")[0])
+    report = {}
+    for path in (f"/games/{seeded.four.pk}/?ply={known['p1']}", f"/record/{draft.pk}/",
+                 result):
+        page.goto(path)
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+        report[path] = page.evaluate(RUN)
+    assert {path: found for path, found in report.items() if found} == {}

@@ -161,12 +161,3 @@ def test_the_chart_tells_seats_and_marks_apart_without_colour(
         assert all(m.split(" ", 1)[1] not in ("Inaccuracy", "Mistake", "Blunder")
                    for m in chart["legend"])
 
-
-def test_the_replay_with_its_analysis_has_no_accessibility_violation(
-    make_page: Any, seeded: Archive
-) -> None:
-    from tests.web.browser.test_axe import violations
-
-    known = hand_made(seeded.four)
-    page = make_page()
-    assert violations(page, f"/games/{seeded.four.pk}/?ply={known['p1']}") == []
