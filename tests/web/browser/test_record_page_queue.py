@@ -73,7 +73,7 @@ class Held:
 
 def test_it_offers_the_next_event_before_the_server_answers(make_page: Any, account: Any
                                                             ) -> None:
-    record = corpus_record(CLASSIC)
+    record = corpus_record(CLASSIC[1])
     page, draft = open_draft(make_page, account, record)
     held = Held(page)
     tap(page, record.events[0])
@@ -98,7 +98,7 @@ def test_it_offers_the_next_event_before_the_server_answers(make_page: Any, acco
 def test_it_keeps_taps_made_offline_and_sends_them_when_back_online(
     make_page: Any, account: Any
 ) -> None:
-    record = corpus_record(CLASSIC)
+    record = corpus_record(CLASSIC[1])
     page, draft = open_draft(make_page, account, record)
     make_page.allow("ERR_INTERNET_DISCONNECTED")
     page.context.set_offline(True)
@@ -121,7 +121,7 @@ def test_it_keeps_taps_made_offline_and_sends_them_when_back_online(
 
 
 def test_it_sends_the_taps_a_reload_interrupted(make_page: Any, account: Any) -> None:
-    record = corpus_record(CLASSIC)
+    record = corpus_record(CLASSIC[1])
     page, draft = open_draft(make_page, account, record)
     held = Held(page)
     tap(page, record.events[0])
@@ -137,7 +137,7 @@ def test_it_sends_the_taps_a_reload_interrupted(make_page: Any, account: Any) ->
 
 def test_it_takes_back_refused_taps_with_the_servers_message(make_page: Any, account: Any
                                                              ) -> None:
-    record = corpus_record(CLASSIC)
+    record = corpus_record(CLASSIC[1])
     page, draft = open_draft(make_page, account, record)
     make_page.allow("409 (Conflict)")
     # Another device enters another first event: the page's taps no longer follow the draft.
@@ -164,7 +164,7 @@ def test_it_takes_back_refused_taps_with_the_servers_message(make_page: Any, acc
 def test_it_keeps_the_taps_when_the_session_has_ended(make_page: Any, account: Any) -> None:
     """A refusal for want of a sign-in is not the rules' verdict: the taps wait on the device
     and are sent once the user has signed in again."""
-    record = corpus_record(CLASSIC)
+    record = corpus_record(CLASSIC[1])
     page, draft = open_draft(make_page, account, record)
     make_page.allow("403 (Forbidden)")
     make_page.allow("401 (Unauthorized)")
