@@ -13,8 +13,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:pk>/", replay.game_replay, name="game"),
     path("games/<int:pk>/original.fcn", replay.download_original, name="game-original"),
     path("games/<int:pk>/canonical.fcn", replay.download_canonical, name="game-canonical"),
-    # The game object is the API's (api.game_object): the download is its file there.
-    path("games/<int:pk>/game.json", RedirectView.as_view(pattern_name="api:game-json"),
+    # The game object is the API's (api.game_object): the download is its file there. Only
+    # reads are sent on: a write answers 405 as on every other web page.
+    path("games/<int:pk>/game.json",
+         RedirectView.as_view(pattern_name="api:game-json", http_method_names=["get", "head"]),
          name="game-json"),
     path("games/<int:pk>/delete/", game_delete.game_delete, name="game-delete"),
     path("games/<int:pk>/analysis/", analysis.game_analyse, name="game-analyse"),

@@ -105,9 +105,9 @@ CASES = [
          THREE_RECORDS, api=True),
     Case("api: records per upload (form)", api_upload_form(FIVE_RECORDS), 201,
          TOO_MANY_RECORDS, THREE_RECORDS, api=True),
-    # The engine's limits on one record.
+    # The engine's limits on one record (the pages call events moves, the API the engine's word).
     Case("web: events per record", web_upload_text(TOO_MANY_EVENTS), 200,
-         f"more than {MAX_EVENTS} events", NO_JOBS),
+         f"more than {MAX_EVENTS} moves", NO_JOBS),
     Case("api: events per record", api_upload(TOO_MANY_EVENTS), 201,
          f"more than {MAX_EVENTS} events", NO_JOBS, api=True),
     Case("web: line length", web_upload_text(TOO_LONG_LINE), 200, f"{MAX_LINE_CHARS}"),

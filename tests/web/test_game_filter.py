@@ -102,7 +102,7 @@ def test_it_orders_newest_played_first_by_default_and_by_any_public_field(
 
 def test_it_reports_invalid_values_and_applies_the_valid_ones(archive: Archive) -> None:
     filterset = GameFilter(
-        {"players": "7", "match": "x" * 1025, "min_points": "-3", "since": "2024-13-01",
+        {"players": "9", "match": "x" * 1025, "min_points": "-3", "since": "2024-13-01",
          "ordering": "colour", "ruleset": "bga"},
         queryset=Game.objects.all(),
     )

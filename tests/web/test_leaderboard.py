@@ -117,7 +117,7 @@ def test_it_says_why_a_rating_board_cannot_be_drawn(
 
 @pytest.mark.parametrize("params", [
     {"metric": "nonsense"}, {"min_rounds": "0"}, {"min_rounds": "many"},
-    {"ruleset": "chess"}, {"players": "7"}, {"since": "2026-13-45"},
+    {"ruleset": "chess"}, {"players": "9"}, {"players": "1"}, {"since": "2026-13-45"},
     {"since": "2026-12-01", "until": "2026-01-01"},
 ])
 def test_it_answers_a_bad_parameter_with_the_default_and_the_reason(
