@@ -6,6 +6,8 @@ the tests against a `test_` copy it creates and drops, so one suite covers SQLit
 
 from __future__ import annotations
 
+import os
+import uuid
 from typing import Any
 
 import pytest
@@ -60,9 +62,7 @@ def _process_local_cache(settings: Any) -> None:
     settings.CACHES = {  # type: ignore[attr-defined]
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     # Rate-limit counters (common.rates) never carry over: users' ids repeat between tests.
-    from django.core.cache import cache
-
-    cache.clear()
+    clear_test_cache()
 
 
 @pytest.fixture(autouse=True)
@@ -71,3 +71,37 @@ def _fast_password_hashing(settings: Any) -> None:
     (scripts/security_probe.py signs in against the real hasher)."""
     settings.PASSWORD_HASHERS = [  # type: ignore[attr-defined]
         "django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# The Redis the cache tests count in. Its database is shared with every other test run on the
+# machine (other checkouts, CI beside them): each process keeps its keys under a prefix of its
+# own and deletes only those, never the whole database (Django's RedisCache.clear flushes it).
+REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/6")
+REDIS_TEST_PREFIX = f"fourcolor-test-{uuid.uuid4().hex}"
+
+
+def redis_test_cache() -> dict[str, Any]:
+    """A cache setting on the test Redis, under this process's prefix."""
+    return {"BACKEND": "common.cache.RedisCache", "LOCATION": REDIS_TEST_URL,
+            "KEY_PREFIX": REDIS_TEST_PREFIX}
+
+
+def clear_test_cache() -> None:
+    """Empty the default cache: on the test Redis, this process's keys only."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    if isinstance(caches["default"], RedisCache):
+        clear_redis_test_keys()
+    else:
+        caches["default"].clear()
+
+
+def clear_redis_test_keys() -> None:
+    """Delete this process's keys on the test Redis, and nobody else's."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_TEST_URL)
+    keys = list(client.scan_iter(match=f"{REDIS_TEST_PREFIX}:*", count=1000))
+    if keys:
+        client.delete(*keys)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractUser
-from django.core.cache import cache
+from tests.conftest import clear_test_cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -83,9 +83,9 @@ class Archive:
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
     """Throttle counters and kept answers (the default cache) never leak between tests."""
-    cache.clear()
+    clear_test_cache()  # on Redis, this run's keys only (the database is shared)
     yield
-    cache.clear()
+    clear_test_cache()
 
 
 # Users without a password: the API tests sign in with tokens or force_login, and hashing a

@@ -5,28 +5,25 @@ uses), Redis, and the per-process cache of the tests."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from api import throttling
-from tests.conftest import SHARED_CACHES
+from tests.conftest import REDIS_TEST_URL, SHARED_CACHES, clear_test_cache, redis_test_cache
 
-# One test process at a time on the Redis test database (`make test` runs several).
+# One test process at a time on the Redis test database (`make test` runs several); other
+# runs on the machine share it too, so the counters live under this process's key prefix.
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("redis")]
 
-REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/6")
 STORES = {
     "database": lambda: SHARED_CACHES,
-    "redis": lambda: {"default": {"BACKEND": "common.cache.RedisCache",
-                                  "LOCATION": REDIS_TEST_URL}},
+    "redis": lambda: {"default": redis_test_cache()},
     "locmem": lambda: {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
 }
 
@@ -45,9 +42,9 @@ def store(request: pytest.FixtureRequest, settings: Any) -> Iterator[str]:
     if request.param == "redis" and not _redis_answers():
         pytest.skip(f"no Redis at {REDIS_TEST_URL}")
     settings.CACHES = STORES[request.param]()
-    cache.clear()
+    clear_test_cache()
     yield request.param
-    cache.clear()
+    clear_test_cache()
 
 
 @pytest.fixture

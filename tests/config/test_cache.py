@@ -4,7 +4,6 @@ request counters of the rate limits (count_hits) on the database and on Redis.""
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any
 
@@ -14,7 +13,8 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from common import cache as database_cache
-from tests.conftest import SHARED_CACHES
+from tests.conftest import (REDIS_TEST_URL, SHARED_CACHES, clear_redis_test_keys,
+                            redis_test_cache)
 
 # One test process at a time on the Redis test database (`make test` runs several).
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("redis")]
@@ -72,9 +72,6 @@ def test_it_culls_past_max_entries_once_every_so_many_writes(
     assert rows < 12
 
 
-REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/6")
-
-
 @pytest.fixture
 def redis_cache() -> Any:
     import redis
@@ -83,10 +80,11 @@ def redis_cache() -> Any:
         redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=1).ping()
     except redis.exceptions.ConnectionError:
         pytest.skip(f"no Redis at {REDIS_TEST_URL}")
-    store = database_cache.RedisCache(REDIS_TEST_URL, {})
-    store.clear()
+    settings = redis_test_cache()
+    store = database_cache.RedisCache(settings["LOCATION"], settings)
+    clear_redis_test_keys()  # not store.clear(): that flushes every run's keys
     yield store
-    store.clear()
+    clear_redis_test_keys()
 
 
 def test_its_redis_cache_keeps_and_reads_entries(redis_cache: Any) -> None:
