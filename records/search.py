@@ -28,6 +28,8 @@ _WORD = re.compile(r"[^\W_]+")
 # A folded word is at most this long in the index (longer ones are cut: a prefix still finds
 # them); PostgreSQL's btree entries are limited, and nobody types 100 letters to search.
 MAX_WORD = 100
+# A query's words beyond this many are ignored (a name has a few; each costs a subquery).
+MAX_QUERY_WORDS = 8
 
 
 def fold(text: str) -> str:
@@ -136,14 +138,23 @@ def index_names(kind: str, names: Mapping[int, str]) -> None:
 
 def matching(kind: str, query: str) -> QuerySet[NameWord] | None:
     """The ids (`ref`) of the names of `kind` every word of `query` starts a word of, as a
-    subquery for ``pk__in``; None when the query has no word (it filters nothing)."""
-    refs: QuerySet[NameWord] | None = None
-    for word in query_words(query):
-        these = NameWord.objects.filter(kind=kind, word__starts=word)
-        if refs is not None:
-            these = these.filter(ref__in=refs)
-        refs = these.values("ref")
-    return refs.distinct() if refs is not None else None
+    subquery for ``pk__in``; None when the query has no word (it filters nothing).
+
+    Each further word is a sibling subquery of the first (``ref IN (...) AND ref IN (...)``),
+    never nested in the one before: SQLite's parser overflows at about nine levels. A word
+    that starts another word of the query adds nothing and is left out; past `MAX_QUERY_WORDS`
+    the rest of the query is ignored."""
+    typed = list(dict.fromkeys(query_words(query)))
+    needed = [word for word in typed
+              if not any(other != word and other.startswith(word) for other in typed)]
+    if not needed:
+        return None
+    first, *others = needed[:MAX_QUERY_WORDS]
+    refs = NameWord.objects.filter(kind=kind, word__starts=first)
+    for word in others:
+        refs = refs.filter(ref__in=NameWord.objects.filter(
+            kind=kind, word__starts=word).values("ref"))
+    return refs.values("ref").distinct()
 
 
 def search(queryset: QuerySet[models.Model], kind: str, query: str,

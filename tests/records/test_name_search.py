@@ -84,6 +84,17 @@ def test_it_indexes_new_players_and_matches_and_finds_them(archive_names: None) 
 
 
 @pytest.mark.django_db
+def test_a_long_query_is_answered_and_its_extra_words_are_ignored(archive_names: None) -> None:
+    nguyen = Player.objects.get(name="Nguyễn Văn An")
+    # A word that starts another word of the query adds nothing.
+    assert list(Player.objects.filter(
+        pk__in=matching(NameWord.Kind.PLAYER, "n ng ngu van v a an"))) == [nguyen]
+    # Far more words than a name has (a fuzzer's query once overflowed SQLite's parser).
+    many = " ".join(f"w{i}" for i in range(40))
+    assert not Player.objects.filter(pk__in=matching(NameWord.Kind.PLAYER, many)).exists()
+
+
+@pytest.mark.django_db
 def test_it_indexes_usernames_again_when_they_change() -> None:
     user = get_user_model().objects.create_user("Chloé_K", password="x-long-password-1")
     assert list(matching(NameWord.Kind.USER, "chloe").values_list("ref", flat=True)) == [user.pk]
