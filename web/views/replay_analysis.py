@@ -11,12 +11,14 @@ the replay stands on that ply, as Lichess shows a move's comment after the move.
 from __future__ import annotations
 
 import functools
+from itertools import pairwise
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.formats import get_format
-from django.utils.html import conditional_escape, format_html, format_html_join
+from django.template.loader import render_to_string
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -341,6 +343,9 @@ def replay_analysis(game_id: int, view: int | None, seats: Sequence[Mapping[str,
 # Wider than the other charts (it spans the page, not a column): its text keeps their size.
 WIDTH, HEIGHT = 960, 240
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 56, 12, 12, 26
+# A seat's line differs by dash and points' shape, not only colour, and is named at its end.
+SEAT_DASHES = ("none", "8 4", "2 3", "10 3 2 3")
+SEAT_SHAPES = ("circle", "square", "triangle", "diamond")
 
 
 def _nice_step(span: float) -> float:
@@ -349,6 +354,37 @@ def _nice_step(span: float) -> float:
         if raw <= step:
             return step
     return 1000.0
+
+
+@dataclass
+class _Axes:
+    """Where plies and values fall on the chart: the value axis in round steps around zero."""
+
+    low: float
+    high: float
+    step: float
+    plies: int
+
+    @classmethod
+    def fitting(cls, values: Sequence[float], plies: int) -> _Axes:
+        low, high = min(0.0, *values), max(0.0, *values)
+        step = _nice_step(max(high - low, 1.0))
+        return cls(step * (low // step), step * -((-high) // step), step, max(plies, 1))
+
+    def x(self, ply: int) -> float:
+        return PAD_LEFT + (WIDTH - PAD_LEFT - PAD_RIGHT) * ply / self.plies
+
+    def y(self, value: float) -> float:
+        inner = HEIGHT - PAD_TOP - PAD_BOTTOM
+        return PAD_TOP + inner * (self.high - value) / ((self.high - self.low) or 1.0)
+
+    def ticks(self) -> list[tuple[str, str, str]]:
+        """(y, label's y, label) of each grid line."""
+        out, tick = [], self.low
+        while tick <= self.high + 1e-9:
+            out.append((f"{self.y(tick):.1f}", f"{self.y(tick) + 4:.1f}", points(tick, True)))
+            tick += self.step
+        return out
 
 
 def evaluation_chart(analysis: ReplayAnalysis, plies: int, view: int | None,
@@ -361,102 +397,49 @@ def evaluation_chart(analysis: ReplayAnalysis, plies: int, view: int | None,
     if not decisions:
         return format_html('<p class="empty">{}</p>', _("No decision to chart."))
     values = [d.ev for d in decisions]
-    low, high = min(0.0, *values), max(0.0, *values)
-    step = _nice_step(max(high - low, 1.0))
-    low, high = step * (low // step), step * -((-high) // step)
-    span = (high - low) or 1.0
-    inner_w = WIDTH - PAD_LEFT - PAD_RIGHT
-    inner_h = HEIGHT - PAD_TOP - PAD_BOTTOM
-    last = max(plies, 1)
-
-    def x(ply: int) -> float:
-        return PAD_LEFT + inner_w * ply / last
-
-    def y(value: float) -> float:
-        return PAD_TOP + inner_h * (high - value) / span
+    axes = _Axes.fitting(values, plies)
 
     def href(ply: int) -> str:
         params = query.copy()
         params["ply"] = str(ply)
         return "?" + params.urlencode()
 
-    ticks = []
-    tick = low
-    while tick <= high + 1e-9:
-        ticks.append(format_html(
-            '<line class="chart__grid" x1="{}" x2="{}" y1="{}" y2="{}"></line>'
-            '<text class="chart__tick" x="{}" y="{}" text-anchor="end">{}</text>',
-            PAD_LEFT, WIDTH - PAD_RIGHT, f"{y(tick):.1f}", f"{y(tick):.1f}", PAD_LEFT - 6,
-            f"{y(tick) + 4:.1f}", points(tick, signed=True)))
-        tick += step
-    # Bands: each decision ply owns the stretch halfway to its neighbours.
-    plies_marked = sorted({d.ply for d in decisions})
-    bands = []
-    for i, ply in enumerate(plies_marked):
-        left = (x(plies_marked[i - 1]) + x(ply)) / 2 if i else PAD_LEFT
-        right = (x(ply) + x(plies_marked[i + 1])) / 2 if i + 1 < len(plies_marked) else (
-            WIDTH - PAD_RIGHT)
-        bands.append(format_html(
-            '<a href="{}" data-ply="{}" class="chart__band"><rect x="{}" y="{}" width="{}" '
-            'height="{}"></rect><title>{}</title></a>',
-            href(ply), ply, f"{left:.1f}", PAD_TOP, f"{max(right - left, 1):.1f}", inner_h,
-            _("Ply %(ply)s") % {"ply": ply}))
-    lines = _seat_lines(decisions, x, y)
-    dots = format_html_join(
-        "",
-        '<a href="{}" data-ply="{}" class="chart__point chart__point--{}">'
-        '<path d="{}"></path>{}<title>{}</title></a>',
-        (
-            (href(d.ply), d.ply, d.verdict,
-             _marker(d.seat, x(d.ply), y(d.ev), 4 if d.verdict == "good" else 6),
-             format_html('<text class="chart__mark" x="{}" y="{}" text-anchor="middle">{}'
-                         '</text>', f"{x(d.ply):.1f}", f"{y(d.ev) - 10:.1f}", d.mark)
-             if d.mark else "",
-             _("Ply %(ply)s, %(name)s: %(ev)s (%(verdict)s)") % {
-                 "ply": d.ply, "name": d.name, "ev": points(d.ev, signed=True),
-                 "verdict": d.verdict_label})
-            for d in decisions
-        ),
-    )
     names = sorted({(d.seat, d.name) for d in decisions})
-    if view is None:
-        title = _("Expected settlement of each seat after each decision")
-    else:
-        title = _("%(name)s’s expected settlement after each decision") % {
-            "name": names[0][1]}
-    desc = _("%(count)s decisions from ply %(first)s to %(last)s; values from %(low)s to "
-             "%(high)s points.") % {
-        "count": len(decisions), "first": decisions[0].ply, "last": decisions[-1].ply,
-        "low": points(min(values), signed=True), "high": points(max(values), signed=True)}
-    legend = format_html_join(
-        "", '<li class="chart__key chart__key--{}">{}</li>', names) if len(names) > 1 else ""
-    return format_html(
-        '<figure class="chart chart--evaluation" data-field="evaluation-chart">'
-        '<svg viewBox="0 0 {w} {h}" role="group" aria-labelledby="eval-t eval-d" '
-        'preserveAspectRatio="xMidYMid meet" data-x0="{x0}" data-x1="{x1}" data-plies="{n}">'
-        '<title id="eval-t">{title}</title><desc id="eval-d">{desc}</desc>{ticks}'
-        '<line class="chart__zero" x1="{x0}" x2="{x1}" y1="{zy}" y2="{zy}"></line>'
-        '{bands}{lines}{dots}'
-        '<line class="chart__cursor" data-field="chart-cursor" x1="{cx}" x2="{cx}" y1="{top}" '
-        'y2="{bottom}"></line>'
-        '<text class="chart__tick" x="{x0}" y="{by}">0</text>'
-        '<text class="chart__tick" x="{x1}" y="{by}" text-anchor="end">{n}</text>'
-        '</svg><figcaption>{caption}{legend}{marks}</figcaption></figure>',
-        w=WIDTH, h=HEIGHT, x0=PAD_LEFT, x1=WIDTH - PAD_RIGHT, n=plies, title=title, desc=desc,
-        ticks=mark_safe("".join(ticks)), zy=f"{y(0):.1f}", bands=mark_safe("".join(bands)),
-        lines=mark_safe("".join(lines)), dots=dots, top=PAD_TOP, bottom=HEIGHT - PAD_BOTTOM,
-        cx=f"{x(current):.1f}",
-        by=HEIGHT - 8,
-        caption=_("Click a point to go to that decision. The value is the average settlement "
-                  "the simulations gave the option played."),
-        legend=format_html('<ul class="chart__legend">{}</ul>', legend) if legend else "",
-        marks=marks_legend(),
-    )
+    title = (_("Expected settlement of each seat after each decision") if view is None else
+             _("%(name)s’s expected settlement after each decision") % {"name": names[0][1]})
+    return render_to_string("records/_evaluation_chart.html", {
+        "w": WIDTH, "h": HEIGHT, "x0": PAD_LEFT, "x1": WIDTH - PAD_RIGHT, "tick_x": PAD_LEFT - 6,
+        "top": PAD_TOP, "bottom": HEIGHT - PAD_BOTTOM, "inner_h": HEIGHT - PAD_TOP - PAD_BOTTOM,
+        "base": HEIGHT - 8, "plies": plies, "title": title,
+        "desc": _("%(count)s decisions from ply %(first)s to %(last)s; values from %(low)s "
+                  "to %(high)s points.") % {
+            "count": len(decisions), "first": decisions[0].ply, "last": decisions[-1].ply,
+            "low": points(min(values), True), "high": points(max(values), True)},
+        "ticks": axes.ticks(), "zero": f"{axes.y(0):.1f}", "cursor": f"{axes.x(current):.1f}",
+        "bands": [(href(ply), ply, *span) for ply, span in _bands(decisions, axes)],
+        "lines": _seat_lines(decisions, axes),
+        "dots": [(href(d.ply), d, *_dot(d, axes)) for d in decisions],
+        "legend": names if len(names) > 1 else [],
+        "marks": [(mark, VERDICT_LABELS[verdict]) for verdict, mark in MARKS.items()],
+    })
 
 
-# A seat's line differs by dash and points' shape, not only colour, and is named at its end.
-SEAT_DASHES = ("none", "8 4", "2 3", "10 3 2 3")
-SEAT_SHAPES = ("circle", "square", "triangle", "diamond")
+def _bands(decisions: Sequence[DecisionView], axes: _Axes) -> list[tuple[int, tuple[str, str]]]:
+    """(ply, (left, width)): each decision ply owns the stretch halfway to its neighbours."""
+    plies = sorted({d.ply for d in decisions})
+    edges = [PAD_LEFT, *((axes.x(a) + axes.x(b)) / 2 for a, b in pairwise(plies)),
+             WIDTH - PAD_RIGHT]
+    return [(ply, (f"{left:.1f}", f"{max(right - left, 1):.1f}"))
+            for ply, (left, right) in zip(plies, pairwise(edges), strict=True)]
+
+
+def _dot(d: DecisionView, axes: _Axes) -> tuple[str, str, str, str]:
+    """(marker path, mark's x, mark's y, title) of a decision's point."""
+    x, y = axes.x(d.ply), axes.y(d.ev)
+    title = _("Ply %(ply)s, %(name)s: %(ev)s (%(verdict)s)") % {
+        "ply": d.ply, "name": d.name, "ev": points(d.ev, True), "verdict": d.verdict_label}
+    path = _marker(d.seat, x, y, 4 if d.verdict == "good" else 6)
+    return path, f"{x:.1f}", f"{y - 10:.1f}", title
 
 
 def _marker(seat: int, cx: float, cy: float, r: float) -> str:
@@ -474,27 +457,16 @@ def _marker(seat: int, cx: float, cy: float, r: float) -> str:
             f"L{cx - k:.1f},{cy:.1f}Z")
 
 
-def _seat_lines(decisions: Sequence[DecisionView], x: Any, y: Any) -> list[SafeString]:
+def _seat_lines(decisions: Sequence[DecisionView], axes: _Axes) -> list[dict[str, Any]]:
+    """Each seat's line, its dash and the name at its end."""
     out = []
     for seat in sorted({d.seat for d in decisions}):
         mine = [d for d in decisions if d.seat == seat]
-        path = " ".join(f"{x(d.ply):.1f},{y(d.ev):.1f}" for d in mine)
-        end_x, end_y = x(mine[-1].ply), y(mine[-1].ev)
+        end_x, end_y = axes.x(mine[-1].ply), axes.y(mine[-1].ev)
         anchor, dx = ("end", -10) if end_x > WIDTH - PAD_RIGHT - 120 else ("start", 10)
-        out.append(format_html(
-            '<polyline class="chart__series chart__series--{}" stroke-dasharray="{}" '
-            'points="{}"></polyline><text class="chart__label chart__label--{}" x="{}" '
-            'y="{}" text-anchor="{}" data-seat="{}">{}</text>',
-            seat, SEAT_DASHES[(seat - 1) % len(SEAT_DASHES)], path, seat,
-            f"{end_x + dx:.1f}", f"{end_y + 18:.1f}", anchor,
-            seat, mine[-1].name))
+        out.append({
+            "seat": seat, "dash": SEAT_DASHES[(seat - 1) % len(SEAT_DASHES)],
+            "points": " ".join(f"{axes.x(d.ply):.1f},{axes.y(d.ev):.1f}" for d in mine),
+            "x": f"{end_x + dx:.1f}", "y": f"{end_y + 18:.1f}", "anchor": anchor,
+            "name": mine[-1].name})
     return out
-
-
-def marks_legend() -> SafeString:
-    """What ?!, ? and ?? mean, always shown (not on hover only: it works on touch)."""
-    return format_html(
-        '<ul class="marks-legend" data-field="marks-legend" aria-label="{}">{}</ul>',
-        _("Marks"),
-        format_html_join("", '<li><span class="marks-legend__mark">{}</span> {}</li>',
-                         ((mark, VERDICT_LABELS[verdict]) for verdict, mark in MARKS.items())))
