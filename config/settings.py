@@ -102,6 +102,9 @@ MIDDLEWARE = [
     "config.middleware.QueryStringLimitMiddleware",
     # Before anything reads the body (CSRF, the parsers): config/middleware.py.
     "config.middleware.RequestBodyMiddleware",
+    # Compresses the API's public reads only (BREACH): after everything that reads or changes
+    # a body on the way out (api/compression.py).
+    "api.compression.ApiGZipMiddleware",
     # A view's "database unreachable" error becomes a 503 (common/unavailable.py).
     "common.unavailable.DatabaseUnavailableMiddleware",
     # Before anything that answers by itself (preflights, redirects): api/cors.py.
