@@ -25,17 +25,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARDS, KINDS, Card
-from .claims import Claim, ClaimRight, claim_right, resolve_claims
+from .cards import CARDS, KINDS
 from .game import validate
-from .round import LIVE, MUST_DISCARD, OPENING, Round
-from .melds import classify
-from .notation import Event, Record
+from .round import Round
+from .notation import Record
+from .decisions import Option, Point, decision_points
 from .playout import greedy_playout
 
 VERDICTS = ("good", "inaccuracy", "mistake", "blunder")
 DEFAULT_SAMPLES = 128
-PASS = "pass"
 # A decision's loss, divided by the number of other seats (what each of them would pay or be
 # paid: a classic win of P points is P from each), at or above these is an inaccuracy, a
 # mistake, a blunder. See docs/analysis.md for how they were chosen.
@@ -158,125 +156,6 @@ def verdict(loss: float, players: int) -> str:
     return rated
 
 
-# ---------------------------------------------------------------------- decisions
-
-
-@dataclass(frozen=True)
-class _Option:
-    """One option of a decision: the seat's own event, or (`event` None) letting the live card
-    go, after which the other seats decide on it as the playout policy does."""
-
-    label: str
-    event: Event | None = None
-
-
-@dataclass(frozen=True)
-class _Point:
-    """A decision to rate: the round before it (`before` events applied), the seat, its
-    options and the one it played; `ply` is the ply of the event that followed it."""
-
-    before: int
-    ply: int
-    seat: int
-    options: tuple[_Option, ...]
-    played: str
-
-
-def _key(event: Event) -> tuple[int, str, tuple[Card, ...]]:
-    return event.seat, event.verb, tuple(sorted(event.cards, key=lambda c: c.index))
-
-
-def _claim(state: Round, event: Event) -> Claim:
-    """A listed or recorded claim (a meld or a win) on the live card, with its right."""
-    live = state.live
-    assert live is not None
-    if event.verb == "w":
-        return Claim(event.seat, ClaimRight.WIN)
-    meld = classify(event.cards, state.ruleset)
-    assert meld is not None
-    card = CARDS[live.card_index]
-    right = claim_right(
-        state.ruleset, state.players, live, event.seat, meld.kind, card.rank, win=False
-    )
-    return Claim(event.seat, right, meld.kind)
-
-
-def _outranks(state: Round, mine: Event, theirs: Event) -> bool:
-    """Whether `mine` would have taken effect against `theirs`, a claim on the same card."""
-    live = state.live
-    assert live is not None
-    claims = [_claim(state, theirs), _claim(state, mine)]
-    return resolve_claims(claims, live, state.players).seat == mine.seat
-
-
-def _decision_points(
-    record: Record, rounds: Sequence[Round], seats: set[int], *, exhausted: bool = False
-) -> list[_Point]:
-    """Every decision of `seats` in the record, in ply order (seat order within a ply).
-    `exhausted`: the round ended when nobody claimed its last discard, so the seats that could
-    have claimed it let it go (at ply: the number of events + 1)."""
-    events = record.events
-    points: list[_Point] = []
-    judged = rounds if exhausted else rounds[:-1]
-    for before, state in enumerate(judged):
-        if before > 0 and events[before - 1].verb in "ch":
-            continue  # the same live card was judged before the calls
-        if state.phase in (OPENING, MUST_DISCARD):
-            event = events[before]
-            if event.verb != "x" or event.seat not in seats:
-                continue  # a redeal is not rated (docs/analysis.md)
-            listed = [e for e in state.legal_events() if e.verb == "x" and e.seat == event.seat]
-            if len(listed) >= 2:
-                options = tuple(_Option(e.text(), e) for e in listed)
-                points.append(_Point(before, before + 1, event.seat, options, event.text()))
-        elif state.phase == LIVE and state.live is not None:
-            points += _live_points(state, events, before, seats)
-    return points
-
-
-def _live_points(
-    state: Round, events: Sequence[Event], before: int, seats: set[int]
-) -> list[_Point]:
-    """The decisions on one live card: each seat that could claim it (or, for its drawer,
-    meld it) chose among its claims and letting it go (the drawer: discarding it)."""
-    live = state.live
-    assert live is not None
-    at = before
-    callers: set[int] = set()
-    while at < len(events) and events[at].verb in "ch":
-        callers.add(events[at].seat)
-        at += 1
-    follow = events[at] if at < len(events) else None
-    listed = state.legal_events()
-    out = []
-    for seat in sorted(seats - callers):  # a caller claimed and lost on priority: no choice
-        claims = [e for e in listed if e.seat == seat and e.verb in "mw"]
-        if not claims:
-            continue
-        drawer = live.source == "draw" and seat == live.owner
-        taken = follow is not None and follow.verb in "mw" and follow.seat != seat
-        if taken:
-            # Another seat's claim took the card: only the options that would have outranked
-            # it were choices.
-            assert follow is not None
-            claims = [e for e in claims if _outranks(state, e, follow)]
-        options = tuple(_Option(e.text(), e) for e in claims)
-        if drawer and not taken:
-            # The drawer lets its draw go by discarding it (never a general: that is melded).
-            options += tuple(
-                _Option(e.text(), e) for e in listed if e.seat == seat and e.verb == "x"
-            )
-        else:
-            options += (_Option(PASS),)
-        if follow is not None and follow.seat == seat and follow.verb in "mwx":
-            played = next((o.label for o in options if o.event and _key(o.event) == _key(follow)))
-        else:
-            played = PASS
-        if len(options) >= 2:
-            out.append(_Point(before, at + 1, seat, options, played))
-    return out
-
-
 # ---------------------------------------------------------------------- sampling
 
 
@@ -328,7 +207,7 @@ def _world(state: Round, seat: int, unseen: Sequence[int], rng: random.Random) -
     return world
 
 
-def _playout(world: Round, option: _Option, seat: int, rng_seed: str) -> float:
+def _playout(world: Round, option: Option, seat: int, rng_seed: str) -> float:
     """The seat's settlement after `option` and the policy's play to the end of the round
     (`world` is changed): the greedy bot at every seat (`greedy_playout`)."""
     if option.event is not None:
@@ -365,7 +244,7 @@ class _Judgement:
     racing: list[int]  # the options that more deals could still name the best, and the played
 
 
-def _is_win(option: _Option) -> bool:
+def _is_win(option: Option) -> bool:
     return option.event is not None and option.event.verb == "w"
 
 
@@ -387,7 +266,7 @@ def _name_best(
 def _judge(
     judged: Sequence[Sequence[float]],
     active: Sequence[int],
-    options: Sequence[_Option],
+    options: Sequence[Option],
     played: int,
     players: int,
 ) -> _Judgement:
@@ -454,7 +333,7 @@ def _screened(
     return sorted(kept)
 
 
-def _rate(point: _Point, state: Round, players: int, samples: int, seed: int) -> Decision:
+def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> Decision:
     """Value every option of a decision on the same deals, and judge the one played.
 
     With more than `KEEP` options (which card to discard), the first quarter of the deals
@@ -549,7 +428,7 @@ def analyse(
         state.push(event)
         rounds.append(state.copy())
     exhausted = game.finish.outcome == "exhausted"
-    points = _decision_points(record, rounds, chosen, exhausted=exhausted)
+    points = decision_points(record, rounds, chosen, exhausted=exhausted)
     if plies is not None:
         wanted = set(plies)
         points = [p for p in points if p.ply in wanted]

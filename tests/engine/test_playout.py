@@ -9,6 +9,7 @@ import random
 import pytest
 
 from fourcolor import analysis
+from fourcolor.decisions import decision_points
 from fourcolor.round import Round
 from fourcolor.generate import GreedyBot, generate_record, play_out
 from fourcolor.playout import greedy_playout
@@ -55,7 +56,7 @@ def _compare(rules: Ruleset, players: int, *, careful: bool, seeds: int) -> None
             state.push(event)
             rounds.append(state.copy())
         seats = set(range(1, players + 1))
-        for point in analysis._decision_points(record, rounds, seats):
+        for point in decision_points(record, rounds, seats):
             before = rounds[point.before]
             rng = random.Random(f"{seed}:{point.before}")
             world = analysis._world(before, point.seat, analysis._unseen(before, point.seat), rng)
