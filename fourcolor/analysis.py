@@ -12,14 +12,13 @@ same deals with the same random choices (common random numbers), so that the dif
 between options carry little of the deals' noise.
 
 The option played, the best option, every option's value, the loss (best - played, in points)
-and a verdict from the thresholds in `THRESHOLDS` are reported per decision; per seat, the
+and a verdict from the thresholds in `marks.THRESHOLDS` are reported per decision; per seat, the
 number of decisions, the accuracy (share of `good` decisions) and the mean loss. The result
 depends only on the record, the seats, the sample count and the seed.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,29 +29,10 @@ from .game import validate
 from .round import Round
 from .notation import Record
 from .decisions import Option, Point, decision_points
+from .marks import EXTEND, KEEP, THRESHOLDS, VERDICTS, judge, screened, verdict
 from .playout import greedy_playout
 
-VERDICTS = ("good", "inaccuracy", "mistake", "blunder")
 DEFAULT_SAMPLES = 128
-# A decision's loss, divided by the number of other seats (what each of them would pay or be
-# paid: a classic win of P points is P from each), at or above these is an inaccuracy, a
-# mistake, a blunder. See docs/analysis.md for how they were chosen.
-THRESHOLDS = (0.5, 1.5, 4.0)
-# Options valued on every deal besides the one played, when a decision has more (`_screened`):
-# the KEEP best of the screening deals and, when the option played looks like a mistake, every
-# other option the screening cannot tell from the best (under SCREEN_Z standard errors below).
-KEEP = 3
-SCREEN_Z = 2.0
-# Standard errors by which an option's mean gain over another must exceed zero to count as
-# better (`_rate`): below it, sampling cannot tell the two apart. Each option compared with the
-# one played is a one-sided test (up to three per decision): a false "better" option once in 44
-# comparisons at 2, once in 740 at 3 (the figures of both are in docs/analysis.md).
-Z = 3.0
-# Adaptive sampling (`_rate`): an unclear decision gets up to EXTEND times the sample count, and
-# it is clear once the gaps that decide it are SURE standard errors wide (above Z: a gain just
-# past Z is still extended until it is plain).
-EXTEND = 4
-SURE = 3.5
 
 
 @dataclass(frozen=True)
@@ -146,16 +126,6 @@ class Analysis:
         )
 
 
-def verdict(loss: float, players: int) -> str:
-    """The verdict of a loss in points at a table of `players` (see `THRESHOLDS`)."""
-    per_seat = loss / max(players - 1, 1)
-    rated = VERDICTS[0]
-    for name, threshold in zip(VERDICTS[1:], THRESHOLDS, strict=True):
-        if per_seat >= threshold - 1e-9:
-            rated = name
-    return rated
-
-
 # ---------------------------------------------------------------------- sampling
 
 
@@ -216,121 +186,8 @@ def _playout(world: Round, option: Option, seat: int, rng_seed: str) -> float:
     return float(greedy_playout(world, random.Random(rng_seed), declining=seat)[seat])
 
 
-def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
-    """The mean of the deal-by-deal differences a - b and its standard error."""
-    gains = [x - y for x, y in zip(a, b, strict=True)]
-    n = len(gains)
-    mean = sum(gains) / n if n else 0.0
-    if n < 2:
-        return mean, math.inf
-    var = sum((g - mean) ** 2 for g in gains) / (n - 1)
-    return mean, math.sqrt(var / n)
-
-
-def _margin(a: Sequence[float], b: Sequence[float]) -> float:
-    """How far a's paired mean gain over b is above zero, in standard errors."""
-    mean, se = _paired(a, b)
-    if se == 0.0:
-        return math.inf if mean > 0 else (-math.inf if mean < 0 else 0.0)
-    return mean / se
-
-
-@dataclass(frozen=True)
-class _Judgement:
-    values: list[float]
-    best: int
-    loss: float  # best - played when the best beats the played, else 0
-    unclear: bool  # more deals could change the best option named, or a mistake verdict
-    racing: list[int]  # the options that more deals could still name the best, and the played
-
-
 def _is_win(option: Option) -> bool:
     return option.event is not None and option.event.verb == "w"
-
-
-def _name_best(
-    judged: Sequence[Sequence[float]], active: Sequence[int], played: int, top: int
-) -> int:
-    """The option named the best once some option beats the one played: the first in the
-    engine's order among every option sampling cannot tell from the `top` one (the option
-    played aside), whether or not each alone beats the one played: an option as good as the
-    best is as good an answer, and whether its own gain over the option played reaches `Z` is
-    the noisiest test of all (two seeds then named different options of a tie,
-    docs/analysis.md step 6; other rules measured no better)."""
-    near = [
-        k for k in active if k != played and (k == top or _margin(judged[top], judged[k]) <= Z)
-    ]
-    return min(near) if near else top
-
-
-def _judge(
-    judged: Sequence[Sequence[float]],
-    active: Sequence[int],
-    options: Sequence[Option],
-    played: int,
-    players: int,
-) -> _Judgement:
-    """The best option from the deals so far (`_rate`'s rules), and whether the decision is
-    still unclear: it might be a mistake or worse (the top option's gain over the one played,
-    plus `Z` standard errors, reaches the mistake threshold) while that gain, or the gap between
-    the top option and another near it, is not yet `SURE` standard errors clear."""
-    values = [round(sum(r) / len(r), 3) for r in judged]
-    top = max(active, key=lambda k: (values[k], -k))
-    beats = [k for k in active if k != played and _margin(judged[k], judged[played]) > Z]
-    best = played
-    if beats:
-        best = _name_best(judged, active, played, top)
-        if values[best] <= values[played]:
-            best = played
-    loss = round(max(values[best] - values[played], 0.0), 3) if best != played else 0.0
-    if not _is_win(options[best]):
-        # Between options sampling cannot tell apart, a win is named the best: it ends the
-        # round now with a known settlement, the others only on average. The loss stays that
-        # of the option it replaces (0 when that is the one played).
-        tied = [
-            k
-            for k in active
-            if _is_win(options[k])
-            and k != best
-            and _margin(judged[best], judged[k]) <= Z
-            and (best == played or k in beats)
-        ]
-        if tied:
-            best = tied[0]
-            if loss:
-                loss = round(max(values[best] - values[played], 0.0), 3)
-    unclear = False
-    if top != played:
-        gain, se = _paired(judged[top], judged[played])
-        if (gain + Z * se) / max(players - 1, 1) >= THRESHOLDS[1]:
-            # A near tie at the top is unclear too: which of two options a few deals call
-            # the best is chance, and the verdict's loss is measured against the one named
-            # (until 1.2.0 a gap under Z/2 was taken as a tie and left alone).
-            unclear = gain < SURE * se or any(
-                _margin(judged[top], judged[k]) < SURE for k in active if k not in (top, played)
-            )
-    racing = [k for k in active if k in (top, played) or _margin(judged[top], judged[k]) < SURE]
-    return _Judgement(values, best, loss, unclear, racing)
-
-
-def _screened(
-    results: Sequence[Sequence[float]], active: Sequence[int], played: int, players: int
-) -> list[int]:
-    """The options valued on the deals after the screening, from the screening deals'
-    `results`: the option played, the `KEEP` best, and, when the option played looks like a
-    mistake (the best's mean gain over it reaches the mistake threshold), every other option
-    the screening cannot tell from the best (less than `SCREEN_Z` standard errors below it).
-    An option dropped here can never be named the best, and which of several good options a
-    quarter of the deals ranks third or fourth is chance: two seeds would name different ones
-    (docs/analysis.md, step 5). Elsewhere the best option named does not show in a verdict,
-    and the three best are enough."""
-    ranked = sorted(active, key=lambda k: (-sum(results[k]), k))
-    kept = set(ranked[:KEEP]) | {played}
-    lead = results[ranked[0]]
-    gain, _se = _paired(lead, results[played])
-    if ranked[0] != played and gain / max(players - 1, 1) >= THRESHOLDS[1]:
-        kept |= {k for k in ranked[KEEP:] if _margin(lead, results[k]) < SCREEN_Z}
-    return sorted(kept)
 
 
 def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> Decision:
@@ -339,7 +196,7 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
     With more than `KEEP` options (which card to discard), the first quarter of the deals
     values them all; the rest of the deals value only the `KEEP` best so far, the option played
     and, when that looks like a mistake, every option the screening cannot tell from the best
-    (`_screened`: a bad discard is plain after a few deals; the close ones get every deal).
+    (`marks.screened`: a bad discard is plain after a few deals; the close ones get every deal).
 
     An option beats the one played when its mean gain over it, deal by deal, exceeds `Z`
     standard errors; when none does, the option played is the best (loss 0: sampling cannot
@@ -348,7 +205,7 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
     (`legal_events`: wins before melds, discards by card), so that two seeds name the same
     best option when two options are worth the same.
 
-    Adaptive sampling: while the decision is unclear (`_judge`: it may be a mistake and the
+    Adaptive sampling: while the decision is unclear (`marks.judge`: it may be a mistake and the
     deals so far do not settle which option is best), the number of deals is doubled, up to
     `EXTEND` times `samples`. Most decisions are clear after `samples` deals; the few that
     decide the mistake and blunder marks get the deals they need."""
@@ -366,7 +223,7 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
     while True:
         for sample in range(done, total):
             if sample == screen and screen and len(active) > KEEP + 1:
-                active = kept = _screened(results, active, played_at, players)
+                active = kept = screened(results, active, played_at, players)
             world = _world(state, point.seat, unseen, rng)
             playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
             for k in active:
@@ -378,7 +235,7 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
         # that chose them would flatter them (the best of several noisy means is too high).
         fresh = screen if len(kept) < len(options) and total > screen else 0
         judged = [r[fresh:] if k in kept else r for k, r in enumerate(results)]
-        judgement = _judge(judged, active, options, played_at, players)
+        judgement = judge(judged, active, [_is_win(o) for o in options], played_at, players)
         if not judgement.unclear or total >= samples * EXTEND:
             break
         # The next deals go to the options still in the race: the one played, the top one and
