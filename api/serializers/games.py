@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.validators import MaxValueValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.pagination import CURSOR_PATTERN, MAX_CURSOR
 from api.serializers.common import PlayerRefSerializer, absolute
 from api.serializers.replays import FinishDoc
+from records.deletion import MAX_REASON
 from records.models import Game, GameSeat, Outcome, WinSource
 from records.services import SEAT_FACT_FIELDS
 
@@ -178,3 +182,80 @@ class GameExportLineSerializer(GameDetailSerializer):
 
     class Meta(GameDetailSerializer.Meta):
         fields = GameDetailSerializer.Meta.fields + ["text"]
+
+
+# ----------------------------------------------------------------------------- queries
+
+MAX_SEAT = 4
+MAX_PLY = 10**9 - 1  # what `_whole_number` reads in a ply's path
+
+
+class PlyQuery(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_SEAT,
+        help_text="show the table as this seat sees it: other hands hidden",
+    )
+
+
+class PlyRangeQuery(PlyQuery):
+    # `from` is a Python keyword: declared through the fields dict below.
+    to = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_PLY,
+        help_text="the last ply (inclusive; default: the game's last)",
+    )
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        fields["from"] = serializers.IntegerField(
+            required=False, min_value=0, max_value=MAX_PLY,
+            help_text="the first ply (inclusive; default 0, the deal)",
+        )
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "from" in attrs and "to" in attrs and attrs["from"] > attrs["to"]:
+            raise serializers.ValidationError({"from": ["After `to`: give the first ply first."]})
+        return attrs
+
+
+# A reason travels in the query string, at most QUERY_STRING_MAX_BYTES (4096) bytes: 300
+# characters fit even percent-encoded at 12 bytes each, so a reason the schema allows is never
+# refused by the query string's limit (414). The audit trail keeps up to MAX_REASON.
+API_MAX_REASON = min(300, MAX_REASON)
+
+
+class DeleteQuery(serializers.Serializer[Any]):
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=API_MAX_REASON, trim_whitespace=True,
+        help_text="why, for the audit trail",
+    )
+
+
+def export_max_games() -> int:
+    return int(getattr(settings, "API_EXPORT_MAX_GAMES", 10_000))
+
+
+class ExportQuery(serializers.Serializer[Any]):
+    max = serializers.IntegerField(
+        required=False, min_value=1,
+        help_text="export at most this many games (after the filters and ordering); "
+        "at most API_EXPORT_MAX_GAMES (10,000 by default)",
+    )
+
+    def get_fields(self) -> dict[str, Any]:
+        # The bound is the setting's, also in the schema (generated with the same settings):
+        # a `max` the schema allows is never refused.
+        fields = super().get_fields()
+        fields["max"].max_value = export_max_games()
+        fields["max"].validators.append(MaxValueValidator(
+            export_max_games(), f"At most {export_max_games()} games per export request."))
+        return fields
+    with_text = serializers.BooleanField(
+        required=False, default=False,
+        help_text="NDJSON: add each game's record as uploaded (`text`)",
+    )
+    cursor = serializers.RegexField(
+        CURSOR_PATTERN, required=False, allow_blank=True, max_length=MAX_CURSOR,
+        help_text="continue after the game a `Link: <…>; rel=\"next\"` header's cursor names "
+        "(empty: from the start)",
+    )

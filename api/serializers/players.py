@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+import fourcolor
 from api.serializers.common import absolute
-from records.models import Player
+from api.serializers.stats import StatsQuery
+from ratings import stats
+from records.models import MAX_PLAYER_NAME, Player
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -46,3 +50,39 @@ class PlayerDetailSerializer(PlayerSerializer):
             "export": absolute(self.context, "game-export") + "?" + urlencode(
                 {"player": player.name}),
         }
+
+
+# ----------------------------------------------------------------------------- queries
+
+PLAYER_ORDERING = {
+    "name": ("name_key", "pk"),
+    "-name": ("-name_key", "-pk"),
+    "rounds": ("rounds", "name_key", "pk"),
+    "-rounds": ("-rounds", "name_key", "pk"),
+}
+class PlayerStatsQuery(StatsQuery):
+    opponents = serializers.IntegerField(
+        default=10, min_value=0, max_value=stats.MAX_LIMIT,
+        help_text="how many frequent opponents to list",
+    )
+
+
+class PlayerQuery(serializers.Serializer[Any]):
+    name = serializers.CharField(
+        required=False, allow_blank=True, max_length=MAX_PLAYER_NAME,
+        help_text="the whole name (case, accents' composition and blanks ignored)",
+    )
+    search = serializers.CharField(
+        required=False, allow_blank=True, max_length=MAX_PLAYER_NAME,
+        help_text="the name as typed: each word starts a word of the name, accents and case "
+        "ignored (`nguyen` finds `Nguyễn Văn An`)",
+    )
+    ordering = serializers.ChoiceField(
+        required=False, choices=list(PLAYER_ORDERING), help_text="default: name"
+    )
+
+
+class RatingHistoryQuery(serializers.Serializer[Any]):
+    ruleset = serializers.ChoiceField(
+        required=False, choices=sorted(fourcolor.RULESETS), help_text="only this ruleset"
+    )

@@ -6,7 +6,9 @@ from typing import Any
 
 from rest_framework import serializers
 
+import fourcolor
 from api.serializers.common import PlayerRefSerializer, absolute
+from ratings import stats
 
 
 # The shapes of ratings.stats' answers (docs/stats.md defines every figure).
@@ -217,3 +219,35 @@ class GlobalStatsDoc(StatsAnswerDoc):
     filters = StatsFiltersDoc()
     rounds = serializers.IntegerField()
     groups = GlobalGroupDoc(many=True, help_text="one per ruleset and number of players")
+
+
+# ----------------------------------------------------------------------------- queries
+
+BOARD_METRICS = [metric for metric in stats.LEADERBOARD_METRICS if metric != "rating"]
+class StatsQuery(serializers.Serializer[Any]):
+    """The filters every statistic takes (docs/stats.md), as the schema documents them: they
+    are parsed by `records.filters.StatisticsFilter` (see `parse`), as on the player pages."""
+
+    ruleset = serializers.ChoiceField(required=False, choices=sorted(fourcolor.RULESETS))
+    players = serializers.ChoiceField(required=False, choices=[2, 3, 4])
+    since = serializers.DateField(required=False, help_text="played on or after (YYYY-MM-DD)")
+    until = serializers.DateField(
+        required=False,
+        help_text="played on or before (YYYY-MM-DD); before `since`: an empty range",
+    )
+
+
+class LeaderboardQuery(StatsQuery):
+    metric = serializers.ChoiceField(choices=BOARD_METRICS, default="win_rate")
+    min_rounds = serializers.IntegerField(
+        default=10, min_value=1, max_value=2**31 - 1,
+        help_text="leave out players with fewer rounds in the filters (analysed rounds for "
+                  "decision_accuracy and mean_loss_per_decision)",
+    )
+    limit = serializers.IntegerField(default=50, min_value=1, max_value=stats.MAX_LIMIT)
+
+
+class RatingsQuery(serializers.Serializer[Any]):
+    ruleset = serializers.ChoiceField(choices=sorted(fourcolor.RULESETS))
+    min_rounds = serializers.IntegerField(default=10, min_value=1, max_value=2**31 - 1)
+    limit = serializers.IntegerField(default=50, min_value=1, max_value=stats.MAX_LIMIT)

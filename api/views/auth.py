@@ -21,7 +21,7 @@ from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -30,32 +30,17 @@ from rest_framework.views import APIView
 
 from api.caching import NO_STORE
 from api.exceptions import error_body
-from api.serializers.common import NO_NUL, ClosedSerializer
 from api.serializers.errors import ErrorDoc
-from api.serializers.tokens import NewTokenSerializer, TokenSerializer
+from api.serializers.tokens import NewTokenSerializer, PasswordSerializer, TokenSerializer
 from api.views.base import ApiViewMixin
 from records.tokens import revoke_token, rotate_token
 
-MAX_PASSWORD = 4096  # Django's password hashers refuse longer ones (denial of service)
-MAX_USERNAME = 150  # django.contrib.auth's User.username
 
 
 def token_json(token: Token, *, with_key: bool = False) -> dict[str, Any]:
     shown = {"username": token.user.get_username(), "last_four": token.key[-4:],
              "created": token.created}
     return {"token": token.key, **shown} if with_key else shown
-
-
-class PasswordSerializer(ClosedSerializer):
-    # min_length: the schema says an empty field is refused (400); untrimmed: a name of spaces
-    # is a name no user has (401), as the schema's `minLength: 1` lets it be sent.
-    # NO_NUL: DRF refuses a NUL in any text; the pattern says so in the schema.
-    username = serializers.RegexField(NO_NUL, min_length=1, max_length=MAX_USERNAME,
-                                      trim_whitespace=False)
-    password = serializers.RegexField(
-        NO_NUL, min_length=1, max_length=MAX_PASSWORD, trim_whitespace=False,
-        style={"input_type": "password"},
-    )
 
 
 class SignedInOrPasswordPost(BasePermission):

@@ -22,54 +22,26 @@ from rest_framework.response import Response
 from api.pagination import ApiPagination, CursorPagination
 from api.schema import GAME_FILTER_PARAMETERS, NAME
 from api.serializers.errors import ErrorDoc
+from api.serializers.players import (
+    PLAYER_ORDERING,
+    PlayerQuery,
+    PlayerStatsQuery,
+    RatingHistoryQuery,
+)
 from api.serializers.games import GameSerializer
 from api.serializers.players import PlayerDetailSerializer, PlayerSerializer
 from api.serializers.stats import HeadToHeadDoc, PlayerRatingsDoc, PlayerStatsDoc
-from api.views.stats import BAD_FILTER, StatsQuery, call, parse
+from api.serializers.stats import StatsQuery
+from api.views.stats import BAD_FILTER, call, parse
 from api.views.base import CURSOR_PAGES, PAGES, ApiViewMixin, names
 from api.game_object import games_queryset
-import fourcolor
 from ratings.history import rating_histories
 from api.filters import ApiGameFilter as GameFilter
 from ratings import stats
 from records import search as name_search
-from records.models import MAX_PLAYER_NAME, Game, GameSeat, NameWord, Player, player_key
+from records.models import Game, GameSeat, NameWord, Player, player_key
 
-PLAYER_ORDERING = {
-    "name": ("name_key", "pk"),
-    "-name": ("-name_key", "-pk"),
-    "rounds": ("rounds", "name_key", "pk"),
-    "-rounds": ("-rounds", "name_key", "pk"),
-}
 ERRORS_READ = {404: OpenApiResponse(ErrorDoc, "No such player."), 429: ErrorDoc}
-
-
-class PlayerStatsQuery(StatsQuery):
-    opponents = serializers.IntegerField(
-        default=10, min_value=0, max_value=stats.MAX_LIMIT,
-        help_text="how many frequent opponents to list",
-    )
-
-
-class PlayerQuery(serializers.Serializer[Any]):
-    name = serializers.CharField(
-        required=False, allow_blank=True, max_length=MAX_PLAYER_NAME,
-        help_text="the whole name (case, accents' composition and blanks ignored)",
-    )
-    search = serializers.CharField(
-        required=False, allow_blank=True, max_length=MAX_PLAYER_NAME,
-        help_text="the name as typed: each word starts a word of the name, accents and case "
-        "ignored (`nguyen` finds `Nguyễn Văn An`)",
-    )
-    ordering = serializers.ChoiceField(
-        required=False, choices=list(PLAYER_ORDERING), help_text="default: name"
-    )
-
-
-class RatingHistoryQuery(serializers.Serializer[Any]):
-    ruleset = serializers.ChoiceField(
-        required=False, choices=sorted(fourcolor.RULESETS), help_text="only this ruleset"
-    )
 
 
 @extend_schema(tags=["players"])

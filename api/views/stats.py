@@ -17,45 +17,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-import fourcolor
 from api.serializers.errors import ErrorDoc
+from api.serializers.stats import LeaderboardQuery, RatingsQuery, StatsQuery
 from api.serializers.stats import GlobalStatsDoc, LeaderboardDoc
 from api.views.base import ApiViewMixin, names
-from ratings import global_stats, leaderboards, stats
+from ratings import global_stats, leaderboards
 from ratings.services import ratings_updating
 from records.filters import STATISTICS_FIELDS, StatisticsFilter
 
-BOARD_METRICS = [metric for metric in stats.LEADERBOARD_METRICS if metric != "rating"]
 BAD_FILTER = OpenApiResponse(ErrorDoc, "An invalid parameter (e.g. a date that is not one).")
-
-
-class StatsQuery(serializers.Serializer[Any]):
-    """The filters every statistic takes (docs/stats.md), as the schema documents them: they
-    are parsed by `records.filters.StatisticsFilter` (see `parse`), as on the player pages."""
-
-    ruleset = serializers.ChoiceField(required=False, choices=sorted(fourcolor.RULESETS))
-    players = serializers.ChoiceField(required=False, choices=[2, 3, 4])
-    since = serializers.DateField(required=False, help_text="played on or after (YYYY-MM-DD)")
-    until = serializers.DateField(
-        required=False,
-        help_text="played on or before (YYYY-MM-DD); before `since`: an empty range",
-    )
-
-
-class LeaderboardQuery(StatsQuery):
-    metric = serializers.ChoiceField(choices=BOARD_METRICS, default="win_rate")
-    min_rounds = serializers.IntegerField(
-        default=10, min_value=1, max_value=2**31 - 1,
-        help_text="leave out players with fewer rounds in the filters (analysed rounds for "
-                  "decision_accuracy and mean_loss_per_decision)",
-    )
-    limit = serializers.IntegerField(default=50, min_value=1, max_value=stats.MAX_LIMIT)
-
-
-class RatingsQuery(serializers.Serializer[Any]):
-    ruleset = serializers.ChoiceField(choices=sorted(fourcolor.RULESETS))
-    min_rounds = serializers.IntegerField(default=10, min_value=1, max_value=2**31 - 1)
-    limit = serializers.IntegerField(default=50, min_value=1, max_value=stats.MAX_LIMIT)
 
 
 def parse(query_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:

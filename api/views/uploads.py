@@ -41,7 +41,7 @@ from api.serializers.errors import ErrorDoc
 from api.throttling import SCOPED_THROTTLES
 from api.views.analysis import POLL_SECONDS
 from api.views.base import ApiViewMixin
-from api.views.jobs import JobDetailSerializer
+from api.serializers.jobs import JobDetailSerializer
 from jobs.queue import submit_upload, upload_size
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
