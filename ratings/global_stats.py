@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Unpack
 
 from ratings.models import MELD_KINDS
-from ratings.stats import (
+from ratings.counters import (
     FilterKeywords,
     chosen_filters,
     as_int,
@@ -18,8 +19,6 @@ from ratings.stats import (
 )
 from records.filters import GameFilters
 from records.models import Game
-
-
 
 
 def global_stats(
@@ -35,13 +34,10 @@ def global_stats(
     groups: dict[tuple[str, int], dict[str, Any]] = {}
 
     def group(rs: str, n: int) -> dict[str, Any]:
-        key = (rs, int(n))
-        if key not in groups:
-            groups[key] = {
-                "ruleset": rs, "players": int(n), "rounds": 0,
-                "outcomes": {}, "seats": [], "dealer": None, "others": None, "melds": {},
-            }
-        return groups[key]
+        return groups.setdefault((rs, int(n)), {
+            "ruleset": rs, "players": int(n), "rounds": 0,
+            "outcomes": {}, "seats": [], "dealer": None, "others": None, "melds": {},
+        })
 
     outcome_sql = (
         f"SELECT g.ruleset, g.players, g.outcome, COUNT(*) FROM {table_name(Game)} g {where} "
@@ -51,7 +47,28 @@ def global_stats(
         entry = group(rs, n)
         entry["outcomes"][outcome] = int(count)
         entry["rounds"] += int(count)
+    hands = _add_seats(group, where, params)
+    for rs, n, kind, count in fetch(
+            meld_counts_sql(["g.ruleset", "g.players"], conditions), params):
+        group(rs, n)["melds"][kind] = int(count)
+    for key, entry in groups.items():
+        counts, entry["winning_hands"] = entry["melds"], hands.get(key, 0)
+        entry["melds"] = {
+            kind: {"count": counts.get(kind, 0),
+                   "per_hand": ratio(counts.get(kind, 0), entry["winning_hands"])}
+            for kind in MELD_KINDS
+        }
+    ordered = [groups[key] for key in sorted(groups)]
+    return {
+        "filters": filters.statistics_json(),
+        "rounds": sum(g["rounds"] for g in ordered),
+        "groups": ordered,
+    }
 
+
+def _add_seats(group: Callable[[str, int], dict[str, Any]], where: str,
+               params: list[Any]) -> dict[tuple[str, int], int]:
+    """Each group's seats and dealer-or-not shares; returns its winning hands."""
     seat_sql = (
         "SELECT g.ruleset, g.players, s.seat, s.is_dealer, COUNT(*), "
         "SUM(CASE WHEN s.won THEN 1 ELSE 0 END), SUM(s.delta) "
@@ -69,24 +86,7 @@ def global_stats(
         hands[(rs, n)] = hands.get((rs, n), 0) + sums[1]
     for (rs, n, is_dealer), sums in by_dealer.items():
         group(rs, n)["dealer" if is_dealer else "others"] = _share(sums)
-
-    meld_rows = fetch(meld_counts_sql(["g.ruleset", "g.players"], conditions), params)
-    for rs, n, kind, count in meld_rows:
-        group(rs, n)["melds"][kind] = int(count)
-    for key, entry in groups.items():
-        counts = entry["melds"]
-        hands.setdefault(key, 0)
-        entry["winning_hands"] = hands[key]
-        entry["melds"] = {
-            kind: {"count": counts.get(kind, 0), "per_hand": ratio(counts.get(kind, 0), hands[key])}
-            for kind in MELD_KINDS
-        }
-    ordered = [groups[key] for key in sorted(groups)]
-    return {
-        "filters": filters.statistics_json(),
-        "rounds": sum(g["rounds"] for g in ordered),
-        "groups": ordered,
-    }
+    return hands
 
 
 def _add(sums: list[int], row: tuple[int, int, int]) -> None:

@@ -1,5 +1,5 @@
 """Leaderboards: the best players by a statistic or by rating, within the filters
-(docs/stats.md). The same SQL and sources as `ratings.stats`."""
+(docs/stats.md). The same SQL (`ratings.counters`) and sources as `ratings.stats`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Unpack
 
 from ratings.models import PlayerRating, PlayerTotals
-from ratings.stats import (
+from ratings.counters import (
     FilterKeywords,
     chosen_filters,
     ANALYSIS_COUNTERS,

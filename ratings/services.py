@@ -145,23 +145,7 @@ def on_games_stored(
         return report
     with transaction.atomic():
         state = lock_derived()
-        start: dict[str, str] = {}
-        for chunk in _chunks(wanted, BATCH):
-            fresh = list(
-                Game.objects.filter(pk__any_of=chunk, counted__isnull=True)
-                .values_list("pk", flat=True)
-            )
-            if not fresh:
-                continue
-            totals.add_games(fresh)
-            entries = _entries(fresh)
-            CountedGame.objects.copy_rows(entries)
-            for entry in entries:
-                ruleset, key = entry["ruleset"], entry["order_key"]
-                if entry["rated"] and key < start.get(ruleset, "\uffff"):
-                    start[ruleset] = key
-            report.games += len(fresh)
-            progress("count", len(fresh))
+        start = _count(wanted, report, progress)
         pending = dict(state.pending)
         if not rate:
             for ruleset, key in start.items():
@@ -183,6 +167,28 @@ def on_games_stored(
             state.updated_at = timezone.now()
             state.save(update_fields=["games", "pending", "updated_at"])
     return report
+
+
+def _count(wanted: list[int], report: StatsReport, progress: Progress) -> dict[str, str]:
+    """Count the games not yet counted; returns each ruleset's earliest new rated round."""
+    start: dict[str, str] = {}
+    for chunk in _chunks(wanted, BATCH):
+        fresh = list(
+            Game.objects.filter(pk__any_of=chunk, counted__isnull=True)
+            .values_list("pk", flat=True)
+        )
+        if not fresh:
+            continue
+        totals.add_games(fresh)
+        entries = _entries(fresh)
+        CountedGame.objects.copy_rows(entries)
+        for entry in entries:
+            ruleset, key = entry["ruleset"], entry["order_key"]
+            if entry["rated"] and key < start.get(ruleset, "\uffff"):
+                start[ruleset] = key
+        report.games += len(fresh)
+        progress("count", len(fresh))
+    return start
 
 
 def replay_limit() -> int:

@@ -1,6 +1,6 @@
 """The stored totals (PlayerTotals, PairTotals): rebuilt in SQL, or updated for new games.
 
-Both paths use the aggregates of `ratings.stats` (one definition of every counter):
+Both paths use the aggregates of `ratings.counters` (one definition of every counter):
 
 - `rebuild_totals` groups every counted game's seats at each roll-up level in SQL;
 - `add_games` aggregates a batch of new games the same way, rolls the batch up in Python and
@@ -28,11 +28,22 @@ from ratings.models import (
     PairTotals,
     PlayerTotals,
 )
-from ratings import stats
+from ratings.counters import (
+    METRICS,
+    METRIC_COLUMNS,
+    PAIR_COUNTERS,
+    counters_row,
+    fetch,
+    meld_counts_sql,
+    pair_counters_sql,
+    ratio_columns,
+    seat_counters_sql,
+    seats_from,
+)
 from records.models import GameSeat
 
 BATCH_SIZE = 2000
-PAIR_FIELDS: tuple[str, ...] = tuple(stats.PAIR_COUNTERS)
+PAIR_FIELDS: tuple[str, ...] = tuple(PAIR_COUNTERS)
 Group = tuple[str, int]
 
 
@@ -104,13 +115,13 @@ def _rebuild(player_ids: Sequence[int] | None) -> tuple[int, int]:
     rows: dict[tuple[int, str, int], dict[str, Any]] = {}
     for group_by, _, _ in _LEVEL_SQL:
         columns = ["s.player_id", *group_by]
-        sql = stats.seat_counters_sql(columns, seat_conditions)
-        for row in stats.fetch(sql, seat_params):
+        sql = seat_counters_sql(columns, seat_conditions)
+        for row in fetch(sql, seat_params):
             rs, n = _group_of(row, group_by)
-            counters = stats.counters_row(row[1 + len(group_by):])
+            counters = counters_row(row[1 + len(group_by):])
             counters.update({f"melds_{kind}": 0 for kind in MELD_KINDS})
             rows[(row[0], rs, n)] = counters
-        for row in stats.fetch(stats.meld_counts_sql(columns, seat_conditions), seat_params):
+        for row in fetch(meld_counts_sql(columns, seat_conditions), seat_params):
             rs, n = _group_of(row, group_by)
             kind, count = row[-2], row[-1]
             rows[(row[0], rs, n)][f"melds_{kind}"] = int(count)
@@ -121,7 +132,7 @@ def _rebuild(player_ids: Sequence[int] | None) -> tuple[int, int]:
     table = connection.ops.quote_name(PairTotals._meta.db_table)
     for group_by, ruleset_sql, players_sql in _LEVEL_SQL:
         # INSERT ... SELECT: pair rows can outnumber the seats; they never pass through Python.
-        query = stats.pair_counters_sql(
+        query = pair_counters_sql(
             ["a.player_id", "b.player_id", *group_by],
             pair_conditions,
             select=["a.player_id", "b.player_id", ruleset_sql, players_sql],
@@ -145,7 +156,7 @@ def _player_totals(key: tuple[int, str, int], counters: dict[str, Any]) -> Playe
     player_id, ruleset, players = key
     return PlayerTotals(
         player_id=player_id, ruleset=ruleset, players=players,
-        **counters, **stats.ratio_columns(counters),
+        **counters, **ratio_columns(counters),
     )
 
 
@@ -167,13 +178,13 @@ def _batch_players(in_batch: str, params: list[Any]) -> dict[tuple[int, str, int
     """The batch's counters rolled up to every level, `matches` counting new matches only."""
     exact = ["s.player_id", "g.ruleset", "g.players"]
     out: dict[tuple[int, str, int], dict[str, Any]] = {}
-    for row in stats.fetch(stats.seat_counters_sql(exact, [in_batch]), params):
+    for row in fetch(seat_counters_sql(exact, [in_batch]), params):
         player_id, rs, n = row[0], row[1], int(row[2])
-        counters = stats.counters_row(row[3:])
+        counters = counters_row(row[3:])
         counters["matches"] = 0
         for group in levels(rs, n):
             _merge(out.setdefault((player_id, *group), _zero()), counters)
-    for player_id, rs, n, kind, count in stats.fetch(stats.meld_counts_sql(exact, [in_batch]),
+    for player_id, rs, n, kind, count in fetch(meld_counts_sql(exact, [in_batch]),
                                                      params):
         for group in levels(rs, int(n)):
             out[(player_id, *group)][f"melds_{kind}"] += int(count)
@@ -186,10 +197,10 @@ def _new_matches(in_batch: str, params: list[Any]) -> dict[tuple[int, str, int],
     """Per (player, group): matches of the batch in which the player has no counted round of
     that group yet."""
     sql = (
-        f"SELECT DISTINCT s.player_id, g.match_id, g.ruleset, g.players FROM {stats.seats_from()} "
+        f"SELECT DISTINCT s.player_id, g.match_id, g.ruleset, g.players FROM {seats_from()} "
         f"WHERE {in_batch} AND g.match_id IS NOT NULL"
     )
-    batch = stats.fetch(sql, params)
+    batch = fetch(sql, params)
     matches = sorted({row[1] for row in batch})
     seen: set[tuple[int, int, str, int]] = set()
     for start in range(0, len(matches), 500):
@@ -233,7 +244,7 @@ def _merge_players(batch: dict[tuple[int, str, int], dict[str, Any]]) -> None:
         return
     table = connection.ops.quote_name(PlayerTotals._meta.db_table)
     sums = [*SUM_COUNTERS, "matches"]
-    ratios = stats.ratio_columns(_zero())
+    ratios = ratio_columns(_zero())
     updates = [f"{name} = {table}.{name} + excluded.{name}" for name in sums]
     best = "best_win_points"
     updates.append(
@@ -242,20 +253,20 @@ def _merge_players(batch: dict[tuple[int, str, int], dict[str, Any]]) -> None:
         f"ELSE {table}.{best} END"
     )
     real = "DOUBLE PRECISION" if connection.vendor == "postgresql" else "REAL"
-    for metric, column in stats.METRIC_COLUMNS.items():
-        numerator, denominator, _ = stats.METRICS[metric]
+    for metric, column in METRIC_COLUMNS.items():
+        numerator, denominator, _ = METRICS[metric]
         if column not in ratios or denominator is None:
             continue
         den = f"({table}.{denominator} + excluded.{denominator})"
         num = f"({table}.{numerator} + excluded.{numerator})"
-        # As stats.ratio: None when nothing to divide by (IEEE division, as Python's).
+        # As counters.ratio: None when nothing to divide by (IEEE division, as Python's).
         updates.append(
             f"{column} = CASE WHEN {den} = 0 THEN NULL ELSE CAST({num} AS {real}) / {den} END"
         )
     columns = ["player_id", "ruleset", "players", *sums, best, *ratios]
     rows = []
     for (player_id, ruleset, players), counters in sorted(batch.items()):
-        derived = stats.ratio_columns(counters)
+        derived = ratio_columns(counters)
         rows.append((player_id, ruleset, players, *(counters[name] for name in sums),
                      counters[best], *(derived[name] for name in ratios)))
     _upsert(table, columns, ["player_id", "ruleset", "players"], updates, rows)
@@ -336,7 +347,7 @@ def _add_pairs(game_ids: Sequence[int]) -> None:
             # Every level from one pass over the batch's seat pairs (a rolled-up column is
             # NULL in its grouping set: "any"; games always have a ruleset and a size).
             sets = ", ".join(f"({', '.join(pair + list(g))})" for g, _, _ in _LEVEL_SQL)
-            query = stats.pair_counters_sql(
+            query = pair_counters_sql(
                 [f"GROUPING SETS ({sets})"],
                 [in_batch],
                 select=[*pair, f"COALESCE(g.ruleset, '{ANY_RULESET}')",
@@ -345,7 +356,7 @@ def _add_pairs(game_ids: Sequence[int]) -> None:
             cursor.execute(f"INSERT INTO {table} ({columns}) {query} {upsert}", params)
             return
         for group_by, ruleset_sql, players_sql in _LEVEL_SQL:
-            query = stats.pair_counters_sql(
+            query = pair_counters_sql(
                 [*pair, *group_by], [in_batch], select=[*pair, ruleset_sql, players_sql]
             )
             cursor.execute(f"INSERT INTO {table} ({columns}) {query} {upsert}", params)
@@ -372,7 +383,7 @@ def _batch_condition(column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
 def snapshot() -> dict[str, Any]:
     """Every stored total as plain data (for comparing an incremental state with a rebuild)."""
     fields = ["player_id", "ruleset", "players", *SUM_COUNTERS, "matches", "best_win_points",
-              *stats.ratio_columns(_zero())]
+              *ratio_columns(_zero())]
     players = sorted(
         tuple(row) for row in PlayerTotals.objects.values_list(*fields)
     )
