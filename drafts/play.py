@@ -17,7 +17,7 @@ from fourcolor.game import Game
 from fourcolor.round import Round
 from fourcolor.scoring import Finish
 from fourcolor.notation import Event, Record, parse_record, write_fcn
-from fourcolor.notation.model import VERB_NAMES
+from fourcolor.notation.event import VERB_NAMES
 from fourcolor.replay import Replay, round_end
 from fourcolor import replay_json
 from fourcolor.rulesets import get_ruleset

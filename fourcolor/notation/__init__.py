@@ -4,11 +4,12 @@ The parser is kept apart from the game: it turns text into a `Record` (tags, dea
 their positions) and reports malformed text as `FcnSyntaxError`. Whether the events are a legal
 round is the business of `fourcolor.game`. See docs/notation.md for the grammar.
 
-One module per part: `model` (events, records, limits), `files` (splitting a file into
+One module per part: `event` (one event), `model` (records, limits), `files` (splitting a file into
 records), `reader` (one record), `tags`, `deal` and `events` (the parts of a record), `names`
 (characters and player names), `writer` (the canonical text) and `twin` (the JSON twin).
 """
 
+from .event import VERBS, Event
 from .files import iter_records
 from .model import (
     AFTER_SEATS,
@@ -22,8 +23,6 @@ from .model import (
     MAX_TAGS,
     REQUIRED_TAGS,
     TURN_NUMBER_RE,
-    VERBS,
-    Event,
     Record,
     RecordText,
 )

@@ -4,24 +4,24 @@ One regular expression cuts the section into tokens, and one loop turns them int
 event head with the cards that follow it on its line is one token (the usual event, looked up
 in a cache by its text), and so are more cards of the open event (after a line break, a comment
 or a group), a comment (which may span lines), a turn number and a line end. Anything else, a
-word or a parenthesis, is one token too; an event holding one is assembled by `_assemble`,
+word or a parenthesis, is one token too; an event holding one is assembled by `event.assemble`,
 which finds its first fault in reading order (docs/notation.md, "Events").
 
 Errors are kept in reading order: the faults inside an event are found when the event ends
 (at the next head or the section's end), a comment over the limit or a word before the first
-event when it is read. `parse_event` (`Event.parse`) reads one event's text alone with the
-same assembly and words.
+event when it is read.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..cards import _BY_TOKEN as _CARDS_BY_TOKEN
-from ..cards import Card, card_or_none
+from ..cards import Card
 from ..errors import FcnSyntaxError, LimitError
-from .model import ARITY, HEADS, MAX_COMMENT_CHARS, MAX_EVENTS, VERB_NAMES, Event, Record
+from .event import ARITY, HEADS, KINDS, Event, Token, assemble, check_arity
+from .model import MAX_COMMENT_CHARS, MAX_EVENTS, Record
 
 # The tokens, by group: 1 events one space apart on a line, each a head and its cards (the
 # canonical layout: a line of the writer is one token), 2 the line end after them if that is
@@ -58,16 +58,6 @@ _CACHE_SIZE = 20_000
 _new_event = tuple.__new__  # an Event from a plain tuple, without the Python-level __new__
 
 
-class _Token(NamedTuple):
-    kind: str  # "word", "open", "close", "stray", "unclosed-comment"
-    text: str
-    line: int
-    col: int
-
-
-_KINDS = {"(": "open", ")": "close", "}": "stray"}
-
-
 class _Open:
     """What the open event has beyond its first token: more cards, comments and, from its
     first unusual token (a group, a word that is no card...) on, every token in order."""
@@ -77,17 +67,17 @@ class _Open:
     def __init__(self) -> None:
         self.cards: list[Card] = []
         self.comments: list[str] = []
-        self.tokens: list[_Token] | None = None
+        self.tokens: list[Token] | None = None
 
     def add_cards(self, text: str, line: int, col: int) -> None:
         if self.tokens is None:
             self.cards += [_CARDS_BY_TOKEN[w] for w in text.split()]
         else:
             self.tokens += [
-                _Token("word", m.group(), line, col + m.start()) for m in _WORD.finditer(text)
+                Token("word", m.group(), line, col + m.start()) for m in _WORD.finditer(text)
             ]
 
-    def add_token(self, token: _Token) -> None:
+    def add_token(self, token: Token) -> None:
         if self.tokens is None:
             self.tokens = []
         self.tokens.append(token)
@@ -100,11 +90,10 @@ def read_events(lines: list[str], start: int, first_line: int, record: Record) -
     an earlier event first, since faults are reported in event order.
 
     The lines as the writer writes them (events one space apart, each an event text the cache
-    knows) are read first, at a split and a lookup per event: without this path, parsing the
-    canonical text costs 7-13 % more (bench/engine.py, "parse_record only"). From the first
-    other line on, the section goes through `scan_events`, the one reader of every layout; a
-    property test holds the two to the reference reader's events, lines, columns and errors
-    (tests/notation/test_event_reader.py)."""
+    knows) are read at a split and a lookup per event, a fast path that saves about 0.1 µs an
+    event over `scan_events` (bench/engine.py, "parse_record only"); from the first other line
+    on, `scan_events` reads the rest. tests/notation/test_event_reader.py holds both to the
+    reference reader (events, lines, columns, errors)."""
     events = record.events
     append = events.append
     cache_get = _CACHE.get
@@ -147,9 +136,9 @@ _Start = tuple[int, "_Value | None", int, int]
 
 
 def scan_events(section: str, line: int, record: Record, begun: _Start = (0, None, 0, 0)) -> None:
-    """Read the event section `section` (from line `line` of the file) into `record`, as
-    `read_events` does, or the rest of it after `begun`: the events read so far, the open
-    event and where its head is."""
+    """Read the event section `section` (from line `line` of the file) into `record`, or its
+    rest after `begun` (the events read so far, the open event, where its head is). The rarer
+    tokens are read by `_read_events`, `_read_comment` and `_read_word`."""
     events = record.events
     append = events.append
     cache_get = _CACHE.get
@@ -161,7 +150,7 @@ def scan_events(section: str, line: int, record: Record, begun: _Start = (0, Non
         for m in _TOKENS.finditer(section):
             kind: int = m.lastindex  # type: ignore[assignment]  # every token is a group
             if kind <= _EVENTS_LINE_END:
-                if value is not None:
+                if value is not None:  # the open event ends
                     if more is None:
                         append(_new_event(Event, value + (at_line, at_col)))
                     else:
@@ -177,171 +166,125 @@ def scan_events(section: str, line: int, record: Record, begun: _Start = (0, Non
                     ply += last + 1
                     value, more = values[last], None
                     at_line, at_col = line, col
-                    if kind == _EVENTS_LINE_END:
-                        line += 1
-                        line_start = m.end()
-                    continue
-                for k, text in enumerate(texts):  # one by one: a text not seen, or the limit
-                    if k:
-                        append(_finish(value, more or _Open(), at_line, at_col, ply))  # type: ignore[arg-type]
-                        col += len(texts[k - 1]) + 1
-                    if ply >= MAX_EVENTS:
-                        raise _too_many(text[:2], line, col, ply)
-                    ply += 1
-                    at_line, at_col = line, col
-                    value, more = values[k], None
-                    if value is None:
-                        value, fits = _value(text)
-                        if not fits:
-                            more = _Open()  # more cards may follow; `_finish` counts them
+                else:  # one by one: a text not seen, or the limit
+                    ply, value, more, at_col = _read_events(texts, values, line, col, ply, append)
+                    at_line = line
                 if kind == _EVENTS_LINE_END:
                     line += 1
                     line_start = m.end()
-                continue
-            if kind == _LINE_END:
+            elif kind == _LINE_END:
                 line += 1
                 line_start = m.end()
-                continue
-            if kind == _TURN:
-                continue
-            if kind == _CARDS:
-                text = m[3]
-                col = m.start(3) - line_start + 1
+            elif kind == _CARDS:  # more cards of the open event
                 if value is None:
-                    raise _before_first(text.split()[0], line, col)
-                if more is None:
-                    more = _Open()
-                more.add_cards(text, line, col)
-                continue
-            if kind == _COMMENT:
-                col = m.start(5) - line_start  # the "{" just before the text, 1-based
-                comment_line = line
-                body = m[5]
-                if "\n" in body:
-                    line += body.count("\n")
+                    raise _before_first(m[3].split()[0], line, m.start(3) - line_start + 1)
+                more = more or _Open()
+                more.add_cards(m[3], line, m.start(3) - line_start + 1)
+            elif kind == _COMMENT:
+                more = _read_comment(
+                    m[5], m[6], line, m.start(5) - line_start, ply, value, more, record
+                )
+                if "\n" in m[5]:
+                    line += m[5].count("\n")
                     line_start = section.rindex("\n", 0, m.end()) + 1
-                if not m[6]:  # no closing brace before the section ends
-                    if value is None:
-                        raise FcnSyntaxError(
-                            "syntax.comment_first",
-                            line=comment_line,
-                            col=col,
-                            ply=0,
-                        )
-                    if more is None:
-                        more = _Open()
-                    more.add_token(_Token("unclosed-comment", "{", comment_line, col))
-                    continue
-                comment = " ".join(body.split())
-                if len(comment) > MAX_COMMENT_CHARS:
-                    raise LimitError(
-                        "limit.comment",
-                        n=MAX_COMMENT_CHARS,
-                        line=comment_line,
-                        col=col,
-                        ply=max(ply, 1),
-                    )
-                if value is None:
-                    record.comments.append(comment)
-                    continue
-                if more is None:
-                    more = _Open()
-                more.comments.append(comment)
-                continue
-            # Any other word, a parenthesis or a stray brace.
-            word = m[8]
-            col = m.start(8) - line_start + 1
-            if word[0] in "0123456789":  # a head with no card after it on its line, or no head
-                head = HEADS.get(word)
-                if value is not None:
-                    append(_finish(value, more or _Open(), at_line, at_col, ply))
-                    value = None
-                if head is None:
-                    raise FcnSyntaxError(
-                        "syntax.event",
-                        value=word,
-                        line=line,
-                        col=col,
-                        ply=ply + 1,
-                        event=word,
-                    )
-                if ply >= MAX_EVENTS:
-                    raise _too_many(word, line, col, ply)
-                ply += 1
-                at_line, at_col = line, col
-                value = (head[0], head[1], (), (), ())
-                more = _Open()
-                continue
-            if value is None:
-                raise _before_first(word, line, col)
-            if more is None:
-                more = _Open()
-            card = _CARDS_BY_TOKEN.get(word)
-            if card is not None and more.tokens is None:
-                more.cards.append(card)  # a card glued to a bad word after it ("yE yKz")
-            else:
-                more.add_token(_Token(_KINDS.get(word, "word"), word, line, col))
+            elif kind == _OTHER:
+                col = m.start(8) - line_start + 1
+                opened = _read_word(m[8], line, col, ply, value, more, at_line, at_col, append)
+                ply, value, more, at_line, at_col = opened
         if value is not None:
-            if more is None:
-                append(_new_event(Event, value + (at_line, at_col)))
-            else:
-                append(_finish(value, more, at_line, at_col, ply))
+            append(_finish(value, more or _Open(), at_line, at_col, ply))
     except FcnSyntaxError as err:
         record.syntax_error = err
 
 
-# One event's words as `parse_event` reads them: a word, a parenthesis, a brace or a line end.
-_EVENT_WORDS = re.compile(r"[(){}\n]|[^\s(){}]+")
-_QUOTED = 60  # how much of a long text an error quotes
+_Opened = tuple[int, "_Value | None", "_Open | None", int, int]
 
 
-def parse_event(text: str, ply: int = 0) -> Event:
-    """`Event.parse`: one event's text ("3x rK", "4w rK rA rE (gP gP)"), read as an event of a
-    record is (any blanks between words; cards in any order), with no comment and no second
-    event. FcnSyntaxError, in the reader's words, with the line and column of the first fault
-    and the text quoted (`event`); `ply` is the number the event would have."""
-    quoted = text if len(text) <= _QUOTED else text[:_QUOTED] + "\u2026"
-    tokens: list[_Token] = []
-    line, line_start = 1, 0
-    for m in _EVENT_WORDS.finditer(text):
-        word = m.group()
-        if word == "\n":
-            line, line_start = line + 1, m.end()
-            continue
-        col = m.start() - line_start + 1
-        if word in "{}" or (tokens and word in HEADS):
+def _read_events(
+    texts: list[str], values: list[_Value | None], line: int, col: int, ply: int, append: Any
+) -> tuple[int, _Value, _Open | None, int]:
+    """Events one space apart on a line, read one by one (an event text the cache does not
+    know, or the events limit near): the events begun, the last (open) event and its column."""
+    value: _Value | None = None
+    more: _Open | None = None
+    for k, text in enumerate(texts):
+        if value is not None:
+            append(_finish(value, more or _Open(), line, col, ply))
+            col += len(texts[k - 1]) + 1
+        if ply >= MAX_EVENTS:
+            raise _too_many(text[:2], line, col, ply)
+        ply += 1
+        value, more = values[k], None
+        if value is None:
+            value, fits = _value(text)
+            if not fits:
+                more = _Open()  # more cards may follow; `_finish` counts them
+    assert value is not None  # a token holds at least one event
+    return ply, value, more, col
+
+
+def _read_comment(
+    body: str,
+    closed: str,
+    line: int,
+    col: int,
+    ply: int,
+    value: _Value | None,
+    more: _Open | None,
+    record: Record,
+) -> _Open | None:
+    """A comment (`col` is its brace's): the record's before the first event, else the open
+    event's; a comment the section ends in is the open event's fault."""
+    if not closed:  # no closing brace before the section ends
+        if value is None:
+            raise FcnSyntaxError("syntax.comment_first", line=line, col=col, ply=0)
+        more = more or _Open()
+        more.add_token(Token("unclosed-comment", "{", line, col))
+        return more
+    comment = " ".join(body.split())
+    if len(comment) > MAX_COMMENT_CHARS:
+        raise LimitError("limit.comment", n=MAX_COMMENT_CHARS, line=line, col=col, ply=max(ply, 1))
+    if value is None:
+        record.comments.append(comment)
+        return more
+    more = more or _Open()
+    more.comments.append(comment)
+    return more
+
+
+def _read_word(
+    word: str,
+    line: int,
+    col: int,
+    ply: int,
+    value: _Value | None,
+    more: _Open | None,
+    at_line: int,
+    at_col: int,
+    append: Any,
+) -> _Opened:
+    """Any other word, a parenthesis or a stray brace: a head with no card after it on its
+    line begins an event; anything else is the open event's."""
+    if word[0] in "0123456789":  # a head with no card after it on its line, or no head
+        head = HEADS.get(word)
+        if value is not None:
+            append(_finish(value, more or _Open(), at_line, at_col, ply))
+        if head is None:
             raise FcnSyntaxError(
-                "event.comment" if word in "{}" else "event.second",
-                value=word,
-                line=line,
-                col=col,
-                ply=ply,
-                event=quoted,
+                "syntax.event", value=word, line=line, col=col, ply=ply + 1, event=word
             )
-        tokens.append(_Token(_KINDS.get(word, "word"), word, line, col))
-    if not tokens:
-        raise FcnSyntaxError(
-            "event.none",
-            line=1,
-            col=1,
-            ply=ply,
-            event=quoted,
-        )
-    first = tokens[0]
-    head = HEADS.get(first.text)
-    if head is None:
-        raise FcnSyntaxError(
-            "syntax.event",
-            value=first.text,
-            line=first.line,
-            col=first.col,
-            ply=ply,
-            event=quoted,
-        )
-    more = _Open()
-    more.tokens = tokens[1:]
-    event = _assemble(head[0], head[1], [], more, first.line, first.col, ply)
-    return event._replace(line=0, col=0)  # read from no record
+        if ply >= MAX_EVENTS:
+            raise _too_many(word, line, col, ply)
+        return ply + 1, (head[0], head[1], (), (), ()), _Open(), line, col
+    if value is None:
+        raise _before_first(word, line, col)
+    more = more or _Open()
+    card = _CARDS_BY_TOKEN.get(word)
+    if card is not None and more.tokens is None:
+        more.cards.append(card)  # a card glued to a bad word after it ("yE yKz")
+    else:
+        more.add_token(Token(KINDS.get(word, "word"), word, line, col))
+    return ply, value, more, at_line, at_col
 
 
 def _value(text: str) -> tuple[_Value, bool]:
@@ -358,9 +301,7 @@ def _value(text: str) -> tuple[_Value, bool]:
 
 
 def _too_many(head: str, line: int, col: int, ply: int) -> LimitError:
-    return LimitError(
-        "limit.events", line=line, col=col, ply=ply + 1, event=head, n=MAX_EVENTS
-    )
+    return LimitError("limit.events", line=line, col=col, ply=ply + 1, event=head, n=MAX_EVENTS)
 
 
 def _before_first(word: str, line: int, col: int) -> FcnSyntaxError:
@@ -373,7 +314,7 @@ def _finish(value: _Value, more: _Open, line: int, col: int, ply: int) -> Event:
     if more.cards:
         cards += tuple(more.cards)
     if more.tokens is not None:
-        return _assemble(seat, verb, list(cards), more, line, col, ply)
+        return assemble(seat, verb, list(cards), more.tokens, tuple(more.comments), line, col, ply)
     low, high = ARITY[verb]
     if not low <= len(cards) <= high:
 
@@ -383,68 +324,3 @@ def _finish(value: _Value, more: _Open, line: int, col: int, ply: int) -> Event:
 
         check_arity(verb, list(cards), fail)
     return _new_event(Event, (seat, verb, cards, (), tuple(more.comments), line, col))
-
-
-def _assemble(
-    seat: int, verb: str, cards: list[Card], more: _Open, line: int, col: int, ply: int
-) -> Event:
-    """An event with groups or a fault: its tokens read in order, the first fault raised.
-    `cards` are those before its first unusual token."""
-    tokens = more.tokens or []
-
-    def fail(code: str, token: _Token | None = None, **params: Any) -> FcnSyntaxError:
-        at = (token.line, token.col) if token else (line, col)
-        text = " ".join([f"{seat}{verb}", *(c.token for c in cards[:first])])
-        for t in tokens:
-            if t.kind != "unclosed-comment":
-                text += ("" if t.kind == "close" or text.endswith("(") else " ") + t.text
-        return FcnSyntaxError(code, line=at[0], col=at[1], ply=ply, event=text, **params)
-
-    first = len(cards)
-    groups: list[tuple[Card, ...]] = []
-    group: list[Card] | None = None
-    group_open: _Token | None = None
-    for token in tokens:
-        if token.kind == "unclosed-comment":
-            raise fail("syntax.unclosed_comment", token)
-        if token.kind == "stray":
-            raise fail("syntax.stray_brace", token)
-        if token.kind == "open":
-            if verb not in "wh":
-                raise fail("syntax.group_verb", token, verb_name=VERB_NAMES[verb])
-            if group is not None:
-                raise fail("syntax.unclosed_group", group_open)
-            group, group_open = [], token
-            continue
-        if token.kind == "close":
-            if group is None:
-                raise fail("syntax.stray_paren", token)
-            if not group:
-                raise fail("syntax.empty_group", token)
-            groups.append(tuple(group))
-            group = None
-            continue
-        card = card_or_none(token.text)
-        if card is None:
-            raise fail("syntax.card", token, value=token.text)
-        if group is not None:
-            group.append(card)
-        elif groups:
-            raise fail("syntax.after_groups", token, card=token.text)
-        else:
-            cards.append(card)
-    if group is not None:
-        raise fail("syntax.unclosed_group", group_open)
-    check_arity(verb, cards, fail)
-    return Event(seat, verb, tuple(cards), tuple(groups), tuple(more.comments), line, col)
-
-
-def check_arity(verb: str, cards: list[Card], fail: Any) -> None:
-    """Raise `fail(code, **params)` when `cards` are not as many as `verb` names."""
-    name = VERB_NAMES[verb]
-    if verb in "xd" and len(cards) != 1:
-        raise fail("syntax.one_card", verb_name=name, n=len(cards))
-    if verb == "r" and cards:
-        raise fail("syntax.redeal_cards")
-    if verb in "mwch" and not 1 <= len(cards) <= 4:
-        raise fail("syntax.meld_cards", verb_name=name, n=len(cards))

@@ -1,4 +1,4 @@
-"""What a record is once read: its `Event`s, the `Record` (tags, deal, events and where each
+"""What a record is once read: the `Record` (tags, deal, events and where each
 was written), a record's text as it stands in a file (`RecordText`), and the limits and names
 the notation fixes (docs/notation.md)."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
-from ..cards import Card, sort_cards
+from ..cards import Card
 from ..errors import FcnSyntaxError
+from .event import Event
 
 # Hostile input is bounded: a real round has a few hundred events in a few KiB.
 MAX_RECORD_CHARS = 256 * 1024
@@ -19,7 +19,6 @@ MAX_TAG_VALUE_CHARS = 1024
 MAX_EVENTS = 2000
 MAX_COMMENT_CHARS = 2000
 
-VERBS = "xdmwrch"  # discard, draw, meld, win, redeal; extensions: call, hu call (see docs)
 REQUIRED_TAGS = ("Ruleset", "Dealer")
 KNOWN_ORDER = ("Event", "Site", "Date", "Match", "Round", "Ruleset", "Switches")
 AFTER_SEATS = ("Dealer", "Result", "Pile", "Lucky")
@@ -32,100 +31,6 @@ DEAL_RE = re.compile(r"^\s*([0-9]+)\s*:")
 LINE_WIDTH = 79
 # Seat1, Seat2, ...: more than a record can have tags, so the seats always end before these do.
 _SEAT_KEYS = tuple(f"Seat{n}" for n in range(1, MAX_TAGS + 2))
-# "1x" -> (1, "x"): every event head there is.
-HEADS = {f"{seat}{verb}": (seat, verb) for seat in range(10) for verb in VERBS}
-# How many cards each verb names (fewest, most).
-ARITY = {"x": (1, 1), "d": (1, 1), "m": (1, 4), "w": (1, 4), "c": (1, 4), "h": (1, 4), "r": (0, 0)}
-VERB_NAMES = {
-    "x": "discard",
-    "d": "draw",
-    "m": "meld",
-    "w": "win",
-    "r": "redeal",
-    "c": "call",
-    "h": "win call",
-}
-
-
-class Event(NamedTuple):
-    """One event: seat, verb letter, cards, and for a win the declared split of the rest.
-
-    A named tuple: immutable and cheap to build (a round has hundreds; use ``_replace``).
-    Two events are equal when they are the same move, written canonically alike (`str`):
-    the comments and where the event was written (`line`, `col`) never count, nor the order
-    of a meld's cards, so a parsed record's event is `in round.legal_events()`."""
-
-    seat: int
-    verb: str
-    cards: tuple[Card, ...] = ()
-    groups: tuple[tuple[Card, ...], ...] = ()
-    comments: tuple[str, ...] = ()
-    line: int = 0
-    col: int = 0
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Event):
-            return False  # not even a plain tuple of the same fields
-        if (
-            self.seat == other.seat
-            and self.verb == other.verb
-            and self.cards == other.cards
-            and self.groups == other.groups
-        ):
-            return True
-        return self.verb in "mwch" and self.move() == other.move()
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __hash__(self) -> int:
-        return hash(self.move())
-
-    def __str__(self) -> str:
-        return self.canonical().text()
-
-    @classmethod
-    def parse(cls, text: str, *, ply: int = 0) -> Event:
-        """One event's text, as `chess.Move.from_uci` reads a move: ``Event.parse("3x rK")``.
-        Read as an event of a record is (any blanks between words, a meld's cards in any
-        order); a comment or a second event is refused. `FcnSyntaxError` (a ValueError) in the
-        reader's words, quoting the text, with the line and column of the first fault and
-        `ply` (the number the event would have). Any seat digit is read: whether the round has
-        that seat is for `Round.push` to say."""
-        from .events import parse_event  # the reader's module imports this one
-
-        return parse_event(text, ply)
-
-    def move(self) -> tuple[int, str, tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
-        """What equality compares: seat, verb, cards and declared split, in canonical order."""
-        return self.canonical()[:4]
-
-    @property
-    def head(self) -> str:
-        return f"{self.seat}{self.verb}"
-
-    def text(self) -> str:
-        """The event as written canonically (without its comments), for messages."""
-        parts = [self.head]
-        if self.verb in "wh" and self.cards:
-            parts.extend(c.token for c in sort_cards(self.cards))
-        else:
-            parts.extend(c.token for c in self.cards)
-        parts.extend("(" + " ".join(c.token for c in sort_cards(g)) + ")" for g in self.groups)
-        return " ".join(parts)
-
-    def canonical(self) -> Event:
-        if self.verb in "mwch":
-            return Event(
-                self.seat,
-                self.verb,
-                tuple(sort_cards(self.cards)),
-                tuple(tuple(sort_cards(g)) for g in self.groups),
-                self.comments,
-                self.line,
-                self.col,
-            )
-        return self
 
 
 @dataclass

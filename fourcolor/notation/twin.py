@@ -7,9 +7,8 @@ from typing import Any
 
 from ..cards import Card, card_or_none, sort_cards
 from ..errors import FcnError, FcnSyntaxError
-from .events import check_arity
-from .model import MAX_COMMENT_CHARS, MAX_EVENTS, MAX_TAG_VALUE_CHARS, MAX_TAGS, TAG_NAME_RE, VERBS
-from .model import Event, Record
+from .event import VERBS, Event, check_arity
+from .model import MAX_COMMENT_CHARS, MAX_EVENTS, MAX_TAG_VALUE_CHARS, MAX_TAGS, TAG_NAME_RE, Record
 from .names import CONTROL, control_name
 from .tags import check_tags
 from .writer import canonical_tags

@@ -95,7 +95,7 @@ def test_every_code_is_raised_somewhere() -> None:
               "event.second", "import.unavailable"}
     text = (ROOT / "fourcolor" / "notation" / "names.py").read_text(encoding="utf-8")
     text += (ROOT / "fourcolor" / "claims.py").read_text(encoding="utf-8")
-    text += (ROOT / "fourcolor" / "notation" / "events.py").read_text(encoding="utf-8")
+    text += (ROOT / "fourcolor" / "notation" / "event.py").read_text(encoding="utf-8")
     text += (ROOT / "records" / "services" / "report.py").read_text(encoding="utf-8")
     assert all(f'"{code}"' in text for code in chosen)
     assert set(MESSAGES) - raised - chosen == set()
