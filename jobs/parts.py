@@ -151,6 +151,7 @@ def run_import_part(part: JobPart, job: Job, token: str) -> None:
         max_results=MAX_RESULTS, max_problems=MAX_PROBLEMS,
         max_records=settings.UPLOAD_MAX_RECORDS, progress=progress,
         ledger=[(int(i), int(line), str(s), int(g)) for i, line, s, g in part.ledger],
+        given=job.options.get("given") or {},
     )
     if result.report.unavailable:
         raise Unavailable(result.report.unavailable, f"job part {part.pk}: {result.report.stopped}")

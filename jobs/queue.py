@@ -11,6 +11,7 @@ lease runs out. Statistics are never counted in the request: an upload queues a 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,10 +50,12 @@ def _creator(user: Any) -> Any:
     return user if getattr(user, "is_authenticated", False) else None
 
 
-def create_import_job(source: Any, user: Any, name: str = "", *, runner: str = "") -> Job:
+def create_import_job(source: Any, user: Any, name: str = "", *, runner: str = "",
+                      given: Mapping[str, str] | None = None) -> Job:
     """An import of `source` (bytes, text, an uploaded file or a binary stream), its upload
     stored a chunk at a time. With `runner`, the job is created already claimed by that run
-    (an upload run in its request): no worker takes it unless that run dies."""
+    (an upload run in its request): no worker takes it unless that run dies. `given`: the
+    tags for the records without their own (records.services.ImportOptions)."""
     now = timezone.now()
     with transaction.atomic():
         job = Job.objects.create(
@@ -60,6 +63,7 @@ def create_import_job(source: Any, user: Any, name: str = "", *, runner: str = "
             created_by=_creator(user),
             payload_is_text=payload.is_text(source),
             payload_name=name[:255],
+            options={"given": dict(given)} if given else {},
             **({"status": Job.Status.RUNNING, "runner": runner, "started_at": now,
                 "heartbeat_at": now, "attempts": 1} if runner else {}),
         )
@@ -92,15 +96,15 @@ class Submitted:
     finished: bool
 
 
-def submit_upload(source: Any, user: Any, name: str = "", *, size: int | None = None
-                  ) -> Submitted:
+def submit_upload(source: Any, user: Any, name: str = "", *, size: int | None = None,
+                  given: Mapping[str, str] | None = None) -> Submitted:
     """The one entry point for uploads (web form and API): the job, run here when small (under
     BACKGROUND_IMPORT_MIN_BYTES), queued for a worker otherwise. A small upload the database
     stopped half-way is queued again for the worker (nothing to send again); if the database
     is still down, OperationalError: the request answers 503 like any other meanwhile."""
     inline = size is not None and not is_large(size)
     token = runner_token() if inline else ""
-    job = create_import_job(source, user, name, runner=token)
+    job = create_import_job(source, user, name, runner=token, given=given)
     if not inline:
         publish.enqueue(job)
         return Submitted(job, False)

@@ -58,7 +58,7 @@ def run_import(job: Job, token: str) -> None:
     report = import_records(
         _source(job), job.created_by, max_results=work.MAX_RESULTS, max_problems=work.MAX_PROBLEMS,
         progress=progress, start_at=start, max_records=settings.UPLOAD_MAX_RECORDS,
-        announce=False,
+        announce=False, given=job.options.get("given") or {},
     )
     if report.stored:
         publish.request_stats()

@@ -19,7 +19,7 @@ from __future__ import annotations
 import codecs
 import re
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,12 +159,13 @@ def import_chunk(
     pieces: Iterable[bytes | str], chunk: Chunk, uploader: Any = None, *,
     start_at: int | None = None, max_results: int = 1000, max_problems: int = 100,
     max_records: int | None = None, progress: Callable[[ChunkResult], None] | None = None,
-    ledger: Ledger | None = None,
+    ledger: Ledger | None = None, given: Mapping[str, str] | None = None,
 ) -> ChunkResult:
     """Import one chunk: `pieces` are the chunk's own bytes (or text), from `chunk.start_byte`
     on. `start_at`: resume at this record (the chunk's `report.next_index`), `ledger` the
-    entries of the run that got there. Statistics are left to the caller (announce=False):
-    it announces the stored games once, for the whole upload."""
+    entries of the run that got there; `given` as import_records takes it. Statistics are
+    left to the caller (announce=False): it announces the stored games once, for the whole
+    upload."""
     result = ChunkResult(chunk, ImportReport(), list(ledger or []))
 
     def on_result(record: RecordResult) -> None:
@@ -183,7 +184,7 @@ def import_chunk(
         on_result=on_result, progress=reported,
         start_at=chunk.first_index if start_at is None else start_at,
         max_records=max_records, announce=False, first_index=chunk.first_index,
-        first_line=chunk.first_line,
+        first_line=chunk.first_line, given=given or {},
     )
     return result
 

@@ -89,6 +89,16 @@ def _word(value: Any) -> Any:
     return value
 
 
+def switch_help() -> list[dict[str, str]]:
+    """Each switch's name, values and meaning in the active language: the help of the forms
+    that pick a house variant."""
+    return [{"name": name,
+             "values": (" | ".join(str(_word(v)) for v in SWITCH_VALUES[name])
+                        if name in SWITCH_VALUES else "0–100"),
+             "meaning": str(MEANINGS[name])}
+            for name in SWITCH_NAMES]
+
+
 def _in_languages(text: Any) -> dict[str, str]:
     out = {}
     for code, _name in settings.LANGUAGES:

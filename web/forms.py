@@ -10,6 +10,8 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 
 from fourcolor.rulesets import MAX_PLAYERS, RulesetError, format_switches, parse_switches
+from records.refusal_text import refusal_text
+from records.variants import switch_help
 
 
 # The largest file the upload page takes; bigger archives go through `manage.py import_games`
@@ -21,8 +23,31 @@ def upload_max_bytes() -> int:
     return int(getattr(settings, "UPLOAD_MAX_BYTES", DEFAULT_UPLOAD_MAX_BYTES))
 
 
-class UploadForm(forms.Form):
-    """One or more FCN records, pasted or as a file (exactly one of the two)."""
+class HouseRulesForm(forms.Form):
+    """A house variant picked by the user, as the `Switches` tag's value (the record editor's
+    start, and the upload and check pages for the records that name none)."""
+
+    switches = forms.CharField(
+        label=_("House rules"), max_length=200, required=False,
+        help_text=_("Switches of the ruleset, as the Switches tag: for example "
+                    "steal_generals=never dealt_sets_locked=on"))
+
+    def clean_switches(self) -> str:
+        """The variant written canonically; the engine's words for a bad one."""
+        try:
+            return format_switches(parse_switches(self.cleaned_data.get("switches") or ""))
+        except RulesetError as error:  # in the page's language, as a record's refusal
+            error_data = {"code": getattr(error, "code", None),
+                          "params": getattr(error, "params", None), "message": str(error)}
+            raise forms.ValidationError(refusal_text(error_data), code="switches") from None
+
+    def switch_help(self) -> list[dict[str, str]]:
+        return switch_help()
+
+
+class UploadForm(HouseRulesForm):
+    """One or more FCN records, pasted or as a file (exactly one of the two), and the ruleset
+    and house rules of the records whose tags do not say."""
 
     text = forms.CharField(
         label=_("Paste records"),
@@ -37,6 +62,9 @@ class UploadForm(forms.Form):
         help_text=_("A UTF-8 text file of FCN records (.fcn or .txt)."),
         widget=forms.ClearableFileInput(attrs={"accept": ".fcn,.txt,text/plain"}),
     )
+    ruleset = forms.ChoiceField(
+        label=_("Ruleset"), required=False,
+        choices=[("", _("as each record says")), ("classic", "classic"), ("bga", "bga")])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -45,6 +73,13 @@ class UploadForm(forms.Form):
         text = self.fields["text"]
         text.validators = [v for v in text.validators
                            if not isinstance(v, ProhibitNullCharactersValidator)]
+
+    def given_tags(self) -> dict[str, str]:
+        """The tags picked for the records without their own (records.services.ImportOptions's
+        `given`)."""
+        data = self.cleaned_data
+        tags = {"Ruleset": data.get("ruleset") or "", "Switches": data.get("switches") or ""}
+        return {name: value for name, value in tags.items() if value}
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data.get("file")
@@ -101,7 +136,7 @@ def use_date_pickers(form: forms.Form) -> None:
         widget.format = "%Y-%m-%d"
 
 
-class DraftStartForm(forms.Form):
+class DraftStartForm(HouseRulesForm):
     """The record editor's start: ruleset, two to eight seats in turn order (bga: four), the
     dealer, a house variant and the optional tags. The engine checks the names, the table's
     size and the variant (drafts.services.create_draft)."""
@@ -118,10 +153,6 @@ class DraftStartForm(forms.Form):
     seat8 = forms.CharField(max_length=100, strip=True, required=False)
     dealer = forms.ChoiceField(label=_("Dealer"),
                                choices=[(str(n), str(n)) for n in range(1, MAX_PLAYERS + 1)])
-    switches = forms.CharField(
-        label=_("House rules"), max_length=200, required=False,
-        help_text=_("Switches of the ruleset, as the Switches tag: for example "
-                    "steal_generals=never dealt_sets_locked=on"))
     event = forms.CharField(label=_("Event"), max_length=200, required=False)
     date = forms.DateField(label=_("Date"), required=False,
                            widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
@@ -157,13 +188,6 @@ class DraftStartForm(forms.Form):
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat{n}"] for n in range(1, MAX_PLAYERS + 1)]
-
-    def clean_switches(self) -> str:
-        """The variant written canonically; the engine's words for a bad one."""
-        try:
-            return format_switches(parse_switches(self.cleaned_data.get("switches") or ""))
-        except RulesetError as error:
-            raise forms.ValidationError(str(error), code="switches") from None
 
     def tags(self) -> dict[str, str]:
         data = self.cleaned_data

@@ -6,6 +6,7 @@ job, no session; the only query reads the content hashes of the valid records.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 import fourcolor
@@ -18,6 +19,7 @@ from records.services.validating import validate_record
 from records.services.reading import DecodedLines, line_of
 from records.services.report import RecordResult, RecordStatus, refused_result
 from records.services.storing import ValidRecord
+from records.variants import describe
 
 VALID = RecordStatus.VALID  # a legal record that the archive does not hold yet
 
@@ -29,6 +31,8 @@ class CheckReport:
 
     results: list[RecordResult] = field(default_factory=list)
     canonical: dict[int, str] = field(default_factory=dict)  # record index -> canonical FCN
+    # record index -> the variant it was checked under, in words (records.variants.describe)
+    variants: dict[int, str] = field(default_factory=dict)
     stopped: str = ""  # why reading stopped before the end (too many records)
 
     def count(self, status: str) -> int:
@@ -51,10 +55,12 @@ class CheckReport:
         return len(self.results)
 
 
-def check_records(source: Any, *, max_records: int | None = None) -> CheckReport:
+def check_records(source: Any, *, max_records: int | None = None,
+                  given: Mapping[str, str] | None = None) -> CheckReport:
     """The verdicts on every record of `source` (bytes, text or a file, as `import_records`
-    takes it). Past `max_records` records, the next one is refused as in an upload and the
-    rest is not read. The caller bounds the size: this runs in the request."""
+    takes it), with the `given` tags for the records that lack them, as an upload adds them.
+    Past `max_records` records, the next one is refused as in an upload and the rest is not
+    read. The caller bounds the size: this runs in the request."""
     lines = DecodedLines(source)
     report = CheckReport()
     legal: list[ValidRecord] = []
@@ -67,10 +73,13 @@ def check_records(source: Any, *, max_records: int | None = None) -> CheckReport
             report.results.append(refused_result(rt.index, rt.line, error, quote))
             report.stopped = message
             break
-        verdict = validate_record(rt, bad)
+        verdict = validate_record(rt, bad, given)
         if isinstance(verdict, ValidRecord):
             legal.append(verdict)
-            report.canonical[verdict.index] = str(verdict.fields["canonical_text"])
+            fields = verdict.fields
+            report.canonical[verdict.index] = str(fields["canonical_text"])
+            report.variants[verdict.index] = describe(fields["ruleset"], fields["switches"],
+                                                      fields["players"])
             verdict = RecordResult(verdict.index, verdict.line, VALID)
         report.results.append(verdict)
     stored = dict(Game.objects.filter(content_hash__in={v.content_hash for v in legal})

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import DatabaseError
@@ -79,6 +79,9 @@ class ImportOptions:
       rest, which is not read, and `report.stopped` says so.
     - `announce`: tell the derived-data apps about the stored games
       (`records.signals.games_stored_batch`); off for a caller that counts them itself.
+    - `given`: tags (name -> value) for the records that lack them, the uploader's house
+      variant (`Switches`) and `Ruleset`: each is added to such a record's stored text as a
+      tag line before its first line (records.services.validating.with_given_tags).
     """
 
     max_results: int = 1000
@@ -88,6 +91,7 @@ class ImportOptions:
     start_at: int = 0
     max_records: int | None = None
     announce: bool = True
+    given: Mapping[str, str] = field(default_factory=dict)
 
 
 def import_records(
@@ -251,7 +255,7 @@ def _import(
             # Not stored: the import stopped, and a resumed one will look at it.
             importer.emit(unavailable_result(rt.index, rt.line, report.next_index))
         else:
-            importer.add(validate_record(rt, bad))
+            importer.add(validate_record(rt, bad, options.given))
     return importer.finish()
 
 

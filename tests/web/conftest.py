@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,6 +78,26 @@ def match_texts() -> tuple[str, ...]:
     records = generate_match("classic", 4, 5, rounds=3, match_id="Spring cup <2024>",
                              date="2024.06.01", names=FOUR)
     return tuple(fourcolor.write_fcn(r) for r in records)
+
+
+VARIANTS = Path(__file__).resolve().parents[1] / "data" / "corpus" / "variants.fcn"
+HOUSE_SWITCH = "color_groups=any"  # the house rule `house_text` needs
+HOUSE_MELD = "2m rK yK gK wK"  # its meld that only that rule allows
+
+
+@functools.lru_cache(maxsize=None)
+def house_text() -> tuple[str, int]:
+    """A bga round of the conformance sample that melds four generals of four colours: legal
+    under the house rule color_groups=any only (RULES.md §8a), here without its Switches tag;
+    and the line of that meld in the text."""
+    text = VARIANTS.read_text(encoding="utf-8")
+    record = next(rt.text for rt in fourcolor.iter_records(text.splitlines(keepends=True))
+                  if rt.index == 63)
+    own = re.search(r'\[Switches "[^"]*"\]\n', record)
+    assert own is not None and HOUSE_SWITCH in own.group(0)
+    record = record.replace(own.group(0), "").rstrip("\n")
+    line = next(n for n, text in enumerate(record.split("\n"), 1) if HOUSE_MELD in text)
+    return record, line
 
 
 def illegal_text(seed: int = 1) -> tuple[str, int, str]:

@@ -12,7 +12,15 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from tests.web.conftest import FOUR, Archive, four_text, illegal_text, record_text
+from tests.web.conftest import (
+    FOUR,
+    HOUSE_SWITCH,
+    Archive,
+    four_text,
+    house_text,
+    illegal_text,
+    record_text,
+)
 from tests.web.dom import parse
 
 pytestmark = pytest.mark.django_db
@@ -102,3 +110,30 @@ def test_it_refuses_the_record_past_the_upload_limit(client: Client, settings: A
     assert _statuses(doc) == ["valid", "refused"]
     assert doc.find_all("li", "result")[1].find(
         **{"data-field": "category"}).attrs["data-category"] == "limit"
+
+
+@pytest.mark.parametrize(("switches", "status"), [
+    ("color_groups=soldiers", "refused"), (HOUSE_SWITCH, "valid"), ("", "refused"),
+], ids=["soldiers-only", "any-rank", "none-picked"])
+def test_it_checks_a_record_without_switches_under_the_picked_house_rules(
+    db: None, switches: str, status: str
+) -> None:
+    text, line = house_text()
+    before = _rows()
+    response = Client().post(PAGE, {"text": text, "switches": switches})
+    assert response.status_code == 200
+    assert _rows() == before
+    doc = parse(response.content)
+    assert _statuses(doc) == [status]
+    row = doc.find("li", "result")
+    if status == "refused":
+        assert row.find(**{"data-field": "line"}).words() == str(line)  # the user's own lines
+        assert row.find(**{"data-field": "category"}).attrs["data-category"] == "not-a-meld"
+    else:
+        assert row.find(**{"data-field": "variant"}).words() == (
+            "(bga, colour groups of any rank, 4 players)")
+    given = [code.words() for node in doc.find_all(**{"data-field": "given"})
+             for code in node.find_all("code")]
+    assert given == ([f'[Switches "{switches}"]'] if switches else [])
+    # The picked rules stay picked for the next check ("Show its replay" sends them again).
+    assert doc.find("input", id="id_switches").attrs.get("value", "") == switches

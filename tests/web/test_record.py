@@ -117,7 +117,7 @@ def test_it_starts_a_draft_of_six_seats_under_a_house_variant(client: Client, us
      "bga is played by 2 to 4 players"),
     ({"ruleset": "classic", "seat3": "Chi", "seat6": "Phúc"}, "seat 4 before seat 6"),
     ({"ruleset": "classic", "switches": "steal_generals=sometimes"},
-     "steal_generals must be gan or never"),
+     "steal_generals must be one of gan, never"),
 ])
 def test_it_refuses_a_table_or_variant_the_ruleset_lacks(
     client: Client, user: User, fields: dict[str, str], message: str

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from jobs.models import Job
 from records.models import Game
-from tests.web.conftest import FOUR, HTML_NAME, illegal_text, record_text
+from tests.web.conftest import (
+    FOUR,
+    HOUSE_SWITCH,
+    HTML_NAME,
+    house_text,
+    illegal_text,
+    record_text,
+)
 from tests.web.dom import Node, parse
 from tests.web.upload_result import upload_and_follow
 
@@ -161,3 +171,86 @@ def test_it_refuses_several_files_under_one_field_rather_than_keep_one(
     assert parse(response.content).find("div", "errors").words() == (
         "Choose one file at a time: this upload sent 2.")
     assert Game.objects.count() == 0
+
+
+@pytest.mark.parametrize("on_worker", [False, True], ids=["in-the-request", "on-the-worker"])
+def test_it_reads_records_without_their_own_switches_under_the_picked_house_rules(
+    signed_in: Client, settings: Any, on_worker: bool
+) -> None:
+    if on_worker:  # the picked rules travel with the job (its options) to the worker's run
+        settings.BACKGROUND_IMPORT_MIN_BYTES = 200
+    text, line = house_text()
+    # Under bga's own colour groups (soldiers only) the four generals are no meld: refused, at
+    # the meld, and nothing stored.
+    doc = parse(upload_and_follow(signed_in, {"text": text,
+                                              "switches": "color_groups=soldiers"}).content)
+    [refused] = results(doc)
+    assert refused.attrs["data-status"] == "refused"
+    assert refused.find(**{"data-field": "line"}).words() == str(line)
+    assert refused.find(**{"data-field": "category"}).attrs["data-category"] == "not-a-meld"
+    assert Game.objects.count() == 0
+    # Under the house rule that allows them: stored, as the uploaded text plus the tag line,
+    # and the result names the variant in words.
+    doc = parse(upload_and_follow(signed_in, {"text": text, "switches": HOUSE_SWITCH}).content)
+    [stored] = results(doc)
+    assert stored.attrs["data-status"] == "stored"
+    game = Game.objects.get()
+    assert game.original_text == f'[Switches "{HOUSE_SWITCH}"]\n{text}'
+    assert game.switches == HOUSE_SWITCH
+    assert stored.find(**{"data-field": "variant"}).words().startswith(
+        "(bga, colour groups of any rank, 4 players;")
+    assert doc.find(**{"data-field": "given"}).find("code").words() == (
+        f'[Switches "{HOUSE_SWITCH}"]')
+    assert Job.objects.filter(options={"given": {"Switches": HOUSE_SWITCH}}).count() == 1
+
+
+@pytest.mark.parametrize(("own", "picked", "status", "added"), [
+    ('[Switches "color_groups=soldiers"]', {"switches": HOUSE_SWITCH}, "refused", ""),
+    ('[Switches "color_groups=any"]', {"switches": "color_groups=soldiers"}, "stored", ""),
+    ("", {"switches": HOUSE_SWITCH, "ruleset": "classic"}, "stored",
+     f'[Switches "{HOUSE_SWITCH}"]\n'),
+], ids=["own-refusing-switches", "own-allowing-switches", "own-ruleset"])
+def test_it_leaves_a_records_own_tags_as_they_are(
+    signed_in: Client, own: str, picked: dict[str, str], status: str, added: str
+) -> None:
+    text, _line = house_text()
+    if own:
+        text = f"{own}\n{text}"
+    doc = parse(upload_and_follow(signed_in, {"text": text, **picked}).content)
+    assert [row.attrs["data-status"] for row in results(doc)] == [status]
+    if status == "stored":
+        game = Game.objects.get()
+        assert game.original_text == added + text  # only the tag it lacked is added
+        assert game.ruleset == "bga"
+
+
+def test_it_gives_the_picked_ruleset_to_records_without_one(signed_in: Client) -> None:
+    text = good(5).replace('[Ruleset "classic"]\n', "")
+    assert Client().post("/check/", {"text": text}).content.count(b"refused") >= 1
+    doc = parse(upload_and_follow(signed_in, {"text": text, "ruleset": "classic"}).content)
+    assert [row.attrs["data-status"] for row in results(doc)] == ["stored"]
+    assert Game.objects.get().original_text == f'[Ruleset "classic"]\n{text}'
+
+
+def test_it_refuses_an_unknown_switch_in_the_form(signed_in: Client) -> None:
+    response = signed_in.post(reverse("upload"), {"text": good(1), "switches": "steal=never"})
+    assert response.status_code == 400
+    error = parse(response.content).find("p", "field__error").words()
+    assert "unknown switch 'steal'" in error
+    assert Game.objects.count() == 0
+
+
+@pytest.mark.parametrize(("accept", "legend", "switch_help"), [
+    ("en", "Records that do not name their ruleset or house rules", "What each switch does"),
+    ("vi", "Ván bài không ghi bộ luật hoặc luật riêng", "Mỗi công tắc làm gì"),
+    ("zh-Hant", "未註明規則或自訂規則的牌譜", "每個選項的作用"),
+])
+def test_it_says_what_the_picked_rules_do_in_the_pages_language(
+    signed_in: Client, accept: str, legend: str, switch_help: str
+) -> None:
+    doc = parse(signed_in.get(reverse("upload"), headers={"accept-language": accept}).content)
+    assert doc.find("fieldset", "form__given").find("legend").words() == legend
+    assert doc.find("details", "house-rules").find("summary").words() == switch_help
+    note = doc.find(**{"data-field": "given-note"}).words()
+    assert ("plus that line" in note) == (accept == "en")  # the stored text is said, translated
+    assert len(doc.find("dl", "house-rules__list").find_all("dt")) == 8

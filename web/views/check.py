@@ -28,6 +28,7 @@ from web.forms import UploadForm
 from web.limits import rate_limited
 from web.views.replay import board_context
 from web.views.replay_data import replay_payload
+from records.services.validating import given_tag_lines
 from web.views.verdicts import verdict_rows
 
 
@@ -69,14 +70,16 @@ def check(request: HttpRequest) -> HttpResponse:
         return _page(request, form, status=400)
     upload = form.cleaned_data["file"]
     text = form.cleaned_data["text"] if upload is None else upload.read()
-    report = check_records(text, max_records=settings.UPLOAD_MAX_RECORDS)
+    given = form.given_tags()
+    report = check_records(text, max_records=settings.UPLOAD_MAX_RECORDS, given=given)
     if isinstance(text, bytes):
         # The file's text goes back into the box, so that "Show its replay" sends it again.
         text = text.decode("utf-8", "replace")
-        form = CheckForm({"text": text})
+        form = CheckForm({"text": text, **{key: form.cleaned_data[key]
+                                           for key in ("ruleset", "switches")}})
     chosen = _chosen(request, report)
     context: dict[str, Any] = {"report": report, "rows": verdict_rows(report), "chosen": chosen,
-                               "text": text}
+                               "text": text, "given": given_tag_lines(given)}
     if chosen is not None:
         payload = replay_payload(Replay(parse_record(report.canonical[chosen])), None)
         context.update(board_context(payload, 0, None, {}))

@@ -48,7 +48,7 @@ def upload(request: HttpRequest) -> HttpResponse:
         return _form_page(request, form, status=400)
     source = form.cleaned_data["file"] or form.cleaned_data["text"]
     submitted = submit_upload(source, request.user, getattr(source, "name", "") or "",
-                              size=upload_size(source))
+                              size=upload_size(source), given=form.given_tags())
     # Post/Redirect/Get, whatever the verdicts and wherever the job runs: the result has an
     # address of its own (a reload shows it again, never re-submits the file), and a wholly
     # refused upload is not a 400 document the browser logs as an error.

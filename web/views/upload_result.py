@@ -18,6 +18,7 @@ from jobs.models import Job
 from records.services import ImportReport
 from web.forms import UploadForm
 from web.views.job import job_page, visible_job
+from records.services.validating import given_tag_lines
 from web.views.verdicts import verdict_rows
 
 
@@ -34,5 +35,5 @@ def upload_result(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "records/upload_result.html",
         {"report": report, "rows": verdict_rows(report), "form": UploadForm(), "job": job,
-         "analyses": upload_analyses(job)},
+         "analyses": upload_analyses(job), "given": given_tag_lines(job.options.get("given"))},
     )

@@ -12,6 +12,7 @@ from django.db.models import Prefetch
 from records.models import Game, GameSeat
 from records.services import ImportReport, RecordResult
 from records.services.report import describe_differences
+from records.variants import describe
 
 
 def _marked_line(error: dict[str, Any]) -> dict[str, str] | None:
@@ -33,25 +34,30 @@ def verdict_rows(report: ImportReport) -> list[dict[str, Any]]:
         games = {
             g.pk: g
             for g in Game.objects.filter(pk__in=ids)
-            .only("pk", "ruleset", "players", "result_tag", "date")
+            .only("pk", "ruleset", "switches", "players", "result_tag", "date")
             .prefetch_related(seats)
         }
     except (OperationalError, InterfaceError):
         # The database that stopped the import is still down: list the verdicts without the
         # games' details (each still links to its game) rather than fail the whole page.
         games = {}
+    variants = getattr(report, "variants", {})  # a check's valid records (CheckReport)
     rows = []
     for result in report.results:
-        rows.append(_row(result, games))
+        rows.append(_row(result, games, variants.get(result.index, "")))
     return rows
 
 
-def _row(result: RecordResult, games: dict[int, Game]) -> dict[str, Any]:
+def _row(result: RecordResult, games: dict[int, Game], variant: str) -> dict[str, Any]:
+    game = games.get(result.game_id) if result.game_id is not None else None
+    if game is not None:
+        variant = describe(game.ruleset, game.switches, game.players)
     return {
         "number": result.index + 1,
         "line": result.line,
         "status": result.status,
-        "game": games.get(result.game_id) if result.game_id is not None else None,
+        "game": game,
+        "variant": variant,  # the game's ruleset, house rules and table in words
         "game_id": result.game_id,
         "error": result.error,
         "marked": _marked_line(result.error) if result.error else None,
