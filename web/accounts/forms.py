@@ -30,17 +30,26 @@ PASSWORD_HELP = _(
 )
 
 
-def relabel(form: forms.Form, labels: dict[str, Any], help_texts: dict[str, Any]) -> None:
-    for name, field in form.fields.items():
-        if name in labels:
-            field.label = labels[name]
-        field.help_text = help_texts.get(name, "")
-        # A label above every box says what goes in it; a placeholder repeating it in
-        # English is noise for a screen reader and a translation to keep.
-        field.widget.attrs.pop("placeholder", None)
+class Relabelled:
+    """Sets `labels` and `help_texts` (a field not named has no help) and drops the
+    placeholders, after the allauth form's own __init__."""
+
+    labels: dict[str, Any] = {}
+    help_texts: dict[str, Any] = {}
+    fields: dict[str, forms.Field]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if name in self.labels:
+                field.label = self.labels[name]
+            field.help_text = self.help_texts.get(name, "")
+            # A label above every box says what goes in it; a placeholder repeating it in
+            # English is noise for a screen reader and a translation to keep.
+            field.widget.attrs.pop("placeholder", None)
 
 
-class LoginForm(allauth_forms.LoginForm):
+class LoginForm(Relabelled, allauth_forms.LoginForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         data = kwargs.get("data", args[0] if args else None)
         if data is not None and "login" not in data and "username" in data:
@@ -50,69 +59,50 @@ class LoginForm(allauth_forms.LoginForm):
                 args = (data, *args[1:])
             else:
                 kwargs["data"] = data
-        super().__init__(*args, **kwargs)
         by_email = "email" in settings.ACCOUNT_LOGIN_METHODS
-        relabel(self, {
+        self.labels = {
             "login": _("Username or e-mail address") if by_email else _("Username"),
             "password": _("Password"),
             "remember": _("Keep me signed in on this device"),
-        }, {})
-
-
-class SignupForm(allauth_forms.SignupForm):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        }
         super().__init__(*args, **kwargs)
-        relabel(self, {
-            "email": _("E-mail address"),
-            "username": _("Username"),
-            "password1": _("Password"),
-            "password2": _("Password (again)"),
-        }, {
-            "email": _("We send a link to confirm it; it is never shown to others."),
-            "username": _("Shown as the uploader of your games. Letters, digits and "
-                          "@ . + - _ only."),
-            "password1": PASSWORD_HELP,
-        })
 
 
-class ResetPasswordForm(allauth_forms.ResetPasswordForm):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        relabel(self, {"email": _("E-mail address")}, {})
+NEW_PASSWORD = {"password1": _("New password"), "password2": _("New password (again)")}
+CONFIRM_HELP = _("We send a link to confirm it; it is never shown to others.")
 
 
-class ResetPasswordKeyForm(allauth_forms.ResetPasswordKeyForm):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        relabel(self, {
-            "password1": _("New password"), "password2": _("New password (again)"),
-        }, {"password1": PASSWORD_HELP})
+class SignupForm(Relabelled, allauth_forms.SignupForm):
+    labels = {"email": _("E-mail address"), "username": _("Username"),
+              "password1": _("Password"), "password2": _("Password (again)")}
+    help_texts = {
+        "email": CONFIRM_HELP,
+        "username": _("Shown as the uploader of your games. Letters, digits and "
+                      "@ . + - _ only."),
+        "password1": PASSWORD_HELP,
+    }
 
 
-class ChangePasswordForm(allauth_forms.ChangePasswordForm):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        relabel(self, {
-            "oldpassword": _("Current password"),
-            "password1": _("New password"), "password2": _("New password (again)"),
-        }, {"password1": PASSWORD_HELP})
+class ResetPasswordForm(Relabelled, allauth_forms.ResetPasswordForm):
+    labels = {"email": _("E-mail address")}
 
 
-class AddEmailForm(allauth_forms.AddEmailForm):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        relabel(self, {"email": _("E-mail address")},
-                {"email": _("We send a link to confirm it; it is never shown to others.")})
+class ResetPasswordKeyForm(Relabelled, allauth_forms.ResetPasswordKeyForm):
+    labels, help_texts = NEW_PASSWORD, {"password1": PASSWORD_HELP}
 
 
-class ReauthenticateForm(allauth_forms.ReauthenticateForm):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        relabel(self, {"password": _("Password")}, {})
+class ChangePasswordForm(Relabelled, allauth_forms.ChangePasswordForm):
+    labels = {"oldpassword": _("Current password"), **NEW_PASSWORD}
+    help_texts = {"password1": PASSWORD_HELP}
 
 
-class SetPasswordForm(allauth_forms.SetPasswordForm):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        relabel(self, {"password1": _("New password"), "password2": _("New password (again)")},
-                {"password1": PASSWORD_HELP})
+class AddEmailForm(Relabelled, allauth_forms.AddEmailForm):
+    labels, help_texts = {"email": _("E-mail address")}, {"email": CONFIRM_HELP}
+
+
+class ReauthenticateForm(Relabelled, allauth_forms.ReauthenticateForm):
+    labels = {"password": _("Password")}
+
+
+class SetPasswordForm(Relabelled, allauth_forms.SetPasswordForm):
+    labels, help_texts = NEW_PASSWORD, {"password1": PASSWORD_HELP}
