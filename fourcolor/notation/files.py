@@ -14,30 +14,24 @@ def iter_records(stream: Iterable[str]) -> Iterator[RecordText]:
 
     A record starts with a tag line (``[`` in column 1) that follows its predecessor's deal or
     events; blank lines between records belong to neither. Only one record is held in memory;
-    a record over `MAX_RECORD_CHARS` keeps its first part and is flagged ``oversize``. The
-    blank lines after a record are not part of it and do not count towards that limit.
-    """
-    index = 0
-    start = 0
+    a record over `MAX_RECORD_CHARS` keeps its first part and is flagged ``oversize`` (the
+    blank lines after a record are not part of it)."""
+    index = start = number = 0
     lines: list[str] = []
     append = lines.append
     # Blank lines after the record's last line so far: its own only if a line follows them.
     blanks: list[str] = []
     size = 0
     oversize = False
-    # Whether a record has begun: not `bool(lines)`, since a record whose first line alone is
-    # over the limit keeps no line at all and must still be reported (as oversize).
+    # Whether a record has begun: not `bool(lines)`, as an oversize first line is not kept.
     started = False
     has_body = False
     blank_before = True
     in_comment = False
-    number = 0
     for raw in _lines(stream):
         number += 1
         if raw[:1] == "\ufeff":
-            # A byte order mark marks where a file began: `cat a.fcn b.fcn` leaves b's in the
-            # middle, before its first tag line. It is not text; dropped, as at the file's start.
-            raw = raw[1:]
+            raw = raw[1:]  # where a file began (`cat a.fcn b.fcn`): not text
         blank = not raw or raw.isspace()  # what `not raw.strip()` says, without a copy
         tag_line = raw.startswith("[")
         if tag_line and has_body and (blank_before or not in_comment):
@@ -45,8 +39,7 @@ def iter_records(stream: Iterable[str]) -> Iterator[RecordText]:
             index += 1
             lines, size, oversize, has_body, in_comment = [], 0, False, False, False
             append = lines.append
-            blanks = []
-            started = False
+            blanks, started = [], False
         if not started:
             if blank:
                 blank_before = True

@@ -127,14 +127,29 @@ def parse_tag_line(line: str, number: int) -> tuple[str, str]:
 
 def check_tags(record: Record, *, deal_complete: bool = True) -> None:
     """Required tags, seat numbering, Dealer, Result, Date and Pile shapes (category tags)."""
+    if "Ruleset" not in record.tags:
+        raise _fail("tags.ruleset_missing", record)
+    players = _check_seats(record)
+    _check_values(record, players)
+    if not deal_complete:
+        return
+    missing_deal = [n for n in range(1, players + 1) if n not in record.deal]
+    if missing_deal:
+        raise _fail("deal.missing", record, "deal", n=missing_deal[0])
+    extra = [n for n in record.deal if not 1 <= n <= players]
+    if extra:
+        raise _fail("deal.extra", record, f"deal {extra[0]}", n=extra[0], m=players)
+
+
+def _fail(code: str, record: Record, at: str | None = None, **params: Any) -> FcnSyntaxError:
+    line, col = record.position(at) if at else (record.first_line, 1)
+    return FcnSyntaxError(code, line=line, col=col, **params)
+
+
+def _check_seats(record: Record) -> int:
+    """The Seat tags numbered 1..N without a gap, 2 to MAX_PLAYERS of them, each a player's
+    name and no player twice: N."""
     tags = record.tags
-
-    def fail(code: str, at: str | None = None, **params: Any) -> FcnSyntaxError:
-        line, col = record.position(at) if at else (record.first_line, 1)
-        return FcnSyntaxError(code, line=line, col=col, **params)
-
-    if "Ruleset" not in tags:
-        raise fail("tags.ruleset_missing")
     names = seat_names(tags)
     if len([name for name in tags if name[:4] == "Seat"]) == len(names):
         seat_numbers = list(range(1, len(names) + 1))  # Seat1..SeatN and no other Seat tag
@@ -145,75 +160,57 @@ def check_tags(record: Record, *, deal_complete: bool = True) -> None:
             if name.startswith("Seat") and (m := SEAT_TAG_RE.match(name)) is not None
         )
     if not seat_numbers:
-        raise fail("tags.seat1_missing")
+        raise _fail("tags.seat1_missing", record)
     if seat_numbers != list(range(1, len(seat_numbers) + 1)):
         missing = next(n for n in range(1, len(seat_numbers) + 2) if n not in seat_numbers)
-        raise fail("tags.seat_gap", n=missing)
+        raise _fail("tags.seat_gap", record, n=missing)
     if not 2 <= len(seat_numbers) <= MAX_PLAYERS:
-        raise fail("tags.seat_count", "Seat1", n=len(seat_numbers), m=MAX_PLAYERS)
+        raise _fail("tags.seat_count", record, "Seat1", n=len(seat_numbers), m=MAX_PLAYERS)
     seated: dict[str, int] = {}
     for n, seat_name in enumerate(names, start=1):  # the seats are 1..N here
         problem = name_problem(seat_name)
         if problem is not None:
             code, detail = problem
-            raise fail(code, f"Seat{n}", n=n, value=seat_name, value2=detail)
+            raise _fail(code, record, f"Seat{n}", n=n, value=seat_name, value2=detail)
         other = seated.setdefault(player_key(seat_name), n)
         if other != n:
-            raise fail(
-                "tags.same_player", f"Seat{n}",
+            raise _fail(
+                "tags.same_player", record, f"Seat{n}",
                 n=n, value=seat_name, m=other, value2=names[other - 1],
-            )
+            )  # fmt: skip
+    return len(seat_numbers)
+
+
+def _check_values(record: Record, players: int) -> None:
+    """The shapes of Dealer, Result, Switches, Date, Pile and Lucky."""
+    tags = record.tags
     dealer = tags.get("Dealer")
     if dealer is None:
-        raise fail("tags.dealer_missing")
-    if not _DIGITS.fullmatch(dealer) or not 1 <= int(dealer) <= len(seat_numbers):
-        raise fail("tags.dealer_bad", "Dealer", value=dealer)
+        raise _fail("tags.dealer_missing", record)
+    if not _DIGITS.fullmatch(dealer) or not 1 <= int(dealer) <= players:
+        raise _fail("tags.dealer_bad", record, "Dealer", value=dealer)
     result = tags.get("Result")
     if result is not None:
         m = RESULT_RE.match(result)
-        if m is None or (m.group(1) and int(m.group(1)) > len(seat_numbers)):
-            raise fail("tags.result", "Result", value=result)
+        if m is None or (m.group(1) and int(m.group(1)) > players):
+            raise _fail("tags.result", record, "Result", value=result)
     switches = tags.get("Switches")
     if switches is not None:
         try:
             parse_switches(switches)
         except SwitchesError as err:
             line, col = record.positions.get(_SWITCHES_VALUE, record.position("Switches"))
-            raise FcnSyntaxError(
-                err.code, line=line, col=col + err.offset, **err.params
-            ) from None
+            raise FcnSyntaxError(err.code, line=line, col=col + err.offset, **err.params) from None
     date = tags.get("Date")
     if date is not None and not DATE_RE.match(date):
-        raise fail("tags.date", "Date", value=date)
+        raise _fail("tags.date", record, "Date", value=date)
     for name in ("Pile", "Lucky"):
-        value = tags.get(name)
-        if value is None:
+        if name not in tags:
             continue
-        words = value.split()
+        words = tags[name].split()
         if not _CARD_TOKENS.issuperset(words):
             for word in words:
                 if card_or_none(word) is None:
-                    raise fail("tags.card", name, tag=name, value=word)
+                    raise _fail("tags.card", record, name, tag=name, value=word)
         if name == "Lucky" and len(words) != 1:
-            raise fail("tags.lucky_one", name)
-    if not deal_complete:
-        return
-    missing_deal = [n for n in seat_numbers if n not in record.deal]
-    if missing_deal:
-        line, col = record.position("deal")
-        raise FcnSyntaxError(
-            "deal.missing",
-            n=missing_deal[0],
-            line=line,
-            col=col,
-        )
-    extra = [n for n in record.deal if n not in seat_numbers]
-    if extra:
-        line, col = record.position(f"deal {extra[0]}")
-        raise FcnSyntaxError(
-            "deal.extra",
-            n=extra[0],
-            m=len(seat_numbers),
-            line=line,
-            col=col,
-        )
+            raise _fail("tags.lucky_one", record, name)

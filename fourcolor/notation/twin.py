@@ -43,93 +43,97 @@ def record_to_json(record: Record) -> dict[str, Any]:
 
 def record_from_json(data: Any) -> Record:
     """A record from its JSON twin; malformed JSON data raises `FcnSyntaxError`."""
-
-    def fail(code: str, ply: int = 0, **params: Any) -> FcnSyntaxError:
-        return FcnSyntaxError(code, category="syntax", ply=ply, **params)
-
     if not isinstance(data, dict):
-        raise fail("json.object")
-    tags = data.get("tags")
-    if not isinstance(tags, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in tags.items()
-    ):
-        raise fail("json.tags")
-    if len(tags) > MAX_TAGS:
-        raise fail("limit.tags", n=MAX_TAGS)
-    for name, value in tags.items():
-        if not TAG_NAME_RE.match(name):
-            raise fail("json.tag_name", value=name)
-        # The same rules as the FCN reader, so that the FCN written from it reads back.
-        if len(value) > MAX_TAG_VALUE_CHARS:
-            raise fail("limit.tag_value", tag=name, n=MAX_TAG_VALUE_CHARS)
-        if any(ord(c) < 32 for c in value) or CONTROL.search(value):
-            raise fail("tags.control", tag=name)
+        raise _fail("json.object")
+    tags = _json_tags(data.get("tags"))
     deal_data = data.get("deal")
     if not isinstance(deal_data, dict):
-        raise fail("json.deal")
+        raise _fail("json.deal")
     deal: dict[int, tuple[Card, ...]] = {}
     for seat, cards in deal_data.items():
         if not re.fullmatch(r"[0-9]+", str(seat)):
-            raise fail("json.deal_seat", value=seat)
-        deal[int(seat)] = _json_cards(cards, f"deal {seat}", fail)
-    comments = data.get("comments", [])
-    if not isinstance(comments, list) or not all(isinstance(c, str) for c in comments):
-        raise fail("json.comments")
-    comments = [_json_comment(c, fail) for c in comments]
+            raise _fail("json.deal_seat", value=seat)
+        deal[int(seat)] = _json_cards(cards, f"deal {seat}")
+    comments = _json_comments(data.get("comments", []))
     events_data = data.get("events", [])
     if not isinstance(events_data, list):
-        raise fail("json.events")
+        raise _fail("json.events")
     if len(events_data) > MAX_EVENTS:
-        raise fail("limit.events", n=MAX_EVENTS)
-    events = []
-    for ply, item in enumerate(events_data, start=1):
-        if not isinstance(item, dict):
-            raise fail("json.event", ply)
-        seat, verb = item.get("seat"), item.get("verb")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 9:
-            raise fail("json.seat", ply)
-        if not isinstance(verb, str) or len(verb) != 1 or verb not in VERBS:
-            raise fail("json.verb", ply, value=verb)
-        cards = _json_cards(item.get("cards", []), "event", fail, ply)
-        split = item.get("split", [])
-        if not isinstance(split, list):
-            raise fail("json.split", ply)
-        groups = tuple(_json_cards(g, "split group", fail, ply) for g in split)
-        ev_comments = item.get("comments", [])
-        if not isinstance(ev_comments, list) or not all(isinstance(c, str) for c in ev_comments):
-            raise fail("json.comments", ply)
-        ev_comments = [_json_comment(c, fail, ply) for c in ev_comments]
-        if groups and verb not in "wh":
-            raise fail("json.split_verb", ply)
-        check_arity(verb, list(cards), lambda code, ply=ply, **params: fail(code, ply, **params))
-        events.append(Event(seat, verb, cards, groups, tuple(ev_comments)))
-    record = Record(tags=dict(tags), deal=deal, events=events, comments=list(comments))
+        raise _fail("limit.events", n=MAX_EVENTS)
+    events = [_json_event(item, ply) for ply, item in enumerate(events_data, start=1)]
+    record = Record(tags=tags, deal=deal, events=events, comments=comments)
     try:
         check_tags(record)
     except FcnError as err:
-        raise fail(err.code, **err.params) from None
+        raise _fail(err.code, **err.params) from None
     return record
 
 
-def _json_comment(text: str, fail: Any, ply: int = 0) -> str:
-    """A comment as the FCN reader would give it back: no '}', whitespace collapsed."""
-    if "}" in text:
-        raise fail("syntax.comment_brace", ply)
-    if len(text) > MAX_COMMENT_CHARS:
-        raise fail("limit.comment", ply, n=MAX_COMMENT_CHARS)
-    control = CONTROL.search(text)
-    if control is not None:
-        raise fail("json.comment_control", ply, value=control_name(control.group()))
-    return " ".join(text.split())
+def _fail(code: str, ply: int = 0, **params: Any) -> FcnSyntaxError:
+    return FcnSyntaxError(code, category="syntax", ply=ply, **params)
 
 
-def _json_cards(value: Any, what: str, fail: Any, ply: int = 0) -> tuple[Card, ...]:
+def _json_tags(tags: Any) -> dict[str, str]:
+    """The tags, held to the same rules as the FCN reader's, so that the FCN written from
+    them reads back."""
+    if not isinstance(tags, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in tags.items()
+    ):
+        raise _fail("json.tags")
+    if len(tags) > MAX_TAGS:
+        raise _fail("limit.tags", n=MAX_TAGS)
+    for name, value in tags.items():
+        if not TAG_NAME_RE.match(name):
+            raise _fail("json.tag_name", value=name)
+        if len(value) > MAX_TAG_VALUE_CHARS:
+            raise _fail("limit.tag_value", tag=name, n=MAX_TAG_VALUE_CHARS)
+        if any(ord(c) < 32 for c in value) or CONTROL.search(value):
+            raise _fail("tags.control", tag=name)
+    return dict(tags)
+
+
+def _json_event(item: Any, ply: int) -> Event:
+    if not isinstance(item, dict):
+        raise _fail("json.event", ply)
+    seat, verb = item.get("seat"), item.get("verb")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 9:
+        raise _fail("json.seat", ply)
+    if not isinstance(verb, str) or len(verb) != 1 or verb not in VERBS:
+        raise _fail("json.verb", ply, value=verb)
+    cards = _json_cards(item.get("cards", []), "event", ply)
+    split = item.get("split", [])
+    if not isinstance(split, list):
+        raise _fail("json.split", ply)
+    groups = tuple(_json_cards(g, "split group", ply) for g in split)
+    comments = _json_comments(item.get("comments", []), ply)
+    if groups and verb not in "wh":
+        raise _fail("json.split_verb", ply)
+    check_arity(verb, list(cards), lambda code, **params: _fail(code, ply, **params))
+    return Event(seat, verb, cards, groups, tuple(comments))
+
+
+def _json_comments(value: Any, ply: int = 0) -> list[str]:
+    """Comments as the FCN reader would give them back: no '}', whitespace collapsed."""
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise _fail("json.comments", ply)
+    for text in value:
+        if "}" in text:
+            raise _fail("syntax.comment_brace", ply)
+        if len(text) > MAX_COMMENT_CHARS:
+            raise _fail("limit.comment", ply, n=MAX_COMMENT_CHARS)
+        control = CONTROL.search(text)
+        if control is not None:
+            raise _fail("json.comment_control", ply, value=control_name(control.group()))
+    return [" ".join(text.split()) for text in value]
+
+
+def _json_cards(value: Any, what: str, ply: int = 0) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise fail("json.card_list", ply, value=what)
+        raise _fail("json.card_list", ply, value=what)
     cards = []
     for token in value:
         card = card_or_none(token) if isinstance(token, str) else None
         if card is None:
-            raise fail("json.card", ply, value=what, value2=token)
+            raise _fail("json.card", ply, value=what, value2=token)
         cards.append(card)
     return tuple(cards)

@@ -22,7 +22,7 @@ DATA = ROOT / "tests" / "data"
 SOURCES = [ROOT / "fourcolor", ROOT / "records", ROOT / "drafts"]
 # The callables that take a code first: the error classes and the helpers that build them.
 MAKERS = {"FcnError", "FcnSyntaxError", "LimitError", "IllegalRecordError", "IllegalMoveError",
-          "ClaimRefused", "SwitchesError", "fail", "cls"}
+          "ClaimRefused", "SwitchesError", "fail", "_fail", "cls"}
 SAMPLE = {"cards": ["rK", "rA"], "card": "rK", "card2": "gP", "seat": 1, "seat2": 2,
           "meld": "field", "where": "draw", "n": 3, "m": 4}
 
