@@ -32,7 +32,8 @@ BARE = """(glyphs) => {
     if (![...node.nodeValue].some((ch) => glyphs.includes(ch))) continue;
     const el = node.parentElement;
     if (el.closest('.card, .glyph, script, style, template')) continue;
-    out.push(el.tagName.toLowerCase() + '.' + el.className + ': ' + node.nodeValue.trim().slice(0, 80));
+    const where = el.tagName.toLowerCase() + '.' + el.className;
+    out.push(where + ': ' + node.nodeValue.trim().slice(0, 80));
   }
   return out;
 }"""
