@@ -36,7 +36,9 @@ from .split import Split, best_split
 # 1.1.0: the greedy bot's bga rules and the reviewer's screening and naming.
 # 1.2.0: the reviewer extends near ties at the top of a decision that may be a mistake.
 # 1.3.0: the Switches tag (house variants) and five to eight players in classic.
-__version__ = "1.3.0"
+# 1.4.0: the reviewer's marks: thresholds by the ruleset's stakes, the highest estimate named
+# best, "about equal"; the analyst bot.
+__version__ = "1.4.0"
 
 
 __all__ = [

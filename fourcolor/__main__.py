@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import random
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -20,7 +21,7 @@ from .cards import deck_copies, parse_card
 from .errors import FcnError, IllegalMoveError
 from .game import validate
 from .round import Round
-from .generate import BOTS, generate_record
+from .generate import BOTS, generate_record, make_bot
 from .melds import classify
 from .notation import (
     Record,
@@ -235,9 +236,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
     bots: str | list[str] = args.bot
     if args.bots is not None:
         bots = [b.strip() for b in args.bots.split(",")]
-        unknown = [b for b in bots if b not in BOTS]
-        if unknown:
-            raise UsageError(f"--bots: unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
+        for kind in bots:
+            try:
+                make_bot(kind, random.Random(0))
+            except ValueError as err:
+                raise UsageError(f"--bots: {err}") from None
         if len(bots) != args.players:
             raise UsageError(
                 f"--bots names {len(bots)} bots for {args.players} seats: give one per seat"
@@ -472,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--bot", choices=BOTS, default="greedy", help="the bot of every seat")
     p.add_argument(
-        "--bots", metavar="KIND,KIND,...", help="one bot per seat, e.g. greedy,random,greedy"
+        "--bots", metavar="KIND,KIND,...", help="one bot per seat, e.g. analyst:64,greedy,random"
     )
     p.set_defaults(func=cmd_generate)
 

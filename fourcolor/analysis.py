@@ -26,10 +26,10 @@ from typing import Any
 
 from .cards import CARDS, KINDS
 from .game import validate
-from .round import Round
+from .round import LIVE, Round
 from .notation import Record
-from .decisions import Option, Point, decision_points
-from .marks import EXTEND, KEEP, THRESHOLDS, VERDICTS, judge, screened, verdict
+from .decisions import PASS, Option, Point, decision_points
+from .marks import EXTEND, KEEP, THRESHOLDS, VERDICTS, judge, screened, unit, verdict
 from .playout import greedy_playout
 
 DEFAULT_SAMPLES = 128
@@ -50,6 +50,7 @@ class Decision:
     options: tuple[OptionValue, ...]  # best first
     loss: float  # best ev - played ev, >= 0
     verdict: str  # one of VERDICTS
+    about_equal: bool = False  # sampling cannot tell the best option from another
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -60,6 +61,7 @@ class Decision:
             "options": [{"event": o.event, "ev": o.ev} for o in self.options],
             "loss": self.loss,
             "verdict": self.verdict,
+            "about_equal": self.about_equal,
         }
 
     @classmethod
@@ -72,6 +74,7 @@ class Decision:
             options=tuple(OptionValue(str(o["event"]), float(o["ev"])) for o in data["options"]),
             loss=float(data["loss"]),
             verdict=str(data["verdict"]),
+            about_equal=bool(data.get("about_equal", False)),  # absent before the flag
         )
 
 
@@ -194,25 +197,16 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
     """Value every option of a decision on the same deals, and judge the one played.
 
     With more than `KEEP` options (which card to discard), the first quarter of the deals
-    values them all; the rest of the deals value only the `KEEP` best so far, the option played
-    and, when that looks like a mistake, every option the screening cannot tell from the best
-    (`marks.screened`: a bad discard is plain after a few deals; the close ones get every deal).
-
-    An option beats the one played when its mean gain over it, deal by deal, exceeds `Z`
-    standard errors; when none does, the option played is the best (loss 0: sampling cannot
-    tell it from the best). Otherwise the best is, among the options that sampling cannot tell
-    from the highest value (the one played aside), the first in the engine's order
-    (`legal_events`: wins before melds, discards by card), so that two seeds name the same
-    best option when two options are worth the same.
-
-    Adaptive sampling: while the decision is unclear (`marks.judge`: it may be a mistake and the
-    deals so far do not settle which option is best), the number of deals is doubled, up to
-    `EXTEND` times `samples`. Most decisions are clear after `samples` deals; the few that
-    decide the mistake and blunder marks get the deals they need."""
+    values them all, the rest only those `marks.screened` keeps. The best option, the loss and
+    "about equal" are `marks.judge`'s. While the decision is unclear (it may be a mistake and
+    the deals so far do not settle which option is best), the number of deals is doubled, up to
+    `EXTEND` times `samples`, for the options still in the race. `point.played` None: the
+    reviewer's advice (`advise`), no option played, no deals added."""
     unseen = _unseen(state, point.seat)
     options = point.options
     results: list[list[float]] = [[] for _ in options]
-    played_at = next(k for k, o in enumerate(options) if o.label == point.played)
+    played_at = next((k for k, o in enumerate(options) if o.label == point.played), None)
+    scale = unit(state.ruleset, players)
     rng = random.Random(f"fourcolor-analysis:{seed}:{point.before}:{point.seat}")
     active = list(range(len(options)))
     screen = 0
@@ -223,7 +217,7 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
     while True:
         for sample in range(done, total):
             if sample == screen and screen and len(active) > KEEP + 1:
-                active = kept = screened(results, active, played_at, players)
+                active = kept = screened(results, active, played_at, scale)
             world = _world(state, point.seat, unseen, rng)
             playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
             for k in active:
@@ -235,7 +229,7 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
         # that chose them would flatter them (the best of several noisy means is too high).
         fresh = screen if len(kept) < len(options) and total > screen else 0
         judged = [r[fresh:] if k in kept else r for k, r in enumerate(results)]
-        judgement = judge(judged, active, [_is_win(o) for o in options], played_at, players)
+        judgement = judge(judged, active, [_is_win(o) for o in options], played_at, scale)
         if not judgement.unclear or total >= samples * EXTEND:
             break
         # The next deals go to the options still in the race: the one played, the top one and
@@ -247,12 +241,36 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
     return Decision(
         ply=point.ply,
         seat=point.seat,
-        played=point.played,
+        played=options[best_at].label if point.played is None else point.played,
         best=options[best_at].label,
         options=tuple(OptionValue(options[k].label, values[k]) for k in [best_at, *rest]),
         loss=loss,
-        verdict=verdict(loss, players),
+        verdict=verdict(loss, players, state.ruleset),
+        about_equal=judgement.close,
     )
+
+
+def advise(
+    state: Round, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
+) -> Decision | None:
+    """The reviewer's advice to `seat` on `state`, a round in play: the options the seat has
+    now (a discard; or claims on the live card besides letting it go, for its drawer
+    discarding it) rated as a decision, `best` the one to play (`played` is the same, the loss
+    0); None when the seat has fewer than two options. Only what the seat sees is used."""
+    listed = [e for e in state.legal_events() if e.seat == seat]
+    if state.phase == LIVE and state.live is not None:
+        live = state.live
+        claims = tuple(Option(e.text(), e) for e in listed if e.verb in "mw")
+        if live.source == "draw" and live.owner == seat:
+            options = claims + tuple(Option(e.text(), e) for e in listed if e.verb == "x")
+        else:
+            options = claims + (Option(PASS),) if claims else ()
+    else:
+        options = tuple(Option(e.text(), e) for e in listed if e.verb == "x")
+    if len(options) < 2:
+        return None
+    point = Point(state.ply, state.ply + 1, seat, options, None)
+    return _rate(point, state, state.players, samples, seed)
 
 
 def analyse(
@@ -321,6 +339,7 @@ __all__ = [
     "Decision",
     "OptionValue",
     "SeatSummary",
+    "advise",
     "analyse",
     "verdict",
 ]

@@ -34,7 +34,7 @@ class Point:
     ply: int
     seat: int
     options: tuple[Option, ...]
-    played: str
+    played: str | None  # None: no option was played (the reviewer's advice)
 
 
 def _key(event: Event) -> tuple[int, str, tuple[Card, ...]]:

@@ -1,9 +1,11 @@
 """Seeded self-play: bots play whole rounds and matches, deterministically from a seed.
 
-Two bots: ``random`` picks uniformly among legal choices (claims it may decline, melds, discards);
-``greedy`` values points: it always wins when it can (taking the best-scoring win), claims the
-meld worth most (in a ruleset with a threshold, never one that ends the round by a forced finish
-under it while it has another choice), and discards the card that helps its hand least. The
+Three bots: ``random`` picks uniformly among legal choices (claims it may decline, melds,
+discards); ``greedy`` values points: it always wins when it can (taking the best-scoring win),
+claims the meld worth most (in a ruleset with a threshold, never one that ends the round by a
+forced finish under it while it has another choice), and discards the card that helps its hand
+least; ``analyst[:SAMPLES]`` plays the reviewer's best option (`fourcolor.analysis.advise`, at
+SAMPLES deals a decision, 32 by default) and otherwise plays as ``greedy``. The
 bots choose among the events `Round.legal_events()` lists (nothing else lists moves), and every
 event goes through `Round.push`, so a generated record is legal by construction (and the tests
 check it again).
@@ -27,7 +29,8 @@ from .notation import Event, Record
 from .playout import forces_finish_below_threshold, partners
 from .rulesets import Ruleset, format_switches, get_ruleset, variant
 
-BOTS = ("random", "greedy")
+BOTS = ("random", "greedy", "analyst")
+ANALYST_SAMPLES = 32
 DEFAULT_NAMES = ("East", "South", "West", "North", "Player 5", "Player 6", "Player 7", "Player 8")
 
 
@@ -50,6 +53,12 @@ class Bot(ABC):
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        self.seat = 0
+
+    def sit(self, state: Round, seat: int) -> None:
+        """Told its seat, and the round it plays in, before the play starts (only the analyst
+        looks at the round, and only at what its seat may see)."""
+        self.seat = seat
 
     def redeal(self) -> bool:
         return self.rng.random() < 0.5
@@ -116,17 +125,65 @@ class GreedyBot(Bot):
         )
 
 
+class AnalystBot(GreedyBot):
+    """Plays the reviewer's best option at every decision of its seat (`analysis.advise`, at
+    `samples` deals, seeded by the ply and the seat); the greedy bot's choices where the seat
+    has no choice to make (a redeal is not rated: always taken)."""
+
+    def __init__(self, rng: random.Random, samples: int) -> None:
+        super().__init__(rng)
+        self.careful = False  # every meld is offered: the reviewer rates them all
+        self.samples = samples
+        self.state: Round | None = None
+        self.advice: tuple[int, str | None] = (-1, None)
+
+    def sit(self, state: Round, seat: int) -> None:
+        self.state, self.seat = state, seat
+
+    def best(self) -> str | None:
+        """The canonical text of the best option now, None when the seat has no choice."""
+        state = self.state
+        assert state is not None, "the table seats every bot"
+        if self.advice[0] != state.ply:
+            from .analysis import advise  # the reviewer, only for this bot
+
+            decision = advise(state, self.seat, samples=self.samples)
+            self.advice = (state.ply, decision.best if decision else None)
+        return self.advice[1]
+
+    def take_win(self, option: _Option) -> bool:
+        best = self.best()
+        return best is None or best.split()[0].endswith("w")
+
+    def choose_meld(self, options: list[_Option], hand: list[int], rs: Ruleset) -> _Option | None:
+        best = self.best()
+        if best is None:
+            return super().choose_meld(options, hand, rs)
+        return next((o for o in options if o.event.text() == best), None)
+
+    def choose_discard(self, hand: list[int], legal: list[Card], rs: Ruleset) -> Card:
+        best = self.best()
+        seat = str(self.seat)
+        chosen = [c for c in legal if best == f"{seat}x {c.token}"]
+        return chosen[0] if chosen else super().choose_discard(hand, legal, rs)
+
+
 def make_bot(kind: str, rng: random.Random) -> Bot:
-    """A bot of `kind` (one of `BOTS`, or `reckless`: the greedy bot without its two bga rules,
-    `GreedyBot(careful=False)`, as the demo archive plays) drawing its random choices from
-    `rng`."""
+    """A bot of `kind` (one of `BOTS`, `analyst:SAMPLES`, or `reckless`: the greedy bot without
+    its two bga rules, `GreedyBot(careful=False)`, as the demo archive plays) drawing its random
+    choices from `rng`; `ValueError` for another kind."""
+    name, _, samples = kind.partition(":")
+    if name == "analyst":
+        if samples and not (samples.isdigit() and 1 <= int(samples) <= 10_000):
+            raise ValueError(f"bot {kind!r}: the samples must be a number from 1 to 10000")
+        return AnalystBot(rng, int(samples) if samples else ANALYST_SAMPLES)
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":
         return GreedyBot(rng)
     if kind == "reckless":
         return GreedyBot(rng, careful=False)
-    raise ValueError(f"unknown bot {kind!r} (known: {', '.join(BOTS)})")
+    raise ValueError(f"unknown bot {kind!r} (known: {', '.join(BOTS)}, analyst:SAMPLES)")
 
 
 class _Table:
@@ -138,6 +195,8 @@ class _Table:
         self.rs = state.ruleset
         self.players = state.players
         self.bots = {s: bots[s - 1] for s in range(1, state.players + 1)}
+        for seat, bot in self.bots.items():
+            bot.sit(state, seat)
         self.events: list[Event] = []
 
     def push(self, event: Event) -> None:
@@ -387,6 +446,7 @@ def generate_match(
 
 __all__ = [
     "BOTS",
+    "AnalystBot",
     "Bot",
     "GreedyBot",
     "RandomBot",

@@ -11,11 +11,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .rulesets import Ruleset
+
 VERDICTS = ("good", "inaccuracy", "mistake", "blunder")
 # A decision's loss, divided by the number of other seats (what each of them would pay or be
-# paid: a classic win of P points is P from each), at or above these is an inaccuracy, a
-# mistake, a blunder. See docs/analysis.md for how they were chosen.
+# paid: a classic win of P points is P from each) and by the ruleset's `stake`, at or above
+# these is an inaccuracy, a mistake, a blunder. See docs/analysis.md for how they were chosen.
 THRESHOLDS = (0.5, 1.5, 4.0)
+BGA_STAKE = 1 / 3
 # Options valued on every deal besides the one played, when a decision has more (`screened`):
 # the KEEP best of the screening deals and, when the option played looks like a mistake, every
 # other option the screening cannot tell from the best (under SCREEN_Z standard errors below).
@@ -33,9 +36,24 @@ EXTEND = 4
 SURE = 3.5
 
 
-def verdict(loss: float, players: int) -> str:
-    """The verdict of a loss in points at a table of `players` (see `THRESHOLDS`)."""
-    per_seat = loss / max(players - 1, 1)
+def stake(ruleset: Ruleset) -> float:
+    """What a ruleset's rounds are worth next to classic's, by which its thresholds are scaled:
+    the median win pays each other seat 9 points in classic and 3 in bga (a minimal bga win
+    pays the base 1 and the lucky bonus), in greedy self-play (docs/analysis.md, "Thresholds").
+    Any ruleset settled with a threshold is scaled as bga."""
+    return BGA_STAKE if ruleset.threshold is not None else 1.0
+
+
+def unit(ruleset: Ruleset, players: int) -> float:
+    """The points of a loss that make one unit of `THRESHOLDS`: one per other seat, scaled by
+    the ruleset's `stake`."""
+    return max(players - 1, 1) * stake(ruleset)
+
+
+def verdict(loss: float, players: int, ruleset: Ruleset | None = None) -> str:
+    """The verdict of a loss in points at a table of `players` of `ruleset` (default: classic
+    stakes; see `THRESHOLDS`)."""
+    per_seat = loss / (max(players - 1, 1) if ruleset is None else unit(ruleset, players))
     rated = VERDICTS[0]
     for name, threshold in zip(VERDICTS[1:], THRESHOLDS, strict=True):
         if per_seat >= threshold - 1e-9:
@@ -67,77 +85,59 @@ class Judgement:
     values: list[float]
     best: int
     loss: float  # best - played when the best beats the played, else 0
+    close: bool  # sampling cannot tell the best from another option: "about equal"
     unclear: bool  # more deals could change the best option named, or a mistake verdict
     racing: list[int]  # the options that more deals could still name the best, and the played
-
-
-def name_best(
-    judged: Sequence[Sequence[float]], active: Sequence[int], played: int, top: int
-) -> int:
-    """The option named the best once some option beats the one played: the first in the
-    engine's order among every option sampling cannot tell from the `top` one (the option
-    played aside), whether or not each alone beats the one played: an option as good as the
-    best is as good an answer, and whether its own gain over the option played reaches `Z` is
-    the noisiest test of all (two seeds then named different options of a tie,
-    docs/analysis.md step 6; other rules measured no better)."""
-    near = [
-        k for k in active if k != played and (k == top or margin(judged[top], judged[k]) <= Z)
-    ]
-    return min(near) if near else top
 
 
 def judge(
     judged: Sequence[Sequence[float]],
     active: Sequence[int],
     wins: Sequence[bool],
-    played: int,
-    players: int,
+    played: int | None,
+    unit: float,
 ) -> Judgement:
-    """The best option from the deals so far (`analysis._rate`'s rules; `wins[k]`: option k is
-    a win), and whether the decision is still unclear: it might be a mistake or worse (the top
-    option's gain over the one played, plus `Z` standard errors, reaches the mistake threshold)
-    while that gain, or the gap between the top option and another near it, is not yet `SURE`
-    standard errors clear."""
+    """The best option from each option's values on the same deals (`wins[k]`: option k is a
+    win; `played` None: no option was played, the reviewer's advice), the loss of the one
+    played in points, and whether the decision is still unclear (docs/analysis.md, steps 6-8):
+
+    - the best is the highest estimate, but a win sampling cannot tell from it is named
+      instead: it ends the round now with a known settlement, the others only on average;
+    - the loss is the best's gain over the one played when some option beats it (a gain over
+      `Z` standard errors), else 0, sampling cannot tell the one played from the best;
+    - `close` ("about equal") when sampling cannot tell the best from another option;
+    - unclear when it might be a mistake or worse (the top option's gain over the one played,
+      plus `Z` standard errors, reaches the mistake threshold in points of `unit`) while that
+      gain, or the gap between the top option and another near it, is not yet `SURE` standard
+      errors clear: which of two near options a few deals call the best is chance."""
     values = [round(sum(r) / len(r), 3) for r in judged]
-    top = max(active, key=lambda k: (values[k], -k))
-    beats = [k for k in active if k != played and margin(judged[k], judged[played]) > Z]
-    best = played
-    if beats:
-        best = name_best(judged, active, played, top)
-        if values[best] <= values[played]:
-            best = played
-    loss = round(max(values[best] - values[played], 0.0), 3) if best != played else 0.0
-    if not wins[best]:
-        # Between options sampling cannot tell apart, a win is named the best: it ends the
-        # round now with a known settlement, the others only on average. The loss stays that
-        # of the option it replaces (0 when that is the one played).
-        tied = [
-            k
-            for k in active
-            if wins[k]
-            and k != best
-            and margin(judged[best], judged[k]) <= Z
-            and (best == played or k in beats)
-        ]
-        if tied:
-            best = tied[0]
-            if loss:
-                loss = round(max(values[best] - values[played], 0.0), 3)
+    top = max(active, key=lambda k: (values[k], wins[k], -k))
+    beats = [k for k in active if played is not None and margin(judged[k], judged[played]) > Z]
+    # A win near the top, named instead: when nothing beats the one played, or it does too.
+    near_wins = [
+        k
+        for k in active
+        if wins[k] and k != top and margin(judged[top], judged[k]) <= Z
+        and (not beats or k in beats)
+    ]
+    best = top if wins[top] else max(near_wins, key=lambda k: (values[k], -k), default=top)
+    loss = 0.0
+    if played is not None and best != played and beats:
+        loss = round(max(values[best] - values[played], 0.0), 3)
+    close = any(margin(judged[best], judged[k]) <= Z for k in active if k != best)
     unclear = False
-    if top != played:
+    if played is not None and top != played:
         gain, se = paired(judged[top], judged[played])
-        if (gain + Z * se) / max(players - 1, 1) >= THRESHOLDS[1]:
-            # A near tie at the top is unclear too: which of two options a few deals call
-            # the best is chance, and the verdict's loss is measured against the one named.
+        if (gain + Z * se) / unit >= THRESHOLDS[1]:
             unclear = gain < SURE * se or any(
                 margin(judged[top], judged[k]) < SURE for k in active if k not in (top, played)
             )
     racing = [k for k in active if k in (top, played) or margin(judged[top], judged[k]) < SURE]
-    return Judgement(values, best, loss, unclear, racing)
+    return Judgement(values, best, loss, close, unclear, racing)
 
 
 def screened(
-    results: Sequence[Sequence[float]], active: Sequence[int], played: int, players: int
+    results: Sequence[Sequence[float]], active: Sequence[int], played: int | None, unit: float
 ) -> list[int]:
     """The options valued on the deals after the screening, from the screening deals'
     `results`: the option played, the `KEEP` best, and, when the option played looks like a
@@ -148,9 +148,11 @@ def screened(
     (docs/analysis.md, step 5). Elsewhere the best option named does not show in a verdict,
     and the three best are enough."""
     ranked = sorted(active, key=lambda k: (-sum(results[k]), k))
+    if played is None:
+        return sorted(ranked[:KEEP])
     kept = set(ranked[:KEEP]) | {played}
     lead = results[ranked[0]]
     gain, _se = paired(lead, results[played])
-    if ranked[0] != played and gain / max(players - 1, 1) >= THRESHOLDS[1]:
+    if ranked[0] != played and gain / unit >= THRESHOLDS[1]:
         kept |= {k for k in ranked[KEEP:] if margin(lead, results[k]) < SCREEN_Z}
     return sorted(kept)

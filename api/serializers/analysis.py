@@ -63,6 +63,9 @@ class DecisionDoc(serializers.Serializer[Any]):
     options = OptionDoc(many=True, help_text="best first")
     loss = serializers.FloatField(help_text="best ev - played ev, in points (>= 0)")
     verdict = serializers.ChoiceField(choices=["good", "inaccuracy", "mistake", "blunder"])
+    about_equal = serializers.BooleanField(
+        help_text="the simulations cannot tell the best option from another (false in "
+                  "analyses made before the engine said so)")
 
 
 class SeatSummaryDoc(serializers.Serializer[Any]):
@@ -134,5 +137,5 @@ def result_json(analysis: GameAnalysis) -> dict[str, Any]:
         "analysed_at": serializers.DateTimeField().to_representation(analysis.analysed_at),
         "seconds": analysis.seconds,
         "seats": seats,
-        "decisions": analysis.result.get("decisions", []),
+        "decisions": [{"about_equal": False, **d} for d in analysis.result.get("decisions", [])],
     }

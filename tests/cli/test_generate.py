@@ -90,7 +90,14 @@ def test_it_seats_one_bot_kind_per_seat_with_bots(run: Runner) -> None:
     "bots,message",
     [
         ("greedy,random", "--bots names 2 bots for 4 seats: give one per seat"),
-        ("greedy,random,greedy,smart", "--bots: unknown bot 'smart' (known: random, greedy)"),
+        (
+            "greedy,random,greedy,smart",
+            "--bots: unknown bot 'smart' (known: random, greedy, analyst, analyst:SAMPLES)",
+        ),
+        (
+            "analyst:0,greedy,greedy,greedy",
+            "--bots: bot 'analyst:0': the samples must be a number from 1 to 10000",
+        ),
     ],
 )
 def test_it_refuses_bots_that_do_not_fit_the_table(run: Runner, bots: str, message: str) -> None:

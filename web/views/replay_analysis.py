@@ -269,15 +269,21 @@ class ReplayAnalysis:
         return "failed" if self.failed is not None else "none"
 
 
-def _sentence(name: str, played: str, best: str, loss: float, live: str | None) -> SafeString:
+def _sentence(name: str, played: str, best: str, loss: float, live: str | None,
+              about_equal: bool = False) -> SafeString:
     if played == best or round(loss, 1) == 0:
-        return _html(_("%(name)s: %(played)s was as good as the best option."),
+        said = _html(_("%(name)s: %(played)s was as good as the best option."),
                      name=name, played=option_phrase(played, live))
-    return _html(
-        _("%(name)s: %(played)s instead of %(best)s loses %(loss)s points on average."),
-        name=name, played=option_phrase(played, live), best=option_phrase(best, live),
-        loss=points(loss),
-    )
+    else:
+        said = _html(
+            _("%(name)s: %(played)s instead of %(best)s loses %(loss)s points on average."),
+            name=name, played=option_phrase(played, live), best=option_phrase(best, live),
+            loss=points(loss),
+        )
+    if not about_equal:
+        return said
+    return format_html('{} <span class="decision__equal">{}</span>', said, _(
+        "The best options are about equal: the simulations cannot tell them apart."))
 
 
 def _decision(data: Mapping[str, Any], names: Mapping[int, str],
@@ -292,7 +298,8 @@ def _decision(data: Mapping[str, Any], names: Mapping[int, str],
     return DecisionView(
         ply=ply, seat=seat, name=name, verdict=str(data["verdict"]), loss=float(data["loss"]),
         played=str(data["played"]), best=str(data["best"]),
-        sentence=_sentence(name, data["played"], data["best"], float(data["loss"]), live),
+        sentence=_sentence(name, data["played"], data["best"], float(data["loss"]), live,
+                           bool(data.get("about_equal", False))),
         options=[
             {
                 "phrase": option_phrase(o["event"], live),
