@@ -24,7 +24,7 @@ from config.logging import FORMATS as LOG_FORMATS
 from config.logging import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# Run-time state (SQLite file, collected static files, screenshots) lives here, never in git.
+# Run-time state (SQLite file, collected static files), never in git.
 VAR_DIR = BASE_DIR / "var"
 VAR_DIR.mkdir(exist_ok=True)
 
@@ -50,22 +50,18 @@ if not DEBUG and not ALLOWED_HOSTS:
         "ALLOWED_HOSTS must be set (comma-separated host names) when DEBUG is off."
     )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-# Proxies in front of the application that append the client's address to X-Forwarded-For.
-# 0 (the default): the header is ignored and the connection's address counts, so a client
-# cannot pick the address its rate limits and sign-in lockout are counted under
+# Proxies that append the client's address to X-Forwarded-For; 0: the header is ignored
 # (common/proxies.py; docs/deploy.md).
 NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0, maximum=10)
 
-# Cross-origin use of the API (django-cors-headers; the rules are in api/cors.py): anonymous
-# reads from anywhere (`*`), never credentials; the whole API with a token only from
-# API_CORS_TRUSTED_ORIGINS (e.g. https://app.example.org).
+# Cross-origin use of the API (django-cors-headers, rules in api/cors.py): anonymous reads
+# from anywhere, the whole API with a token only from API_CORS_TRUSTED_ORIGINS.
 CORS_URLS_REGEX = r"(?!)"  # matches nothing: api.cors decides per request
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_ALLOW_HEADERS = ("accept", "accept-language", "content-language", "if-none-match",
                       "if-modified-since")
-# Every header the API sends that a script may need (api.throttling's RateLimit-* included).
 CORS_EXPOSE_HEADERS = ("etag", "last-modified", "link", "location", "retry-after",
                        "content-disposition", "ratelimit-limit", "ratelimit-remaining",
                        "ratelimit-reset", "ratelimit-policy")
@@ -97,34 +93,24 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: one log line (with its duration and request id) for every request, static included.
-    "config.middleware.RequestLogMiddleware",
+    "config.middleware.RequestLogMiddleware",  # first: a log line for every request
     "config.middleware.QueryStringLimitMiddleware",
-    # Before anything reads the body (CSRF, the parsers): config/middleware.py.
-    "config.middleware.RequestBodyMiddleware",
-    # Compresses the API's public reads only (BREACH): after everything that reads or changes
-    # a body on the way out (api/compression.py).
-    "api.compression.ApiGZipMiddleware",
-    # A view's "database unreachable" error becomes a 503 (common/unavailable.py).
+    "config.middleware.RequestBodyMiddleware",  # before anything reads the body
+    "api.compression.ApiGZipMiddleware",  # after everything that changes a response body
     "common.unavailable.DatabaseUnavailableMiddleware",
-    # Before anything that answers by itself (preflights, redirects): api/cors.py.
-    "api.cors.ApiCorsMiddleware",
+    "api.cors.ApiCorsMiddleware",  # before anything that answers by itself
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    # Static files straight from the WSGI app: no separate web server or CDN needed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # After sessions (it reads the chosen language), before CommonMiddleware (URL handling).
-    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # after sessions, before CommonMiddleware
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # allauth's: the state of a sign-in in progress (e.g. waiting for a confirmed address).
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last: it answers a locked-out sign-in attempt (config/signin.py) whatever the view did.
-    "axes.middleware.AxesMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers a locked-out sign-in, whatever the view did
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -163,35 +149,22 @@ except ValueError as exc:  # unknown scheme, unparsable URL
     raise ImproperlyConfigured(f"DATABASE_URL={DATABASE_URL!r} is not usable: {exc}") from exc
 
 if _database["ENGINE"] == "django.db.backends.sqlite3":
-    # Writers take the lock when their transaction starts (no upgrade deadlocks between two
-    # uploads) and wait for each other instead of failing at once with "database is locked".
-    _database.setdefault("OPTIONS", {}).update(
-        {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,  # seconds a writer waits for the lock
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        }
-    )
+    # Writers take the lock when their transaction starts and wait up to 20 s for each other.
+    _database.setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE", "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
 DATABASES = {"default": _database}
 
-# The cache holds the API's rate-limit counters, which every gunicorn worker (and machine)
-# must share for a limit to mean what it says: Redis with REDIS_URL, otherwise a table of the
-# database (`fourcolor_cache`, made by migration api/0001, so `migrate` is all it needs).
+# The cache holds the rate-limit counters every worker must share (common/cache.py): Redis
+# with REDIS_URL, otherwise the database's `fourcolor_cache` table (made by `migrate`), with
+# room for every client of the last hour (culling drops live counters too).
 REDIS_URL = env_str("REDIS_URL") or ""
-CACHES = {
-    "default": (
-        # Django's, with the rate limits' counters in one script (common/cache.py).
-        {"BACKEND": "common.cache.RedisCache", "LOCATION": REDIS_URL}
-        if REDIS_URL
-        else {
-            # Django's, with one-statement writes and counters (common/cache.py).
-            "BACKEND": "common.cache.DatabaseCache",
-            "LOCATION": "fourcolor_cache",
-            # Culling drops live counters too: keep room for every client of the last hour.
-            "OPTIONS": {"MAX_ENTRIES": 200_000, "CULL_FREQUENCY": 4},
-        }
-    ),
-}
+CACHES = {"default": (
+    {"BACKEND": "common.cache.RedisCache", "LOCATION": REDIS_URL} if REDIS_URL else
+    {"BACKEND": "common.cache.DatabaseCache", "LOCATION": "fourcolor_cache",
+     "OPTIONS": {"MAX_ENTRIES": 200_000, "CULL_FREQUENCY": 4}}
+)}
 
 # --- Authentication -------------------------------------------------------------------------
 
@@ -201,23 +174,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# --- Sign-in lockout (django-axes; config/signin.py) ---
-# After SIGN_IN_FAILURE_LIMIT failed sign-ins for one account, or from one address, within the
-# cool-off, every attempt for it (or from there) is a 429 until SIGN_IN_LOCKOUT_MINUTES have
-# passed since the last one: at /accounts/login/, /admin/login/ and POST /api/v1/auth/token/.
-# Attempts live in the database (shared by every worker); `manage.py axes_reset` lifts locks.
+# Sign-in lockout (django-axes, config/signin.py; docs/deploy.md): SIGN_IN_FAILURE_LIMIT
+# failures for one account or from one address lock it for SIGN_IN_LOCKOUT_MINUTES (a 429).
 AUTHENTICATION_BACKENDS = [
-    # Refuses a locked-out attempt before the password is checked; needs the request.
-    "axes.backends.AxesStandaloneBackend",
-    # The exact username first (two old accounts that differ only in case both still sign
-    # in), then allauth's: the username in any case, or the e-mail address.
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out attempt first
+    # The exact username first (old accounts that differ only in case), then allauth's.
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_LOCKOUT_MINUTES", 15, minimum=1))
-# Either one over the limit locks: the account (whatever the address) or the address
-# (whatever the account), so neither many addresses nor many account names buy more guesses.
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "common.proxies.client_address"
 AXES_USERNAME_CALLABLE = "config.signin.username_of"
@@ -227,22 +193,14 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
-# --- E-mail (config/email.py) ---
-# EMAIL_URL (e.g. submission://user:password@smtp.example.org:587) or EMAIL_HOST, EMAIL_PORT,
-# EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL; DEFAULT_FROM_EMAIL.
-# Neither: the console in development; in production no mail at all (EMAIL_AVAILABLE false).
+# E-mail from EMAIL_URL (config/email.py); without it the console in development, no mail in
+# production (EMAIL_AVAILABLE false).
 _email = email_settings(DEBUG)
 globals().update(_email)
 EMAIL_AVAILABLE: bool = _email["EMAIL_AVAILABLE"]
 EMAIL_SUBJECT_PREFIX = "[fourcolor] "
 
-# --- Accounts (django-allauth; web/accounts/) ---
-# Sign-up, sign-in by username or e-mail address, sign-out, e-mail confirmation and password
-# reset under /accounts/. With mail, a new account must confirm its address before it signs
-# in, which is also what keeps sign-up from telling whether an address has an account (an
-# address already taken gets a mail saying so, and the page is the same). Without mail
-# (production with no EMAIL_URL), sign-up asks for no address and confirms nothing, and the
-# password reset page says that this site sends no mail (docs/deploy.md, "E-mail").
+# Accounts under /accounts/ (django-allauth, web/accounts/; docs/deploy.md, "E-mail").
 ACCOUNT_ADAPTER = "web.accounts.adapter.AccountAdapter"
 ACCOUNT_FORMS = {
     "login": "web.accounts.forms.LoginForm",
@@ -258,8 +216,7 @@ globals().update(account_settings(EMAIL_AVAILABLE))
 ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = EMAIL_SUBJECT_PREFIX
-# Failed sign-ins are counted by django-axes (above) at every door alike; allauth's own
-# counter for them is off so that one lockout, with one message, applies.
+# Failed sign-ins are counted by django-axes alone (one lockout, one message).
 ACCOUNT_RATE_LIMITS = {"login_failed": None}
 ACCOUNT_USERNAME_MIN_LENGTH = 2
 
@@ -280,14 +237,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
-# WhiteNoise warns about a missing STATIC_ROOT on every start until collectstatic has run.
-STATIC_ROOT.mkdir(exist_ok=True)
+STATIC_ROOT.mkdir(exist_ok=True)  # else WhiteNoise warns on every start
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # With DEBUG off, serve hashed, compressed copies made by `manage.py collectstatic`; in
-    # development (and under pytest, which imports settings with the DEBUG default) serve the
-    # source files so that nothing needs collecting first.
+    # Hashed, compressed copies (`collectstatic`) with DEBUG off; the sources in development.
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
@@ -336,8 +290,7 @@ UPLOAD_FRAMING_BYTES = 64 * 1024
 UPLOAD_MAX_RECORDS = env_int("UPLOAD_MAX_RECORDS", 20_000, minimum=1)
 # Games one API export request may stream: more is a 400 that says to narrow the filters.
 API_EXPORT_MAX_GAMES = env_int("API_EXPORT_MAX_GAMES", 10_000, minimum=1)
-# A form's fields other than files (pasted text on the upload page) in memory, in bytes, and
-# the number of parameters a query string or form may carry: Django answers 400 past either.
+# A form's fields other than files, in bytes, and its parameters: Django answers 400 past either.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 # The query string of any address, in bytes; longer is a 414 (config.middleware).
@@ -350,94 +303,69 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Game records of Four Color Cards (四色牌, tứ sắc), validated by the engine.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    # Swagger UI and Redoc come from drf-spectacular-sidecar, served as our own static files.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # A job's status and an upload result's status are two different choice sets.
     "ENUM_NAME_OVERRIDES": {"JobStatusEnum": "jobs.models.Job.Status",
                             "CardEnum": "drafts.play.CARD_TOKENS"},
 }
 
-# --- Background jobs ---------------------------------------------------------------------------
-# Large uploads, archive-wide revalidation and statistics run as `jobs.Job`s, never in a
-# request (docs/deploy.md, "Background jobs"). Without CELERY_BROKER_URL (the default) the
-# database-backed worker runs them: `manage.py run_jobs`, which gunicorn (config/gunicorn.conf.py,
-# JOB_WORKERS processes) and `make run` start beside the web server. With CELERY_BROKER_URL set
-# (e.g. redis://127.0.0.1:6379/0) they go to the broker and `celery -A config worker -B` on any
-# machine runs them.
+# --- Background jobs (docs/deploy.md, "Background jobs") -----------------------------------
+# Without CELERY_BROKER_URL the database worker runs them (`manage.py run_jobs`, started by
+# gunicorn and `make run`); with it, `celery -A config worker -B`.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or ""
-# Only `task.apply()` (tests) runs a task in-process; nothing is ever sent without a broker.
+# Without a broker only `task.apply()` (tests) runs a task, in-process; a failure marks the Job.
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
-# A failing in-process job marks its Job "failed"; it must not turn the request into a 500.
 CELERY_TASK_EAGER_PROPAGATES = False
-# Progress and results live in the Job row, not in a Celery result backend.
-CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_IGNORE_RESULT = True  # progress and results live in the Job row
 CELERY_RESULT_BACKEND = None
-# Acknowledge a job's message only once it finished (tasks set acks_late and
-# reject_on_worker_lost): a worker killed mid-job leaves it to be delivered again, and one
-# message at a time per worker process means none waits behind a long job unseen.
+# A message is acknowledged once its job finished: a killed worker's job is delivered again
+# (after the visibility timeout), and no message waits behind a long job unseen.
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Redis hands an unacknowledged message to another worker after this many seconds: the most
-# a killed worker's job waits before it resumes. A job still running when its message comes
-# back is left alone (its lease is fresh, see jobs/tasks.py); the fault test lowers it.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=1),
-    # Each worker looks for such messages every this many seconds (one cheap Redis query).
     "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10, minimum=1),
     "unacked_restore_throttle": 1,
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
-# Seconds between two looks for stored games the statistics do not count yet (a run that died
-# between storing and counting): the database worker's loop, or Celery beat (`-B`).
+# Seconds between two looks for stored games the statistics do not count yet.
 STATS_CHECK_SECONDS = env_int("STATS_CHECK_SECONDS", 60, minimum=1)
-# A job whose runner has not refreshed its lease for this many seconds is taken over by
-# another worker (its runner is presumed dead; at once when its process on the same host is
-# gone); runners refresh it every sixth of that.
+# A runner that has not refreshed its lease for this long is presumed dead; its job is taken over.
 JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 60, minimum=1)
-# Celery beat: the statistics check, and every 15 s the take-over of work whose runner died
-# (the database worker does both in its own loop).
+# Celery beat's two checks (the database worker does both in its own loop).
 CELERY_BEAT_SCHEDULE = {
     "statistics-catch-up": {"task": "jobs.catch_up_stats",
                             "schedule": float(STATS_CHECK_SECONDS)},
     "jobs-take-over": {"task": "jobs.take_over", "schedule": 15.0},
 }
-# An import or revalidation of at least 2 x JOB_PART_MIN_SIZE records (games) is split into
-# at most JOB_PARTS parts that every worker takes (jobs/parts.py), Celery's or the database's.
+# A job of at least 2 x JOB_PART_MIN_SIZE records is split into at most JOB_PARTS parts.
 JOB_PARTS = env_int("JOB_PARTS", 8, minimum=1)
 JOB_PART_MIN_SIZE = env_int("JOB_PART_MIN_SIZE", 1000, minimum=1)
-# The database worker looks at the queue this often when idle (seconds).
+# Seconds between two looks at the queue by an idle database worker.
 JOB_POLL_SECONDS = env_int("JOB_POLL_SECONDS", 1, minimum=1)
-# Database workers gunicorn starts beside its web workers (0: none, run `manage.py run_jobs`
-# yourself; ignored with a broker): two, so that a large upload's parts use two cores.
+# Database workers gunicorn starts beside its web workers (0: none; ignored with a broker).
 JOB_WORKERS = env_int("JOB_WORKERS", 2, minimum=0)
-# Uploads of at least this many bytes (web form and API) run on a worker; smaller ones are
-# imported in the request itself (well under a second), and both answer with the job.
+# Uploads of at least this many bytes run on a worker; smaller ones in the request.
 BACKGROUND_IMPORT_MIN_BYTES = env_int("BACKGROUND_IMPORT_MIN_BYTES", 256 * 1024, minimum=1)
-# --- End of background jobs -----------------------------------------------------------------
 
-# --- Analysis (every decision rated by simulation, docs/analysis.md) -----------------------
-# Analyses are background jobs (jobs/analysis.py), requested from the replay page or the API.
-# Samples per option when a request names none (the engine's default), and the most a request
-# may ask for: the work grows with it, one job holds a worker for all of it.
+# --- Analysis (docs/analysis.md) ------------------------------------------------------------
+# Samples per option when a request names none, and the most a request may ask for.
 ANALYSIS_SAMPLES = env_int("ANALYSIS_SAMPLES", _analysis.DEFAULT_SAMPLES, minimum=1)
 ANALYSIS_MAX_SAMPLES = env_int("ANALYSIS_MAX_SAMPLES", max(ANALYSIS_SAMPLES, 1000), minimum=1)
 if ANALYSIS_MAX_SAMPLES < ANALYSIS_SAMPLES:
     raise ImproperlyConfigured(
         f"ANALYSIS_MAX_SAMPLES={ANALYSIS_MAX_SAMPLES} is below ANALYSIS_SAMPLES={ANALYSIS_SAMPLES}."
     )
-# Queue an analysis of every newly stored game (off by default: each costs seconds of work).
+# Queue an analysis of every newly stored game (each costs seconds of work).
 ANALYSIS_ON_UPLOAD = env_bool("ANALYSIS_ON_UPLOAD", False)
 # Analyses one user may request per hour (API and web), on top of the API's own throttles.
 ANALYSIS_REQUESTS_PER_HOUR = env_int("ANALYSIS_REQUESTS_PER_HOUR", 30, minimum=1)
-# --- End of analysis ------------------------------------------------------------------------
 
 # --- Security: HTTPS, cookies, Content-Security-Policy ---------------------------------------
 
-# HTTPS=false serves the site over plain HTTP (no redirect, no HSTS, cookies without Secure),
-# e.g. a load test on loopback. Otherwise a production start (DEBUG off) is HTTPS-only.
+# A production start is HTTPS-only; HTTPS=false serves plain HTTP (e.g. a test on loopback).
 HTTPS = env_bool("HTTPS", not DEBUG)
 # The links in account mail (confirmation, password reset).
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if HTTPS else "http"
@@ -446,22 +374,19 @@ SECURE_SSL_REDIRECT = HTTPS
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
-# Preloading is a commitment for the whole domain that is slow to undo: off (the browsers'
-# list is joined by hand, https://hstspreload.org, with SECURE_HSTS_PRELOAD set here).
-SECURE_HSTS_PRELOAD = False
+SECURE_HSTS_PRELOAD = False  # a commitment for the whole domain, slow to undo: by hand
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips it from clients).
 if env_bool("BEHIND_HTTPS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# `check --deploy` warns (W021) while preload is off; off is the deliberate default above.
+# `check --deploy` warns (W021) while preload is off, deliberately.
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD or not SECURE_HSTS_SECONDS else [
     "security.W021"
 ]
 
-# Only the project's own scripts, styles, fonts and images; no inline script or style, no CDN.
-# data: images: Swagger UI's icons; blob: workers: Redoc's search. The browsable API's HTML
-# pages relax style-src a little more (api.views.base.BROWSABLE_API_CSP); scripts never.
+# Only the project's own files, no inline script or style, no CDN (data: images for Swagger
+# UI's icons, blob: workers for Redoc's search; api.views.base.BROWSABLE_API_CSP relaxes styles).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
@@ -484,8 +409,7 @@ LOG_LEVEL = (env_str("LOG_LEVEL", "INFO")).upper()
 if not isinstance(logging.getLevelName(LOG_LEVEL), int):
     raise ImproperlyConfigured(f"LOG_LEVEL={LOG_LEVEL!r} is not a logging level name.")
 
-# "json": one JSON object per line (time, level, logger, message, request_id and the request
-# log's method, path, status, duration_ms), for log collectors; "plain" for people.
+# "json": one JSON object per line, for log collectors; "plain" for people (config/logging.py).
 LOG_FORMAT = env_str("LOG_FORMAT", "plain" if DEBUG else "json").lower()
 if LOG_FORMAT not in LOG_FORMATS:
     raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r} is not one of {LOG_FORMATS}.")
