@@ -37,7 +37,7 @@ CACHE_HEADERS = {
     "Cache-Control": {"schema": {"type": "string"},
                       "description": "public, max-age=60 for a game's own reads; public, "
                       "no-cache for lists and statistics; private, no-cache for one's own "
-                      "jobs; no-store for one's token"},
+                      "jobs; no-store for one's tokens"},
 }
 
 

@@ -20,7 +20,7 @@ from rest_framework.routers import APIRootView, DefaultRouter
 
 from api.game_object import download_game_json
 from api.views.analysis import GameAnalysisView
-from api.views.auth import TokenView
+from api.views.auth import TokenDetailView, TokenListView, TokenView
 from api.views.base import BrowsableApiCspMixin, not_found
 from api.views.drafts import DraftViewSet
 from api.views.games import GameViewSet
@@ -60,6 +60,7 @@ class ApiRouter(DefaultRouter):
         "global-stats": "global-stats",
         "rulesets": "rulesets",
         "token": "token",
+        "tokens": "tokens",
         "schema": "schema",
         "docs": "swagger-ui",
         "redoc": "redoc",
@@ -88,6 +89,8 @@ v1: list[URLPattern | URLResolver] = [
     path("rulesets/", RulesetsView.as_view(), name="rulesets"),
     path("uploads/", UploadView.as_view(), name="upload"),
     path("auth/token/", TokenView.as_view(), name="token"),
+    path("auth/tokens/", TokenListView.as_view(), name="tokens"),
+    path("auth/tokens/<int:id>/", TokenDetailView.as_view(), name="token-detail"),
     path("schema/", SpectacularAPIView.as_view(api_version="v1"), name="schema"),
     path(
         "docs/",

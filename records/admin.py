@@ -19,7 +19,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from records.deletion import delete_game, restore_game
-from records.models import AuditAction, AuditEntry, Game, GameSeat, Match, Player
+from records.models import ApiToken, AuditAction, AuditEntry, Game, GameSeat, Match, Player
 
 DERIVED_GAME_FIELDS = (
     "ruleset", "players", "dealer", "outcome", "finisher", "on", "points", "exposed_points",
@@ -180,3 +180,20 @@ RESTORE_MESSAGES = {
     "duplicate": (_("game #%(old)s is stored already, as game #%(new)s"), messages.WARNING),
     "refused": (_("game #%(old)s not restored: %(error)s"), messages.ERROR),
 }
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Staff see and revoke (delete) anyone's tokens; keys are made by their owners only."""
+
+    list_display = ("user", "name", "scope", "last_four", "created")
+    list_filter = ("scope",)
+    search_fields = ("user__username", "name")
+    fields = list_display
+    readonly_fields = list_display
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

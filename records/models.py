@@ -398,3 +398,5 @@ class SeatAnalysis(models.Model):
 
 # The search index's table belongs to this app; it is defined beside the folding it indexes.
 from records.search import NameWord as NameWord  # noqa: E402
+# API tokens: defined beside the functions that make and revoke them.
+from records.tokens import ApiToken as ApiToken  # noqa: E402

@@ -147,8 +147,8 @@ def main() -> int:
         manage(environ, "seed_demo", "--games", "40")
         token = manage(environ, "shell", "-c", (
             "from django.contrib.auth.models import User; "
-            "from rest_framework.authtoken.models import Token; "
-            "u = User.objects.create_user('outage'); print(Token.objects.create(user=u).key)"
+            "from records.tokens import create_token; "
+            "u = User.objects.create_user('outage'); print(create_token(u, 'outage')[1])"
         )).strip().splitlines()[-1]
         game = int(db.query("SELECT min(id) FROM records_game"))
         if args.broker:

@@ -116,11 +116,11 @@ def probe(url: str, port: int, workers: int, proxies: int) -> list[tuple[str, bo
     manage(environ, "collectstatic", "--noinput", "--verbosity", "0")
     token = manage(environ, "shell", "-c", (
         "from django.contrib.auth.models import User; from axes.models import AccessAttempt; "
-        "from rest_framework.authtoken.models import Token; from django.core.cache import cache; "
+        "from records.tokens import create_token; from django.core.cache import cache; "
         "User.objects.all().delete(); AccessAttempt.objects.all().delete(); cache.clear(); "
         f"[User.objects.create_user(n, password='{PASSWORD}', is_staff=True, is_superuser=True)"
         " for n in ('site', 'admin', 'api', 'spare', 'spare2', 'spare3')]; "
-        "print(Token.objects.create(user=User.objects.create_user('uploader')).key)"
+        "print(create_token(User.objects.create_user('uploader'), 'probe')[1])"
     )).strip().splitlines()[-1]
     log = ROOT / "var" / f"security_probe_{proxies}.log"
     log.unlink(missing_ok=True)

@@ -62,9 +62,9 @@ def database(env: dict[str, str], *, drop: bool) -> None:
 def make_token(env: dict[str, str], username: str) -> str:
     code = (
         "from django.contrib.auth.models import User\n"
-        "from rest_framework.authtoken.models import Token\n"
+        "from records.tokens import create_token\n"
         f"user, _ = User.objects.get_or_create(username={username!r})\n"
-        "print(Token.objects.get_or_create(user=user)[0].key)\n"
+        "print(create_token(user, \"served\")[1])\n"
     )
     return manage(env, "shell", "-c", code).strip().splitlines()[-1]
 

@@ -1,14 +1,17 @@
-"""Tokens for scripts: get one with a password, see, rotate and revoke one's own.
+"""API tokens for scripts: several per user, each named and scoped (read, or read and write).
 
-- `POST` with `username` and `password` (JSON or form), no other credentials needed: a new
-  token for that user (any previous one stops working). The password is checked by
-  `django.contrib.auth.authenticate(request=...)`, so the sign-in lockout of the site's login
-  pages (django-axes, when installed) counts and blocks these attempts too.
-- `POST` with no body, signed in (session with CSRF, or a token): a new token for oneself.
-- `GET`: one's token, its key's last four characters only; `DELETE`: revoke it.
+`/auth/token/` is the token a request is made with:
+- `POST` with `username` and `password` (JSON or form; optionally `name` and `scope`), no other
+  credentials needed: a new token for that user; their other tokens keep working. The password
+  is checked by `django.contrib.auth.authenticate(request=...)`, so the sign-in lockout of the
+  site's login pages (django-axes) counts and blocks these attempts too.
+- `POST` with no body: with a token, a new key for that token (the old key stops working);
+  signed in with a session, a new token named "script".
+- `GET`: the token the request carries; `DELETE`: revoke it.
 
-The key itself is shown once, in the answer that creates it (as the account page does), never
-again. `manage.py issue_token USERNAME` does the same from the command line. Send the key as
+`/auth/tokens/` lists one's tokens and makes a named one (`POST`, signed in); `/auth/tokens/{id}/`
+shows or revokes one of them. A key is shown once, in the answer that makes it (as on the account
+page), never again. `manage.py issue_token USERNAME` makes one from the command line. Send it as
 `Authorization: Token <key>`.
 """
 
@@ -22,8 +25,7 @@ from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions
-from rest_framework.authtoken.models import Token
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -31,21 +33,43 @@ from rest_framework.views import APIView
 from api.caching import NO_STORE
 from api.exceptions import error_body
 from api.serializers.errors import ErrorDoc
-from api.serializers.tokens import NewTokenSerializer, PasswordSerializer, TokenSerializer
+from api.serializers.tokens import (
+    NewTokenSerializer,
+    PasswordSerializer,
+    TokenRequestSerializer,
+    TokenSerializer,
+)
 from api.views.base import ApiViewMixin
-from records.tokens import revoke_token, rotate_token
+from records.models import MAX_ID
+from records.tokens import ApiToken, TooManyTokens, create_token, revoke_token, rotate_token
 
 
+def token_json(token: ApiToken, key: str | None = None) -> dict[str, Any]:
+    shown = TokenSerializer(token).data
+    return {"token": key, **shown} if key is not None else dict(shown)
 
-def token_json(token: Token, *, with_key: bool = False) -> dict[str, Any]:
-    shown = {"username": token.user.get_username(), "last_four": token.key[-4:],
-             "created": token.created}
-    return {"token": token.key, **shown} if with_key else shown
+
+def created(token: ApiToken, key: str) -> Response:
+    # The only answer holding the key: no cache may keep it.
+    return Response(token_json(token, key), status=201, headers={"Cache-Control": NO_STORE})
+
+
+def new_token(user: Any, name: str, scope: str) -> Response:
+    try:
+        return created(*create_token(user, name, scope))
+    except TooManyTokens as exc:
+        raise exceptions.ValidationError({"name": [str(exc)]}) from exc
+
+
+def without_token() -> Response:
+    message = ("Signed in without a token: your tokens are listed at /api/v1/auth/tokens/, "
+               "each revocable at /api/v1/auth/tokens/{id}/.")
+    return Response(error_body(404, "not_found", message), status=404)
 
 
 class SignedInOrPasswordPost(BasePermission):
     """Anyone may POST (a password exchange checks its own credentials); everything else, and
-    a POST without a password (rotating one's own token), needs a signed-in user."""
+    a POST without a password (a new key for one's token), needs a signed-in user."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.user and request.user.is_authenticated:
@@ -69,37 +93,65 @@ def _cool_off() -> float | None:
     return cool_off.total_seconds() if isinstance(cool_off, timedelta) else None
 
 
+def check_password(request: Request) -> tuple[Any, dict[str, Any]]:
+    """The user a password exchange names, and the fields of its request."""
+    form = PasswordSerializer(data=request.data)
+    form.is_valid(raise_exception=True)
+    fields = dict(form.validated_data)
+    credentials = {"username": fields.pop("username"), "password": fields.pop("password")}
+    try:
+        # The Django request: django-axes reads the address and records the attempt on it.
+        user = authenticate(request._request, **credentials)
+    except PermissionDenied as exc:  # a lockout (django-axes' backend raises it)
+        raise LockedOut(wait=_cool_off()) from exc
+    if getattr(request._request, "axes_locked_out", False):
+        raise LockedOut(wait=_cool_off())
+    if user is None or not user.is_active:
+        raise InvalidCredentials()
+    return user, fields
+
+
+def has_body(request: Request) -> bool:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > 0
+    except ValueError:
+        return True
+
+
 NOT_SIGNED_IN = OpenApiResponse(ErrorDoc, "Not signed in.")
+CSRF_OR_SCOPE = OpenApiResponse(ErrorDoc, "CSRF check failed (session), or a read-only token "
+                                          "(`read_only_token`).")
 
 
 @extend_schema(tags=["auth"])
 class TokenView(ApiViewMixin, APIView):
     permission_classes = [SignedInOrPasswordPost]
-    # A POST without a body rotates one's own token (signed in): the body is optional.
+    # A POST without a body gives a new key to one's token (signed in): the body is optional.
     request_body_required = False
     cache_control = NO_STORE  # the answer names the account (and, once, holds the key)
 
     @extend_schema(
-        summary="My API token (its last four characters)",
-        description="The key itself is shown only once, by the POST that creates it.",
+        summary="The token this request is made with",
+        description="Its name, scope and last four characters; never the key. Signed in with "
+                    "a session (no token): 404, see `/auth/tokens/`.",
         responses={200: TokenSerializer, 401: NOT_SIGNED_IN,
-                   404: OpenApiResponse(ErrorDoc, "No token yet: POST to create one.")},
+                   404: OpenApiResponse(ErrorDoc, "Signed in without a token.")},
     )
     def get(self, request: Request) -> Response:
-        token = Token.objects.filter(user=request.user).select_related("user").first()
-        if token is None:
-            message = "You have no token yet: POST to this URL to create one."
-            return Response(error_body(404, "not_found", message), status=404)
-        return Response(token_json(token))
+        if not isinstance(request.auth, ApiToken):
+            return without_token()
+        return Response(token_json(request.auth))
 
     @extend_schema(
         summary="Get a new API token (with a password, or signed in)",
         description=(
-            "With `username` and `password` (JSON or form): a new token for that user. "
-            "Without a body, signed in (a session with its CSRF token, or a token): a new "
-            "token for oneself. Either way any previous token of the user stops working, and "
-            "the answer is the only one that shows the key. Failed passwords count towards "
-            "the sign-in lockout of the site's login page (429 once locked out)."
+            "With `username` and `password` (JSON or form; optionally the new token's `name`, "
+            "default `script`, and `scope`, default `write`): a new token for that user, "
+            "whose other tokens keep working. Without a body and with a token: a new key for "
+            "that token (same name and scope; the old key stops working). Without a body and "
+            "signed in with a session (with its CSRF token): a new token named `script`. The "
+            "answer is the only one that shows the key. Failed passwords count towards the "
+            "sign-in lockout of the site's login page (429 once locked out)."
         ),
         # Usable without credentials (a password exchange): `{}` among the alternatives.
         auth=[{"tokenAuth": []}, {"cookieAuth": []}, {}],
@@ -107,61 +159,103 @@ class TokenView(ApiViewMixin, APIView):
                  "application/x-www-form-urlencoded": PasswordSerializer,
                  "multipart/form-data": PasswordSerializer},
         examples=[OpenApiExample(
-            "A password", value={"username": "ana", "password": "correct horse battery"},
-            request_only=True,
+            "A password", request_only=True,
+            value={"username": "ana", "password": "correct horse battery", "name": "nightly "
+                   "backup", "scope": "read"},
         )],
         responses={
             201: NewTokenSerializer,
-            400: OpenApiResponse(ErrorDoc, "A missing or invalid username or password field."),
+            400: OpenApiResponse(ErrorDoc, "A missing or invalid field, or already the most "
+                                           "tokens one may have (50)."),
             401: OpenApiResponse(ErrorDoc, "Wrong username or password, or an inactive user "
                                            "(or no body and not signed in)."),
-            403: OpenApiResponse(ErrorDoc, "CSRF check failed (session)."),
+            403: CSRF_OR_SCOPE,
             429: OpenApiResponse(ErrorDoc, "Throttled, or locked out after failed sign-ins."),
         },
     )
     def post(self, request: Request) -> Response:
-        # A body, even `{}`, is a password exchange (and `{}` a 400 for its missing fields);
-        # only a request without one rotates the signed-in user's token, as documented.
-        if request.data or self._has_body(request):
-            user = self._check_password(request)
-        elif request.user and request.user.is_authenticated:
-            user = request.user
-        else:
-            raise exceptions.NotAuthenticated(
-                "Send a username and password, or sign in, to get a token."
-            )
-        # The only answer holding the key: no cache may keep it.
-        return Response(token_json(rotate_token(user), with_key=True), status=201,
-                        headers={"Cache-Control": NO_STORE})
-
-    @staticmethod
-    def _has_body(request: Request) -> bool:
-        try:
-            return int(request.META.get("CONTENT_LENGTH") or 0) > 0
-        except ValueError:
-            return True
-
-    def _check_password(self, request: Request) -> Any:
-        form = PasswordSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        try:
-            # The Django request: django-axes reads the address and records the attempt on it.
-            user = authenticate(request._request, **form.validated_data)
-        except PermissionDenied as exc:  # a lockout (django-axes' backend raises it)
-            raise LockedOut(wait=_cool_off()) from exc
-        if getattr(request._request, "axes_locked_out", False):
-            raise LockedOut(wait=_cool_off())
-        if user is None or not user.is_active:
-            raise InvalidCredentials()
-        return user
+        # A body, even `{}`, is a password exchange (and `{}` a 400 for its missing fields).
+        if request.data or has_body(request):
+            user, fields = check_password(request)
+            return new_token(user, **fields)
+        if isinstance(request.auth, ApiToken):
+            return created(request.auth, rotate_token(request.auth))
+        if request.user and request.user.is_authenticated:
+            return new_token(request.user, "script", "write")
+        raise exceptions.NotAuthenticated(
+            "Send a username and password, or sign in, to get a token."
+        )
 
     @extend_schema(
-        summary="Revoke my API token",
-        description="The key stops working at once; 204 also when there was none.",
+        summary="Revoke the token this request is made with",
+        description="The key stops working at once. Signed in with a session (no token): 404, "
+                    "revoke one at `/auth/tokens/{id}/`.",
         request=None,
-        responses={204: None, 401: NOT_SIGNED_IN,
-                   403: OpenApiResponse(ErrorDoc, "CSRF check failed (session).")},
+        responses={204: None, 401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE,
+                   404: OpenApiResponse(ErrorDoc, "Signed in without a token.")},
     )
     def delete(self, request: Request) -> Response:
-        revoke_token(request.user)
+        if not isinstance(request.auth, ApiToken):
+            return without_token()
+        request.auth.delete()
+        return Response(status=204)
+
+
+@extend_schema(tags=["auth"])
+class TokenListView(ApiViewMixin, APIView):
+    permission_classes = [IsAuthenticated]
+    cache_control = NO_STORE
+
+    @extend_schema(
+        summary="My API tokens",
+        description="Newest first, at most 50; never their keys.",
+        responses={200: TokenSerializer(many=True), 401: NOT_SIGNED_IN},
+    )
+    def get(self, request: Request) -> Response:
+        tokens = ApiToken.objects.filter(user=request.user).select_related("user")
+        return Response(TokenSerializer(tokens, many=True).data)
+
+    @extend_schema(
+        summary="Make a named API token",
+        description="Signed in (a token that writes, or a session with its CSRF token). The "
+                    "user's other tokens keep working; the answer is the only one that shows "
+                    "the key.",
+        request=TokenRequestSerializer,
+        examples=[OpenApiExample("Read only", value={"name": "dashboard", "scope": "read"},
+                                 request_only=True)],
+        responses={201: NewTokenSerializer, 401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE,
+                   400: OpenApiResponse(ErrorDoc, "A missing or invalid field, or already "
+                                                  "the most tokens one may have (50).")},
+    )
+    def post(self, request: Request) -> Response:
+        form = TokenRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        return new_token(request.user, **form.validated_data)
+
+
+@extend_schema(tags=["auth"])
+class TokenDetailView(ApiViewMixin, APIView):
+    permission_classes = [IsAuthenticated]
+    cache_control = NO_STORE
+
+    def token(self, request: Request, id: int) -> ApiToken:
+        found = ApiToken.objects.select_related("user").filter(user=request.user, pk=id)
+        token = found.first() if id <= MAX_ID else None  # a larger one fits no database column
+        if token is None:
+            raise exceptions.NotFound(f"You have no token {id}.")
+        return token
+
+    @extend_schema(summary="One of my API tokens",
+                   description="Its name, scope and last four characters; never the key.",
+                   responses={200: TokenSerializer, 401: NOT_SIGNED_IN,
+                              404: OpenApiResponse(ErrorDoc, "Not one of your tokens.")})
+    def get(self, request: Request, id: int) -> Response:
+        return Response(token_json(self.token(request, id)))
+
+    @extend_schema(summary="Revoke one of my API tokens",
+                   description="Its key stops working at once.",
+                   responses={204: None, 401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE,
+                              404: OpenApiResponse(ErrorDoc, "Not one of your tokens.")})
+    def delete(self, request: Request, id: int) -> Response:
+        revoke_token(request.user, self.token(request, id).pk)
         return Response(status=204)

@@ -11,12 +11,14 @@ from typing import Any
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.html import escape
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.compat import pygments_css
-from rest_framework.exceptions import MethodNotAllowed, ValidationError
+from rest_framework.exceptions import MethodNotAllowed, PermissionDenied, ValidationError
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
+from api.authentication import ApiTokenAuthentication
 from api.caching import LIST_CACHE_CONTROL, etag_from_body
 from api.exceptions import error_body, exception_handler
 from api.negotiation import FormatFirstNegotiation
@@ -75,7 +77,7 @@ class ApiViewMixin(BrowsableApiCspMixin):
     # Token first: a request without credentials to a write is answered 401 with
     # `WWW-Authenticate: Token` (DRF takes the header from the first class; the session
     # class has none, which would turn the 401 into a 403).
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    authentication_classes = [ApiTokenAuthentication, SessionAuthentication]
 
     # The query parameters each action (viewsets) or method (plain views) takes; any other is
     # refused with a 400 naming it, so that a misspelt filter (`?palyer=An`) is an error
@@ -105,6 +107,14 @@ class ApiViewMixin(BrowsableApiCspMixin):
             raise ValidationError({name: [
                 "Given more than once: give it once (several values comma-separated where it "
                 "takes them, as `ordering=-points,date`)."] for name in repeated})
+
+    def check_permissions(self, request: Any) -> None:
+        # A token whose scope is "read" reads only, whatever the endpoint would allow.
+        if request.method not in SAFE_METHODS and getattr(request.auth, "scope", "") == "read":
+            raise PermissionDenied(
+                "This token may only read (its scope is \"read\"): use a token whose scope is "
+                "\"write\" to change anything.", code="read_only_token")
+        super().check_permissions(request)  # type: ignore[misc]
 
     def finalize_response(
         self, request: Any, response: HttpResponseBase, *args: Any, **kwargs: Any

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AbstractUser
 from tests.conftest import clear_test_cache
-from rest_framework.authtoken.models import Token
+from records.tokens import create_token
 from rest_framework.test import APIClient
 
 import fourcolor
@@ -118,8 +118,7 @@ def client_for() -> Callable[[Any], APIClient]:
     def make(who: Any) -> APIClient:
         client = APIClient()
         if who is not None:
-            token, _ = Token.objects.get_or_create(user=who)
-            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {create_token(who, 'test')[1]}")
         return client
 
     return make

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import user_logged_in, user_login_failed
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from records.tokens import ApiToken as Token
 
 URL = "/api/v1/auth/token/"
 PASSWORD = "correct horse battery"
@@ -32,7 +33,7 @@ def test_it_exchanges_a_password_for_a_token(ana: Any, encoding: str) -> None:
 
     assert response.status_code == 201, response.content
     body = response.json()
-    assert body["token"] == Token.objects.get(user=ana).key
+    assert body["id"] == Token.objects.get(user=ana).pk
     assert body["username"] == "ana" and body["last_four"] == body["token"][-4:]
     scripted = APIClient()
     scripted.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
@@ -57,14 +58,17 @@ def test_it_takes_the_username_in_any_case_as_the_sign_in_page_does(ana: Any) ->
 
 
 @pytest.mark.django_db
-def test_a_new_password_token_replaces_the_old_one(ana: Any) -> None:
+def test_a_second_script_signing_in_leaves_the_first_ones_key_working(ana: Any) -> None:
     first = post(APIClient(), {"username": "ana", "password": PASSWORD}, "json").json()["token"]
-    second = post(APIClient(), {"username": "ana", "password": PASSWORD}, "json").json()["token"]
+    second = post(APIClient(), {"username": "ana", "password": PASSWORD, "name": "backup",
+                                "scope": "read"}, "json").json()
 
-    assert first != second
-    old = APIClient()
-    old.credentials(HTTP_AUTHORIZATION=f"Token {first}")
-    assert old.get(URL).status_code == 401
+    assert first != second["token"]
+    assert (second["name"], second["scope"]) == ("backup", "read")
+    for key in (first, second["token"]):
+        script = APIClient()
+        script.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        assert script.get(URL).status_code == 200
 
 
 REFUSED = [
@@ -74,6 +78,10 @@ REFUSED = [
     ({"password": PASSWORD}, 400, "invalid"),
     ({"username": "ana", "password": ""}, 400, "invalid"),
     ({"username": "ana", "password": "x" * 4097}, 400, "invalid"),
+    ({"username": "ana", "password": PASSWORD, "scope": "admin"}, 400, "invalid"),
+    ({"username": "ana", "password": PASSWORD, "name": ""}, 400, "invalid"),
+    ({"username": "ana", "password": PASSWORD, "name": "a\nb"}, 400, "invalid"),
+    ({"username": "ana", "password": PASSWORD, "name": "x" * 101}, 400, "invalid"),
 ]
 
 

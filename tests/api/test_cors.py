@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
+from records.tokens import create_token
 
 ORIGIN = "https://other-site.example"
 TRUSTED = "https://app.example.org"
@@ -50,7 +50,7 @@ CASES = [
 def test_it_allows_only_anonymous_reads_across_origins(
     user: Any, case: str, send: Any, expected: str | None
 ) -> None:
-    token = Token.objects.create(user=user).key
+    token = create_token(user, "test")[1]
 
     response = send(Client(), token)
 
@@ -95,7 +95,7 @@ def test_it_opens_the_whole_api_to_configured_origins(
     settings: Any, user: Any, send: Any, expected: str | None
 ) -> None:
     settings.API_CORS_TRUSTED_ORIGINS = [TRUSTED]
-    token = Token.objects.create(user=user).key
+    token = create_token(user, "test")[1]
 
     response = send(Client(), token)
 

@@ -56,7 +56,9 @@ ROWS: list[tuple[str, str, str, dict[str, Any] | None, int, str | None]] = [
     ("a NUL in a password", "post", "/api/v1/auth/token/",
      {"username": "uploader", "password": "pass\x00word"}, 400, "password"),
     ("an unknown field beside a password", "post", "/api/v1/auth/token/",
-     {"username": "uploader", "password": "x", "scope": "read"}, 400, "scope"),
+     {"username": "uploader", "password": "x", "key": "mine"}, 400, "key"),
+    ("an unknown scope for a token", "post", "/api/v1/auth/token/",
+     {"username": "uploader", "password": "x", "scope": "admin"}, 400, "scope"),
 ]
 
 

@@ -135,14 +135,15 @@ def test_it_lists_the_endpoints_at_the_root(api: APIClient) -> None:
         "games": f"{base}games/", "players": f"{base}players/", "uploads": f"{base}uploads/",
         "leaderboard": f"{base}stats/leaderboard/", "ratings": f"{base}stats/ratings/",
         "global-stats": f"{base}stats/global/", "token": f"{base}auth/token/",
+        "tokens": f"{base}auth/tokens/",
         "schema": f"{base}schema/", "docs": f"{base}docs/", "redoc": f"{base}redoc/",
         "jobs": f"{base}jobs/", "drafts": f"{base}drafts/", "rulesets": f"{base}rulesets/",
     }
     # Each answers: reads with 200, the token and jobs with 401 (anonymous), uploads with 405
     # (POST only, whoever asks), and the ratings ask for their ruleset.
     statuses = {name: api.get(link).status_code for name, link in body.items()}
-    assert statuses == dict.fromkeys(body, 200) | {"token": 401, "uploads": 405, "jobs": 401,
-                                                   "drafts": 401, "ratings": 400}
+    assert statuses == dict.fromkeys(body, 200) | {
+        "token": 401, "tokens": 401, "uploads": 405, "jobs": 401, "drafts": 401, "ratings": 400}
 
 
 @pytest.mark.django_db

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from rest_framework.authtoken.models import Token
+from records.tokens import create_token
 
 from records.models import Game
 
@@ -85,7 +85,7 @@ def test_a_generated_client_works_as_generated(
     assert isinstance(game, models.GameDetail) and game.id == archive.match[0]
 
     # Writes with the user's token.
-    token = Token.objects.create(user=user).key
+    token = create_token(user, "test")[1]
     signed_in = client_module.AuthenticatedClient(base_url=live_server.url, token=token,
                                                   prefix="Token")
     job = uploads_create.sync(client=signed_in,

@@ -58,7 +58,8 @@ def test_it_documents_every_endpoint() -> None:
         "/api/v1/players/{id}/head-to-head/{other}/", "/api/v1/players/{id}/ratings/",
         "/api/v1/stats/leaderboard/",
         "/api/v1/stats/ratings/", "/api/v1/stats/global/", "/api/v1/uploads/",
-        "/api/v1/auth/token/", "/api/v1/jobs/", "/api/v1/jobs/{id}/",
+        "/api/v1/auth/token/", "/api/v1/auth/tokens/", "/api/v1/auth/tokens/{id}/",
+        "/api/v1/jobs/", "/api/v1/jobs/{id}/",
         "/api/v1/jobs/revalidate/", "/api/v1/jobs/analyse/", "/api/v1/games/{id}/analysis/",
         "/api/v1/drafts/", "/api/v1/drafts/{id}/", "/api/v1/drafts/{id}/events/",
         "/api/v1/drafts/{id}/events/{ply}/", "/api/v1/drafts/{id}/undo/",
@@ -118,6 +119,10 @@ def _requests(archive: Archive) -> list[tuple[str, str, dict[str, Any]]]:
         ("get", "/api/v1/auth/token/", {}),
         ("post", "/api/v1/auth/token/", {}),
         ("get", "/api/v1/auth/token/", {}),
+        ("post", "/api/v1/auth/tokens/", {"name": "dashboard", "scope": "read"}),
+        ("post", "/api/v1/auth/tokens/", {"name": ""}),
+        ("get", "/api/v1/auth/tokens/", {}),
+        ("get", "/api/v1/auth/tokens/999999/", {}),
     ]
 
 

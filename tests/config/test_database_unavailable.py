@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import OperationalError, connection
 from django.test import Client
-from rest_framework.authtoken.models import Token
+from records.tokens import create_token
 
 from common.unavailable import RETRY_AFTER_SECONDS
 from tests.api.conftest import round_text
@@ -42,7 +42,7 @@ def signed_in(db: None) -> tuple[Client, str]:
     user = User.objects.create_user("ana", password="a-long-test-password-1")
     client = Client()
     client.force_login(user)
-    return client, Token.objects.create(user=user).key
+    return client, create_token(user, "test")[1]
 
 
 WEB_PAGES = ["/", "/players/", "/matches/", "/upload/", "/games/1/", "/account/",

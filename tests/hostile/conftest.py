@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
-from rest_framework.authtoken.models import Token
+from records.tokens import create_token
 from rest_framework.test import APIClient
 
 
@@ -35,8 +35,8 @@ def signed_in(user: User) -> Client:
 
 @pytest.fixture
 def token_client(user: User) -> APIClient:
-    token, _ = Token.objects.get_or_create(user=user)
+    key = create_token(user, "test")[1]
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 

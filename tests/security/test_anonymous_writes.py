@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
+from records.tokens import ApiToken as Token
 from rest_framework.test import APIClient
 
 from records.models import Game

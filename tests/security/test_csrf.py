@@ -107,9 +107,9 @@ def test_it_refuses_session_writes_to_the_api_without_a_token(
 
 def test_it_does_not_ask_token_clients_for_a_csrf_token(archive: Archive, user: User) -> None:
     """Scripts send `Authorization: Token`, which no other site can make a browser send."""
-    from rest_framework.authtoken.models import Token
+    from records.tokens import create_token
 
-    key = Token.objects.create(user=user).key
+    key = create_token(user, "script")[1]
     client = Client(enforce_csrf_checks=True, headers={"authorization": f"Token {key}"})
 
     response = client.post("/api/v1/uploads/", "no record here", content_type="text/x-fcn")

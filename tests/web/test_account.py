@@ -1,5 +1,6 @@
-"""The account page: whether the user has an API token, buttons (POST, CSRF) to create,
-regenerate and revoke it, the new key shown once, and the user's own uploads."""
+"""The account page: the user's API tokens (name, scope, date, last four characters), forms
+(POST, CSRF) to make a named one and revoke each, the new key shown once, and the user's own
+uploads."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client, TestCase
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from records.services import import_records
+from records.tokens import ApiToken, create_token
 from tests.web.conftest import FOUR, record_text
 from tests.web.dom import Node, parse
 
@@ -55,60 +56,84 @@ def test_it_says_when_there_is_no_token(signed_in: Client) -> None:
         assert form.find_all("input", name="csrfmiddlewaretoken")
 
 
+def new_key(client: Client) -> str:
+    return page(client).find("input", id="new-token").attrs["value"]
+
+
 def test_it_shows_a_new_key_once(signed_in: Client, user: User) -> None:
-    response = signed_in.post(PAGE, {"action": "create"})
+    response = signed_in.post(PAGE, {"action": "create", "name": "laptop", "scope": "read"})
     assert response.status_code == 302 and response["Location"] == PAGE
-    key = Token.objects.get(user=user).key
 
-    first, second = page(signed_in), page(signed_in)
+    first = page(signed_in)
+    key = first.find("input", id="new-token").attrs["value"]
+    second = page(signed_in)
 
-    assert first.find("input", id="new-token").attrs["value"] == key
     assert "shown only once" in first.find("li", "message--success").words()
     assert not second.find_all("input", id="new-token")
     assert key not in signed_in.get(PAGE).content.decode()
-    assert second.find(**{"data-token-state": "active"})
-    assert actions(second) == ["create", "revoke"]
+    (row,) = second.find("table", "token-list").find("tbody").find_all("tr")
+    cells = [cell.words() for cell in row.find_all("td")]
+    assert cells[:2] == ["laptop", "read"]
+    assert cells[2].startswith(f"{ApiToken.objects.get().created:%Y-%m-%d}")
+    assert cells[3] == f"…{key[-4:]}"
+    assert actions(second) == ["revoke", "create"]
     assert api_status(key) == 200
 
 
-def test_it_regenerates_the_token(signed_in: Client, user: User) -> None:
-    old = Token.objects.create(user=user).key
+def test_it_makes_several_tokens_that_all_work(signed_in: Client, user: User) -> None:
+    signed_in.post(PAGE, {"action": "create", "name": "one"})
+    first = new_key(signed_in)
+    signed_in.post(PAGE, {"action": "create", "name": "two", "scope": "write"})
+    second = new_key(signed_in)
 
-    signed_in.post(PAGE, {"action": "create"})
-
-    new = Token.objects.get(user=user).key
-    assert new != old
-    assert page(signed_in).find("input", id="new-token").attrs["value"] == new
-    assert (api_status(old), api_status(new)) == (401, 200)
+    assert first != second
+    assert (api_status(first), api_status(second)) == (200, 200)
+    assert sorted(ApiToken.objects.values_list("name", flat=True)) == ["one", "two"]
 
 
-def test_it_revokes_the_token(signed_in: Client, user: User) -> None:
-    key = Token.objects.create(user=user).key
+def test_it_revokes_one_token(signed_in: Client, user: User) -> None:
+    token, key = create_token(user, "doomed")
+    _, kept = create_token(user, "kept")
 
-    response = signed_in.post(PAGE, {"action": "revoke"}, follow=True)
+    response = signed_in.post(PAGE, {"action": "revoke", "token": token.pk}, follow=True)
 
-    assert not Token.objects.filter(user=user).exists()
     doc = parse(response.content).find("main")
     assert doc.find("li", "message--success").words() == (
-        "Your API token was revoked: it no longer works.")
-    assert doc.find(**{"data-token-state": "none"})
-    assert api_status(key) == 401
+        "The token was revoked: it no longer works.")
+    assert [row.attrs["data-token-id"] for row in doc.find("tbody").find_all("tr")] == [
+        str(ApiToken.objects.get(name="kept").pk)]
+    assert (api_status(key), api_status(kept)) == (401, 200)
+
+
+def test_it_cannot_revoke_another_users_token(signed_in: Client, user: User) -> None:
+    theirs, key = create_token(User.objects.create_user("bo"), "theirs")
+
+    signed_in.post(PAGE, {"action": "revoke", "token": theirs.pk})
+
+    assert api_status(key) == 200
 
 
 def test_it_needs_the_csrf_token(user: User) -> None:
-    Token.objects.create(user=user)
+    token, _ = create_token(user, "kept")
     client = Client(enforce_csrf_checks=True)
     client.force_login(user)
 
-    assert client.post(PAGE, {"action": "revoke"}).status_code == 403
+    assert client.post(PAGE, {"action": "revoke", "token": token.pk}).status_code == 403
     assert client.post(PAGE, {"action": "create"}).status_code == 403
-    assert Token.objects.filter(user=user).exists()
+    assert list(ApiToken.objects.all()) == [token]
 
 
-def test_it_refuses_an_unknown_action(signed_in: Client, user: User) -> None:
-    response = signed_in.post(PAGE, {"action": "steal"})
+@pytest.mark.parametrize("form", [
+    {"action": "steal"},
+    {"action": "revoke", "token": "all"},
+    {"action": "create", "scope": "admin"},
+    {"action": "create", "name": "two\nlines"},
+    {"action": "create", "name": "x" * 101},
+])
+def test_it_refuses_a_bad_form(signed_in: Client, user: User, form: dict[str, str]) -> None:
+    response = signed_in.post(PAGE, form)
     assert response.status_code == 400
-    assert not Token.objects.filter(user=user).exists()
+    assert not ApiToken.objects.filter(user=user).exists()
 
 
 def test_it_lists_only_the_users_own_uploads(signed_in: Client, user: User) -> None:

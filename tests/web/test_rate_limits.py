@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
-from rest_framework.authtoken.models import Token
+from records.tokens import create_token
 
 from records.models import Game
 from tests.web.conftest import FOUR, record_text
@@ -31,7 +31,7 @@ def test_it_limits_the_upload_page_and_the_api_upload_together(
     signed_in: Client, user: Any, settings: Any
 ) -> None:
     rates(settings, upload="3/minute")
-    token = Token.objects.create(user=user).key
+    token = create_token(user, "test")[1]
     assert signed_in.post("/upload/", {"text": good(1)}).status_code == 303
     api = Client().post("/api/v1/uploads/", good(2), content_type="text/x-fcn",
                         HTTP_AUTHORIZATION=f"Token {token}")

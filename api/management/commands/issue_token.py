@@ -1,7 +1,8 @@
-"""`manage.py issue_token USERNAME [--rotate] [--create-user]`: print a user's API token.
+"""`manage.py issue_token USERNAME [--name NAME] [--scope read|write] [--create-user]`: make a
+new API token for a user and print its key (the user's other tokens keep working).
 
-Without --rotate, an existing token is printed as it is (running the command twice gives the
-same key); with it, a new key replaces the old one, which stops working at once.
+Only a hash of each key is stored, so a key cannot be printed again: run the command once per
+script, and revoke a token on the account page, through the API or in the admin.
 """
 
 from __future__ import annotations
@@ -10,19 +11,19 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from rest_framework.authtoken.models import Token
 
-from api.views.auth import rotate_token
+from records.tokens import MAX_NAME, Scope, TooManyTokens, create_token
 
 
 class Command(BaseCommand):
-    help = "Print (creating it if needed) the API token of a user, for scripts."
+    help = "Make a new API token for a user, for a script, and print its key."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
-        parser.add_argument(
-            "--rotate", action="store_true", help="replace the existing token with a new one"
-        )
+        parser.add_argument("--name", default="command line",
+                            help='what the token is for (default "command line")')
+        parser.add_argument("--scope", choices=list(Scope.values), default=Scope.WRITE,
+                            help="read: GET only; write (default): reads and writes")
         parser.add_argument(
             "--create-user", action="store_true",
             help="create the user (without a usable password) when it does not exist",
@@ -30,7 +31,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         User = get_user_model()
-        username = options["username"]
+        username, name = options["username"], options["name"]
+        if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+            raise CommandError(f"--name: one line of 1 to {MAX_NAME} printable characters.")
         lookup = {User.USERNAME_FIELD: username}
         try:
             user = User.objects.get(**lookup)
@@ -46,8 +49,8 @@ class Command(BaseCommand):
             self.stderr.write(f"created user {username!r}")
         if not user.is_active:
             raise CommandError(f"The user {username!r} is inactive: a token would not work.")
-        if options["rotate"]:
-            token = rotate_token(user)
-        else:
-            token, _ = Token.objects.get_or_create(user=user)
-        self.stdout.write(token.key)
+        try:
+            _token, key = create_token(user, name, options["scope"])
+        except TooManyTokens as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(key)

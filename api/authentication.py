@@ -1,0 +1,21 @@
+"""`Authorization: Token <key>`: the key looked up by its hash (records.tokens), the token kept
+as `request.auth` so that its scope can be checked (api.permissions.TokenScope)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
+
+from records.tokens import find_token
+
+
+class ApiTokenAuthentication(TokenAuthentication):
+    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        token = find_token(key)
+        if token is None:
+            raise AuthenticationFailed("Invalid token.")
+        if not token.user.is_active:
+            raise AuthenticationFailed("User inactive or deleted.")
+        return token.user, token
