@@ -29,7 +29,28 @@ DERIVED_GAME_FIELDS = (
 )
 
 
-class GameSeatInline(admin.TabularInline):
+class NotAdded:
+    """Rows that come only from the records (uploads, the engine), never added by hand."""
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class NotAddedNorDeleted(NotAdded):
+    """Rows that come and go with their games."""
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class ReadOnly(NotAdded):
+    """Rows written by the code alone, never added or changed here."""
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class GameSeatInline(NotAdded, admin.TabularInline):
     model = GameSeat
     extra = 0
     can_delete = False
@@ -38,41 +59,24 @@ class GameSeatInline(admin.TabularInline):
     readonly_fields = fields
     show_change_link = True
 
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(NotAddedNorDeleted, admin.ModelAdmin):  # players come with the games
     list_display = ("name", "name_key", "created_at")
     search_fields = ("name", "name_key")
     readonly_fields = ("name_key", "created_at")
     ordering = ("name_key",)
 
-    # A player is a name seated in the records: they come and go with the games.
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(NotAddedNorDeleted, admin.ModelAdmin):  # a match is its rounds' tag
     list_display = ("tag", "created_at")
     search_fields = ("tag",)
     readonly_fields = ("tag", "key", "created_at")
 
-    # A match is its rounds' `Match` tag: it comes and goes with them.
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(NotAdded, admin.ModelAdmin):  # games come in through a validating upload
     list_display = ("id", "ruleset", "players", "outcome", "result_tag", "date", "event",
                     "match", "uploaded_by", "uploaded_at", "stale")
     list_filter = ("ruleset", "outcome", "players", "stale", "engine_version")
@@ -88,9 +92,6 @@ class GameAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
         # The match is the record's `Match` tag: not edited by hand either.
         return [*self.readonly_fields, "match"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # games come in through an upload, which validates them
 
     def delete_model(self, request: HttpRequest, obj: Game) -> None:
         delete_game(obj, by=request.user, reason=str(_("deleted in the admin")))
@@ -111,7 +112,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(GameSeat)
-class GameSeatAdmin(admin.ModelAdmin):
+class GameSeatAdmin(NotAddedNorDeleted, admin.ModelAdmin):  # a seat goes with its game
     list_display = ("game", "seat", "player", "won", "forced", "points", "delta")
     list_filter = ("won", "forced", "dealt_in", "is_dealer", "game__ruleset", "game__players")
     search_fields = ("player__name", "player__name_key", "name", "game__event")
@@ -122,16 +123,9 @@ class GameSeatAdmin(admin.ModelAdmin):
         # Every column is the engine's word: nothing to edit by hand.
         return [f.name for f in GameSeat._meta.fields]
 
-    # A seat is part of its game: it goes with the game, never alone.
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnly, NotAddedNorDeleted, admin.ModelAdmin):  # by records.deletion
     list_display = ("at", "action", "game_id", "by_name", "uploader_name", "ruleset",
                     "players_shown", "reason")
     list_filter = ("action", "ruleset")
@@ -144,18 +138,8 @@ class AuditEntryAdmin(admin.ModelAdmin):
     def players_shown(self, entry: AuditEntry) -> str:
         return " · ".join(str(name) for name in entry.seats)
 
-    # The trail is written by records.deletion only, and never changed or deleted.
     def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
         return [f.name for f in AuditEntry._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
     def has_restore_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("records.add_game")
