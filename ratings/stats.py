@@ -22,7 +22,6 @@ from ratings.counters import (
     COUNTER_NAMES,
     LEADERBOARD_METRICS,
     MAX_LIMIT,
-    METRICS,
     PAIR_COUNTERS,
     FilterKeywords,
     analysis_counters_sql,
@@ -218,11 +217,8 @@ def head_to_head(
 
 
 __all__ = [
-    "COUNTER_NAMES",
     "LEADERBOARD_METRICS",
     "MAX_LIMIT",
-    "METRICS",
-    "derive",
     "head_to_head",
     "match_analysis_stats",
     "player_stats",
