@@ -25,6 +25,13 @@ SEATS = """() => [...document.querySelectorAll('li.seat')].map((el) => {
   return {left: r.left, right: r.right, width: r.width, height: r.height};
 })"""
 
+# The texts under `selector` that take more than one line.
+LINES = """(selector) => [...document.querySelectorAll(selector)].filter((el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+}).map((el) => el.textContent)"""
+
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize(("players", "switches"), TABLES, ids=[str(n) for n, _ in TABLES])
@@ -46,6 +53,9 @@ def test_it_shows_every_seat_without_scrolling_sideways(
     for seat in seats:
         assert seat["width"] > 0 and seat["height"] > 0, seats
         assert 0 <= seat["left"] and seat["right"] <= size["width"], seats
+    # Short phrases are not broken over lines: a meld's name ("three-colour": a wrapped one
+    # pushed its points away) and the pile's "62 cards left".
+    assert page.evaluate(LINES, ".seat__display .meld__name, .centre__pile p") == [], players
     words = "generals never stolen, " if switches == {"steal_generals": "never"} else ""
     assert f"classic, {words}" in page.content() and f"{players} players" in page.content()
     page.screenshot(path=str(screenshots / f"replay-{players}-seats-{size['width']}.png"),
