@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics
 from rest_framework.parsers import FormParser
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -23,7 +22,7 @@ from rest_framework.response import Response
 from api.parsers import JsonParser
 from api.serializers.common import absolute
 from api.serializers.analysis import AnalysisAnswerDoc, AnalysisRequest, job_json, result_json
-from api.serializers.errors import ErrorDoc
+from api.schema.games import ANALYSIS
 from api.views.base import ApiViewMixin
 from common.rates import RateLimited
 from jobs.analysis import (
@@ -60,6 +59,7 @@ def answer(game_id: int, analysis: GameAnalysis | None, job: Job | None,
 # ----------------------------------------------------------------------------- the view
 
 
+@ANALYSIS
 class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[type-arg]
     permission_classes = [IsAuthenticatedOrReadOnly]
     # Two numbers: JSON or a form, not a multipart upload.
@@ -67,24 +67,6 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
     serializer_class = AnalysisAnswerDoc
     allowed_query = {"get": frozenset(), "post": frozenset()}
 
-    @extend_schema(
-        tags=["games"],
-        summary="A game's analysis: every decision rated",
-        description=(
-            "200 with the analysis once stored: per seat the number of decisions, the share "
-            "rated good (`accuracy`) and the mean loss in points; per decision the options "
-            "with their expected settlement, the loss and the verdict (`good`, `inaccuracy`, "
-            "`mistake`, `blunder`). 202 while the first analysis is queued or running (the "
-            "job's progress in `job`; `Retry-After` says when to ask again). 404 when "
-            "nobody asked for one yet (POST does)."
-        ),
-        responses={
-            200: AnalysisAnswerDoc,
-            202: OpenApiResponse(AnalysisAnswerDoc, "Queued or running: `result` is null."),
-            404: OpenApiResponse(ErrorDoc, "No such game, or no analysis requested yet."),
-            429: ErrorDoc,
-        },
-    )
     def get(self, request: Request, id: int) -> Response:
         game = get_object_or_404(Game.objects.only("pk"), pk=id)
         analysis = GameAnalysis.objects.filter(game_id=game.pk).first()
@@ -101,27 +83,6 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
             )
         return answer(game.pk, analysis, job, self.get_serializer_context())
 
-    @extend_schema(
-        tags=["games"],
-        summary="Ask for a game's analysis (signed in)",
-        description=(
-            "Queues an analysis of every seat's decisions as a background job and answers "
-            "202 with it (or with the one already queued or running for the game). When the "
-            "stored analysis was made by this engine with the same `samples` and `seed`, "
-            "answers 200 with it and queues nothing. Defaults: `samples` = "
-            "ANALYSIS_SAMPLES, `seed` = 0."
-        ),
-        request=AnalysisRequest,
-        responses={
-            200: OpenApiResponse(AnalysisAnswerDoc, "Already analysed so: nothing queued."),
-            202: OpenApiResponse(AnalysisAnswerDoc, "Queued (or already running)."),
-            400: OpenApiResponse(ErrorDoc, "Invalid samples or seed."),
-            401: OpenApiResponse(ErrorDoc, "Not signed in."),
-            403: OpenApiResponse(ErrorDoc, "CSRF check failed (session)."),
-            404: OpenApiResponse(ErrorDoc, "No such game."),
-            429: OpenApiResponse(ErrorDoc, "Too many analyses requested in the last hour."),
-        },
-    )
     def post(self, request: Request, id: int) -> Response:
         game = get_object_or_404(Game.objects.only("pk"), pk=id)
         data = AnalysisRequest(data=request.data)

@@ -15,12 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiResponse,
-    PolymorphicProxySerializer,
-    extend_schema,
-)
 from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
@@ -35,17 +29,15 @@ from api.parsers import JsonParser
 from api.serializers.common import absolute
 from api.serializers.drafts import (
     DraftCommentSerializer,
-    DraftDetailDoc,
     DraftEventSerializer,
     DraftFcnSerializer,
     DraftFieldsSerializer,
-    DraftSavedDoc,
     DraftSerializer,
     DraftUpdateSerializer,
     draft_json,
     page_url,
 )
-from api.serializers.errors import ErrorDoc
+from api.schema.drafts import DRAFTS
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import PAGES, ApiViewMixin, names
 from drafts import services
@@ -55,27 +47,6 @@ from fourcolor.notation import Event
 
 # ----------------------------------------------------------------------------- views
 
-NOT_YOURS = OpenApiResponse(ErrorDoc, "No such draft (or not yours).")
-REFUSED = OpenApiResponse(
-    ErrorDoc, "Refused by the draft's state: `code` says why (stale, saved, unfinished, "
-    "nothing_to_undo, too_many_drafts, ...).",
-)
-ILLEGAL = OpenApiResponse(
-    ErrorDoc, "A malformed body (`validation`, `syntax`), or what it sends is refused by the "
-    "rules: `illegal`, with the engine's category, message, ply and event in `record`.",
-)
-ERRORS = {401: OpenApiResponse(ErrorDoc, "Not signed in."),
-          403: OpenApiResponse(ErrorDoc, "CSRF check failed (session authentication)."),
-          404: NOT_YOURS, 429: ErrorDoc}
-BAD = {400: ILLEGAL}
-DETAIL = OpenApiResponse(DraftDetailDoc, "The draft's state after the change.")
-CREATE_REQUEST = PolymorphicProxySerializer(
-    component_name="DraftCreate", serializers=[DraftFieldsSerializer, DraftFcnSerializer],
-    resource_type_field_name=None,
-)
-EXAMPLE_START = {"ruleset": "classic", "seats": ["An", "Bình"], "dealer": 1,
-                 "tags": {"Event": "Friday club", "Date": "2026.11.27"}}
-
 
 def _refused(error: FcnError | services.DraftConflict) -> Conflict | Illegal:
     """The engine's refusal of what was sent (400), or what the draft's state forbids (409)."""
@@ -84,7 +55,7 @@ def _refused(error: FcnError | services.DraftConflict) -> Conflict | Illegal:
     return Illegal(error)
 
 
-@extend_schema(tags=["drafts"])
+@DRAFTS
 class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
     permission_classes = [IsAuthenticated]
     pagination_class = ApiPagination
@@ -123,26 +94,12 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
             raise _refused(error) from None
         return self._answer(draft, status)
 
-    @extend_schema(summary="Your unfinished drafts",
-                   description="The drafts you have not saved yet, last changed first.",
-                   responses={200: DraftSerializer(many=True), **ERRORS})
     def list(self, request: Request) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         drafts = list(page if page is not None else self.get_queryset())
         body = [draft_json(draft, request, detail=False) for draft in drafts]
         return self.get_paginated_response(body) if page is not None else Response(body)
 
-    @extend_schema(
-        summary="Start a draft",
-        description="From the start form's fields (ruleset, seats, dealer, optional tags and "
-        "the deal so far), or from a record's text `{\"fcn\": ...}`: its tags and deal with "
-        f"any events already played (`Result` absent or `*`). At most "
-        f"{services.MAX_OPEN_DRAFTS} unfinished drafts per user (409 `too_many_drafts`).",
-        request=CREATE_REQUEST,
-        responses={201: OpenApiResponse(DraftDetailDoc, "The new draft."),
-                   **BAD, 409: REFUSED, **ERRORS},
-        examples=[OpenApiExample("start form", value=EXAMPLE_START, request_only=True)],
-    )
     def create(self, request: Request) -> Response:
         fields = DraftFieldsSerializer(data=request.data)
         fcn = DraftFcnSerializer(data=request.data)
@@ -167,9 +124,6 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         body = draft_json(draft, request, detail=True)
         return Response(body, status=201, headers={"Location": body["url"]})
 
-    @extend_schema(summary="A draft",
-                   description="Its state: the FCN so far, the table, the legal next events.",
-                   responses={200: DraftDetailDoc, **ERRORS})
     def retrieve(self, request: Request, pk: str) -> Response:
         try:
             draft = services.user_drafts(request.user).get(pk=self._pk())
@@ -177,21 +131,11 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
             raise NotFound("No such draft.") from None
         return self._answer(draft)
 
-    @extend_schema(summary="Change a draft's names, tags or deal",
-                   description="The names and the optional tags at any time (`Lucky`: the "
-                   "lucky card a bga win waits for); the ruleset, the dealer and the deal (each "
-                   "seat's cards so far) until the first event is entered. Checked by the "
-                   "engine: a fifth copy, a seat over its size, a bad name are 400 `illegal`.",
-                   request=DraftUpdateSerializer,
-                   responses={200: DETAIL, **BAD, 409: REFUSED, **ERRORS})
     def partial_update(self, request: Request, pk: str) -> Response:
         body = DraftUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return self._run(services.update_draft, body.validated_data)
 
-    @extend_schema(summary="Delete a draft",
-                   description="Unfinished or saved: a saved draft's game stays in the archive.",
-                   responses={204: OpenApiResponse(description="Deleted."), **ERRORS})
     def destroy(self, request: Request, pk: str) -> Response:
         try:
             services.delete_draft(request.user, self._pk())
@@ -199,18 +143,6 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
             raise NotFound("No such draft.") from None
         return Response(status=204)
 
-    @extend_schema(
-        summary="Enter the next event",
-        description="One event in FCN, checked by the engine after the played ones (undone "
-        "events are dropped). 201 with the new state; 400 `illegal` with the engine's category "
-        "and message when the rules refuse it, 400 `syntax` when it is not FCN; 409 `stale` "
-        "when `ply` is not the next number.",
-        request=DraftEventSerializer,
-        responses={201: DETAIL, 200: OpenApiResponse(DraftDetailDoc, "Already entered (`ply` "
-                   "repeated)."), **BAD, 409: REFUSED, **ERRORS},
-        examples=[OpenApiExample("a discard", value={"event": "1x wP", "comment": "safe"},
-                                 request_only=True)],
-    )
     @action(detail=True, methods=["post"])
     def events(self, request: Request, pk: str) -> Response:
         body = DraftEventSerializer(data=request.data)
@@ -238,45 +170,20 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         response.status_code = 201 if created[0] else 200
         return response
 
-    @extend_schema(
-        summary="Change an event's comment",
-        description="On any event, played or undone, by its number (1 is the first).",
-        request=DraftCommentSerializer,
-        responses={200: DETAIL, 400: OpenApiResponse(ErrorDoc, "A malformed body."),
-                   409: REFUSED, **ERRORS},
-    )
     @action(detail=True, methods=["put"], url_path=r"events/(?P<ply>[0-9]{1,9})")
     def comment(self, request: Request, pk: str, ply: str) -> Response:
         body = DraftCommentSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         return self._run(services.set_comment, int(ply), body.validated_data["comment"])
 
-    @extend_schema(summary="Undo the last event", request=None,
-                   description="Steps back one event (as often as there are events); the "
-                   "undone events stay for redo until a new event is entered.",
-                   responses={200: DETAIL, 409: REFUSED, **ERRORS})
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, pk: str) -> Response:
         return self._run(services.undo)
 
-    @extend_schema(summary="Redo the last undone event", request=None,
-                   description="Plays the next undone event again.",
-                   responses={200: DETAIL, 409: REFUSED, **ERRORS})
     @action(detail=True, methods=["post"])
     def redo(self, request: Request, pk: str) -> Response:
         return self._run(services.redo)
 
-    @extend_schema(
-        summary="Save the round in the archive",
-        description="Stores the ended round as an upload of its FCN (the same checks, "
-        "duplicates and statistics as `/uploads/`). 201 with the new game; 200 when the "
-        "archive holds it already (`duplicate`, the game is that one); 202 while the upload "
-        "still runs (the database stopped it half-way: follow `job`). The draft is then "
-        "read-only and leaves the list.",
-        request=None,
-        responses={201: DraftSavedDoc, 200: DraftSavedDoc, 202: DraftSavedDoc, 409: REFUSED,
-                   **ERRORS},
-    )
     @action(detail=True, methods=["post"])
     def save(self, request: Request, pk: str) -> Response:
         try:

@@ -15,8 +15,6 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.utils.urls import replace_query_param
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -49,26 +47,20 @@ from api.pagination import (
 from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
 from records.replay_cache import cached_pieces, load_replay
-from api.schema import GAME_FILTER_PARAMETERS
-from api.serializers.errors import ErrorDoc
+from api.schema.games import GAMES
 from api.serializers.games import (
     DeleteQuery,
     ExportQuery,
     GameDetailSerializer,
-    GameExportLineSerializer,
     GameSerializer,
     PlyQuery,
     PlyRangeQuery,
-    RecordJsonDoc,
     export_max_games,
 )
 from api.serializers.replays import (
     ClaimDoc,
     PlyMissedWinDoc,
     PlyReviewDoc,
-    PlyStateDoc,
-    PlyStatesDoc,
-    ReviewDoc,
     engine_ply_states,
     ply_state_answer,
 )
@@ -80,13 +72,6 @@ from records.models import Game
 from records.wording import event_words
 
 
-ERRORS_READ = {404: OpenApiResponse(ErrorDoc, "No such game."), 429: ErrorDoc}
-NOT_ACCEPTABLE = OpenApiResponse(ErrorDoc, "No format the Accept header allows.")
-ERRORS_LIST = {
-    400: OpenApiResponse(ErrorDoc, "An invalid filter value."),
-    404: OpenApiResponse(ErrorDoc, "No such page."),
-    429: ErrorDoc,
-}
 # What a game's validators (api.caching.game_etag), the replay cache's key and the bounds of
 # its plies and seats need: a 304, or an answer from the cache, reads no text, seat or tag.
 VALIDATOR_FIELDS = ("pk", "content_hash", "event_count", "players", "engine_version",
@@ -101,7 +86,7 @@ GAME_FIELDS = {"retrieve": VALIDATOR_FIELDS, "ply": VALIDATOR_FIELDS, "plies": V
 PLY_STATES_VERSION = 3
 
 
-@extend_schema(tags=["games"])
+@GAMES
 class GameViewSet(
     ApiViewMixin,
     mixins.ListModelMixin,
@@ -175,28 +160,6 @@ class GameViewSet(
     def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
         return GameDetailSerializer if self.action == "retrieve" else GameSerializer
 
-    @extend_schema(
-        summary="List games",
-        description=(
-            "The archive, filtered and sorted as the web archive does (same parameter names), "
-            "a page at a time. Each game is the summary the game page heads with: seats, "
-            "outcome, points, result."
-        ),
-        parameters=GAME_FILTER_PARAMETERS,
-        responses={200: GameSerializer(many=True), **ERRORS_LIST},
-    )
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().list(request, *args, **kwargs)
-
-    @extend_schema(
-        summary="A game: tags, seats, outcome, settlement, events",
-        description=(
-            "Everything stored and derived for one game: its tags, each seat's facts, the "
-            "finish and settlement, the deal and events (the record's JSON twin), and links to "
-            "the record's texts, its plies and its review."
-        ),
-        responses={200: GameDetailSerializer, **ERRORS_READ},
-    )
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()
         if (fresh := self.unchanged(game)) is not None:
@@ -214,23 +177,6 @@ class GameViewSet(
         # The answer this ETag names, kept by an earlier request: no serializer runs.
         return Response(cached_answer(game, self.game_validators[0], build))
 
-    @extend_schema(
-        summary="Delete a game (its uploader or staff)",
-        description=(
-            "Deletes the game and its seats; the statistics and ratings are updated at once. "
-            "An audit entry keeps who deleted it, when, `reason`, and the original text, "
-            "from which staff can restore it."
-        ),
-        parameters=[DeleteQuery],
-        responses={
-            204: None,
-            400: OpenApiResponse(ErrorDoc, "An invalid `reason`."),
-            401: OpenApiResponse(ErrorDoc, "Not signed in."),
-            403: OpenApiResponse(ErrorDoc, "Not the uploader, nor staff (or, with a session, "
-                                           "no CSRF token)."),
-            **ERRORS_READ,
-        },
-    )
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()  # 404, then the uploader-or-staff check (403)
         query = DeleteQuery(data=request.query_params)
@@ -243,25 +189,6 @@ class GameViewSet(
 
     # --------------------------------------------------------------------- the record
 
-    @extend_schema(
-        summary="The record: original FCN, canonical FCN or JSON",
-        description=(
-            "`?format=fcn` (or `Accept: text/x-fcn`): the record exactly as uploaded; "
-            "`?format=canonical` (`Accept: text/x-fcn; variant=canonical`): as the engine "
-            "writes it; `?format=json` (the default): its JSON twin."
-        ),
-        responses={
-            (200, "application/json"): RecordJsonDoc,
-            (200, "text/x-fcn"): OpenApiTypes.STR,
-            (200, "text/x-fcn; variant=canonical"): OpenApiTypes.STR,
-            (404, "application/json"): OpenApiResponse(ErrorDoc, "No such game, or format."),
-            (406, "application/json"): NOT_ACCEPTABLE,
-            (422, "application/json"): OpenApiResponse(
-                ErrorDoc, "The current engine cannot read the stored text."
-            ),
-            (429, "application/json"): ErrorDoc,
-        },
-    )
     @action(
         detail=True,
         methods=["get"],
@@ -286,28 +213,6 @@ class GameViewSet(
 
     # --------------------------------------------------------------------- replay
 
-    @extend_schema(
-        summary="The table at a ply",
-        description=(
-            "The table after ply `ply` (0: the deal): hands, displays, the live card, the pile, "
-            "discards, whose turn, and what each seat may claim; `?seat=N` hides the other "
-            "hands as seat N saw them."
-        ),
-        parameters=[
-            PlyQuery,
-            OpenApiParameter(
-                "ply", OpenApiTypes.INT, OpenApiParameter.PATH,
-                description="0 (the deal) to the game's number of plies",
-            ),
-        ],
-        responses={
-            200: PlyStateDoc,
-            400: OpenApiResponse(ErrorDoc, "An invalid seat."),
-            404: OpenApiResponse(ErrorDoc, "No such game, ply or seat."),
-            422: OpenApiResponse(ErrorDoc, "The current engine cannot replay the stored text."),
-            429: ErrorDoc,
-        },
-    )
     @action(detail=True, methods=["get"], url_path=r"plies/(?P<ply>\d+)", url_name="ply",
             filter_backends=[], pagination_class=None)
     def ply(self, request: Request, pk: str, ply: str) -> Response:
@@ -351,24 +256,6 @@ class GameViewSet(
 
         return links
 
-    @extend_schema(
-        operation_id="games_plies_list",
-        summary="The table at every ply, or a range of plies",
-        description=(
-            "Every ply state of a game in one answer (`from` and `to` inclusive, by default "
-            "the deal to the last ply; `from` after `to` is a 400), each as `/plies/{ply}/` "
-            "gives it: a replay's steps without a request per ply. `?seat=N` hides the other "
-            "hands as seat N saw them."
-        ),
-        parameters=[PlyRangeQuery],
-        responses={
-            200: PlyStatesDoc,
-            400: OpenApiResponse(ErrorDoc, "An invalid seat, `from` or `to`."),
-            404: OpenApiResponse(ErrorDoc, "No such game, ply or seat."),
-            422: OpenApiResponse(ErrorDoc, "The current engine cannot replay the stored text."),
-            429: ErrorDoc,
-        },
-    )
     @action(detail=True, methods=["get"], url_path="plies", url_name="plies",
             filter_backends=[], pagination_class=None)
     def plies(self, request: Request, pk: str) -> Response:
@@ -390,18 +277,6 @@ class GameViewSet(
         return Response({"game": game.pk, "plies": game.event_count, "from": first, "to": last,
                          "states": states})
 
-    @extend_schema(
-        summary="The engine's review: waits, missed wins, comments",
-        description=(
-            "Per ply, the cards each seat was waiting on and any win a seat could have claimed "
-            "but did not, with the record's comments; and every missed win of the round."
-        ),
-        responses={
-            200: ReviewDoc,
-            422: OpenApiResponse(ErrorDoc, "The current engine cannot replay the stored text."),
-            **ERRORS_READ,
-        },
-    )
     @action(detail=True, methods=["get"], url_path="review", url_name="review",
             filter_backends=[], pagination_class=None)
     def review(self, request: Request, pk: str) -> Response:
@@ -421,31 +296,6 @@ class GameViewSet(
 
     # --------------------------------------------------------------------- export
 
-    @extend_schema(
-        summary="Export games (streamed NDJSON or FCN)",
-        description=(
-            "Every game the filters select, in the `ordering` asked for (newest played first "
-            "by default), streamed: NDJSON (`?format=ndjson` or `Accept: "
-            "application/x-ndjson`, the default), one game per line, each line the game "
-            "object of `/games/{id}/` (with `text`, the record as uploaded, when "
-            "`with_text=true`); or FCN (`?format=fcn`, `Accept: text/x-fcn`): the original "
-            "texts separated by blank lines, ready to import elsewhere. `since` and `until` "
-            "bound the played date like Lichess's export; `max` stops after that many games, "
-            "and when more follow, a `Link: <…>; rel=\"next\"` header gives the address of "
-            "the next batch (a cursor: nothing repeated or skipped whatever is uploaded "
-            "meanwhile)."
-        ),
-        parameters=[ExportQuery, *GAME_FILTER_PARAMETERS],
-        responses={
-            (200, "application/x-ndjson"): OpenApiResponse(
-                GameExportLineSerializer, "One JSON object per line (the schema of one line)."),
-            (200, "text/x-fcn"): OpenApiTypes.STR,
-            (400, "application/json"): OpenApiResponse(ErrorDoc, "An invalid filter value."),
-            (404, "application/json"): OpenApiResponse(ErrorDoc, "An unknown `format`."),
-            (406, "application/json"): NOT_ACCEPTABLE,
-            (429, "application/json"): ErrorDoc,
-        },
-    )
     @action(detail=False, methods=["get"], url_path="export", url_name="export",
             renderer_classes=[NdjsonRenderer, FcnRenderer], pagination_class=None)
     def export(self, request: Request) -> StreamingHttpResponse:

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
@@ -23,7 +22,7 @@ from rest_framework.response import Response
 
 from api.caching import PRIVATE_CACHE_CONTROL
 from api.pagination import ApiPagination
-from api.serializers.errors import ErrorDoc
+from api.schema.jobs import JOBS
 from api.serializers.jobs import (
     AnalyseRequest,
     JobDetailSerializer,
@@ -38,10 +37,7 @@ from jobs.queue import submit_revalidate
 
 # ----------------------------------------------------------------------------- views
 
-ERRORS = {401: OpenApiResponse(ErrorDoc, "Not signed in."), 429: ErrorDoc}
-
-
-@extend_schema(tags=["jobs"])
+@JOBS
 class JobViewSet(
     ApiViewMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
@@ -67,58 +63,12 @@ class JobViewSet(
     def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
         return JobSerializer if self.action == "list" else JobDetailSerializer
 
-    @extend_schema(summary="Your background jobs",
-                   description="The jobs you started (uploads, revalidations, analyses), newest "
-                   "first, with their status and progress; a batch of analyses stands for "
-                   "its games' analyses, which are not listed.",
-                   responses={200: JobSerializer(many=True),
-                                                              404: ErrorDoc, **ERRORS})
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().list(request, *args, **kwargs)
-
-    @extend_schema(
-        summary="A background job",
-        description="Its status, progress and report so far. Only its creator and staff see "
-                    "it; for anyone else it does not exist (404).",
-        responses={200: JobDetailSerializer,
-                   404: OpenApiResponse(ErrorDoc, "No such job (or not yours)."), **ERRORS},
-    )
-    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().retrieve(request, *args, **kwargs)
-
-    @extend_schema(
-        summary="Revalidate the archive in the background (staff)",
-        description="Re-run the engine over every stored game (or only the stale ones) as a "
-                    "background job; answers 202 with the job, `Location` is its address.",
-        request=RevalidateRequest,
-        responses={
-            202: OpenApiResponse(JobDetailSerializer, "The job was started."),
-            400: OpenApiResponse(ErrorDoc, "An invalid option."),
-            403: OpenApiResponse(ErrorDoc, "Not staff (or CSRF check failed)."),
-            **ERRORS,
-        },
-    )
     @action(detail=False, methods=["post"], permission_classes=[IsAdminUser])
     def revalidate(self, request: Request) -> Response:
         options = RevalidateRequest(data=request.data)
         options.is_valid(raise_exception=True)
         return _started(submit_revalidate(request.user, **options.validated_data), request)
 
-    @extend_schema(
-        summary="Analyse many games in the background (staff)",
-        description="A batch of analyses (every seat's decisions rated by simulation) of the "
-                    "given games, or of every game (a player's; the `limit` newest): one job "
-                    "showing the whole progress, each game's analysis run by any worker. Games "
-                    "already analysed by this engine with the same `samples` and `seed` are "
-                    "left out. Answers 202 with the job, `Location` is its address.",
-        request=AnalyseRequest,
-        responses={
-            202: OpenApiResponse(JobDetailSerializer, "The batch was queued."),
-            400: OpenApiResponse(ErrorDoc, "An invalid option."),
-            403: OpenApiResponse(ErrorDoc, "Not staff (or CSRF check failed)."),
-            **ERRORS,
-        },
-    )
     @action(detail=False, methods=["post"], permission_classes=[IsAdminUser])
     def analyse(self, request: Request) -> Response:
         options = AnalyseRequest(data=request.data)

@@ -11,21 +11,18 @@ from collections.abc import Callable
 from typing import Any
 
 from django_filters.utils import translate_validation
-from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.serializers.errors import ErrorDoc
+from api.schema.stats import GLOBAL_STATS, LEADERBOARD, RATINGS
 from api.serializers.stats import LeaderboardQuery, RatingsQuery, StatsQuery
-from api.serializers.stats import GlobalStatsDoc, LeaderboardDoc
 from api.views.base import ApiViewMixin, names
 from ratings import global_stats, leaderboards
 from ratings.services import ratings_updating
 from records.filters import STATISTICS_FIELDS, StatisticsFilter
 
-BAD_FILTER = OpenApiResponse(ErrorDoc, "An invalid parameter (e.g. a date that is not one).")
 
 
 def parse(query_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
@@ -60,54 +57,27 @@ def call(function: Callable[..., dict[str, Any]], *args: Any, **kwargs: Any) -> 
     return answer | {"ratings_updating": ratings_updating()}
 
 
-@extend_schema(tags=["statistics"])
+@LEADERBOARD
 class LeaderboardView(ApiViewMixin, APIView):
     allowed_query = {"get": names(LeaderboardQuery)}
 
-    @extend_schema(
-        summary="Leaderboard by a statistic",
-        description=(
-            "The best players by `metric` within the filters, among those with at least "
-            "`min_rounds` rounds (rates where lower is better are sorted lowest first)."
-        ),
-        parameters=[LeaderboardQuery],
-        responses={200: LeaderboardDoc, 400: BAD_FILTER},
-    )
     def get(self, request: Request) -> Response:
         params = parse(LeaderboardQuery, request)
         return Response(call(leaderboards.leaderboard, params.pop("metric"), **params))
 
 
-@extend_schema(tags=["statistics"])
+@RATINGS
 class RatingsView(ApiViewMixin, APIView):
     allowed_query = {"get": names(RatingsQuery)}
 
-    @extend_schema(
-        summary="Leaderboard by skill rating (one ruleset)",
-        description=(
-            "The players of one ruleset by their rating's ordinal (mu - 3 sigma), among those "
-            "with at least `min_rounds` rated rounds."
-        ),
-        parameters=[RatingsQuery],
-        responses={200: LeaderboardDoc, 400: BAD_FILTER},
-    )
     def get(self, request: Request) -> Response:
         params = parse(RatingsQuery, request)
         return Response(call(leaderboards.leaderboard, "rating", **params))
 
 
-@extend_schema(tags=["statistics"])
+@GLOBAL_STATS
 class GlobalStatsView(ApiViewMixin, APIView):
     allowed_query = {"get": names(StatsQuery)}
 
-    @extend_schema(
-        summary="Archive-wide figures",
-        description=(
-            "Per ruleset and number of players: the outcome mix, the dealer's and each seat's "
-            "win rate and settlement per round, and the meld kinds of winning hands."
-        ),
-        parameters=[StatsQuery],
-        responses={200: GlobalStatsDoc, 400: BAD_FILTER},
-    )
     def get(self, request: Request) -> Response:
         return Response(call(global_stats.global_stats, **parse(StatsQuery, request)))

@@ -12,16 +12,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import force_instance
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 
 from api.serializers.common import ClosedSerializer
 from api.serializers.errors import ErrorDoc
 from records.filters import PLAYER_COUNTS
 from records.models import MAX_PLAYER_NAME
+
+T = TypeVar("T")
 
 COMMON_ERRORS = {
     "400": "An invalid or unknown query parameter.",
@@ -155,3 +163,25 @@ class ApiAutoSchema(AutoSchema):
         if getattr(self.view, "action", None) == "export":
             return True
         return bool(super()._is_list_view(serializer))
+
+
+JSON = "application/json"
+NOT_SIGNED_IN = "Not signed in."
+CSRF_FAILED = "CSRF check failed (session authentication)."
+
+
+def errors(meanings: dict[int, str], media_type: str | None = None) -> dict[Any, Any]:
+    """Error answers (the one error body, ErrorDoc) and what each status means; with a media
+    type, for an operation whose answers have several."""
+    return {(code, media_type) if media_type else code: OpenApiResponse(ErrorDoc, meaning)
+            for code, meaning in meanings.items()}
+
+
+def resource(tag: str, **operations: Any) -> Callable[[T], T]:
+    """A resource's schema, declared once beside the others: its tag, and each operation's
+    summary, parameters and answers (`name=extend_schema(...)`, the view's method or action)."""
+
+    def decorate(view: T) -> T:
+        return extend_schema(tags=[tag])(extend_schema_view(**operations)(view))
+
+    return decorate
