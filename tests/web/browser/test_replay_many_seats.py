@@ -54,8 +54,10 @@ def test_it_shows_every_seat_without_scrolling_sideways(
         assert seat["width"] > 0 and seat["height"] > 0, seats
         assert 0 <= seat["left"] and seat["right"] <= size["width"], seats
     # Short phrases are not broken over lines: a meld's name ("three-colour": a wrapped one
-    # pushed its points away) and the pile's "62 cards left".
-    assert page.evaluate(LINES, ".seat__display .meld__name, .centre__pile p") == [], players
+    # pushed its points away), the pile's "62 cards left", the legend's "yellow (triangle)"
+    # and a player's name in the heading.
+    assert page.evaluate(LINES, ".seat__display .meld__name, .centre__pile p, "
+                                ".centre__legend li > span, .game-head__name") == [], players
     words = "generals never stolen, " if switches == {"steal_generals": "never"} else ""
     assert f"classic, {words}" in page.content() and f"{players} players" in page.content()
     page.screenshot(path=str(screenshots / f"replay-{players}-seats-{size['width']}.png"),
