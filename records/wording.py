@@ -127,10 +127,6 @@ def card_name(token: str) -> str:
     }
 
 
-def meld_name(kind: str) -> str:
-    return str(MELD_NAMES.get(kind, kind))
-
-
 # What a round waits for (`fourcolor.Round.waiting`): the record editor's status line.
 WAITING = {
     "opening": gettext_lazy("%(seat)s (the dealer) to discard"),

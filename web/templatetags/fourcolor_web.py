@@ -26,7 +26,8 @@ from records.variants import switch_words
 from records.wording import event_template, skipped_words
 from records.refusal_text import category_label as _category_label
 from records.refusal_text import refusal_text
-from web.views.labels import CLAIMS, COLOUR_NAMES, MELD_NAMES, PHASES, SOURCES, card_name
+from records.wording import CLAIMS, COLOUR_NAMES, MELD_NAMES, card_name
+from web.views.labels import PHASES, SOURCES
 
 register = template.Library()
 

@@ -12,15 +12,7 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import ngettext
 
 from fourcolor.cards import CARDS
-from records.wording import (  # noqa: F401  (the pages' words, named here too)
-    CLAIMS,
-    COLOUR_NAMES,
-    MELD_NAMES,
-    RANK_NAMES,
-    card_name,
-    js_templates,
-    meld_name,
-)
+from records.wording import CLAIMS, MELD_NAMES, card_name, js_templates
 
 PHASES = {
     "opening": gettext_lazy("the dealer's first discard"),

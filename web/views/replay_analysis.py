@@ -30,7 +30,7 @@ from fourcolor.cards import parse_card
 from jobs.analysis import active_job, last_job
 from jobs.models import Job
 from records.models import GameAnalysis
-from web.views.labels import card_name
+from records.wording import card_name
 
 # Options listed at once at a decision (the rest behind "more options").
 TOP_OPTIONS = 5

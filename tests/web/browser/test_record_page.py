@@ -213,7 +213,7 @@ def test_the_legal_event_buttons_are_named_in_words_in_the_pages_language(
 ) -> None:
     from django.utils import translation
 
-    from web.views.labels import card_name
+    from records.wording import card_name
 
     record = corpus_record(CLASSIC[1])
     draft = _draft(account, record, 0)
