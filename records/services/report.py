@@ -150,18 +150,14 @@ class ImportReport:
         is never saved. The caps are not in it: give those the report was made with."""
         results = [RecordResult.from_dict(r) for r in data.get("results", [])]
         limit_index = data.get("limit_index")
+        counts = ("stored", "duplicates", "refused", "unavailable", "results_omitted",
+                  "problems_omitted", "next_index")
         return cls(
-            stored=int(data.get("stored", 0)),
-            duplicates=int(data.get("duplicates", 0)),
-            refused=int(data.get("refused", 0)),
-            unavailable=int(data.get("unavailable", 0)),
+            **{name: int(data.get(name, 0)) for name in counts},
             results=results,
             problems=[RecordResult.from_dict(r) for r in data.get("problems", [])],
-            results_omitted=int(data.get("results_omitted", 0)),
-            problems_omitted=int(data.get("problems_omitted", 0)),
             max_results=max_results,
             max_problems=max_problems,
-            next_index=int(data.get("next_index", 0)),
             stopped=str(data.get("stopped", "")),
             limit_refusal=next((r for r in results if r.index == limit_index), None),
         )
