@@ -165,15 +165,8 @@ def _said(exc: exceptions.APIException, context: dict[str, Any]) -> str | None:
     return None
 
 
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
-    """DRF's EXCEPTION_HANDLER: the error body for every exception (see the module doc)."""
-    if isinstance(exc, FcnError):
-        set_rollback()
-        record = record_json(exc)
-        where = f"{exc.line}:{exc.col}: " if exc.line else ""
-        return Response(
-            error_body(422, "record_error", where + record["message"], record=record), status=422
-        )
+def _as_drf(exc: Exception) -> Exception:
+    """Django's own exceptions as DRF's (the others unchanged)."""
     if isinstance(exc, Http404):
         # get_object_or_404's "No Game matches the given query." is Django's, in English
         # only: the path says what was not found.
@@ -190,6 +183,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         exc = exceptions.ParseError(str(exc))
     elif isinstance(exc, SuspiciousOperation):
         exc = exceptions.ParseError("The request could not be read.")
+    return exc
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    """DRF's EXCEPTION_HANDLER: the error body for every exception (see the module doc)."""
+    if isinstance(exc, FcnError):
+        set_rollback()
+        record = record_json(exc)
+        where = f"{exc.line}:{exc.col}: " if exc.line else ""
+        return Response(
+            error_body(422, "record_error", where + record["message"], record=record), status=422
+        )
+    exc = _as_drf(exc)
     if is_unavailable(exc):
         # Raised anywhere in the view: the token lookup, a throttle's counter, the queries.
         logger.warning("database unavailable, answered 503: %s", " ".join(str(exc).split()))

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 from rest_framework.renderers import JSONRenderer
@@ -98,3 +98,17 @@ def fcn_lines(games: QuerySet[Game]) -> Iterator[str]:
     plain = games.select_related(None).prefetch_related(None)
     for game in plain.only("pk", "original_text").iterator(chunk_size=EXPORT_CHUNK):
         yield game.original_text + fcn_separator(game.original_text)
+
+
+def export_response(games: QuerySet[Game], renderer: Any, context: dict[str, Any],
+                    with_text: bool) -> StreamingHttpResponse:
+    """The streamed export of `games` in the renderer's format: FCN or NDJSON."""
+    if renderer.format == "fcn":
+        body = fcn_lines(games)
+    else:
+        body = ndjson_lines(games, context, with_text)
+    response = StreamingHttpResponse((piece.encode("utf-8") for piece in body),
+                                     content_type=f"{renderer.media_type}; charset=utf-8")
+    # Ask proxies not to buffer: the point is that the first game leaves at once.
+    response["X-Accel-Buffering"] = "no"
+    return response

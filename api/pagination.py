@@ -30,7 +30,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.paginator import Page
 from django.db.models import F, Model, OrderBy, Q, QuerySet
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -235,6 +235,29 @@ def reversed_order(queryset: QuerySet[Any]) -> QuerySet[Any]:
         flipped.append(field.asc(nulls_first=True) if expression.descending
                        else field.desc(nulls_first=True))
     return queryset.order_by(*flipped)
+
+
+def forward_from(games: QuerySet[Any], cursor: str | None) -> QuerySet[Any]:
+    """`games` after an export's `cursor` (an export only goes forward, by its Link header)."""
+    if not cursor:
+        return games
+    keys = sort_keys(games)
+    values, before = decode_cursor(cursor, keys, games.model)
+    if before:
+        raise NotFound("Invalid cursor: an export only goes forward (its Link header).")
+    return games.filter(beyond(keys, values, before=False))
+
+
+def next_batch(games: QuerySet[Any], size: int, url: str) -> str | None:
+    """`url` with the cursor of the batch after the first `size` of `games`, when another game
+    follows them: known before streaming, from the sort key of the batch's last game."""
+    keys = sort_keys(games)
+    plain = games.select_related(None).prefetch_related(None)
+    edge = list(plain.only(*{name for name, _ in keys} - {"pk"})[size - 1:size + 1])
+    if len(edge) < 2:
+        return None
+    cursor = encode_cursor(keys, key_of(edge[0], keys), before=False)
+    return replace_query_param(url, "cursor", cursor)
 
 
 class CursorPagination(ApiPagination):

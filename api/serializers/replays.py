@@ -185,7 +185,7 @@ class PlyStateDoc(serializers.Serializer[Any]):
 
 def engine_ply_state(state: values.PlyState, says: str | None) -> dict[str, Any]:
     """A ply state as PlyStateDoc writes it less the archive's `game` and `links`: the part the
-    game's views keep in the replay cache (api.views.games._ply_states)."""
+    game's views keep in the replay cache (api.plies.ply_states)."""
     return next(engine_ply_states([state], lambda _ply: says))
 
 

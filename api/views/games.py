@@ -3,17 +3,11 @@ any ply, the engine's review, streamed export, and deletion by the uploader or s
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
-from urllib.parse import urlencode
 
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponseBase, StreamingHttpResponse
-from django.urls import reverse
-from django.utils import translation
-from rest_framework.utils.urls import replace_query_param
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
@@ -23,7 +17,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import fourcolor
-from fourcolor.replay import Replay
 
 from api.caching import (
     GAME_CACHE_CONTROL,
@@ -34,19 +27,11 @@ from api.caching import (
     not_modified,
     validators,
 )
-from api.game_object import fcn_lines, game_json, games_queryset, ndjson_lines
-from api.pagination import (
-    CursorPagination,
-    beyond,
-    decode_cursor,
-    encode_cursor,
-    key_of,
-    link_header,
-    sort_keys,
-)
+from api.game_object import export_response, game_json, games_queryset
+from api.pagination import CursorPagination, forward_from, link_header, next_batch
 from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
-from records.replay_cache import cached_pieces, load_replay
+from api.plies import ply_answers, review_json
 from api.schema.games import GAMES
 from api.serializers.games import (
     DeleteQuery,
@@ -57,19 +42,11 @@ from api.serializers.games import (
     PlyRangeQuery,
     export_max_games,
 )
-from api.serializers.replays import (
-    ClaimDoc,
-    PlyMissedWinDoc,
-    PlyReviewDoc,
-    engine_ply_states,
-    ply_state_answer,
-)
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import CURSOR_PAGES, ApiViewMixin, names
 from records.deletion import delete_game
 from api.filters import ApiGameFilter as GameFilter
 from records.models import Game
-from records.wording import event_words
 
 
 # What a game's validators (api.caching.game_etag), the replay cache's key and the bounds of
@@ -81,9 +58,6 @@ REPLAY_FIELDS = (*VALIDATOR_FIELDS, "canonical_text")
 # The columns those reads load (one query).
 GAME_FIELDS = {"retrieve": VALIDATOR_FIELDS, "ply": VALIDATOR_FIELDS, "plies": VALIDATOR_FIELDS,
                "review": REPLAY_FIELDS}
-# Part of the key of a game's ply states kept in the replay cache (`_ply_states`): a change to
-# what one holds is a new number. (3: a state an entry, was the list in one.)
-PLY_STATES_VERSION = 3
 
 
 @GAMES
@@ -105,7 +79,7 @@ class GameViewSet(
         "list": names(GameFilter, CURSOR_PAGES),
         "export": names(GameFilter, ExportQuery),
         "ply": names(PlyQuery),
-        "plies": frozenset({"from", "to", "seat"}),
+        "plies": names(PlyRangeQuery),
         "destroy": names(DeleteQuery),
     }
 
@@ -224,37 +198,7 @@ class GameViewSet(
         number = _whole_number(ply)
         if number is None or number > game.event_count:
             raise Http404(f"This game has plies 0 to {game.event_count}.")
-        seat = query.validated_data.get("seat")
-        if seat is not None and seat > game.players:
-            raise Http404(f"This game has seats 1 to {game.players}.")
-        state = json.loads(_ply_states(game, seat, [number])[0])
-        return Response(self._with_links(game, seat)(number, state))
-
-    def _with_links(self, game: Game, seat: int | None) -> Callable[[int, dict[str, Any]],
-                                                                       dict[str, Any]]:
-        """What makes a kept ply state (`_ply_states`) the API's: the game's id first, the
-        links to the plies beside last, as PlyStateDoc writes them."""
-        links = self._links(game, seat)
-
-        def answer(number: int, state: dict[str, Any]) -> dict[str, Any]:
-            return ply_state_answer(game.pk, state, links(number))
-
-        return answer
-
-    def _links(self, game: Game, seat: int | None) -> Callable[[int], dict[str, str | None]]:
-        query = {"seat": seat} if seat is not None else {}
-
-        def link(n: int) -> str | None:
-            if not 0 <= n <= game.event_count:
-                return None
-            url = self.request.build_absolute_uri(
-                reverse("api:game-ply", args=(game.pk, n)))
-            return url + ("?" + urlencode(query) if query else "")
-
-        def links(number: int) -> dict[str, str | None]:
-            return {"next": link(number + 1), "previous": link(number - 1)}
-
-        return links
+        return Response(ply_answers(request, game, _seat(query, game), [number])[0])
 
     @action(detail=True, methods=["get"], url_path="plies", url_name="plies",
             filter_backends=[], pagination_class=None)
@@ -266,14 +210,10 @@ class GameViewSet(
         last = query.validated_data.get("to", game.event_count)
         if max(first, last) > game.event_count:
             raise Http404(f"This game has plies 0 to {game.event_count}.")
-        seat = query.validated_data.get("seat")
-        if seat is not None and seat > game.players:
-            raise Http404(f"This game has seats 1 to {game.players}.")
+        seat = _seat(query, game)
         if (fresh := self.unchanged(game)) is not None:
             return fresh
-        plies, answer = range(first, last + 1), self._with_links(game, seat)
-        states = [answer(n, json.loads(state))
-                  for n, state in zip(plies, _ply_states(game, seat, plies), strict=True)]
+        states = ply_answers(request, game, seat, range(first, last + 1))
         return Response({"game": game.pk, "plies": game.event_count, "from": first, "to": last,
                          "states": states})
 
@@ -284,15 +224,8 @@ class GameViewSet(
         if (fresh := self.unchanged(game)) is not None:
             return fresh
         assert self.game_validators is not None  # set by unchanged()
-
-        def build() -> dict[str, Any]:
-            plies = load_replay(game).review()
-            ply, missed = PlyReviewDoc().to_representation, PlyMissedWinDoc().to_representation
-            return {"game": game.pk, "plies": [ply(p) for p in plies],
-                    "missed_wins": [missed(m) for p in plies for m in p.missed_wins]}
-
         # A review is the engine's costliest read of a game: kept as the detail's answer is.
-        return Response(cached_answer(game, self.game_validators[0], build))
+        return Response(cached_answer(game, self.game_validators[0], partial(review_json, game)))
 
     # --------------------------------------------------------------------- export
 
@@ -301,45 +234,20 @@ class GameViewSet(
     def export(self, request: Request) -> StreamingHttpResponse:
         query = ExportQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
+        data = query.validated_data
         games = self.filter_queryset(games_queryset(detail=True))
-        keys = sort_keys(games)
-        cursor = query.validated_data.get("cursor")
-        if cursor:
-            values, before = decode_cursor(cursor, keys, Game)
-            if before:
-                raise Http404("Invalid cursor: an export only goes forward (its Link header).")
-            games = games.filter(beyond(keys, values, before=False))
-        limit = query.validated_data.get("max")
-        if limit is None:
+        games = forward_from(games, data.get("cursor"))
+        cap = export_max_games()
+        if data.get("max") is None and games[cap:cap + 1].exists():
             # Refused rather than cut short: a client must not take a partial archive for all.
-            cap = export_max_games()
-            if games[cap:cap + 1].exists():
-                raise serializers.ValidationError({"max": [
-                    f"The filters select more than {cap} games, the most one export request "
-                    "takes: narrow them (since, until, player, ...) or ask for fewer with max."
-                ]})
-        size = limit or export_max_games()
-        # The next batch's cursor, known before streaming: the last game sent, if another
-        # follows it.
-        plain = games.select_related(None).prefetch_related(None)
-        edge = list(plain.only(*{name for name, _ in keys} - {"pk"})[size - 1:size + 1])
-        following = None
-        if len(edge) == 2:
-            after = encode_cursor(keys, key_of(edge[0], keys), before=False)
-            following = replace_query_param(request.build_absolute_uri(), "cursor", after)
-        games = games[:size]
-        renderer = request.accepted_renderer
-        if renderer.format == "fcn":
-            body: Iterator[str] = fcn_lines(games)
-        else:
-            body = ndjson_lines(games, self.get_serializer_context(),
-                                 query.validated_data["with_text"])
-        response = StreamingHttpResponse(
-            (piece.encode("utf-8") for piece in body),
-            content_type=f"{renderer.media_type}; charset=utf-8",
-        )
-        # Ask proxies not to buffer: the point is that the first game leaves at once.
-        response["X-Accel-Buffering"] = "no"
+            raise serializers.ValidationError({"max": [
+                f"The filters select more than {cap} games, the most one export request "
+                "takes: narrow them (since, until, player, ...) or ask for fewer with max."
+            ]})
+        size = data.get("max") or cap
+        following = next_batch(games, size, request.build_absolute_uri())
+        response = export_response(games[:size], request.accepted_renderer,
+                                   self.get_serializer_context(), data["with_text"])
         if following is not None:
             response["Link"] = link_header([(following, "next")])
         return response
@@ -351,37 +259,15 @@ class GameViewSet(
         return super().get_throttles()
 
 
+def _seat(query: PlyQuery, game: Game) -> int | None:
+    """The seat whose view is asked for (None: every hand shown): one of the game's."""
+    seat: int | None = query.validated_data.get("seat")
+    if seat is not None and seat > game.players:
+        raise Http404(f"This game has seats 1 to {game.players}.")
+    return seat
+
+
 def _whole_number(text: str) -> int | None:
     if not (text.isascii() and text.isdecimal()) or len(text) > 9:
         return None
     return int(text)
-
-
-def _ply_states(game: Game, seat: int | None, plies: Sequence[int]) -> list[str]:
-    """Ply states `plies` of `game` in one seat's view (None: every hand shown), each as
-    PlyStateDoc writes it less `game` and `links`, in the request's language (`says`): every
-    state of the game is built from one replay the first time any is asked for, then kept
-    beside the replay in records.replay_cache a state an entry, so that a ply's request reads
-    and decodes its own state alone. Each is kept as its JSON text (unpickling a state's dicts
-    cost more than the rest of the view)."""
-
-    def build() -> list[str]:
-        replay = load_replay(game)
-        say = partial(_says, replay)
-        states = (replay.state(n, seat) for n in range(game.event_count + 1))
-        return [json.dumps(state, ensure_ascii=False, cls=JSONRenderer.encoder_class)
-                for state in engine_ply_states(states, say)]
-
-    part = f"api-plies:{PLY_STATES_VERSION}:{seat or 0}:{translation.get_language()}"
-    return cached_pieces(game, part, plies, build)
-
-
-def _says(replay: Replay, ply: int) -> str | None:
-    """The event at `ply` in words, as the replay page says it (records.wording)."""
-    if ply == 0:
-        return None
-    event = replay.record.events[ply - 1]
-    names = dict(enumerate(replay.record.seats, start=1))
-    claim = replay.claim(ply)
-    words = ClaimDoc().to_representation(claim) if claim is not None else None
-    return event_words(event.verb, event.seat, words, names)

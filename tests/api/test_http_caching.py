@@ -139,7 +139,7 @@ def test_a_304_replays_nothing(
     def boom(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("replayed")
 
-    monkeypatch.setattr("api.views.games.load_replay", boom)
+    monkeypatch.setattr("api.plies.load_replay", boom)
     monkeypatch.setattr("api.views.games.fourcolor.check_record", boom)
 
     assert api.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304

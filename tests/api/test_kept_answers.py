@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from api.views import games as game_views
+from api import plies as api_plies
 from records.models import Game
 from tests.conftest import SHARED_CACHES
 
@@ -43,8 +43,8 @@ def test_it_replays_a_game_once_for_all_its_plies(
     archive: Archive, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     replays = []
-    load = game_views.load_replay
-    monkeypatch.setattr(game_views, "load_replay", lambda g: replays.append(g.pk) or load(g))
+    load = api_plies.load_replay
+    monkeypatch.setattr(api_plies, "load_replay", lambda g: replays.append(g.pk) or load(g))
     game = archive.match[0]
 
     answers = [APIClient().get(f"/api/v1/games/{game}/plies/{n}/?seat=2") for n in (0, 5, 2)]

@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from api.views import games as game_views
+from api import plies as api_plies
 from records.models import Game
 from records import replay_cache
 from records.replay_cache import game_key
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _state_key(game: Game, ply: int, seat: int = 0) -> str:
-    return (f"{game_key(game)}:api-plies:{game_views.PLY_STATES_VERSION}:{seat}:en:{ply}")
+    return (f"{game_key(game)}:api-plies:{api_plies.PLY_STATES_VERSION}:{seat}:en:{ply}")
 
 
 class _Reading:
@@ -105,8 +105,8 @@ def test_a_missing_state_is_built_again(
     before = APIClient().get(f"/api/v1/games/{game.pk}/plies/7/").json()
     cache.delete(_state_key(game, 7))  # culled, or expired before the others
     replays = []
-    load = game_views.load_replay
-    monkeypatch.setattr(game_views, "load_replay", lambda g: replays.append(g.pk) or load(g))
+    load = api_plies.load_replay
+    monkeypatch.setattr(api_plies, "load_replay", lambda g: replays.append(g.pk) or load(g))
 
     again = APIClient().get(f"/api/v1/games/{game.pk}/plies/7/").json()
 
