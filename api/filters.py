@@ -1,4 +1,10 @@
-"""The API's game filters: the web archive's (`records.filters.GameFilter`), `uploaded_by` too.
+"""The API's game filters: the web archive's (`records.filters.GameFilter`), and two for
+scripts that keep a copy of the archive:
+
+- `ids`: games by id, comma-separated (at most MAX_IDS); the list answer names the ids no
+  stored game has in `missing` (`missing_ids`) rather than dropping them silently;
+- `updated_since`: games stored or changed (revalidated) at or after an ISO 8601 time, with
+  `/games/deleted/?since=` for those deleted meanwhile.
 
 `uploaded_by` is who uploaded, matched as names are typed (records.search); a whole
 username selects that account alone (a script's own uploads, or a user's page built on the API).
@@ -8,9 +14,92 @@ username selects that account alone (a script's own uploads, or a user's page bu
 
 from __future__ import annotations
 
-from records.filters import GameFilter
+import datetime
+import re
+from typing import Any
+
+import django_filters
+from django import forms
+from django.db.models import QuerySet
+
+from records.filters import GameFilter, GameFilters
+from records.models import Game
+
+MAX_IDS = 200  # the largest page (api.pagination.MAX_PAGE_SIZE): every game asked, one page
+# A game id from 1, up to 18 digits (below the database's largest key).
+ID = r"[1-9][0-9]{0,17}"
+IDS_PATTERN = rf"^{ID}(,{ID}){{0,{MAX_IDS - 1}}}$"
+API_ONLY = ("ids", "updated_since")
+
+
+class IdsField(forms.CharField):
+    def clean(self, value: Any) -> list[int]:
+        text = str(super().clean(value) or "")
+        if not text:
+            return []
+        if not re.fullmatch(IDS_PATTERN, text):
+            raise forms.ValidationError(
+                f"Game ids from 1, comma-separated without spaces (`ids=12,40,7`), at most "
+                f"{MAX_IDS}.")
+        return list(dict.fromkeys(int(part) for part in text.split(",")))
+
+
+class UtcDateTimeField(forms.DateTimeField):
+    """An ISO 8601 time (a zone or `Z`; without one, UTC) that UTC can hold."""
+
+    input_formats = ["iso-8601"]
+
+    def clean(self, value: Any) -> datetime.datetime | None:
+        when = super().clean(value)
+        if when is None:
+            return None
+        try:
+            return when.astimezone(datetime.timezone.utc)
+        except (OverflowError, ValueError):
+            raise forms.ValidationError("A time within the years 1 to 9999 in UTC.") from None
+
+
+class IdsFilter(django_filters.Filter):
+    field_class = IdsField
+
+
+class UtcDateTimeFilter(django_filters.Filter):
+    field_class = UtcDateTimeField
 
 
 class ApiGameFilter(GameFilter):
-    """The archive's filters, `uploaded_by` included (records.filters); the API's own
-    additions go here."""
+    """The archive's filters, `uploaded_by` included (records.filters), and `ids` and
+    `updated_since` (see the module doc)."""
+
+    ids = IdsFilter(field_name="id", max_length=4096)
+    updated_since = UtcDateTimeFilter(field_name="updated_at")
+
+    def api_only(self) -> dict[str, Any]:
+        """The values of `ids` and `updated_since`, taken out of the form's cleaned data (the
+        archive's filter value, `GameFilters`, has no such fields)."""
+        if "_api_only" not in self.__dict__:
+            self.is_valid()
+            cleaned = getattr(self.form, "cleaned_data", {})
+            self._api_only = {name: cleaned.pop(name, None) for name in API_ONLY}
+        return self._api_only
+
+    @property
+    def value(self) -> GameFilters:
+        if self.is_bound:
+            self.api_only()
+        return super().value
+
+    def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        games = super().filter_queryset(queryset)
+        extra = self.api_only()
+        if extra["ids"]:
+            games = games.filter(pk__in=extra["ids"])
+        if extra["updated_since"] is not None:
+            games = games.filter(updated_at__gte=extra["updated_since"])
+        return games
+
+
+def missing_ids(ids: list[int]) -> list[int]:
+    """The ids among `ids` that no stored game has (never stored, or deleted)."""
+    stored = set(Game.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    return [pk for pk in ids if pk not in stored]

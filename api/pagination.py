@@ -1,7 +1,7 @@
 """Pagination of the API's lists: page numbers for people, cursors for programs.
 
-- `?page=N` (from 1, or `last`) and `?page_size=M` (1..200; default 50): what a
-  shared URL of the web archive carries too. A page past the end is an empty page (200, with
+- `?page=N` (from 1, or `last`) and `?page_size=M` (1..200; default 50, or 200 with `ids`):
+  what a shared URL of the web archive carries too. A page past the end is an empty page (200, with
   `count` and a `previous` link to the last page), on every list; `?page=abc` is a 400.
 - `?cursor=` (game lists only, `CursorPagination`): pages that do not drift when games are
   added or deleted. An empty `cursor` starts at the top; `next` / `previous` (and the `Link`
@@ -36,6 +36,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
+from api.filters import IdsField, missing_ids
 from records.paging import UncappedEstimatingPaginator
 
 MAX_PAGE_SIZE = 200
@@ -65,7 +66,8 @@ class ApiPagination(PageNumberPagination):
         # an error that says what is allowed, as for every other parameter.
         raw = request.query_params.get(self.page_size_query_param, "")
         if raw == "":
-            return self.page_size
+            # Games asked by id (`ids`, at most this many): all of them on one page.
+            return self.max_page_size if request.query_params.get("ids") else self.page_size
         if not (raw.isascii() and raw.isdecimal()) or not 1 <= int(raw) <= self.max_page_size:
             raise ValidationError(
                 {self.page_size_query_param: [f"A whole number from 1 to {self.max_page_size}."]}
@@ -308,13 +310,17 @@ class CursorPagination(ApiPagination):
             response = super().get_paginated_response(data)
             if self.page.paginator.estimated:
                 response.data["count_estimated"] = True
-            return response
-        response = Response(
-            {"next": self.cursor_next, "previous": self.cursor_previous, "results": data}
-        )
-        response["Link"] = link_header(
-            [(self.cursor_next, "next"), (self.cursor_previous, "prev")]
-        )
+        else:
+            response = Response(
+                {"next": self.cursor_next, "previous": self.cursor_previous, "results": data}
+            )
+            response["Link"] = link_header(
+                [(self.cursor_next, "next"), (self.cursor_previous, "prev")]
+            )
+        # Games asked by id (the filter has validated the list): those not there are named.
+        asked = IdsField(required=False).clean(self.request.query_params.get("ids", ""))
+        if asked:
+            response.data["missing"] = missing_ids(asked)
         return response
 
     def get_schema_operation_parameters(self, view: object) -> list[dict[str, object]]:
@@ -338,6 +344,11 @@ class CursorPagination(ApiPagination):
         paged["properties"]["count_estimated"] = {
             "type": "boolean",
             "description": "present (true) when `count` is an estimate",
+        }
+        paged["properties"]["missing"] = {
+            "type": "array", "items": {"type": "integer"},
+            "description": "present with `ids`: the ids asked for that no stored game has "
+            "(never stored, or deleted: see `/games/deleted/`), in the order asked",
         }
         return paged
 

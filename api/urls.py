@@ -22,6 +22,7 @@ from api.game_object import download_game_json
 from api.views.analysis import GameAnalysisView
 from api.views.auth import TokenDetailView, TokenListView, TokenView
 from api.views.base import BrowsableApiCspMixin, not_found
+from api.views.deleted import DeletedGamesView
 from api.views.drafts import DraftViewSet
 from api.views.games import GameViewSet
 from api.views.jobs import JobViewSet
@@ -79,6 +80,7 @@ router.register("jobs", JobViewSet, basename="job")
 router.register("drafts", DraftViewSet, basename="draft")
 
 v1: list[URLPattern | URLResolver] = [
+    path("games/deleted/", DeletedGamesView.as_view(), name="games-deleted"),
     path("games/<int:id>/analysis/", GameAnalysisView.as_view(), name="game-analysis"),
     # The game object as a file: the replay page's JSON download (web's `game-json`).
     path("games/<int:pk>/game.json", download_game_json, name="game-json"),

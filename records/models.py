@@ -144,6 +144,8 @@ class Game(models.Model):
     )
     uploaded_at = models.DateTimeField(_("uploaded"), default=timezone.now)
     validated_at = models.DateTimeField(_("validated"), default=timezone.now)
+    # Set whenever the row changes (storing, revalidating): the API's `updated_since`.
+    updated_at = models.DateTimeField(_("updated"), default=timezone.now)
     stale = models.BooleanField(
         _("stale"), default=False,
         help_text=_("revalidation found a different verdict or derived data"),
@@ -170,6 +172,7 @@ class Game(models.Model):
             models.Index(fields=["outcome"], name="game_outcome"),
             models.Index(fields=["date"], name="game_date"),
             models.Index(fields=["uploaded_at"], name="game_uploaded_at"),
+            models.Index(fields=["updated_at"], name="game_updated_at"),
             models.Index(fields=["match", "round_number"], name="game_match_round"),
             # The archive's default order has its own index, created per database by migration
             # 0002 (SQLite cannot write NULLS LAST in an index, PostgreSQL needs it); so has the

@@ -24,6 +24,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
+from api.filters import IDS_PATTERN, MAX_IDS
 from api.serializers.common import ClosedSerializer
 from api.serializers.errors import ErrorDoc
 from records.filters import PLAYER_COUNTS
@@ -79,6 +80,14 @@ GAME_FILTER_PARAMETERS = [
     _query("analysed", {"type": "string", "enum": ["true", "false"]},
            "true: games with a stored analysis (any engine or settings, a stale one too); "
            "false: games without one"),
+    _query("ids", {"type": "string", "pattern": IDS_PATTERN},
+           f"games by id, comma-separated without spaces (`12,40,7`), at most {MAX_IDS}, all "
+           "on one page unless `page_size` says fewer; the answer's `missing` names those no "
+           "stored game has"),
+    _query("updated_since", {"type": "string", "format": "date-time"},
+           "games stored or changed (revalidated) at or after this time, ISO 8601 (`Z` or an "
+           "offset; without one, UTC): each game's `updated_at`. Deleted games: "
+           "`/games/deleted/`"),
 ]
 
 # Streamed text answers: spectacular writes a list action's answer as a JSON array, which a

@@ -92,6 +92,9 @@ class GameSerializer(serializers.ModelSerializer[Game]):
     result = serializers.CharField(source="result_tag", help_text="the Result tag: S:P, -, R, *")
     plies = serializers.IntegerField(source="event_count")
     uploaded_by = UploaderField(allow_null=True)
+    updated_at = serializers.DateTimeField(
+        help_text="when the game last changed (stored, or revalidated): what `updated_since` "
+                  "compares")
     switches = serializers.CharField(
         help_text="the house variant the record names (its Switches tag, canonical: "
                   '"steal_generals=never threshold=8"); "" for the ruleset as shipped'
@@ -102,7 +105,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         fields = [
             "id", "url", "ruleset", "switches", "players", "dealer", "date", "event", "site",
             "match", "round", "seats", "outcome", "finisher", "on", "points", "result", "plies",
-            "uploaded_at", "uploaded_by", "stale",
+            "uploaded_at", "updated_at", "uploaded_by", "stale",
         ]
 
     def get_url(self, game: Game) -> str:
@@ -259,3 +262,10 @@ class ExportQuery(serializers.Serializer[Any]):
         help_text="continue after the game a `Link: <…>; rel=\"next\"` header's cursor names "
         "(empty: from the start)",
     )
+
+
+class DeletedGameSerializer(serializers.Serializer[Any]):
+    """A game deleted from the archive: its id, never to be used again, and when."""
+
+    id = serializers.IntegerField(source="game_id")
+    deleted_at = serializers.DateTimeField(source="at")

@@ -140,7 +140,7 @@ def _mark_agreed(ids: list[int]) -> None:
     if ids:
         Game.objects.filter(pk__in=ids).update(
             stale=False, stale_reason="", engine_version=fourcolor.__version__,
-            validated_at=timezone.now(),
+            validated_at=timezone.now(), updated_at=timezone.now(),
         )
         ids.clear()
 
@@ -148,7 +148,8 @@ def _mark_agreed(ids: list[int]) -> None:
 def _mark_stale(game: Game, diffs: list[str], report: RevalidateReport) -> None:
     reason = f"engine {fourcolor.__version__}: " + "; ".join(diffs)
     # The engine version is left as it was: `revalidate --stale` looks at the game again.
-    Game.objects.filter(pk=game.pk).update(stale=True, stale_reason=reason[:4000])
+    Game.objects.filter(pk=game.pk).update(stale=True, stale_reason=reason[:4000],
+                                           updated_at=timezone.now())
     report.note(game.pk, reason)
 
 
@@ -166,7 +167,7 @@ def _rewrite(game: Game, check: fourcolor.Check) -> str | None:
             match_id = one_match_id(tag, ids, {}) if tag is not None else None
             Game.objects.filter(pk=game.pk).update(
                 **fields, match_id=match_id, stale=False, stale_reason="",
-                validated_at=timezone.now(),
+                validated_at=timezone.now(), updated_at=timezone.now(),
             )
             players = player_ids((row["name"] for row in seat_rows), ids, {})
             # In place (rows that other tables may point at keep their ids).

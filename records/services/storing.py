@@ -216,7 +216,7 @@ def game_rows(
         row["match_id"] = matches[match_key(v.match_tag)] if v.match_tag is not None else None
         row["original_text"] = v.text
         row["uploaded_by_id"] = user_id
-        row["uploaded_at"] = row["validated_at"] = stamp
+        row["uploaded_at"] = row["validated_at"] = row["updated_at"] = stamp
         rows.append(row)
     return rows
 

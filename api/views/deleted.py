@@ -1,0 +1,58 @@
+"""`GET /games/deleted/`: the games deleted from the archive, oldest deletion first, for a
+script that keeps a copy (with `/games/?updated_since=` for what was stored or changed).
+
+Read from the audit trail that every deletion writes (records.deletion): a game's id and when
+it was deleted, nothing of who or why. A deleted game's id is never given to another game (a
+restored one comes back under a new id).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db.models import F, QuerySet
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, generics
+
+from api.filters import UtcDateTimeField
+from api.pagination import CursorPagination
+from api.serializers.errors import ErrorDoc
+from api.serializers.games import DeletedGameSerializer
+from api.views.base import CURSOR_PAGES, ApiViewMixin
+from records.models import AuditAction, AuditEntry
+
+
+@extend_schema(tags=["games"])
+class DeletedGamesView(ApiViewMixin, generics.ListAPIView):  # type: ignore[type-arg]
+    serializer_class = DeletedGameSerializer
+    pagination_class = CursorPagination
+    allowed_query = {"get": frozenset({"since", *CURSOR_PAGES})}
+
+    def get_queryset(self) -> QuerySet[AuditEntry]:
+        try:
+            since = UtcDateTimeField(required=False).clean(
+                self.request.query_params.get("since", ""))
+        except forms.ValidationError as exc:
+            raise exceptions.ValidationError({"since": exc.messages}) from None
+        entries = AuditEntry.objects.filter(action=AuditAction.DELETED)
+        if since is not None:
+            entries = entries.filter(at__gte=since)
+        # Expressions, as cursor pagination follows them (api.pagination.sort_keys).
+        return entries.only("game_id", "at").order_by(F("at").asc(), F("id").asc())
+
+    @extend_schema(
+        summary="Games deleted, oldest deletion first",
+        description="Each deleted game's id and when it was deleted (`deleted_at`), from "
+                    "`since` on: a script that keeps a copy of the archive removes these, "
+                    "then fetches `/games/?updated_since=` for the games stored or changed.",
+        parameters=[OpenApiParameter(
+            "since", {"type": "string", "format": "date-time"}, OpenApiParameter.QUERY,
+            description="deleted at or after this time, ISO 8601 (`Z` or an offset; without "
+                        "one, UTC)")],
+        responses={200: DeletedGameSerializer(many=True),
+                   400: OpenApiResponse(ErrorDoc, "An invalid `since` or page."),
+                   404: OpenApiResponse(ErrorDoc, "No such page."), 429: ErrorDoc},
+    )
+    def get(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        return super().get(request, *args, **kwargs)
