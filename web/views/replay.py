@@ -30,7 +30,8 @@ from records.models import Game, GameAnalysis
 from records.variants import describe
 from web.outcomes import round_sentence
 from web.views.labels import js_labels
-from web.views.replay_analysis import decisions_html, evaluation_chart, replay_analysis
+from web.views.evaluation_chart import evaluation_chart
+from web.views.replay_analysis import decisions_html, replay_analysis
 from web.templatetags.fourcolor_web import event_line
 from web.views.replay_data import (PAYLOAD_VERSION, ReplayPayload, ReplayUnavailable,
                                    StoredPayload, cached_payload)
