@@ -15,6 +15,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from whitenoise.compress import Compressor
 
 from fourcolor import analysis as _analysis
 
@@ -247,6 +248,9 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+# Source maps (14 MB of Swagger UI's and Redoc's) are for developers' tools: not compressed,
+# which halves collectstatic's time (50 to 21 s of CPU).
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "map"]
 
 # --- REST API -------------------------------------------------------------------------------
 
