@@ -23,7 +23,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
@@ -32,9 +31,8 @@ from rest_framework.views import APIView
 
 from api.caching import NO_STORE
 from api.exceptions import error_body
-from api.serializers.errors import ErrorDoc
+from api.schema.tokens import TOKEN, TOKEN_DETAIL, TOKENS
 from api.serializers.tokens import (
-    NewTokenSerializer,
     PasswordSerializer,
     TokenRequestSerializer,
     TokenSerializer,
@@ -118,61 +116,18 @@ def has_body(request: Request) -> bool:
         return True
 
 
-NOT_SIGNED_IN = OpenApiResponse(ErrorDoc, "Not signed in.")
-CSRF_OR_SCOPE = OpenApiResponse(ErrorDoc, "CSRF check failed (session), or a read-only token "
-                                          "(`read_only_token`).")
-
-
-@extend_schema(tags=["auth"])
+@TOKEN
 class TokenView(ApiViewMixin, APIView):
     permission_classes = [SignedInOrPasswordPost]
     # A POST without a body gives a new key to one's token (signed in): the body is optional.
     request_body_required = False
     cache_control = NO_STORE  # the answer names the account (and, once, holds the key)
 
-    @extend_schema(
-        summary="The token this request is made with",
-        description="Its name, scope and last four characters; never the key. Signed in with "
-                    "a session (no token): 404, see `/auth/tokens/`.",
-        responses={200: TokenSerializer, 401: NOT_SIGNED_IN,
-                   404: OpenApiResponse(ErrorDoc, "Signed in without a token.")},
-    )
     def get(self, request: Request) -> Response:
         if not isinstance(request.auth, ApiToken):
             return without_token()
         return Response(token_json(request.auth))
 
-    @extend_schema(
-        summary="Get a new API token (with a password, or signed in)",
-        description=(
-            "With `username` and `password` (JSON or form; optionally the new token's `name`, "
-            "default `script`, and `scope`, default `write`): a new token for that user, "
-            "whose other tokens keep working. Without a body and with a token: a new key for "
-            "that token (same name and scope; the old key stops working). Without a body and "
-            "signed in with a session (with its CSRF token): a new token named `script`. The "
-            "answer is the only one that shows the key. Failed passwords count towards the "
-            "sign-in lockout of the site's login page (429 once locked out)."
-        ),
-        # Usable without credentials (a password exchange): `{}` among the alternatives.
-        auth=[{"tokenAuth": []}, {"cookieAuth": []}, {}],
-        request={"application/json": PasswordSerializer,
-                 "application/x-www-form-urlencoded": PasswordSerializer,
-                 "multipart/form-data": PasswordSerializer},
-        examples=[OpenApiExample(
-            "A password", request_only=True,
-            value={"username": "ana", "password": "correct horse battery", "name": "nightly "
-                   "backup", "scope": "read"},
-        )],
-        responses={
-            201: NewTokenSerializer,
-            400: OpenApiResponse(ErrorDoc, "A missing or invalid field, or already the most "
-                                           "tokens one may have (50)."),
-            401: OpenApiResponse(ErrorDoc, "Wrong username or password, or an inactive user "
-                                           "(or no body and not signed in)."),
-            403: CSRF_OR_SCOPE,
-            429: OpenApiResponse(ErrorDoc, "Throttled, or locked out after failed sign-ins."),
-        },
-    )
     def post(self, request: Request) -> Response:
         # A body, even `{}`, is a password exchange (and `{}` a 400 for its missing fields).
         if request.data or has_body(request):
@@ -186,14 +141,6 @@ class TokenView(ApiViewMixin, APIView):
             "Send a username and password, or sign in, to get a token."
         )
 
-    @extend_schema(
-        summary="Revoke the token this request is made with",
-        description="The key stops working at once. Signed in with a session (no token): 404, "
-                    "revoke one at `/auth/tokens/{id}/`.",
-        request=None,
-        responses={204: None, 401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE,
-                   404: OpenApiResponse(ErrorDoc, "Signed in without a token.")},
-    )
     def delete(self, request: Request) -> Response:
         if not isinstance(request.auth, ApiToken):
             return without_token()
@@ -201,39 +148,22 @@ class TokenView(ApiViewMixin, APIView):
         return Response(status=204)
 
 
-@extend_schema(tags=["auth"])
+@TOKENS
 class TokenListView(ApiViewMixin, APIView):
     permission_classes = [IsAuthenticated]
     cache_control = NO_STORE
 
-    @extend_schema(
-        summary="My API tokens",
-        description="Newest first, at most 50; never their keys.",
-        responses={200: TokenSerializer(many=True), 401: NOT_SIGNED_IN},
-    )
     def get(self, request: Request) -> Response:
         tokens = ApiToken.objects.filter(user=request.user).select_related("user")
         return Response(TokenSerializer(tokens, many=True).data)
 
-    @extend_schema(
-        summary="Make a named API token",
-        description="Signed in (a token that writes, or a session with its CSRF token). The "
-                    "user's other tokens keep working; the answer is the only one that shows "
-                    "the key.",
-        request=TokenRequestSerializer,
-        examples=[OpenApiExample("Read only", value={"name": "dashboard", "scope": "read"},
-                                 request_only=True)],
-        responses={201: NewTokenSerializer, 401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE,
-                   400: OpenApiResponse(ErrorDoc, "A missing or invalid field, or already "
-                                                  "the most tokens one may have (50).")},
-    )
     def post(self, request: Request) -> Response:
         form = TokenRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         return new_token(request.user, **form.validated_data)
 
 
-@extend_schema(tags=["auth"])
+@TOKEN_DETAIL
 class TokenDetailView(ApiViewMixin, APIView):
     permission_classes = [IsAuthenticated]
     cache_control = NO_STORE
@@ -245,17 +175,9 @@ class TokenDetailView(ApiViewMixin, APIView):
             raise exceptions.NotFound(f"You have no token {id}.")
         return token
 
-    @extend_schema(summary="One of my API tokens",
-                   description="Its name, scope and last four characters; never the key.",
-                   responses={200: TokenSerializer, 401: NOT_SIGNED_IN,
-                              404: OpenApiResponse(ErrorDoc, "Not one of your tokens.")})
     def get(self, request: Request, id: int) -> Response:
         return Response(token_json(self.token(request, id)))
 
-    @extend_schema(summary="Revoke one of my API tokens",
-                   description="Its key stops working at once.",
-                   responses={204: None, 401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE,
-                              404: OpenApiResponse(ErrorDoc, "Not one of your tokens.")})
     def delete(self, request: Request, id: int) -> Response:
         revoke_token(request.user, self.token(request, id).pk)
         return Response(status=204)
