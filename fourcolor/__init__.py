@@ -38,7 +38,8 @@ from .split import Split, best_split
 # 1.3.0: the Switches tag (house variants) and five to eight players in classic.
 # 1.4.0: the reviewer's marks: thresholds by the ruleset's stakes, the highest estimate named
 # best, "about equal"; the analyst bot.
-__version__ = "1.4.0"
+# 1.5.0: the reviewer deals the other hands from what their seats did (fourcolor/inference.py).
+__version__ = "1.5.0"
 
 
 __all__ = [

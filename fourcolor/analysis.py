@@ -3,9 +3,10 @@
 For one seat of a valid record, at every point where the seat chose between two or more options
 (claim a live card or let it go, which meld, meld its own draw or discard it, which card to
 discard, win now or not), each option's expected settlement for the seat is estimated by Monte
-Carlo over what the seat could not see: the unseen cards are dealt at random among the other
-hands and the pile, consistently with everything public so far (displays, discards, the live
-card, hand sizes, copies), the option is applied, and the round is played out by the playout
+Carlo over what the seat could not see: the unseen cards are dealt among the other hands and
+the pile, consistently with everything public so far (displays, discards, the live card, hand
+sizes, copies), the other hands drawn from what their seats did (fourcolor/inference.py), the
+option is applied, and the round is played out by the playout
 policy (the greedy bot at every seat, through `Round.legal_events()` and `Round.push`). The
 seat's settlement is averaged over the deals. Every option of one decision is played on the
 same deals with the same random choices (common random numbers), so that the differences
@@ -20,15 +21,15 @@ depends only on the record, the seats, the sample count and the seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARDS, KINDS
 from .game import validate
 from .round import LIVE, Round
 from .notation import Record
 from .decisions import PASS, Option, Point, decision_points
+from .inference import HandSampler, History
 from .marks import EXTEND, KEEP, THRESHOLDS, VERDICTS, judge, screened, unit, verdict
 from .playout import greedy_playout
 
@@ -132,54 +133,6 @@ class Analysis:
 # ---------------------------------------------------------------------- sampling
 
 
-def _unseen(state: Round, seat: int) -> list[int]:
-    """Copies of each kind the seat cannot see: not in its hand, any display, the discards or
-    the live card."""
-    unseen = [state.copies] * KINDS
-    hand = state.hands[seat]
-    for i in range(KINDS):
-        unseen[i] -= hand[i]
-    for s in range(1, state.players + 1):
-        for meld in state.displays[s]:
-            for card in meld.cards:
-                unseen[card.index] -= 1
-    for _s, card in state.discards:
-        unseen[card.index] -= 1
-    live = state.live
-    if live is not None and live.source == "draw":
-        unseen[live.card_index] -= 1  # a drawn live card is in no display and no discard yet
-    return unseen
-
-
-def _world(state: Round, seat: int, unseen: Sequence[int], rng: random.Random) -> Round:
-    """A copy of the round with every card the seat cannot see dealt at random among the
-    other hands (their sizes kept) and the pile (its order)."""
-    deck = [CARDS[i] for i, n in enumerate(unseen) for _ in range(n)]
-    rng.shuffle(deck)
-    world = state.copy()
-    pos = 0
-    for other in range(1, state.players + 1):
-        if other == seat:
-            continue
-        hand = [0] * KINDS
-        need = sum(state.hands[other])
-        for card in deck[pos : pos + need]:
-            hand[card.index] += 1
-        pos += need
-        world.hands[other] = hand
-        world.locked[other] = [0] * KINDS  # another seat's dealt sets are not public
-    pile = deck[pos:]
-    assert len(pile) == state.pile_left, "the unseen cards do not fill the hands and the pile"
-    # Draws check the pile's next card and the copies dealt or drawn: both from this deal.
-    world.pile = [CARDS[0]] * state.drawn + pile
-    seen = [state.copies] * KINDS
-    for card in pile:
-        seen[card.index] -= 1
-    world.seen = seen
-    world.lucky_tag = None  # the lucky card comes from this pile
-    return world
-
-
 def _playout(world: Round, option: Option, seat: int, rng_seed: str) -> float:
     """The seat's settlement after `option` and the policy's play to the end of the round
     (`world` is changed): the greedy bot at every seat (`greedy_playout`)."""
@@ -193,7 +146,7 @@ def _is_win(option: Option) -> bool:
     return option.event is not None and option.event.verb == "w"
 
 
-def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> Decision:
+def _rate(point: Point, state: Round, samples: int, seed: int, history: History | None) -> Decision:
     """Value every option of a decision on the same deals, and judge the one played.
 
     With more than `KEEP` options (which card to discard), the first quarter of the deals
@@ -201,13 +154,14 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
     "about equal" are `marks.judge`'s. While the decision is unclear (it may be a mistake and
     the deals so far do not settle which option is best), the number of deals is doubled, up to
     `EXTEND` times `samples`, for the options still in the race. `point.played` None: the
-    reviewer's advice (`advise`), no option played, no deals added."""
-    unseen = _unseen(state, point.seat)
-    options = point.options
+    reviewer's advice (`advise`), no option played, no deals added. The deals come from
+    `inference.HandSampler`: the other hands inferred from `history` (None: uniform)."""
+    options, players = point.options, state.players
     results: list[list[float]] = [[] for _ in options]
     played_at = next((k for k, o in enumerate(options) if o.label == point.played), None)
     scale = unit(state.ruleset, players)
     rng = random.Random(f"fourcolor-analysis:{seed}:{point.before}:{point.seat}")
+    deals = HandSampler(history, state, point.before, point.seat, rng)
     active = list(range(len(options)))
     screen = 0
     if len(options) > KEEP + 1:
@@ -218,7 +172,7 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
         for sample in range(done, total):
             if sample == screen and screen and len(active) > KEEP + 1:
                 active = kept = screened(results, active, played_at, scale)
-            world = _world(state, point.seat, unseen, rng)
+            world = deals.world()
             playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
             for k in active:
                 # A pass leaves the round as it is: only a move needs a copy to be pushed on.
@@ -251,12 +205,19 @@ def _rate(point: Point, state: Round, players: int, samples: int, seed: int) -> 
 
 
 def advise(
-    state: Round, seat: int, *, samples: int = DEFAULT_SAMPLES, seed: int = 0
+    state: Round,
+    seat: int,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    history: History | None = None,
 ) -> Decision | None:
     """The reviewer's advice to `seat` on `state`, a round in play: the options the seat has
     now (a discard; or claims on the live card besides letting it go, for its drawer
     discarding it) rated as a decision, `best` the one to play (`played` is the same, the loss
-    0); None when the seat has fewer than two options. Only what the seat sees is used."""
+    0); None when the seat has fewer than two options. Only what the seat sees is used.
+    `history`: the round's `inference.History` up to `state`, for the other hands inferred
+    from what they did (None: dealt uniformly)."""
     listed = [e for e in state.legal_events() if e.seat == seat]
     if state.phase == LIVE and state.live is not None:
         live = state.live
@@ -270,7 +231,7 @@ def advise(
     if len(options) < 2:
         return None
     point = Point(state.ply, state.ply + 1, seat, options, None)
-    return _rate(point, state, state.players, samples, seed)
+    return _rate(point, state, samples, seed, history)
 
 
 def analyse(
@@ -307,9 +268,10 @@ def analyse(
     if plies is not None:
         wanted = set(plies)
         points = [p for p in points if p.ply in wanted]
+    history = History(rounds, record.events)
     decisions = []
     for done, point in enumerate(points, start=1):
-        decisions.append(_rate(point, rounds[point.before], players, samples, seed))
+        decisions.append(_rate(point, rounds[point.before], samples, seed, history))
         if progress is not None:
             progress(done, len(points))
     summaries = {}

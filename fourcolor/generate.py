@@ -136,6 +136,9 @@ class AnalystBot(GreedyBot):
         self.samples = samples
         self.state: Round | None = None
         self.advice: tuple[int, str | None] = (-1, None)
+        # The round so far, for the reviewer's inferred hands: the states before each event
+        # and the events (set by the table when it plays the round from its deal).
+        self.past: tuple[list[Round], list[Event]] | None = None
 
     def sit(self, state: Round, seat: int) -> None:
         self.state, self.seat = state, seat
@@ -147,7 +150,11 @@ class AnalystBot(GreedyBot):
         if self.advice[0] != state.ply:
             from .analysis import advise  # the reviewer, only for this bot
 
-            decision = advise(state, self.seat, samples=self.samples)
+            from .inference import History
+
+            past = self.past
+            history = History(*past) if past is not None and past[0] else None
+            decision = advise(state, self.seat, samples=self.samples, history=history)
             self.advice = (state.ply, decision.best if decision else None)
         return self.advice[1]
 
@@ -198,10 +205,19 @@ class _Table:
         for seat, bot in self.bots.items():
             bot.sit(state, seat)
         self.events: list[Event] = []
+        # Every state since the deal, kept when an analyst bot reads the round's past.
+        self.rounds: list[Round] | None = None
+        if state.ply == 0 and any(isinstance(b, AnalystBot) for b in bots):
+            self.rounds = [state.copy()]
+            for bot in bots:
+                if isinstance(bot, AnalystBot):
+                    bot.past = (self.rounds, self.events)
 
     def push(self, event: Event) -> None:
         self.round.push(event)
         self.events.append(event)
+        if self.rounds is not None:
+            self.rounds.append(self.round.copy())
 
     def play(self, declining: int | None = None) -> None:
         """Play to the end; `declining`: a seat that lets the current live card go."""

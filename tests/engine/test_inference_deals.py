@@ -1,0 +1,77 @@
+"""The reviewer's inferred deals (fourcolor/inference.py) agree with everything the seat under
+review can see, whatever the round, the seat and the moment, and come from the seed alone."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fourcolor.cards import KINDS
+from fourcolor.generate import generate_record
+from fourcolor.inference import HandSampler, History, unseen
+from fourcolor.notation import Record
+from fourcolor.playout import greedy_playout
+from fourcolor.round import ENDED, OPENING, Round
+
+
+def _rounds(record: Record) -> list[Round]:
+    state = Round.from_record(record)
+    rounds = [state.copy()]
+    for event in record.events:
+        state.push(event)
+        rounds.append(state.copy())
+    return rounds
+
+
+def _draws(
+    record: Record, rounds: list[Round], before: int, seat: int, seed: str
+) -> list[list[list[int]]]:
+    sampler = HandSampler(
+        History(rounds, record.events), rounds[before], before, seat, random.Random(seed)
+    )
+    return [sampler.hands() for _ in range(6)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    ruleset=st.sampled_from(["classic", "bga"]),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10_000),
+    at=st.floats(0.0, 1.0),
+    seat=st.integers(1, 4),
+)
+def test_it_deals_only_what_the_seat_cannot_see(
+    ruleset: str, players: int, seed: int, at: float, seat: int
+) -> None:
+    record = generate_record(ruleset, players, seed, bot=["greedy", "random"] * 2)
+    rounds = _rounds(record)
+    before = min(int(at * len(record.events)), len(record.events) - 1)
+    state = rounds[before]
+    seat = (seat - 1) % players + 1
+    if state.phase == ENDED:
+        return
+    others = [s for s in range(1, players + 1) if s != seat]
+    sampler = HandSampler(History(rounds, record.events), state, before, seat, random.Random(seed))
+    for _ in range(5):
+        *hands, rest = sampler.hands()
+        assert [sum(h) for h in hands] == [sum(state.hands[s]) for s in others]
+        assert len(rest) == state.pile_left
+        dealt = [sum(h[k] for h in hands) + rest.count(k) for k in range(KINDS)]
+        assert dealt == unseen(state, seat)  # every unseen copy once, nothing the seat sees
+        world = sampler.world()
+        assert world.hands[seat] == state.hands[seat]
+        assert world.displays == state.displays and world.discards == state.discards
+        assert world.pile is not None and len(world.pile) - world.drawn == state.pile_left
+        if state.phase != OPENING:
+            greedy_playout(world, random.Random(seed))  # a deal the policy plays to the end
+
+
+def test_it_draws_the_same_deals_from_the_same_seed() -> None:
+    record = generate_record("classic", 4, 7)
+    rounds = _rounds(record)
+    before = len(record.events) // 2
+    first = _draws(record, rounds, before, 2, "a")
+    assert first == _draws(record, rounds, before, 2, "a")
+    assert first != _draws(record, rounds, before, 2, "b")

@@ -1,0 +1,80 @@
+"""The inferred hands follow what the seats did (fourcolor/inference.py): a hand that would
+have won with a card its seat let go is unlikely, and so is a pair of a discard the seat could
+have ponged and let go, which uniform deals give far more often."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+from fourcolor.claims import pong_or_gan_only
+from fourcolor.generate import generate_record
+from fourcolor.inference import PASS_WIN, HandSampler, History, _PASS
+from fourcolor.notation import Record, parse_record
+from fourcolor.round import ENDED, Round
+
+from fourcolor import iter_records
+
+CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
+
+
+def _rounds(record: Record) -> list[Round]:
+    state = Round.from_record(record)
+    rounds = [state.copy()]
+    for event in record.events:
+        state.push(event)
+        rounds.append(state.copy())
+    return rounds
+
+
+def test_it_finds_a_win_let_go_unlikely() -> None:
+    # Each missed win of the conformance sample: the seat's real hand would have won with the
+    # card it let go (or melded instead), so the likelihood of that hand carries PASS_WIN.
+    with (CORPUS / "missed_wins.fcn").open(encoding="utf-8") as f:
+        records = [parse_record(t.text, t.line) for t in iter_records(f)]
+    misses = [json.loads(line) for line in (CORPUS / "missed_wins.jsonl").read_text().splitlines()]
+    for miss in misses:
+        record = records[miss["index"]]
+        rounds = _rounds(record)
+        history = History(rounds, record.events)
+        before = len(record.events)
+        seat = miss["seat"]
+        plan = history.plan(seat, before)
+        real = history.loglik(seat, rounds[before].hands[seat], plan)
+        assert real <= math.log(PASS_WIN) + 1e-9, miss
+
+
+def test_it_rarely_deals_a_pair_of_a_discard_its_seat_could_have_ponged() -> None:
+    inferred = uniform = points = 0.0
+    for seed in range(3):
+        record = generate_record("classic", 4, seed)
+        rounds = _rounds(record)
+        history = History(rounds, record.events)
+        for seat in range(1, 5):
+            for seen in history.seen[seat]:
+                live, before = seen.live, seen.known + 1
+                if seen.what != _PASS or seen.rival is not None or before >= len(rounds):
+                    continue
+                assert live is not None
+                if live.source != "discard" or not pong_or_gan_only(live, seat, 4):
+                    continue
+                state = rounds[before]
+                if state.phase == ENDED or state.hands[seat] != rounds[seen.at].hands[seat]:
+                    continue  # the hand changed since: the pass says less about it now
+                reviewer = live.owner  # the discarder: it sees neither hand
+                k = [s for s in range(1, 5) if s != reviewer].index(seat)
+                for history_or_none in (history, None):
+                    rng = random.Random(f"{seed}:{before}:{seat}")
+                    sampler = HandSampler(history_or_none, state, before, reviewer, rng)
+                    draws = [sampler.hands()[k] for _ in range(64)]
+                    share = sum(h[seen.card] >= 2 for h in draws) / len(draws)
+                    if history_or_none is None:
+                        uniform += share
+                    else:
+                        inferred += share
+                points += 1
+    assert points >= 20
+    assert uniform / points > 0.02  # uniform deals hold such a pair now and then
+    assert inferred < uniform / 2
