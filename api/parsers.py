@@ -1,4 +1,5 @@
-"""Request body parsers for uploads: raw FCN text, streamed straight into the import service."""
+"""Request body parsers for uploads: raw FCN text, streamed straight into the import service,
+and an NDJSON export sent back."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import IO, Any
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import BaseParser, JSONParser
+
+from records.services import ndjson_texts
 
 
 class FcnTextParser(BaseParser):
@@ -54,3 +57,32 @@ class JsonParser(JSONParser):
         except ParseError as exc:  # DRF's, in English only: said again with its reason
             reason = str(exc.__context__ or exc.detail)
         raise ParseError(_("JSON parse error - %(reason)s") % {"reason": reason}) from None
+
+
+class NdjsonParser(BaseParser):
+    """An export sent back (`application/x-ndjson`: one export object a line, as the API's
+    export with `with_text=true` and `manage.py export_games --format ndjson` write it): its
+    records, each as it was uploaded, read by the import service's NDJSON reader
+    (records.services.ndjson_texts) and joined as one FCN text, blank-line separated, which
+    the upload then takes as any other. A line that is not such an object is a 400 naming it."""
+
+    media_type = "application/x-ndjson"
+
+    def parse(
+        self,
+        stream: IO[bytes],
+        media_type: str | None = None,
+        parser_context: dict[str, Any] | None = None,
+    ) -> dict[str, str]:
+        try:
+            texts = list(ndjson_texts(line.decode("utf-8") for line in stream))
+        except UnicodeDecodeError as exc:
+            raise ParseError(_("NDJSON parse error - not UTF-8: %(reason)s")
+                             % {"reason": exc}) from None
+        except ValueError as exc:
+            raise ParseError(_("NDJSON parse error - %(reason)s") % {"reason": exc}) from None
+        if not texts:
+            raise ParseError(_("NDJSON parse error - no record: one export object a line."))
+        # Each record as it came, a blank line after it: FCN's separator.
+        return {"text": "\n".join(text if text.endswith("\n") else text + "\n"
+                                  for text in texts)}

@@ -47,7 +47,9 @@ UPLOADS = resource(
         summary="Upload records",
         description=(
             "The body is FCN text (`Content-Type: text/x-fcn` or `text/plain`, UTF-8), a "
-            "multipart form with a `file` (or a `text` field), or JSON `{\"text\": ...}`. "
+            "multipart form with a `file` (or a `text` field), JSON `{\"text\": ...}`, or an "
+            "export sent back as NDJSON (`application/x-ndjson`, one export object with its "
+            "`text` a line, as the export with `with_text=true` writes it). "
             "Every record is validated by the engine and stored on its own. The answer is "
             "always the upload's job, with its address in `Location`: 201 when it finished "
             "within the request (bodies under BACKGROUND_IMPORT_MIN_BYTES, 256 KiB by "

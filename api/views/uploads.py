@@ -35,7 +35,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.exceptions import PayloadTooLarge
-from api.parsers import FcnTextParser, JsonParser, OctetStreamParser, PlainTextParser
+from api.parsers import (
+    FcnTextParser,
+    JsonParser,
+    NdjsonParser,
+    OctetStreamParser,
+    PlainTextParser,
+)
 from api.schema.uploads import UPLOADS
 from api.throttling import SCOPED_THROTTLES
 from api.views.analysis import POLL_SECONDS
@@ -65,7 +71,7 @@ class UploadView(ApiViewMixin, APIView):
     request_body_required = True  # nothing sent is a 400 (api.schema.ApiAutoSchema)
     permission_classes = [IsAuthenticated]
     parser_classes = [FcnTextParser, PlainTextParser, OctetStreamParser, MultiPartParser,
-                      FormParser, JsonParser]
+                      FormParser, JsonParser, NdjsonParser]
     throttle_classes = SCOPED_THROTTLES
     throttle_scope = "upload"
 

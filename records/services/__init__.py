@@ -21,7 +21,12 @@ from records.services.derivation import (
     sha256_text,
     storage_limits,
 )
-from records.services.importing import ImportOptions, import_records, import_texts
+from records.services.importing import (
+    ImportOptions,
+    import_records,
+    import_texts,
+    ndjson_texts,
+)
 from records.services.matches import MatchRound, match_credits, match_games
 from records.services.reading import count_records
 from records.services.report import ImportReport, RecordResult, RecordStatus
@@ -42,6 +47,7 @@ __all__ = [
     "game_differences",
     "import_records",
     "import_texts",
+    "ndjson_texts",
     "match_credits",
     "match_games",
     "revalidate_games",

@@ -21,6 +21,7 @@ Import policy (see `import_records`):
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -148,6 +149,27 @@ def import_texts(
         for index, text in enumerate(texts)
     )
     return _import(records, None, uploader, ImportOptions(**options))
+
+
+def ndjson_texts(lines: Iterable[bytes | str]) -> Iterator[str]:
+    """The records of an NDJSON export (`export_games --format ndjson`, the API's export with
+    `with_text=true`), one a line: each object's `text` (`original` in older exports), as it
+    was uploaded. Blank lines are passed over; ValueError names the first bad line."""
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+            key = "text" if "text" in line else "original"
+            original = line[key]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(
+                f"line {number}: not an export object with 'text' (export_games, or the "
+                f"API's export with with_text=true): {exc}"
+            ) from None
+        if not isinstance(original, str):
+            raise ValueError(f"line {number}: '{key}' is not a string")
+        yield original
 
 
 class _Importer:

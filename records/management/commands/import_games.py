@@ -24,7 +24,6 @@ NDJSON files are read in one process.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +42,7 @@ from records.services import (
     RecordStatus,
     import_records,
     import_texts,
+    ndjson_texts,
 )
 
 
@@ -60,24 +60,17 @@ class _Progress:
 
 
 def _ndjson_originals(file: IO[bytes], bar: tqdm) -> Iterator[str]:
-    """The texts as uploaded of an NDJSON export (`text`; `original` in older ones), one
-    record each."""
-    for number, raw in enumerate(file, start=1):
-        bar.update(len(raw))
-        if not raw.strip():
-            continue
-        try:
-            line = json.loads(raw)
-            key = "text" if "text" in line else "original"
-            original = line[key]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise CommandError(
-                f"line {number}: not an export object with 'text' (export_games, or the "
-                f"API's export with with_text=true): {exc}"
-            ) from None
-        if not isinstance(original, str):
-            raise CommandError(f"line {number}: '{key}' is not a string")
-        yield original
+    """The texts as uploaded of an NDJSON export, one record each (the service's reader)."""
+
+    def lines() -> Iterator[bytes]:
+        for raw in file:
+            bar.update(len(raw))
+            yield raw
+
+    try:
+        yield from ndjson_texts(lines())
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
 
 
 # Records per process at least: a smaller file is not worth a fork.
