@@ -123,12 +123,6 @@ class ApiAutoSchema(AutoSchema):
             # pagination all read it so): say so.
             if parameter["in"] == "query" and not parameter.get("required"):
                 parameter["allowEmptyValue"] = True
-        body = operation.get("requestBody")
-        if body is not None and getattr(self.view, "action", None) in getattr(
-                self.view, "body_required_actions", ()):
-            # A body of alternatives (PolymorphicProxySerializer), which spectacular leaves
-            # optional although the view needs one of them.
-            body["required"] = True
         ref = self.resolve_serializer(ErrorDoc, "response").ref
         for code, description in COMMON_ERRORS.items():
             operation["responses"].setdefault(
@@ -157,7 +151,8 @@ class ApiAutoSchema(AutoSchema):
     def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:
         # A view's `request_body_required` says whether a request without a body is answered
         # as such: spectacular guesses from the serializer's required fields (or, for a body
-        # given as raw schemas, leaves it optional), which can be the opposite of the truth.
+        # given as raw schemas or alternatives, leaves it optional), which can be the opposite
+        # of the truth.
         body: dict[str, Any] | None = super()._get_request_body(direction)
         required = getattr(self.view, "request_body_required", None)
         if body is not None and required is not None:

@@ -65,7 +65,11 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
     cache_control = PRIVATE_CACHE_CONTROL  # one's own drafts
     serializer_class = DraftSerializer
     parser_classes = [JsonParser]
-    body_required_actions = ("create",)
+
+    @property
+    def request_body_required(self) -> bool | None:
+        # `create` takes one of two bodies (api.schema.drafts: DraftCreate), never none.
+        return True if self.action == "create" else None
 
     def get_throttles(self) -> list[Any]:
         # Reads count as any API read; changes also under the "drafts" scope.
