@@ -8,6 +8,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from api.schema import GAME_FILTER_PARAMETERS, JSON, NOT_SIGNED_IN, errors, resource
 from api.serializers.analysis import AnalysisAnswerDoc, AnalysisRequest
 from api.serializers.games import (
+    DeletedGameSerializer,
     DeleteQuery,
     ExportQuery,
     GameDetailSerializer,
@@ -173,5 +174,22 @@ ANALYSIS = resource(
                       403: "CSRF check failed (session).", 404: "No such game.",
                       429: "Too many analyses requested in the last hour."}),
         },
+    ),
+)
+
+# The games deleted (api.views.deleted).
+DELETED = resource(
+    "games",
+    get=extend_schema(
+        summary="Games deleted, oldest deletion first",
+        description="Each deleted game's id and when it was deleted (`deleted_at`), from "
+                    "`since` on: a script that keeps a copy of the archive removes these, "
+                    "then fetches `/games/?updated_since=` for the games stored or changed.",
+        parameters=[OpenApiParameter(
+            "since", {"type": "string", "format": "date-time"}, OpenApiParameter.QUERY,
+            description="deleted at or after this time, ISO 8601 (`Z` or an offset; without "
+                        "one, UTC)")],
+        responses={200: DeletedGameSerializer(many=True),
+                   **errors({400: "An invalid `since` or page.", 404: "No such page."})},
     ),
 )

@@ -8,22 +8,19 @@ restored one comes back under a new id).
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.db.models import F, QuerySet
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics
 
 from api.filters import UtcDateTimeField
 from api.pagination import CursorPagination
-from api.serializers.errors import ErrorDoc
+from api.schema.games import DELETED
 from api.serializers.games import DeletedGameSerializer
 from api.views.base import CURSOR_PAGES, ApiViewMixin
 from records.models import AuditAction, AuditEntry
 
 
-@extend_schema(tags=["games"])
+@DELETED
 class DeletedGamesView(ApiViewMixin, generics.ListAPIView):  # type: ignore[type-arg]
     serializer_class = DeletedGameSerializer
     pagination_class = CursorPagination
@@ -40,19 +37,3 @@ class DeletedGamesView(ApiViewMixin, generics.ListAPIView):  # type: ignore[type
             entries = entries.filter(at__gte=since)
         # Expressions, as cursor pagination follows them (api.pagination.sort_keys).
         return entries.only("game_id", "at").order_by(F("at").asc(), F("id").asc())
-
-    @extend_schema(
-        summary="Games deleted, oldest deletion first",
-        description="Each deleted game's id and when it was deleted (`deleted_at`), from "
-                    "`since` on: a script that keeps a copy of the archive removes these, "
-                    "then fetches `/games/?updated_since=` for the games stored or changed.",
-        parameters=[OpenApiParameter(
-            "since", {"type": "string", "format": "date-time"}, OpenApiParameter.QUERY,
-            description="deleted at or after this time, ISO 8601 (`Z` or an offset; without "
-                        "one, UTC)")],
-        responses={200: DeletedGameSerializer(many=True),
-                   400: OpenApiResponse(ErrorDoc, "An invalid `since` or page."),
-                   404: OpenApiResponse(ErrorDoc, "No such page."), 429: ErrorDoc},
-    )
-    def get(self, request: Any, *args: Any, **kwargs: Any) -> Any:
-        return super().get(request, *args, **kwargs)
