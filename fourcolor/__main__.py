@@ -13,6 +13,7 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 from . import __version__
@@ -55,25 +56,21 @@ class _StdinText(io.TextIOWrapper):
         self.detach()
 
 
-def _open(path: str) -> TextIO:
-    # utf-8-sig: a byte order mark (as some Windows editors write) is not part of the record;
-    # the archive strips it the same way, so both read the same records.
+@contextmanager
+def _open(path: str) -> Iterator[TextIO]:
+    """The file (or standard input, "-") as UTF-8 text; utf-8-sig: a byte order mark (as some
+    Windows editors write) is not part of the record, as in the archive."""
+    stream: TextIO
     if path == "-":
-        buffer = getattr(sys.stdin, "buffer", None)
-        if buffer is None:  # a replaced stdin (tests) is already text
-            return sys.stdin
-        return _StdinText(buffer, encoding="utf-8-sig", errors="strict", newline="")
+        buffer = getattr(sys.stdin, "buffer", None)  # none: a replaced stdin (tests), text
+        stream = sys.stdin if buffer is None else _StdinText(buffer, "utf-8-sig", newline="")
+    else:
+        try:
+            stream = open(path, encoding="utf-8-sig", newline="")
+        except OSError as err:
+            raise UsageError(f"{path}: {err.strerror}") from None
     try:
-        return open(path, encoding="utf-8-sig", errors="strict", newline="")
-    except OSError as err:
-        raise UsageError(f"{path}: {err.strerror}") from None
-
-
-def _records(path: str) -> Iterator[tuple[int, int, str, bool]]:
-    stream = _open(path)
-    try:
-        for rt in iter_records(stream):
-            yield rt.index, rt.line, rt.text, rt.oversize
+        yield stream
     except UnicodeDecodeError as err:
         raise UsageError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
     finally:
@@ -81,7 +78,14 @@ def _records(path: str) -> Iterator[tuple[int, int, str, bool]]:
             stream.close()
 
 
-# ---------------------------------------------------------------------- validate
+def _records(path: str) -> Iterator[tuple[int, int, str, bool]]:
+    with _open(path) as stream:
+        for rt in iter_records(stream):
+            yield rt.index, rt.line, rt.text, rt.oversize
+
+
+_ERROR_FIELDS = ("ply", "line", "col", "category", "code", "params", "message", "event")
+_RESULT_FIELDS = ("outcome", "seat", "points", "settlement")
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -95,26 +99,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if args.json:
                 item: dict[str, Any] = {"file": path, "index": index, "valid": err is None}
                 if err is not None:
-                    item.update(
-                        ply=err.ply,
-                        line=err.line,
-                        col=err.col,
-                        category=err.category,
-                        code=err.code,
-                        params=err.params,
-                        message=err.message,
-                        event=err.event,
-                    )
+                    item.update({k: getattr(err, k) for k in _ERROR_FIELDS})
                 else:
                     assert check.game is not None
                     summary = check.game.summary()
                     item.update(ply=None, line=None, col=None, category=None, message=None)
-                    item["result"] = {
-                        "outcome": summary["outcome"],
-                        "seat": summary["seat"],
-                        "points": summary["points"],
-                        "settlement": summary["settlement"],
-                    }
+                    item["result"] = {k: summary[k] for k in _RESULT_FIELDS}
                 print(json.dumps(item, ensure_ascii=False))
             elif err is not None:
                 event = f' (ply {err.ply}: "{err.event}")' if err.event else f" (ply {err.ply})"
@@ -122,9 +112,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if err is not None:
                 all_valid = False
     return 0 if all_valid else 1
-
-
-# ---------------------------------------------------------------------- score
 
 
 def _cards(text: str) -> list[Any]:
@@ -185,27 +172,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             if not line.strip():
                 continue
             try:
-                item = json.loads(line)
-                if not isinstance(item, dict):
-                    raise UsageError("expected a JSON object")
-                cards = item.get("cards")
-                exposed = item.get("exposed", [])
-                if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                    raise UsageError("'cards' must be a list of card tokens")
-                if not isinstance(exposed, list) or not all(
-                    isinstance(g, list) and all(isinstance(c, str) for c in g) for g in exposed
-                ):
-                    raise UsageError("'exposed' must be a list of card lists")
-                switches = item.get("switches", args.switches)
-                if not isinstance(switches, str):
-                    raise UsageError("'switches' must be a string like a Switches tag")
-                result = score_hand(
-                    str(item.get("ruleset", args.ruleset or "")),
-                    cards,
-                    exposed,
-                    switches,
-                    args.players,
-                )
+                result = _score_line(line, args)
             except (UsageError, json.JSONDecodeError) as err:
                 result = {"error": f"line {number}: {err}"}
                 status = 1
@@ -218,7 +185,24 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-# ---------------------------------------------------------------------- generate
+def _score_line(line: str, args: argparse.Namespace) -> dict[str, Any]:
+    """One line of `score --batch`: a JSON object with the hand's cards and options."""
+    item = json.loads(line)
+    if not isinstance(item, dict):
+        raise UsageError("expected a JSON object")
+    cards = item.get("cards")
+    exposed = item.get("exposed", [])
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise UsageError("'cards' must be a list of card tokens")
+    if not isinstance(exposed, list) or not all(
+        isinstance(g, list) and all(isinstance(c, str) for c in g) for g in exposed
+    ):
+        raise UsageError("'exposed' must be a list of card lists")
+    switches = item.get("switches", args.switches)
+    if not isinstance(switches, str):
+        raise UsageError("'switches' must be a string like a Switches tag")
+    ruleset = str(item.get("ruleset", args.ruleset or ""))
+    return score_hand(ruleset, cards, exposed, switches, args.players)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -261,9 +245,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
             out.write("\n")
         out.write(write_fcn(record))
     return 0
-
-
-# ---------------------------------------------------------------------- replay/convert/review
 
 
 def _load(path: str, index: int) -> Record:
@@ -323,24 +304,18 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def _read_json(path: str) -> Any:
-    stream = _open(path)
+    """One JSON document, or JSON lines."""
+    with _open(path) as stream:
+        text = stream.read().strip()
     try:
-        text = stream.read()
-    finally:
-        if stream is not sys.stdin:
-            stream.close()
-    text = text.strip()
-    try:
-        return json.loads(text)
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
     except RecursionError:
         raise UsageError(f"{path}: JSON nested too deeply") from None
-    except json.JSONDecodeError:
-        try:
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
-        except RecursionError:
-            raise UsageError(f"{path}: JSON nested too deeply") from None
-        except json.JSONDecodeError as err:
-            raise UsageError(f"{path}: not JSON: {err.msg} at line {err.lineno}") from None
+    except json.JSONDecodeError as err:
+        raise UsageError(f"{path}: not JSON: {err.msg} at line {err.lineno}") from None
 
 
 def cmd_review(args: argparse.Namespace) -> int:
@@ -360,9 +335,6 @@ def cmd_review(args: argparse.Namespace) -> int:
         for m in item.missed_wins:
             print(f"     warning: {m.message()}")
     return 0
-
-
-# ---------------------------------------------------------------------- legal
 
 
 def legal_after(record: Record, ply: int | None) -> tuple[int, list[str]]:
@@ -394,9 +366,6 @@ def cmd_legal(args: argparse.Namespace) -> int:
         for event in events:
             print(event)
     return 0
-
-
-# ---------------------------------------------------------------------- analyse
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
@@ -439,9 +408,6 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-# ---------------------------------------------------------------------- main
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fourcolor", description="Four Color Cards records: validate, score, replay, analyse."
@@ -479,40 +445,41 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_generate)
 
-    p = sub.add_parser("replay", help="the state at a ply, as JSON")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--index", type=int, default=0)
+    _add_record_commands(sub)
+    return parser
+
+
+def _add_record_commands(sub: Any) -> None:
+    """The commands that read one record of a file (or each, for analyse)."""
+
+    def add(name: str, help: str, func: Any, index: int | None = 0) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = sub.add_parser(name, help=help)
+        p.add_argument("file", metavar="FILE")
+        if name != "convert":
+            every = "only this record (default: every record)"
+            p.add_argument("--index", type=int, default=index, help=None if index == 0 else every)
+        p.set_defaults(func=func)
+        return p
+
+    p = add("replay", "the state at a ply, as JSON", cmd_replay)
     p.add_argument("--ply", type=int, required=True)
     p.add_argument("--seat", type=int, help="one seat's view: other hands hidden")
-    p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("convert", help="FCN to canonical FCN or JSON, JSON to FCN")
-    p.add_argument("file", metavar="FILE")
+    p = add("convert", "FCN to canonical FCN or JSON, JSON to FCN", cmd_convert)
     p.add_argument("--to", choices=("json", "fcn"), required=True)
     p.add_argument("--from-json", action="store_true", help="read the JSON twin (also *.json)")
-    p.set_defaults(func=cmd_convert)
 
-    p = sub.add_parser("review", help="waits and missed wins per ply")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--index", type=int, default=0)
+    p = add("review", "waits and missed wins per ply", cmd_review)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_review)
 
-    p = sub.add_parser("analyse", help="every decision rated by simulation")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--index", type=int, help="only this record (default: every record)")
+    p = add("analyse", "every decision rated by simulation", cmd_analyse, index=None)
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="deals per decision")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="one JSON object per record and line")
-    p.set_defaults(func=cmd_analyse)
 
-    p = sub.add_parser("legal", help="the legal next events after a ply")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--index", type=int, default=0)
+    p = add("legal", "the legal next events after a ply", cmd_legal)
     p.add_argument("--ply", type=int, help="after this many events (default: all of them)")
     p.add_argument("--json", action="store_true", help='one object {"ply": N, "events": [...]}')
-    p.set_defaults(func=cmd_legal)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -200,29 +200,7 @@ def _seat_facts(game: Game, missed: list[int]) -> list[SeatFacts]:
     # not the seat's own draw.
     turns = list(draws)
     turns[dealer] += 1
-    # Claims per seat under each right, by identity (an Enum's hash is a Python call).
-    pongs, gans, chis, own_draw = ([0] * (players + 1) for _ in range(4))
-    steals = [0] * (players + 1)
-    lost = [0] * (players + 1)
-    for claim in game.claims:
-        seat, right, live = claim[1], claim[2], claim[4]
-        if seat != live.owner or live.source != "draw":
-            turns[seat] += 1
-        if right is _CHI:
-            chis[seat] += 1
-            continue  # a chi never skips a seat
-        if right is _OWN_DRAW:
-            own_draw[seat] += 1
-            continue
-        if right is _PONG:
-            pongs[seat] += 1
-        elif right is _GAN:
-            gans[seat] += 1
-        skipped = skipped_seats(live.owner, live.source, seat, players)
-        if skipped:
-            steals[seat] += 1
-            for s in skipped:
-                lost[s] += 1
+    pongs, gans, chis, own_draw, steals, lost = _count_claims(game, turns)
     dealt_in_seat = None
     if outcome == "win":
         # The win is the round's last claim: the seat that owned its card dealt in.
@@ -264,6 +242,34 @@ def _seat_facts(game: Game, missed: list[int]) -> list[SeatFacts]:
             )
         )
     return out
+
+
+def _count_claims(game: Game, turns: list[int]) -> tuple[list[int], ...]:
+    """Per seat: pongs, gans, chis, own-draw melds, steals and turns lost to a steal; each
+    claim of a card that is not the seat's own draw counted in `turns` too."""
+    players = game.record.players
+    # Claims per seat under each right, by identity (an Enum's hash is a Python call).
+    pongs, gans, chis, own_draw, steals, lost = ([0] * (players + 1) for _ in range(6))
+    for claim in game.claims:
+        seat, right, live = claim[1], claim[2], claim[4]
+        if seat != live.owner or live.source != "draw":
+            turns[seat] += 1
+        if right is _CHI:
+            chis[seat] += 1
+            continue  # a chi never skips a seat
+        if right is _OWN_DRAW:
+            own_draw[seat] += 1
+            continue
+        if right is _PONG:
+            pongs[seat] += 1
+        elif right is _GAN:
+            gans[seat] += 1
+        skipped = skipped_seats(live.owner, live.source, seat, players)
+        if skipped:
+            steals[seat] += 1
+            for s in skipped:
+                lost[s] += 1
+    return pongs, gans, chis, own_draw, steals, lost
 
 
 _CHI, _OWN_DRAW, _PONG, _GAN = ClaimRight.CHI, ClaimRight.OWN_DRAW, ClaimRight.PONG, ClaimRight.GAN

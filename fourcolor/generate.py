@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARDS, Card, full_deck
-from .claims import Claim, ClaimRight, claim_right, resolve_claims
+from .claims import Claim, ClaimRight, Live, claim_right, resolve_claims
 from .game import validate
 from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .match import is_below_threshold, next_dealer
@@ -263,6 +263,36 @@ class _Table:
         card = self.bots[seat].choose_discard(self.round.hands[seat], list(by_card), self.rs)
         self.push(by_card[card])
 
+    def _meld_call(self, seat: int, own: list[Event], live: Live) -> _Option | None:
+        """The meld `seat`'s bot calls among its listed melds, if any; a drawn general is
+        always melded (never declined, and with a careful bot, even when every meld of it
+        forces a finish below the threshold)."""
+        r = self.round
+        card = CARDS[live.card_index]
+        options = []
+        for e in own:
+            if e.verb == "m":
+                meld = _meld(e, self.rs)
+                right = claim_right(
+                    self.rs, self.players, live, seat, meld.kind, card.rank, win=False
+                )
+                options.append(_Option(seat, right, meld, 0, e))
+        hand = r.hands[seat]
+        bot = self.bots[seat]
+        drawn_general = live.source == "draw" and seat == live.owner and card.rank == "K"
+        choosable = options
+        if bot.careful and self.rs.threshold is not None:
+            locked = r.locked[seat] if self.rs.dealt_sets_locked else None
+            exposed = r.exposed_points(seat)
+            safe = [
+                o
+                for o in options
+                if not forces_finish_below_threshold(hand, exposed, o.meld, card, locked, self.rs)
+            ]
+            choosable = safe if safe or not drawn_general else options
+        pick = bot.choose_meld(choosable, hand, self.rs)
+        return options[0] if pick is None and drawn_general else pick
+
     def claims(self, events: list[Event]) -> bool:
         """Each seat's call on the live card among its listed wins and melds; the call that
         takes effect is pushed. False when no one claims (and, for a draw, the drawer did not
@@ -270,7 +300,6 @@ class _Table:
         r = self.round
         live = r.live
         assert live is not None
-        card = CARDS[live.card_index]
         by_seat: dict[int, list[Event]] = {}
         for e in events:
             if e.verb in "mw":
@@ -290,39 +319,7 @@ class _Table:
                 if self.bots[seat].take_win(best):
                     calls.append(best)
                     continue
-            options = []
-            for e in own:
-                if e.verb == "m":
-                    meld = _meld(e, self.rs)
-                    right = claim_right(
-                        self.rs, self.players, live, seat, meld.kind, card.rank, win=False
-                    )
-                    options.append(_Option(seat, right, meld, 0, e))
-            hand = r.hands[seat]
-            bot = self.bots[seat]
-            choosable = options
-            if bot.careful and self.rs.threshold is not None:
-                locked = r.locked[seat] if self.rs.dealt_sets_locked else None
-                exposed = r.exposed_points(seat)
-                safe = [
-                    o
-                    for o in options
-                    if not forces_finish_below_threshold(
-                        hand, exposed, o.meld, card, locked, self.rs
-                    )
-                ]
-                drawn_general = live.source == "draw" and seat == live.owner and card.rank == "K"
-                # A drawn general must be melded: with nothing but such melds, one of them.
-                choosable = safe if safe or not drawn_general else options
-            pick_meld = bot.choose_meld(choosable, hand, self.rs)
-            if (
-                pick_meld is None
-                and live.source == "draw"
-                and seat == live.owner
-                and card.rank == "K"
-            ):
-                # A drawn general that nobody claims must be melded: never decline it.
-                pick_meld = options[0]
+            pick_meld = self._meld_call(seat, own, live)
             if pick_meld is not None:
                 calls.append(pick_meld)
         if not calls:

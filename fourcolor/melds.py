@@ -78,9 +78,3 @@ def classify(cards: Iterable[Card], ruleset: Ruleset) -> Meld | None:
     if len(classified) < _CLASSIFIED_SIZE:
         classified[given] = meld
     return meld
-
-
-def meld_kind_name(cards: Sequence[Card]) -> str:
-    """A name for a group in messages, also when the ruleset does not allow it."""
-    kind = meld_shape(tuple(sort_cards(cards)))
-    return kind if kind is not None else "group"

@@ -182,20 +182,6 @@ def hidden_points(
     return None if sub is None else sub + points
 
 
-def best_win(
-    hand: Sequence[int],
-    card: Card,
-    ruleset: Ruleset,
-    display_points: int,
-    locked: Sequence[int] | None = None,
-) -> WinOption | None:
-    """The highest-scoring win with `card` for a seat holding `hand` (counts), or None (also
-    when the best falls under a bga threshold). `locked`: the seat's locked dealt sets."""
-    if not can_complete(hand, card, ruleset):
-        return None
-    return best_completing_win(hand, card, ruleset, display_points, locked)
-
-
 def best_completing_win(
     hand: Sequence[int],
     card: Card,
@@ -203,8 +189,9 @@ def best_completing_win(
     display_points: int,
     locked: Sequence[int] | None = None,
 ) -> WinOption | None:
-    """`best_win` for a hand already known to split with the card (`can_complete`): for a
-    caller that checks that first, before working out the display's points."""
+    """The highest-scoring win with `card` for a seat holding `hand` (counts) that is known to
+    split with it (`can_complete`), or None (also when the best falls under a bga threshold).
+    `locked`: the seat's locked dealt sets."""
     best: WinOption | None = None
     for meld in melds_with(card, hand, ruleset):
         if not locked_ok(meld, card, locked, hand):

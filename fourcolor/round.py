@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .cards import CARDS, KINDS, Card, deck_copies, parse_card
+from .cards import CARDS, KINDS, Card, cards_of, deck_copies, parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .deal import pile_cards, pile_size, qualifies_for_redeal
 from .errors import IllegalMoveError
@@ -43,15 +43,12 @@ class ClaimRecord(NamedTuple):
     live: Live
 
 
-# Builds a named tuple from a plain tuple without the Python-level `__new__` the class
-# generates (a few hundred nanoseconds per event on the validation path).
+# A named tuple from a plain tuple, without the class's Python-level `__new__`.
 _new_named_tuple = tuple.__new__
-# Every live card a discard or a draw can make, built once: [seat][card index], for the seats
-# a record can name (one digit). A live card is an immutable value, and even `tuple.__new__`
-# costs more than two list look-ups on every discard and draw.
+# Every live card a discard or a draw can make, [seat][card index], for the seats a record can
+# name (one digit; a round built by hand with more seats makes its live cards as they come).
 _DISCARD_LIVES = [[Live(i, seat, "discard") for i in range(KINDS)] for seat in range(10)]
 _DRAW_LIVES = [[Live(i, seat, "draw") for i in range(KINDS)] for seat in range(10)]
-# (A round built by hand may have more seats: its live cards are made as they come.)
 
 
 # A meld's plan is kept on the ruleset (`Ruleset.caches.plans`): few melds recur, and working
@@ -139,8 +136,6 @@ class Round:
         self.claims_log: list[ClaimRecord] = []
         self._plans = ruleset.caches.plans
 
-    # ------------------------------------------------------------------ construction
-
     @classmethod
     def from_record(cls, record: Record, ruleset: Ruleset | None = None) -> Round:
         ruleset = ruleset or ruleset_for(record.ruleset_name, record.tag("Switches"))
@@ -175,8 +170,6 @@ class Round:
             turn += f", {CARDS[live.card_index]} live from seat {live.owner}'s {live.source}"
         return f"<Round {self.ruleset.name}, {self.players} seats, ply {self.ply}, {turn}>"
 
-    # ------------------------------------------------------------------ queries
-
     @property
     def ended(self) -> bool:
         return self.phase == ENDED
@@ -195,18 +188,10 @@ class Round:
         return self.actor
 
     def hand_cards(self, seat: int) -> list[Card]:
-        cards: list[Card] = []
-        for i, n in enumerate(self.hands[seat]):
-            if n:
-                cards += (CARDS[i],) * n
-        return cards
+        return cards_of(self.hands[seat])
 
     def exposed_points(self, seat: int) -> int:
-        ruleset = self.ruleset
-        points = 0
-        for meld in self.displays[seat]:
-            points += meld.points(ruleset, exposed=True)
-        return points
+        return sum(meld.points(self.ruleset, exposed=True) for meld in self.displays[seat])
 
     def best_win(self, seat: int, card: Card) -> WinOption | None:
         """The best win `seat` could make with `card` now (ignoring who may claim it)."""
@@ -236,8 +221,6 @@ class Round:
         locked = self.locked[seat]
         return any(n > locked[i] and i % 7 != 0 for i, n in enumerate(hand))
 
-    # ------------------------------------------------------------------ legal events
-
     def legal_events(self) -> list[Event]:
         """Every event `push` would accept next, for any seat, in canonical form (see
         `fourcolor.legal.legal_events`)."""
@@ -264,8 +247,6 @@ class Round:
         code, seat = self.waiting()
         return WAITING[code].format(seat=seat)
 
-    # ------------------------------------------------------------------ events
-
     def push(self, event: Event) -> None:
         """Apply one event, or raise `IllegalMoveError` with the rule's category, the ply and
         the event's text and position (the state is unchanged then)."""
@@ -281,10 +262,8 @@ class Round:
                 self._discard(seat, cards[0])
             elif verb == "d":
                 self._draw(seat, cards[0])
-            elif verb == "m":
-                self._meld(seat, event, False)
-            elif verb == "w":
-                self._meld(seat, event, True)
+            elif verb in "mw":
+                self._meld(seat, event, verb == "w")
             elif verb in "ch":
                 self._call(seat, event, win=verb == "h")
             elif verb == "r":
@@ -493,16 +472,11 @@ class Round:
             if self.finish.lucky_error is not None:
                 raise self.finish.lucky_error
             return self.finish
-        if self.calls:
-            return Finish("unfinished", settlement=no_payments(self.players))
-        if (
-            self.phase == LIVE
-            and self.live is not None
-            and self.live.source == "discard"
-            and self.pile_left == 0
-        ):
-            return Finish("exhausted", settlement=no_payments(self.players))
-        return Finish("unfinished", settlement=no_payments(self.players))
+        live = self.live
+        exhausted = not self.calls and self.phase == LIVE and self.pile_left == 0
+        exhausted = exhausted and live is not None and live.source == "discard"
+        outcome = "exhausted" if exhausted else "unfinished"
+        return Finish(outcome, settlement=no_payments(self.players))
 
 
 __all__ = [

@@ -183,10 +183,6 @@ class Ruleset:
     def allows(self, kind: str, rank: str) -> bool:
         return self.points(kind, rank) is not None
 
-    @property
-    def settles_with_threshold(self) -> bool:
-        return self.threshold is not None
-
     def as_mapping(self) -> dict[str, Any]:
         """The plain mapping `from_mapping` reads back (for docs, the API and house rulesets)."""
         return {

@@ -133,6 +133,30 @@ def no_payments(players: int) -> dict[int, int]:
     return {s: 0 for s in range(1, players + 1)}
 
 
+def _declared_split(
+    groups: Sequence[Sequence[Card]], rest: list[int], locked: Sequence[int], ruleset: Ruleset
+) -> tuple[int, tuple[Meld, ...]]:
+    """The points and melds of a win's declared split of the rest of the hand (`rest`,
+    counts), or `IllegalMoveError`: a group no meld, not the rest, or a locked set broken."""
+    hidden_melds = []
+    declared = [0] * KINDS
+    for group in groups:
+        meld = classify(group, ruleset)
+        if meld is None:
+            raise IllegalMoveError("split.not_a_meld", cards=[c.token for c in group])
+        hidden_melds.append(meld)
+        for card in group:
+            declared[card.index] += 1
+    if declared != rest:
+        raise IllegalMoveError(
+            "split.rest", cards=[CARDS[i].token for i, n in enumerate(rest) for _ in range(n)]
+        )
+    for i, n in enumerate(locked):
+        if n and rest[i] >= n and not _keeps_sets(hidden_melds, i, locked_sets(n)):
+            raise IllegalMoveError("split.locked", card=CARDS[i].token)
+    return sum(m.points(ruleset, exposed=False) for m in hidden_melds), tuple(hidden_melds)
+
+
 def win_finish(
     rnd: Round, seat: int, meld: Meld, event: Event, needs: tuple[tuple[int, int], ...]
 ) -> Finish:
@@ -147,30 +171,10 @@ def win_finish(
     best = hidden_points(rest, rnd.ruleset, locked)  # the melds only when asked for
     hidden: tuple[int, tuple[Meld, ...] | _HiddenSplit]
     if event.groups:
-        hidden_melds = []
-        declared = [0] * KINDS
-        for group in event.groups:
-            g = classify(group, rnd.ruleset)
-            if g is None:
-                raise IllegalMoveError(
-                    "split.not_a_meld", cards=[c.token for c in group]
-                )
-            hidden_melds.append(g)
-            for card in group:
-                declared[card.index] += 1
-        if declared != rest:
-            raise IllegalMoveError(
-                "split.rest",
-                cards=[CARDS[i].token for i, n in enumerate(rest) for _ in range(n)],
-            )
-        for i, n in enumerate(rnd.locked[seat]):
-            if n and rest[i] >= n and not _keeps_sets(hidden_melds, i, locked_sets(n)):
-                raise IllegalMoveError("split.locked", card=CARDS[i].token)
-        declared_points = sum(m.points(rnd.ruleset, exposed=False) for m in hidden_melds)
-        hidden = (declared_points, tuple(hidden_melds))
+        hidden = _declared_split(event.groups, rest, locked, rnd.ruleset)
+    elif best is None:
+        raise IllegalMoveError("win.no_split", seat=seat)
     else:
-        if best is None:
-            raise IllegalMoveError("win.no_split", seat=seat)
         hidden = (best, _HiddenSplit(rest, tuple(locked), rnd.ruleset))
     exposed = tuple(rnd.displays[seat]) + (meld,)
     exposed_points = rnd.exposed_points(seat) + meld.points(rnd.ruleset, exposed=True)
