@@ -229,21 +229,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"--bots names {len(bots)} bots for {args.players} seats: give one per seat"
             )
-    out = sys.stdout
     for k in range(args.count):
-        dealer = (args.seed + k) % args.players + 1
+        seed, tags = args.seed + k, {"Event": "fourcolor self-play", "Round": str(k + 1)}
+        dealer = seed % args.players + 1
         record = generate_record(
-            args.ruleset,
-            args.players,
-            args.seed + k,
-            dealer=dealer,
-            bot=bots,
-            tags={"Event": "fourcolor self-play", "Round": str(k + 1)},
-            switches=switches,
+            args.ruleset, args.players, seed, dealer=dealer, bot=bots, tags=tags, switches=switches
         )
-        if k:
-            out.write("\n")
-        out.write(write_fcn(record))
+        sys.stdout.write(("\n" if k else "") + write_fcn(record))
     return 0
 
 
