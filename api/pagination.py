@@ -276,6 +276,8 @@ class CursorPagination(ApiPagination):
             return super().paginate_queryset(queryset, request, view)
         self.cursor_mode = True
         self.request = request
+        if request.query_params.get(self.page_query_param) not in self.last_page_strings:
+            self.get_page_number(request, None)  # checked as on every list, though unused
         size = self.get_page_size(request) or 1
         keys = sort_keys(queryset)
         text = request.query_params[self.cursor_query_param]

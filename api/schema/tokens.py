@@ -13,7 +13,8 @@ from api.serializers.tokens import (
 )
 
 CSRF_OR_SCOPE = "CSRF check failed (session), or a read-only token (`read_only_token`)."
-INVALID = "A missing or invalid field, or already the most tokens one may have (50)."
+INVALID = "A missing or invalid field."
+TOO_MANY = "Already the most tokens one may have (50): revoke one first (`too_many_tokens`)."
 NO_TOKEN = "Signed in without a token."
 
 TOKEN = resource(
@@ -49,7 +50,7 @@ TOKEN = resource(
             201: NewTokenSerializer,
             **errors({400: INVALID, 401: "Wrong username or password, or an inactive user "
                                          "(or no body and not signed in).",
-                      403: CSRF_OR_SCOPE,
+                      403: CSRF_OR_SCOPE, 409: TOO_MANY,
                       429: "Throttled, or locked out after failed sign-ins."}),
         },
     ),
@@ -79,7 +80,7 @@ TOKENS = resource(
         examples=[OpenApiExample("Read only", value={"name": "dashboard", "scope": "read"},
                                  request_only=True)],
         responses={201: NewTokenSerializer, **errors({
-            401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE, 400: INVALID})},
+            401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE, 400: INVALID, 409: TOO_MANY})},
     ),
 )
 

@@ -42,3 +42,18 @@ class ClosedSerializer(serializers.Serializer[Any]):
 class PlayerRefSerializer(serializers.Serializer[Player]):
     id = serializers.IntegerField()
     name = serializers.CharField(help_text="the name as first seen in the archive")
+
+
+class PatternText(serializers.RegexField):
+    """A RegexField that takes only text (DRF's would take the number 0 as "0", which the
+    schema calls a wrong type), and "" when its pattern does, without `allow_blank` (whose
+    schema is a oneOf)."""
+
+    blank_ok = False
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        if data is not serializers.empty and data is not None and not isinstance(data, str):
+            self.fail("invalid")  # not a number written as text: the schema says string
+        if data == "" and self.blank_ok:
+            return ""
+        return super().run_validation(data)

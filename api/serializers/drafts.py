@@ -10,7 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from api.serializers.common import NO_NUL, ClosedSerializer, absolute
+from api.serializers.common import PatternText, NO_NUL, ClosedSerializer, absolute
 from api.serializers.replays import FinishDoc, PlyStateDoc
 from drafts import play as drafts_play
 from drafts.models import Draft
@@ -40,25 +40,11 @@ def _pattern_field(pattern: str, max_length: int, *, min_length: int = 0,
         schema["description"] = kwargs["help_text"]
     # A class per field: DRF copies fields by calling the class again with the same arguments.
     field_class = extend_schema_field(schema)(
-        type("PatternField", (_PatternText,), {"blank_ok": not min_length}))
-    field: _PatternText = field_class(pattern, max_length=max_length,
+        type("PatternField", (PatternText,), {"blank_ok": not min_length}))
+    field: PatternText = field_class(pattern, max_length=max_length,
                                       min_length=min_length or None, trim_whitespace=False,
                                       **kwargs)
     return field
-
-
-class _PatternText(serializers.RegexField):
-    """A RegexField that takes "" when its pattern does, without `allow_blank` (whose schema is
-    the oneOf above)."""
-
-    blank_ok = False
-
-    def run_validation(self, data: Any = serializers.empty) -> Any:
-        if data is not serializers.empty and data is not None and not isinstance(data, str):
-            self.fail("invalid")  # not a number written as text: the schema says string
-        if data == "" and self.blank_ok:
-            return ""
-        return super().run_validation(data)
 
 
 def _text(max_length: int, **kwargs: Any) -> serializers.RegexField:

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from api.serializers.common import NO_NUL, ClosedSerializer
+from api.serializers.common import NO_NUL, ClosedSerializer, PatternText
 from records.tokens import MAX_NAME, Scope
 
 MAX_PASSWORD = 4096  # Django's password hashers refuse longer ones (denial of service)
@@ -39,7 +39,7 @@ class NewTokenSerializer(TokenSerializer):
 class TokenRequestSerializer(ClosedSerializer):
     """A new token's name and scope."""
 
-    name = serializers.RegexField(
+    name = PatternText(
         NAME_PATTERN, min_length=1, max_length=MAX_NAME,
         help_text="what the token is for, to tell one's tokens apart (one line)",
     )
@@ -53,13 +53,13 @@ class PasswordSerializer(TokenRequestSerializer):
     # min_length: the schema says an empty field is refused (400); untrimmed: a name of spaces
     # is a name no user has (401), as the schema's `minLength: 1` lets it be sent.
     # NO_NUL: DRF refuses a NUL in any text; the pattern says so in the schema.
-    username = serializers.RegexField(NO_NUL, min_length=1, max_length=MAX_USERNAME,
-                                      trim_whitespace=False)
-    password = serializers.RegexField(
+    username = PatternText(NO_NUL, min_length=1, max_length=MAX_USERNAME,
+                           trim_whitespace=False)
+    password = PatternText(
         NO_NUL, min_length=1, max_length=MAX_PASSWORD, trim_whitespace=False,
         style={"input_type": "password"},
     )
-    name = serializers.RegexField(
+    name = PatternText(
         NAME_PATTERN, min_length=1, max_length=MAX_NAME, default="script",
         help_text='what the token is for (default "script")',
     )

@@ -30,7 +30,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.caching import NO_STORE
-from api.exceptions import error_body
+from api.exceptions import Conflict, error_body
 from api.schema.tokens import TOKEN, TOKEN_DETAIL, TOKENS
 from api.serializers.tokens import (
     PasswordSerializer,
@@ -56,7 +56,7 @@ def new_token(user: Any, name: str, scope: str) -> Response:
     try:
         return created(*create_token(user, name, scope))
     except TooManyTokens as exc:
-        raise exceptions.ValidationError({"name": [str(exc)]}) from exc
+        raise Conflict(str(exc), "too_many_tokens") from exc
 
 
 def without_token() -> Response:

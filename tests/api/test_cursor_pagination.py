@@ -120,3 +120,14 @@ def test_it_refuses_a_cursor_made_for_another_ordering(api: APIClient, archive: 
     assert "cursor" in response.json()["error"]["fields"]
 
 
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/v1/games/", "/api/v1/games/deleted/"])
+@pytest.mark.parametrize("page", ["0", "x", str(2**31)])
+def test_it_checks_the_page_beside_a_cursor(api: APIClient, path: str, page: str) -> None:
+    """A cursor decides the page, but a bad `page` beside it is still the 400 it is alone."""
+    response = api.get(path, {"cursor": "", "page": page})
+
+    assert response.status_code == 400
+    assert "page" in response.json()["error"]["fields"]

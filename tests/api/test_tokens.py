@@ -55,6 +55,8 @@ def test_it_makes_a_named_token_and_leaves_the_others_working(user: Any) -> None
     ({"name": "tab\there"}, "name"),
     ({"name": "a", "scope": "admin"}, "scope"),
     ({"name": "a", "key": "mine"}, "key"),
+    ({"name": 0}, "name"),
+    ({"name": ["a"]}, "name"),
 ])
 def test_it_refuses_a_bad_request_naming_the_field(
     client_for: Any, user: Any, body: dict[str, str], field: str,
@@ -72,8 +74,9 @@ def test_it_refuses_a_token_past_the_most_one_may_have(user: Any) -> None:
 
     response = with_key(key).post(LIST, {"name": "one more"}, format="json")
 
-    assert response.status_code == 400
-    assert "revoke one first" in response.json()["error"]["fields"]["name"][0]
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "too_many_tokens"
+    assert "revoke one first" in response.json()["error"]["message"]
     assert ApiToken.objects.filter(user=user).count() == MAX_TOKENS
 
 
