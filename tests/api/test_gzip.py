@@ -26,7 +26,7 @@ def body(response: Any) -> bytes:
     ("get", "/api/v1/games/export/?format=ndjson", "application/x-ndjson", True),
     ("get", "/api/v1/schema/", "application/vnd.oai.openapi", True),
     ("get", "/api/v1/games/", "text/html", False),  # the browsable API: a CSRF token
-    ("get", "/api/v1/auth/token/", "application/json", False),
+    ("get", "/api/v1/auth/tokens/", "application/json", False),
     ("get", "/", "text/html", False),  # the site's pages
     ("post", "/api/v1/uploads/", "application/json", False),
 ])
