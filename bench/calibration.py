@@ -14,6 +14,10 @@ least 100 seats and 20 really ready (a share of fewer is printed, not judged: it
 sampling error is ±25 % or more). Also printed: the sampler's CPU time
 per decision point (the burn-in and `DEFAULT_SAMPLES` draws). Exit status 0 when the target
 holds.
+
+`--round-cpu N`: instead, the CPU seconds of analysing N whole 4-seat rounds per ruleset (bots
+greedy,random,greedy,random, every seat, default settings), with the inferred hands and with
+uniform deals, in turn in the same process (a loaded machine slows both alike).
 """
 
 from __future__ import annotations
@@ -98,13 +102,38 @@ def _records(rounds: int, corpus: Path | None) -> Iterable[tuple[str, Record]]:
                     yield "corpus", record
 
 
+def round_cpu(rounds: int) -> None:
+    from fourcolor import analysis
+
+    inferred = analysis.History
+    bots = ["greedy", "random", "greedy", "random"]
+    rows = []
+    for ruleset in ("classic", "bga"):
+        for k in range(rounds):
+            record = generate_record(ruleset, 4, k, dealer=k % 4 + 1, bot=bots)
+            row: list[object] = [ruleset, k, len(record.events)]
+            for history in (inferred, None):
+                analysis.History = history or (lambda *_: None)  # type: ignore[assignment,misc]
+                t0 = time.process_time()
+                analysis.analyse(record)
+                row.append(f"{time.process_time() - t0:.1f} s")
+            analysis.History = inferred  # type: ignore[misc]
+            rows.append(row)
+    print(table(["ruleset", "seed", "events", "inferred", "uniform"], rows, right=1))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=40, help="self-play rounds per ruleset")
     parser.add_argument("--deals", type=int, default=8, help="sampled deals per point")
     parser.add_argument("--every", type=int, default=3, help="a point every N plies")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="'' to skip it")
+    parser.add_argument("--round-cpu", type=int, default=0, help="CPU of N whole rounds")
     args = parser.parse_args()
+    if args.round_cpu:
+        print(header("CPU per analysed round, inferred hands against uniform deals"))
+        round_cpu(args.round_cpu)
+        return 0
     corpus = args.corpus if args.corpus.is_file() else None
     print(header("Calibration of the inferred hands"))
     tally: Tally = {}
