@@ -1,22 +1,12 @@
-"""Pages and API reads at archive scale: p50/p99 of a single client per
-database, the ratio between databases, and the query plans.
+"""Pages and API reads at archive scale: p50/p99 of a single client per database, the ratio
+between databases, and the query plans.
 
-    .venv/bin/python bench/archive_scale.py \\
-        postgres://postgres@127.0.0.1:5432/fourcolor_10k \\
-        postgres://postgres@127.0.0.1:5432/fourcolor_million --requests 40
+    .venv/bin/python bench/archive_scale.py URL_10K URL_1M [--requests 40] [--rounds N]
 
-Each database (filled by `manage.py seed_demo --games N --jobs 2 --tables 20`) is measured in
-its own process (Django reads DATABASE_URL once): the archive (unfiltered, filtered by player,
-by ruleset and outcome, by whether a game is analysed, sorted by points), a game's replay page
-at its first, middle and last ply, the API's ply state, the API's game detail, a player page,
-the leaderboards (web and API), the API's list (cursor: the whole archive, and by player; and
-its numbered first page, whose count is estimated beyond 10,000 games), and the export's first
-line; each answered `--requests` times after a warm-up, with Django's test client (no network),
-the replay cache warm as it is in use. Then, on PostgreSQL,
-EXPLAIN ANALYZE of each page's slowest queries.
-The databases are measured in turn, `--rounds` times (a process each time, `--requests` shared
-among the rounds), so that the machine's changing load weighs on each alike. The last table
-divides each p99 by the first database's.
+Each database (`manage.py seed_demo --games N --jobs 2 --tables 20`) is measured in a process
+of its own, in turn `--rounds` times: every archive view, replay and API read, each asked
+`--requests` times after a warm-up through Django's test client, then EXPLAIN ANALYZE of each
+page's slowest queries. The last table divides each p99 by the first database's.
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
 """Engine speed: best_split and record validation, with the two reference figures (the
-`mahjong` package's HandDivider, python-chess's PGN reader) measured in the same run on the
-same machine.
+`mahjong` package's HandDivider, python-chess's PGN reader) in the same run.
 
-    .venv/bin/python bench/engine.py            # full run (about a minute)
-    .venv/bin/python bench/engine.py --quick    # smaller samples, one repeat (a few seconds)
+    .venv/bin/python bench/engine.py [--quick]   # about a minute; --quick a few seconds
 
-Every timed pass follows an untimed warm-up pass over a different set of inputs (other seeds),
-so tables, caches and the interpreter's specialisations are warm but no timed input was seen
-before. Per-call figures (best_split, divide_hand) come from `time.perf_counter_ns` around each
-call and include the timer's own cost (printed); per-event and per-ply figures are a whole
-pass's CPU time (`time.process_time`; wall time beside it) divided by its events or plies,
-the median of several repeats: the machine is shared, and CPU time does not count the time
-other processes held the cores. The garbage collector stays on, as in the service.
-
-The exit status is 0 when every target passes, else 1.
+Every timed pass follows an untimed warm-up on other inputs. Per-call figures use
+`perf_counter_ns` around each call (the timer's cost printed and included); per-event figures
+are a pass's CPU time over its events, the median of several repeats. Exits 1 when a target
+is missed.
 """
 
 from __future__ import annotations

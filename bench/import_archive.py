@@ -1,35 +1,14 @@
-"""Archive import benchmark: importing generated rounds into PostgreSQL through
-`records.services.import_records`, beside the engine's own validation rate on the same file in
-the same run, and the import's peak memory for two file sizes (figures for
-docs/performance.md).
+"""Archive import benchmark: generated rounds imported into PostgreSQL through
+`records.services.import_records`, beside `check_record`'s rate on the same file in the same
+run, with and without the statistics hook, and the import's peak memory for two file sizes.
 
     .venv/bin/python bench/import_archive.py [--rounds 10000] [--memory-sizes 10000,100000]
-        [--server postgres://postgres@127.0.0.1:5432] [--database fourcolor_bench_import]
-        [--workers 2]
 
-Rounds are real bot rounds (`fourcolor.generate.generate_record`, greedy bots): both rulesets,
-2-4 players from a pool of names in several scripts, any dealer, grouped four at a time into
-matches (`Match`, `Round`, `Date` tags). Round i is the same in every file, so a bigger file
-starts with the smaller one; the files are cached under var/bench/ and reruns skip generation.
-
-(a) validation: the file streamed through `fourcolor.iter_records` + `fourcolor.check_record`
-    (the reference), then with the facts counted in the same pass
-    (`facts=True`, what the import runs), then with the import's whole derivation on top
-    (`derive_game_fields` + `derive_seat_fields`: canonical text, content hash, rows), games/s;
-(b) import: the same file into a fresh database (`--database`, dropped, created, migrated),
-    `import_records(open(path, 'rb'), uploader=None)`, with DEBUG off so Django keeps no query
-    log: first without the statistics hook (`announce=False`, as an upload job runs it), then
-    the statistics job that counts those games (`ratings.services.catch_up`), then again into
-    a fresh database with the hook. `check_record` runs again after the imports; the reference
-    is the mean of its two rates (the machine's load drifts), and the ratios to it are printed
-    with the goals (>= 0.5 without the hook, >= 0.3 with it). The statistics both ways end
-    equal (a digest of counted games, totals and ratings);
-(c) memory: for each size a child process imports the file into a fresh database again; its
-    peak resident set size (VmHWM of /proc/self/status, where there is one; else ru_maxrss)
-    after setup (Django + migrations) and after the import, and the growth between. Not
-    ru_maxrss alone on Linux: it keeps the largest RSS of the process across exec, so a child
-    started by this (larger) process would report the parent's size and hide its own.
-
+The file (bot rounds, both rulesets, 2-4 players, matches; round i the same in every file) is
+cached under var/bench/. The ratios to `check_record` (the mean of a rate before and after the
+imports) are printed with their goals; the statistics both ways must end equal. Memory is each
+child's VmHWM after setup and after the import (not ru_maxrss, which survives exec on Linux).
+Method and figures: docs/performance.md.
 """
 
 from __future__ import annotations

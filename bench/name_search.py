@@ -1,12 +1,11 @@
 """Name search at archive scale: the query plans of the word index, and each search's latency.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fourcolor_100k \\
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fourcolor_100k \
         .venv/bin/python bench/name_search.py --requests 20
 
-Against a seeded database (`manage.py seed_demo --games 100000 --jobs 2 --tables 20`): after
-ANALYZE, the plan of a player search and of the archive filtered by two words of a name (both
-must read the index `name_word_prefix`, never scan the words), then the median and largest
-time of each search page with Django's test client (no network).
+On a seeded database, after ANALYZE: the plans of a player search and of the archive filtered
+by two words of a name (both must read `name_word_prefix`), then each search page's median and
+largest time through Django's test client.
 """
 
 from __future__ import annotations

@@ -1,20 +1,11 @@
 """Streaming a multi-record FCN file: parse + validate speed and peak memory.
 
-    .venv/bin/python bench/notation_file.py                             # 1,000 and 10,000
-    .venv/bin/python bench/notation_file.py --sizes 1000,10000,50000   # + 50,000
-    .venv/bin/python bench/notation_file.py --dir /tmp/fcn --keep       # keep the files
+    .venv/bin/python bench/notation_file.py [--sizes 1000,10000,50000] [--dir DIR --keep]
 
-Writes FCN files of generated mixed rounds (both rulesets alternately; 2, 3 or 4 players, each
-seat's bot greedy or random, drawn from the seed), each file a prefix of the next, then reads
-each one the way the importer does: `iter_records` over the open file and `check_record` on each
-record, keeping nothing but counters. Per file: a timed pass (no tracing; CPU time, the wall
-time beside it), then a pass under `tracemalloc` with CPython's free lists filled beforehand
-and the collector off (see `traced_working_set`: the memory the reader itself needs).
-A streaming reader's peak depends on the largest record, not on how many there are; the check
-allows the larger files 1.5 times the smallest file's peak (their largest record can be a
-little larger).
-
-The exit status is 0 when both targets pass, else 1.
+Each file (seeded mixed rounds, each a prefix of the next) is read as the importer reads it
+(`iter_records` + `check_record`, counters only): a timed pass, then a pass under
+`tracemalloc` (see `traced_working_set`). A streaming reader's peak depends on the largest
+record: larger files may peak at 1.5 times the smallest's. Exits 1 when a target is missed.
 """
 
 from __future__ import annotations

@@ -1,33 +1,12 @@
-"""Parallel import benchmark: `manage.py import_games --jobs N` for N = 1 and 2 on the same
-file into PostgreSQL, side by side in one run, and PostgreSQL's COPY rate for our rows (where
-the database becomes the limit of a parallel import). Figures for docs/performance.md and
-docs/deploy.md.
+"""Parallel import benchmark: `import_games --jobs N` for N = 1 and 2 on the same file, hook off
+and on, in the order 1, 2, 1, 2 ...; the upload job and a batch of analyses on 1 and 2 Celery
+workers (`--celery`); PostgreSQL's COPY rate for our rows (the ceiling of any number of
+processes). Wall times, the machine's load printed before and after.
 
     .venv/bin/python bench/parallel_import.py [--rounds 10000] [--jobs 1,2] [--repeats 2]
-        [--server postgres://postgres@127.0.0.1:5432] [--database fourcolor_bench_parallel]
+        [--celery redis://127.0.0.1:6379/N [--celery-only] [--no-upload] [--analyses N]]
 
-The file is bench/import_archive.py's (real bot rounds, both rulesets, 2-4 players, matches),
-cached under var/bench/. Each run imports it into an emptied database (games, seats, players,
-matches and the statistics truncated), in the order 1, 2, 1, 2, ... so that a change of load
-on the machine falls on both. Two passes: the import with the statistics hook off (as an
-upload job runs it: its statistics are a job of their own), and `import_games` as it stands
-(the hook counts the stored games' totals and ratings after the last chunk, in one process).
-Times are wall-clock (a speed-up is nothing else); the machine's load (`uptime`) is printed
-before and after.
-
-`--celery redis://127.0.0.1:6379/N` also measures the job path: the same file as one upload
-job (`jobs.queue.create_import_job`, split into JOB_PARTS parts, jobs/parts.py) run by 1 and
-then 2 Celery workers (`--concurrency 1` each, separate processes as on separate machines),
-timed from the job's submission to its end (the workers are started and ready before).
-
-`--analyses N` (with `--celery`) times a batch of analyses (jobs/batches.py) of N stored
-4-seat games on 1 and then 2 Celery workers (`--analysis-samples` deals per option), from
-the batch's submission to its end, and checks that both runs stored the same analyses.
-
-COPY: the stored games and their seats are copied out (COPY TO, binary) and back into empty
-copies of the two tables with every index and constraint (`LIKE ... INCLUDING ALL`), timed
-apart: games/s and seat rows/s that PostgreSQL itself takes from one connection, the ceiling
-of any number of import processes (each process's validation rate is in the table above).
+The file is bench/import_archive.py's. Figures: docs/performance.md, docs/deploy.md.
 """
 
 from __future__ import annotations

@@ -1,27 +1,19 @@
 """Each speed layer's gain on a figure a user sees, with and without it in one run.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fc_bench \\
-        .venv/bin/python bench/speed_layers.py CASE [--blocks 8] [--requests 25]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fc_bench \
+        .venv/bin/python bench/speed_layers.py CASE [--blocks 8] [--requests 25] [--tree DIR]
 
-Reads an existing archive (`manage.py seed_demo --games 2000`). DEBUG on
-(static files without collectstatic's manifest; Django's query log cleared per request). A case
-alternates blocks with the layer and without it (`--blocks` of each, A B A B ...), so that the
-machine's drift touches both alike; each block asks for an untimed warm-up, then times
-`--requests` requests through Django's test client (middleware, view, template; no socket) or
-imports of one fresh file. It prints the median and p99 wall time per request and the median
-CPU time of this process on each side, and the gain: how much slower the site is without the
-layer (without / with - 1).
+Reads an archive made by `manage.py seed_demo --games 2000` (DEBUG on). Blocks with and
+without the layer alternate (A B A B ...); each times `--requests` requests through Django's
+test client (or imports of a fresh file) after a warm-up, and prints median and p99 wall time,
+median CPU time and the gain (without / with - 1). Cases:
 
-Cases (the layer, and the figure it is measured on):
-
-- `game_rows`: the archive's rows drawn by one tag (web.templatetags) against the template loop
-  they replace; the archive page `/` (50 rows).
-- `db_cache`: common.cache.DatabaseCache's one-statement `set` and `set_many` against Django's;
-  a game's first API reads (a ply, then its detail), the cache emptied before each.
-- `copy`: records.copying's COPY against the ORM's bulk_create; an import of 100 new rounds
-  through the import service (the figure is seconds per 100 games).
-- `pages`: no layer, for comparing two trees (`--tree`): the replay page of a long round
-  (cached, and cold: the caches emptied before each request), a game's API detail and a ply.
+- `game_rows`: the archive's rows drawn by one tag against the template loop; the page `/`.
+- `db_cache`: common.cache.DatabaseCache's `set`/`set_many` against Django's; a game's first
+  API reads, the cache emptied before each.
+- `copy`: records.copying's COPY against bulk_create; an import of 100 new rounds.
+- `pages`: no layer, to compare two trees (`--tree`): the replay page (cached and cold), a
+  game's API detail and a ply.
 """
 
 from __future__ import annotations

@@ -1,32 +1,14 @@
-"""Fault test: kill -9 a job worker in the middle of a background import, start another,
-and check that the job resumes and ends with every valid record stored exactly once.
+"""Fault test: kill -9 a job worker in the middle of a background import, start another, and
+check that the job ends with every valid record stored exactly once.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fourcolor \\
-        .venv/bin/python scripts/fault_worker_kill.py --records 3000      # no broker
-    CELERY_BROKER_URL=redis://127.0.0.1:6379/5 \\
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fourcolor \\
-        .venv/bin/python scripts/fault_worker_kill.py --records 3000      # Celery
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fourcolor \
+        [CELERY_BROKER_URL=redis://127.0.0.1:6379/5] \
+        .venv/bin/python scripts/fault_worker_kill.py --records 3000 [--parts N]
 
-Without CELERY_BROKER_URL the workers are the database worker, `manage.py run_jobs` (the
-default set-up): worker B takes the job over as soon as it starts, since the process holding
-the job is gone (or once the lease ran out, for a worker on another host). With a broker they
-are Celery workers.
-
-It runs against the configured database and broker (migrated; nothing is deleted): it makes a
-file of distinct valid records (tagged with a fresh run id, so repeated runs never collide),
-one repeat and one illegal record, submits it as an import job (with Celery on a queue of its
-own), starts
-worker A, kills its whole process group with SIGKILL once the job has stored a few batches,
-starts worker B and waits for the job to finish. A Celery worker B takes the job over once the
-broker hands the unacknowledged message back (CELERY_VISIBILITY_TIMEOUT, set low here for the
-workers only) and the dead runner's lease ran out (JOB_LEASE_SECONDS, same).
-
-With `--parts N` (Celery only) the job is split into N parts (JOB_PARTS, jobs/parts.py) that
-worker A runs two at a time: the kill lands in the middle of parts, worker B redoes each part
-from its last committed batch, and the job still ends with every record stored once.
-
-Prints the figures (records accepted, stored, duplicates after resume, time to recover) and
-exits 1 when a valid record is missing, stored twice, or stored in part.
+Runs against the configured database and broker (nothing is deleted; records carry a fresh
+run id). Without a broker the workers are `manage.py run_jobs`; with one, Celery workers
+(`--parts N`: the job split in N parts, killed mid-part). Method: docs/reliability.md.
+Exits 1 when a valid record is missing, stored twice, or stored in part.
 """
 
 from __future__ import annotations

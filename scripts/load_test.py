@@ -4,28 +4,9 @@ then a check that every upload the server accepted is stored exactly once.
     .venv/bin/python scripts/load_test.py [--database-url URL] [--games 2000] [--seconds 60]
         [--users 24] [--workers 4] [--port 8160] [--reset] [--broker URL]
 
-Needs the `bench` extras (`pip install -e '.[bench]'`: Locust). The steps:
-
-1. The archive: the database is created and migrated if missing and seeded once with
-   `manage.py seed_demo --games N` (`--reset` drops it first). Static files are collected, as
-   for any production start with DEBUG off.
-2. A user with an API token; a pool of new records (bot-played, tagged with this run's id, so
-   no two runs and no two records share content) generated before the clock starts.
-3. gunicorn with config/gunicorn.conf.py (sync workers, DEBUG off, plain HTTP on loopback, rate
-   limits lifted through API_THROTTLE_*), then Locust in headless library mode for `--seconds`:
-   simulated users that read (the archive and replay pages, the API's game list, game detail,
-   table at a ply, player statistics) and upload (new records; records already accepted again;
-   and pairs of users posting the same new record at the same moment).
-4. The report: requests, errors by status, p50/p99 latency per kind. Then, in the database:
-   every record answered `created` is stored exactly once (by content hash) under the id the
-   answer gave; every `duplicate` answer names that same game; each concurrent pair got
-   exactly one `created`; and the game count is the count before the run plus the accepted
-   records. The exit status is non-zero when any request failed with a 5xx or an unexpected
-   status, or any check fails.
-
-Client and server share the machine's cores (and, on a shared machine, other people's work):
-latencies are for this machine at that moment; the request and error counts and the
-exactly-once checks are the portable part.
+Needs the `bench` extras (Locust). The steps, the checks and the figures: docs/reliability.md
+("Load"). Exits non-zero when a request fails with a 5xx or an unexpected status, or a check
+fails.
 """
 
 from __future__ import annotations

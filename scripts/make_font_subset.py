@@ -1,20 +1,12 @@
 #!/usr/bin/env python3
 """Regenerate static/fonts/xiangqi-cards.woff2 and static/fonts/OFL.txt.
 
-The cards show one xiangqi glyph each. A full CJK font is 20+ MB; the 14 glyphs the cards use
-(plus the game's name 四色牌, written in the brand and the footer, and a space) fit in a few
-kilobytes, so the page ships only those, from Noto Serif CJK TC Bold
-(Traditional Chinese forms, the weight that reads well at card size). Browsers without the web
-font fall back to the system CJK font, so the subset is a nicety, not a requirement.
+The cards' 14 xiangqi glyphs, 四色牌 and a space, from Noto Serif CJK TC Bold, renamed
+"Xiangqi Cards" as the SIL Open Font License asks of modified versions. The outputs are
+committed; regenerate them after changing the glyph list:
 
-Not run by CI: the outputs are committed. Regenerate them after changing the glyph list:
-
-    apt-get install fonts-noto-cjk            # Debian's Noto CJK collections
-    make install                              # .venv with fonttools[woff] (brotli)
+    apt-get install fonts-noto-cjk && make install
     .venv/bin/python scripts/make_font_subset.py
-
-The subset is renamed "Xiangqi Cards": the SIL Open Font License asks that modified versions
-not be presented as the original font. The licence text is copied beside it.
 """
 
 from __future__ import annotations

@@ -3,24 +3,10 @@
     .venv/bin/python scripts/upload_sizes.py [--database-url URL] [--sizes 1,10,30]
         [--port 8170] [--celery redis://127.0.0.1:6379/1]
 
-gunicorn with config/gunicorn.conf.py (sync workers, DEBUG off, plain HTTP on loopback) on a
-fresh PostgreSQL database (dropped and created again). Without `--celery` (the default set-up)
-the job worker is the one gunicorn starts beside its web workers (`manage.py run_jobs`); with
-it, a Celery worker on that broker and gunicorn starts none.
-
-For each size, a file of distinct valid records (engine-generated rounds under numbered Event
-tags) is sent as the request body with a token, and the script measures:
-
-- the answer: its status (202 with the job expected: the upload runs on the worker) and time;
-- the job: time until it is done, its counters;
-- memory: the peak resident size (VmHWM) of every job-worker process and every gunicorn web
-  worker, read from /proc after the job ended (a peak since the process started: the sizes
-  run smallest first, so each figure is the peak up to that upload);
-- the database: one game per distinct valid record of the file, none twice.
-
-UPLOAD_MAX_RECORDS is raised for the run (a 30 MB file holds about 36,000 records; the default
-limit is 20,000). Exits 1 when an upload is not answered within --answer-limit seconds, or a
-record is missing or stored twice.
+On a fresh database, each file of distinct valid records is posted with a token; measured: the
+answer (202 expected) and its time, the job's time and counters, the peak memory (VmHWM) of
+each worker, and one game per record. Method: docs/reliability.md. Exits 1 when an answer
+takes over --answer-limit seconds or a record is missing or stored twice.
 """
 
 from __future__ import annotations
