@@ -130,10 +130,11 @@ class AnalystBot(GreedyBot):
     `samples` deals, seeded by the ply and the seat); the greedy bot's choices where the seat
     has no choice to make (a redeal is not rated: always taken)."""
 
-    def __init__(self, rng: random.Random, samples: int) -> None:
+    def __init__(self, rng: random.Random, samples: int, *, inferred: bool = True) -> None:
         super().__init__(rng)
         self.careful = False  # every meld is offered: the reviewer rates them all
         self.samples = samples
+        self.inferred = inferred  # False: the other hands dealt uniformly, not inferred
         self.state: Round | None = None
         self.advice: tuple[int, str | None] = (-1, None)
         # The round so far, for the reviewer's inferred hands: the states before each event
@@ -153,7 +154,8 @@ class AnalystBot(GreedyBot):
             from .inference import History
 
             past = self.past
-            history = History(*past) if past is not None and past[0] else None
+            inferred = self.inferred and past is not None and past[0]
+            history = History(*past) if inferred and past is not None else None
             decision = advise(state, self.seat, samples=self.samples, history=history)
             self.advice = (state.ply, decision.best if decision else None)
         return self.advice[1]
@@ -176,14 +178,16 @@ class AnalystBot(GreedyBot):
 
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
-    """A bot of `kind` (one of `BOTS`, `analyst:SAMPLES`, or `reckless`: the greedy bot without
-    its two bga rules, `GreedyBot(careful=False)`, as the demo archive plays) drawing its random
-    choices from `rng`; `ValueError` for another kind."""
+    """A bot of `kind` (one of `BOTS`, `analyst:SAMPLES`, `analyst-uniform[:SAMPLES]`: the
+    analyst with the other hands dealt uniformly, not inferred, or `reckless`: the greedy bot
+    without its two bga rules, `GreedyBot(careful=False)`, as the demo archive plays) drawing its
+    random choices from `rng`; `ValueError` for another kind."""
     name, _, samples = kind.partition(":")
-    if name == "analyst":
+    if name in ("analyst", "analyst-uniform"):
         if samples and not (samples.isdigit() and 1 <= int(samples) <= 10_000):
             raise ValueError(f"bot {kind!r}: the samples must be a number from 1 to 10000")
-        return AnalystBot(rng, int(samples) if samples else ANALYST_SAMPLES)
+        count = int(samples) if samples else ANALYST_SAMPLES
+        return AnalystBot(rng, count, inferred=name == "analyst")
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":

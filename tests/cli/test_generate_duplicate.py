@@ -16,6 +16,7 @@ TABLES = [
     "greedy,greedy,greedy,greedy",
     "analyst:2,greedy,greedy,greedy",
     "greedy,random,analyst:2,random",
+    "greedy,analyst-uniform:2,greedy,greedy",
     "random,random,random,random",
 ]
 

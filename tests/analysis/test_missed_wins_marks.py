@@ -1,0 +1,53 @@
+"""The reviewer's marks on the missed wins of the conformance sample (missed_wins.fcn, rows as
+in missed_wins.jsonl), at the default sample count: a plain meld that ends the round exactly as
+the win would is rated as the win (row 27: good, the win named best, about equal); a win given
+up for less is flagged (rows 9 and 32)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import fourcolor
+from fourcolor.analysis import DEFAULT_SAMPLES, Decision, analyse
+from fourcolor.replay import Replay
+
+SHARED = Path("/work/shared/corpus")
+COPY = Path(__file__).resolve().parent.parent / "data" / "corpus"
+CORPUS = SHARED if (SHARED / "missed_wins.jsonl").exists() else COPY
+
+
+def _rated(row_number: int) -> Decision:
+    """The decision of the missed win of row `row_number`, rated at the default settings."""
+    rows = (CORPUS / "missed_wins.jsonl").read_text().splitlines()
+    row = json.loads(rows[row_number])
+    with open(CORPUS / "missed_wins.fcn", encoding="utf-8", newline="") as f:
+        text = list(fourcolor.iter_records(f))[row["index"]]
+    record = fourcolor.parse_record(text.text, text.line)
+    game = fourcolor.validate(record)
+    [missed] = [
+        m
+        for m in Replay(record, game).missed_wins()
+        if (m.seat, m.card.token, record.events[m.ply].line)
+        == (row["seat"], row["card"], row["line"])
+    ]
+    result = analyse(record, seats=[row["seat"]], plies=[missed.ply + 1], samples=DEFAULT_SAMPLES)
+    [decision] = result.decisions
+    return decision
+
+
+def test_it_rates_a_meld_that_ends_the_round_as_the_win_would_as_the_win() -> None:
+    d = _rated(27)  # bga, 2 seats: 2m wE wE leaves only generals, settled as the win
+    values = {o.event: o.ev for o in d.options}
+    assert d.played == "2m wE wE" and d.best.startswith("2w wE wE")
+    assert values[d.played] == values[d.best]
+    assert (d.verdict, d.loss, d.about_equal) == ("good", 0.0, True)
+
+
+@pytest.mark.parametrize("row_number", [9, 32])
+def test_it_flags_a_win_given_up_for_less(row_number: int) -> None:
+    d = _rated(row_number)
+    assert d.best[1] == "w" and d.played[1] == "m"
+    assert d.verdict != "good" and d.loss > 0
