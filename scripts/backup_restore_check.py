@@ -45,7 +45,7 @@ CORPUS_FILES = [
     "tests/data/hostile/bidi_and_zero_width_names.fcn",
 ]
 # Columns that a re-import sets anew (ids, times, uploader): everything else must be equal.
-GAME_NEW = ("id", "match_id", "uploaded_by_id", "uploaded_at", "validated_at")
+GAME_NEW = ("id", "match_id", "uploaded_by_id", "uploaded_at", "validated_at", "updated_at")
 
 
 class Mismatch(Exception):
