@@ -43,9 +43,6 @@ _NAMES = (
 NAME_POOL = tuple(f"{name} {n}" if n else name for n in range(10) for name in _NAMES)
 
 
-# ----------------------------------------------------------------------------- generation
-
-
 def round_text(index: int) -> str:
     """Round `index`: its match (four consecutive rounds) fixes ruleset, players and names."""
     from fourcolor.generate import generate_record
@@ -114,9 +111,6 @@ def generate_file(size: int, workers: int) -> tuple[Path, float | None]:
     return path, (size - start) / elapsed
 
 
-# ----------------------------------------------------------------------------- database
-
-
 def recreate_database(server: str) -> None:
     host, user = _host_user(server)
     for sql in (
@@ -163,9 +157,6 @@ def fresh_database(server: str) -> None:
     connections.close_all()
     recreate_database(server)
     call_command("migrate", verbosity=0)
-
-
-# ----------------------------------------------------------------------------- timing
 
 
 def validation_rates(
@@ -281,9 +272,6 @@ def measure_memory(server: str, path: Path) -> tuple[int, int, int, float]:
     )
     before, after, games, seconds = result.stdout.split()[-4:]
     return int(before), int(after), int(games), float(seconds)
-
-
-# ----------------------------------------------------------------------------- main
 
 
 def main() -> int:

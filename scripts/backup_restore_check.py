@@ -3,20 +3,11 @@
     .venv/bin/python scripts/backup_restore_check.py [--server postgres://postgres@127.0.0.1:5432]
         [--games 300] [--prefix fourcolor_h6] [--keep]
 
-1. `<prefix>_backup`: a fresh database, migrated, seeded (`manage.py seed_demo --games N`) and
-   given the awkward records of the test corpora (CRLF and bare-CR line endings, a byte order
-   mark, comments, markup and right-to-left marks in names) through `manage.py import_games`.
-2. `pg_dump -Fc` of it, `pg_restore` into the empty `<prefix>_restore`; then every table of
-   both is compared row for row (an md5 of each table's rows in order, and the row count), and
-   every sequence's position, so that the restored archive also goes on numbering where the
-   original stopped.
-3. `manage.py export_games --format fcn` and `--format ndjson` of the backup database, each
-   imported with `manage.py import_games` into the migrated, empty `<prefix>_reimport`: the
-   original texts must come back byte for byte, with the same content hashes, derived columns,
-   seats, player totals and ratings (compared by content, not by id: ids are new).
-
-Prints what it compared and exits non-zero on the first difference. The databases are dropped
-at the end unless --keep.
+`<prefix>_backup` (seeded, plus the corpora's awkward records) is dumped with `pg_dump -Fc` and
+restored into `<prefix>_restore`: every table's rows and every sequence compared; its
+`export_games` (FCN and NDJSON) is imported into `<prefix>_reimport`: texts, hashes, derived
+columns, seats, totals and ratings compared by content (docs/reliability.md). Exits non-zero
+on the first difference; the databases are dropped at the end unless --keep.
 """
 
 from __future__ import annotations
@@ -79,9 +70,6 @@ def manage(database_url: str, *args: str) -> str:
 def step(message: str) -> float:
     print(message, flush=True)
     return time.monotonic()
-
-
-# ----------------------------------------------------------------------------- snapshots
 
 
 def rows(database_url: str, sql: str) -> list[tuple[Any, ...]]:
@@ -164,9 +152,6 @@ def same(what: str, left: Any, right: Any) -> None:
         raise Mismatch(f"{what} differ")
     size = len(left) if hasattr(left, "__len__") else 1
     print(f"  same {what} ({size})")
-
-
-# ----------------------------------------------------------------------------- the checks
 
 
 def seed(source: str, games: int) -> None:

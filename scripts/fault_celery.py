@@ -4,19 +4,10 @@ against PostgreSQL through a TCP proxy on loopback that this script cuts and res
     .venv/bin/python scripts/fault_celery.py [--server postgres://postgres@127.0.0.1:5432]
         [--broker redis://127.0.0.1:6379/13] [--records 1200] [--budget 120]
 
-Three faults, one after the other, in a fresh database (`fc_fault_celery`, dropped at the end):
-
-1. an upload split into 4 parts running on the worker (concurrency 2), the database cut for
-   15 s in the middle of them: every part's task that meets the cut is tried again, and the
-   job ends by itself;
-2. games stored and not counted, a statistics job sent while the database is cut for 1 s:
-   its task is tried again and the games are counted;
-3. `kill -9` of the whole worker (its pool and beat) in the middle of another split upload,
-   then a new worker: beat's take-over finds the dead runners' parts and queues them again.
-
-After each: every record stored once (none missing, none twice, none in part), the job done,
-and every stored game counted in the statistics, with no command run, within `--budget`
-seconds of the restore (or of the restart). Prints the seconds each took; exit 1 on a failure.
+In a fresh database (`fc_fault_celery`, dropped at the end): a 15 s cut while an upload's parts
+run, a 1 s cut with statistics due, `kill -9` of the worker mid-job (docs/reliability.md).
+After each, every record stored once and every game counted within `--budget` seconds. Prints
+the seconds each took; exit 1 on a failure.
 """
 
 from __future__ import annotations

@@ -2,29 +2,12 @@
 Retry-After, none a 500; the service recovers by itself; no upload is lost or doubled.
 
     .venv/bin/python scripts/fault_db_outage.py [--cut 15] [--port 8201] [--pg-port 5621]
-                                                [--workers 4] [--clients 6]
-                                                [--broker redis://127.0.0.1:6379/14]
+        [--workers 4] [--clients 6] [--broker redis://127.0.0.1:6379/14]
 
-Runs as root (the throwaway PostgreSQL runs as `postgres`, see scripts/fault_db_restart.py,
-whose `Instance` it uses). The production set-up of the README: gunicorn with
-config/gunicorn.conf.py, DEBUG off, no Celery broker, no Redis (rate-limit counters in the
-database). With `--broker URL` the full set-up instead: CELERY_BROKER_URL set for gunicorn and
-for a Celery worker with beat (`celery -A config worker -B`, concurrency 1) that the script
-starts beside it, so the statistics jobs run on Celery and beat's check catches up. Then:
-
-1. a database with 40 stored games, a user and an API token;
-2. `--clients` threads ask, in turn, for the archive page, a replay page, the API's game list
-   (anonymous and with the token), a game's ply state, /healthz, and upload one new record
-   through the API with the token (each upload's text is new, so "created" means stored);
-3. after 8 s the instance is stopped (`pg_ctl stop -m fast`) for `--cut` seconds, then started;
-   the load goes on until 12 s after the restart;
-4. checks: no answer is a 500 (or a dropped connection) at any time; every answer while the
-   database is down is a 503 with Retry-After; /healthz is 200 again within 5 s of the restart
-   and everything answers as before; every upload answered 201 is in the database once, every
-   upload answered 503 is not, and no game is stored twice; and every stored game is counted
-   in the statistics within a minute after (by the job worker, or Celery and its beat).
-
-Prints the counts per phase and status; exit status 1 when a check fails.
+Runs as root, on scripts/fault_db_restart.py's throwaway `Instance`, with the README's
+production set-up (gunicorn, DEBUG off, no broker; `--broker`: a Celery worker with beat
+beside it). Steps and checks: docs/reliability.md. Prints the counts per phase and status;
+exit status 1 when a check fails.
 """
 
 from __future__ import annotations

@@ -2,29 +2,12 @@
 
     .venv/bin/python scripts/fault_db_restart.py [--records 4000] [--port 5441]
 
-Runs as root; needs PostgreSQL's server binaries (/usr/lib/postgresql/*/bin) and the `postgres`
-OS user. It never touches the shared server: it creates a throwaway PostgreSQL instance
-(`initdb` into a temporary directory, run as `postgres` through `runuser`, TCP on 127.0.0.1 at
-the first free port of 5441-5444, its unix socket in the temporary directory), then:
-
-1. migrates a database there and writes an FCN file of `--records` generated rounds (the
-   cached var/bench/import_*.fcn of bench/import_archive.py when there is one), with a refused
-   record every 250 and a repeated one every 400;
-2. starts `manage.py import_games FILE` and, while it runs,
-   a. restarts the instance at once (`pg_ctl stop -m fast`, then `start`) once a quarter of
-      the records are stored: the import retries on a new connection and goes on;
-   b. stops the instance once 60% are stored and starts it again only after longer than the
-      import's retries last: the import stops, reports the records not stored and prints
-      the command that resumes it (`--start-at N`);
-3. runs the printed resume command;
-4. runs `recompute_stats --missing` (the statistics of the games the first run stored but could
-   not announce while the database was down), then checks, in the database: every game is
-   stored once (unique content hashes) and whole (seat rows = its players, for every game), the
-   games stored = the file's distinct valid records, the records both runs reported stored =
-   the games stored, every game counted in the statistics, and the first run said what was
-   not stored. Prints the figures; exit status 1 when a check fails.
-
-The instance and its directory are removed at the end, whatever happens.
+Runs as root with PostgreSQL's server binaries and the `postgres` OS user: a throwaway
+instance (`initdb` in a temporary directory, the first free port of 5441-5444), removed at the
+end whatever happens; the shared server is never touched. The database is restarted when a
+quarter of the records are stored and stopped past the import's retries at 60 %; the import is
+then resumed with the command it printed. Steps and checks: docs/reliability.md. Exit status
+1 when a check fails.
 """
 
 from __future__ import annotations

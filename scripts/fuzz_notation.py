@@ -2,10 +2,9 @@
 
     .venv/bin/python scripts/fuzz_notation.py --seconds 60
 
-Inputs come from three generators, in turn: arbitrary Unicode text, text over FCN's own
-alphabet, and valid generated records with random character- and token-level mutations. A crash
-is anything `fourcolor.check_record` raises (it must return a verdict for every input), or a
-verdict without position and category. Crashing inputs are written to var/fuzz-crashes/.
+Inputs: arbitrary Unicode, text over FCN's alphabet, and mutated valid records. A crash is
+anything `check_record` raises or a verdict without position and category; crashing inputs are
+written to var/fuzz-crashes/.
 """
 
 from __future__ import annotations

@@ -43,9 +43,6 @@ UPLOAD_URL = "/api/v1/uploads/"
 LIFTED = "1000000000/hour"
 
 
-# ----------------------------------------------------------------------------- preparation
-
-
 def server_env(database_url: str, broker: str = "") -> dict[str, str]:
     """The production set-up with the rate limits lifted."""
     return production_env(database_url, CELERY_BROKER_URL=broker, API_THROTTLE_ANON=LIFTED,
@@ -105,9 +102,6 @@ def upload_pool(run_id: str, count: int) -> list[tuple[str, str]]:
         text = fourcolor.write_fcn(record)
         pool.append((text, content_hash(text)))
     return pool
-
-
-# ----------------------------------------------------------------------------- the load
 
 
 @dataclass
@@ -242,9 +236,6 @@ def run_locust(host: str, token: str, data: Targets, pool: list[tuple[str, str]]
     return env.stats, statuses, time.monotonic() - started
 
 
-# ----------------------------------------------------------------------------- checks
-
-
 def wait_counted(database_url: str, seconds: float) -> int:
     """Stored games the statistics do not count yet, once none are left or after `seconds`:
     each upload's statistics job (on the job worker, or Celery) must catch up by itself."""
@@ -301,9 +292,6 @@ def check_database(database_url: str, ledger: Ledger, before: int, run_id: str) 
         problems.append(f"{len(ledger.unexpected)} unexpected upload answers: "
                         f"{ledger.unexpected[:3]}")
     return problems
-
-
-# ----------------------------------------------------------------------------- report
 
 
 def report(stats: Any, statuses: Counter[tuple[str, int]], elapsed: float) -> dict[str, Any]:

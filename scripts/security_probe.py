@@ -3,20 +3,10 @@
     .venv/bin/python scripts/security_probe.py [--port 8203] [--workers 4]
         [--database-url postgres://postgres@127.0.0.1:5432/fourcolor_probe]
 
-gunicorn with config/gunicorn.conf.py, DEBUG off, no Redis (rate-limit counters in the
-database), the default rates and sign-in lockout; run twice: with NUM_PROXIES=0 (gunicorn
-facing clients) and NUM_PROXIES=1 (behind one proxy that appends to X-Forwarded-For). The
-database is created if missing and emptied of users and games first.
-
-1. Password guessing: 60 wrong passwords for one account, then the right one, at
-   /accounts/login/ (with its CSRF token, as a browser), /admin/login/ and
-   POST /api/v1/auth/token/; then the right password of another account from the same address.
-2. Exports, anonymous, 100 in a row each with a made-up X-Forwarded-For: where the first 429
-   comes and what Retry-After says; behind the proxy, a client forging the left of the header
-   and another client the proxy saw.
-3. Uploads with a token, 40 in a row (the upload scope): where the first 429 comes.
-
-Prints one line per probe; exit status 1 when a limit did not hold.
+gunicorn with DEBUG off and no Redis, run with NUM_PROXIES=0 and 1 (behind a proxy that
+appends to X-Forwarded-For), on a database emptied of users and games: 60 wrong passwords then
+the right one at each sign-in door, 100 anonymous exports, 40 uploads with a token
+(docs/reliability.md). Prints one line per probe; exit status 1 when a limit did not hold.
 """
 
 from __future__ import annotations
