@@ -312,7 +312,12 @@ class _Table:
         else:
             chosen = resolve_claims([c[0] for c in calls], live, self.players)
             claim, meld, points = next(c for c in calls if c[0] is chosen)
-        seat = claim.seat
+        return self._take_call(claim.seat, meld, card, points)
+
+    def _take_call(self, seat: int, meld: Meld | None, card: Card,
+                   points: int) -> dict[int, int] | None:
+        """The call that took effect applied: a win settled, or a meld shown (and a forced
+        finish settled when nothing is left to discard); the settlement when the round ends."""
         hand = self.hands[seat]
         if meld is None:  # a win: the finisher's 21 cards are its hand, display and the card
             counts = [hand[i] + self.shown[seat][i] for i in range(KINDS)]
