@@ -19,7 +19,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:
     sys.path.insert(1, str(_ROOT))
 
-from fourcolor.generate import BOTS, generate_record  # noqa: E402
+from fourcolor.generate import RULE_BOTS, generate_record  # noqa: E402
 from fourcolor.notation import Record  # noqa: E402
 
 
@@ -28,7 +28,7 @@ def mixed_record(ruleset: str, index: int, *, salt: str = "bench") -> Record:
     bot (greedy or random) drawn from the seed, so every rule path gets exercised."""
     rng = random.Random(f"{salt}:{ruleset}:{index}")
     players = rng.choice((2, 3, 4))
-    bots = [rng.choice(BOTS) for _ in range(players)]
+    bots = [rng.choice(RULE_BOTS) for _ in range(players)]
     dealer = rng.randint(1, players)
     return generate_record(ruleset, players, index, dealer=dealer, bot=bots)
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import fourcolor
 from fourcolor.errors import FcnError
-from fourcolor.generate import BOTS, generate_record
+from fourcolor.generate import RULE_BOTS, generate_record
 from fourcolor.notation import Event, Record
 from fourcolor.notation.events import read_events, scan_events
 from fourcolor.notation.tags import parse_tag_line, parse_tags
@@ -40,7 +40,7 @@ PIECES = (
 def generated_records(draw: st.DrawFn) -> Record:
     ruleset = draw(st.sampled_from(["classic", "bga"]))
     players = draw(st.integers(2, 4))
-    bots = draw(st.lists(st.sampled_from(BOTS), min_size=players, max_size=players))
+    bots = draw(st.lists(st.sampled_from(RULE_BOTS), min_size=players, max_size=players))
     seed = draw(st.integers(0, 2**32))
     return generate_record(ruleset, players, seed, dealer=1 + seed % players, bot=bots)
 

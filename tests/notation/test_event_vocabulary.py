@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import fourcolor
 from fourcolor.cards import CARDS
 from fourcolor.errors import FcnSyntaxError
-from fourcolor.generate import BOTS, generate_record
+from fourcolor.generate import RULE_BOTS, generate_record
 from fourcolor.notation import Event, Record
 from fourcolor.round import Round
 
@@ -29,7 +29,7 @@ def generated_records(draw: st.DrawFn) -> Record:
     ruleset = draw(st.sampled_from(["classic", "bga"]))
     players = draw(st.integers(2, 4))
     seed = draw(st.integers(0, 2**32))
-    bots = draw(st.lists(st.sampled_from(BOTS), min_size=players, max_size=players))
+    bots = draw(st.lists(st.sampled_from(RULE_BOTS), min_size=players, max_size=players))
     return generate_record(ruleset, players, seed, dealer=1 + seed % players, bot=bots)
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import fourcolor
 from fourcolor.cards import CARDS
-from fourcolor.generate import BOTS, generate_record
+from fourcolor.generate import RULE_BOTS, generate_record
 from fourcolor.notation import Event, Record
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
@@ -31,7 +31,7 @@ def generated_records(draw: st.DrawFn) -> Record:
     players = draw(st.integers(2, 8 if ruleset == "classic" else 4))
     seed = draw(st.integers(0, 2**32))
     dealer = draw(st.integers(1, players))
-    bots = draw(st.lists(st.sampled_from(BOTS), min_size=players, max_size=players))
+    bots = draw(st.lists(st.sampled_from(RULE_BOTS), min_size=players, max_size=players))
     return generate_record(ruleset, players, seed, dealer=dealer, bot=bots)
 
 
