@@ -3,6 +3,7 @@ and an NDJSON export sent back."""
 
 from __future__ import annotations
 
+import json
 from typing import IO, Any
 
 from django.utils.translation import gettext as _
@@ -40,9 +41,12 @@ class OctetStreamParser(FcnTextParser):
 
 
 class JsonParser(JSONParser):
-    """DRF's JSON parser, with a body nested deeper than Python's JSON reader goes (about a
-    thousand levels: `[` × 100,000, say) refused as a 400 like any malformed body, instead of
-    a RecursionError and a 500. No request of this API nests deeper than a few levels."""
+    """DRF's JSON parser, with two more refusals, each a 400 like any malformed body:
+    - a body nested deeper than Python's JSON reader goes (about a thousand levels: `[` ×
+      100,000, say), instead of a RecursionError and a 500. No request of this API nests
+      deeper than a few levels;
+    - a body that is not a JSON object (`1.5`, `[]`, `"text"`, `null`): every JSON body of
+      this API is an object, and the views read its fields by name."""
 
     def parse(
         self,
@@ -51,12 +55,23 @@ class JsonParser(JSONParser):
         parser_context: dict[str, Any] | None = None,
     ) -> Any:
         try:
-            return super().parse(stream, media_type, parser_context)
+            body = super().parse(stream, media_type, parser_context)
         except RecursionError:
             reason = _("the body is nested too deeply to read")
         except ParseError as exc:  # DRF's, in English only: said again with its reason
             reason = str(exc.__context__ or exc.detail)
+        else:
+            if isinstance(body, dict):
+                return body
+            reason = _("the body must be a JSON object, not %(kind)s") % {"kind": _json_kind(body)}
         raise ParseError(_("JSON parse error - %(reason)s") % {"reason": reason}) from None
+
+
+def _json_kind(value: Any) -> str:
+    """JSON's name for a value's kind (the words of the JSON standard, not Python's)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return {list: "an array", str: "a string"}.get(type(value), "a number")
 
 
 class NdjsonParser(BaseParser):
