@@ -2,7 +2,7 @@
 
 Everything that differs between a laptop and a production host is read from environment
 variables (see README.md, "Configuration"). The defaults give a working development setup on
-SQLite under var/; a production start with DEBUG off refuses to run without a SECRET_KEY and
+SQLite under var/ (DATA_DIR); a production start with DEBUG off refuses to run without a SECRET_KEY and
 ALLOWED_HOSTS instead of falling back to something unsafe.
 """
 
@@ -25,13 +25,22 @@ from config.logging import FORMATS as LOG_FORMATS
 from config.logging import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# Run-time state (SQLite file, collected static files), never in git.
-VAR_DIR = BASE_DIR / "var"
-VAR_DIR.mkdir(exist_ok=True)
 
 # --- Core -----------------------------------------------------------------------------------
 
 refuse_retired()
+
+# Run-time state (the SQLite file, the collected static files): never in git, never inside the
+# installed package. DATA_DIR names it; a source checkout (pyproject.toml beside the apps)
+# defaults to its var/, an installed package has no place of its own to write to.
+_data_dir = env_str("DATA_DIR")
+if _data_dir is None and not (BASE_DIR / "pyproject.toml").is_file():
+    raise ImproperlyConfigured(
+        "DATA_DIR must be set when the site runs from an installed package: the folder for "
+        "its run-time files (the collected static files, a SQLite database)."
+    )
+DATA_DIR = Path(_data_dir).resolve() if _data_dir else BASE_DIR / "var"
+DATA_DIR.mkdir(parents=True, exist_ok=True)
 DEBUG = env_bool("DEBUG", True)
 
 _DEV_SECRET_KEY = "django-insecure-fourcolor-development-key-never-use-in-production"
@@ -137,7 +146,7 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------------
 
-_DEFAULT_DATABASE_URL = f"sqlite:///{VAR_DIR / 'fourcolor.sqlite3'}"
+_DEFAULT_DATABASE_URL = f"sqlite:///{DATA_DIR / 'fourcolor.sqlite3'}"
 DATABASE_URL = env_str("DATABASE_URL", _DEFAULT_DATABASE_URL)
 try:
     _database = dj_database_url.parse(
@@ -236,7 +245,7 @@ USE_TZ = True
 # --- Static files ---------------------------------------------------------------------------
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # else WhiteNoise warns on every start
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {

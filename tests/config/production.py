@@ -17,7 +17,7 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 OURS = frozenset({
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "LOG_LEVEL", "LOG_FORMAT",
     "DB_CONN_MAX_AGE", "CSRF_TRUSTED_ORIGINS", "HTTPS", "BEHIND_HTTPS_PROXY", "REDIS_URL",
-    "CELERY_BROKER_URL",
+    "CELERY_BROKER_URL", "DATA_DIR",
     "DJANGO_SETTINGS_MODULE",
     # The browser tests set it for Playwright; `check --deploy` rightly refuses it (async.E001).
     "DJANGO_ALLOW_ASYNC_UNSAFE",

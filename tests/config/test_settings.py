@@ -23,6 +23,7 @@ _OURS = (
     "LOG_LEVEL",
     "DB_CONN_MAX_AGE",
     "CSRF_TRUSTED_ORIGINS",
+    "DATA_DIR",
 )
 _REPORT = """
 import json
@@ -31,7 +32,7 @@ db = s.DATABASES["default"]
 print(json.dumps({
     "debug": s.DEBUG, "secret_key": s.SECRET_KEY, "allowed_hosts": s.ALLOWED_HOSTS,
     "engine": db["ENGINE"], "name": str(db["NAME"]), "host": db.get("HOST", ""),
-    "staticfiles": s.STORAGES["staticfiles"]["BACKEND"],
+    "staticfiles": s.STORAGES["staticfiles"]["BACKEND"], "static_root": str(s.STATIC_ROOT),
 }))
 """
 
@@ -71,6 +72,15 @@ def test_it_runs_in_development_with_no_environment_at_all() -> None:
     assert loaded["engine"] == "django.db.backends.sqlite3"
     assert loaded["name"] == str(BASE_DIR / "var" / "fourcolor.sqlite3")
     assert "127.0.0.1" in loaded["allowed_hosts"]  # type: ignore[operator]
+
+
+def test_it_keeps_its_run_time_files_in_the_data_dir(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    loaded = _settings(DATA_DIR=str(data))
+
+    assert loaded["name"] == str(data / "fourcolor.sqlite3")
+    assert loaded["static_root"] == str(data / "static")
+    assert (data / "static").is_dir()
 
 
 def test_it_refuses_to_start_in_production_without_a_secret_key() -> None:

@@ -1,6 +1,7 @@
 """The wheel installs: built from the sources, installed (not editable) into a fresh virtual
 environment, the site passes `manage.py check --deploy` and serves a page in production,
-templates, static files and translations included, without the repository on the path.
+templates, static files and translations included, without the repository on the path, its
+run-time files in DATA_DIR and none inside the installed package.
 
 No network: the wheel is built with the development environment's setuptools, and the new
 environment reuses the development environment's installed dependencies (a .pth file), the
@@ -50,12 +51,18 @@ print(json.dumps({
 """
 
 
-def _run(python: Path, args: list[str], cwd: Path, **environ: str) -> str:
+def _environ(**environ: str) -> dict[str, str]:
+    """This process's environment without the project's variables and PYTHONPATH, plus
+    `environ`."""
     env = {key: value for key, value in os.environ.items() if key not in OURS}
     env.pop("PYTHONPATH", None)
     env.update(environ)
-    done = subprocess.run([str(python), *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=600)
+    return env
+
+
+def _run(python: Path, args: list[str], cwd: Path, **environ: str) -> str:
+    done = subprocess.run([str(python), *args], cwd=cwd, env=_environ(**environ),
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"{' '.join(args)}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -82,7 +89,12 @@ def test_it_installs_from_the_wheel_and_serves_a_page(tmp_path: Path) -> None:
     work = tmp_path / "site"
     work.mkdir()
     shutil.copy(BASE_DIR / "manage.py", work)
-    environ = production(DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}")
+    # The installed package has no place to write to: without DATA_DIR it refuses to start.
+    refused = subprocess.run([str(python), "manage.py", "check"], cwd=work, capture_output=True,
+                             text=True, timeout=600, env=_environ(**production()))
+    assert refused.returncode != 0 and "DATA_DIR must be set" in refused.stderr, refused.stderr
+    data = tmp_path / "data"
+    environ = production(DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}", DATA_DIR=str(data))
     checked = _run(python, ["manage.py", "check", "--deploy", "--fail-level", "WARNING"], work,
                    **environ)
     assert "no issues" in checked
@@ -96,3 +108,6 @@ def test_it_installs_from_the_wheel_and_serves_a_page(tmp_path: Path) -> None:
     # Collected from the wheel's static files: hashed name, served by WhiteNoise.
     assert re.fullmatch(r"/static/css/\w+\.[0-9a-f]{12}\.css", answer["css"]), answer["css"]
     assert answer["css_status"] == 200
+    # Run-time files in DATA_DIR, none inside the installed package.
+    assert (data / "static" / "staticfiles.json").is_file()
+    assert not (site / "var").exists()
