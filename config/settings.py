@@ -2,8 +2,8 @@
 
 Everything that differs between a laptop and a production host is read from environment
 variables (see README.md, "Configuration"). The defaults give a working development setup on
-SQLite under var/ (DATA_DIR); a production start with DEBUG off refuses to run without a SECRET_KEY and
-ALLOWED_HOSTS instead of falling back to something unsafe.
+SQLite under var/ (DATA_DIR); a production start with DEBUG off refuses to run without a
+SECRET_KEY and ALLOWED_HOSTS instead of falling back to something unsafe.
 """
 
 from __future__ import annotations
