@@ -5,9 +5,8 @@
   query string over the limit: config.middleware) and 429 (throttled) with the error body,
   besides what the view declares itself.
 - Optional query parameters allow an empty value, which means "not given".
-- The archive's filters (records.filters.GameFilter) are documented with their real types
-  and bounds: django-filter's own description says "number" for whole numbers and leaves
-  out the limits, so schema-driven clients would send values the filter refuses.
+- The archive's filters are documented with their real types and bounds
+  (`GameFilterExtension`).
 """
 
 from __future__ import annotations
@@ -15,19 +14,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django import forms
+from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import (
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_view,
 )
 
-from api.filters import IDS_PATTERN, MAX_IDS
+from api.filters import IDS_PATTERN, MAX_IDS, IdsField
 from api.serializers.common import ClosedSerializer
 from api.serializers.errors import ErrorDoc
-from records.filters import PLAYER_COUNTS
 from records.models import MAX_PLAYER_NAME
 
 T = TypeVar("T")
@@ -50,45 +49,63 @@ CACHE_HEADERS = {
 }
 
 
-def _query(name: str, schema: dict[str, Any], description: str) -> OpenApiParameter:
-    return OpenApiParameter(name, schema, OpenApiParameter.QUERY, description=description)
-
-
+NO_NUL = "^[^\\x00]*$"
 # A name: Django's form fields refuse NUL characters.
-NAME = {"type": "string", "maxLength": MAX_PLAYER_NAME, "pattern": "^[^\\x00]*$"}
+NAME = {"type": "string", "maxLength": MAX_PLAYER_NAME, "pattern": NO_NUL}
 
-GAME_FILTER_PARAMETERS = [
-    _query("player", NAME, "a player's name as typed: each word starts a word of the name, "
-           "accents and case ignored (`nguyen` finds `Nguyễn Văn An`)"),
-    _query("opponent", NAME, "with `player`: games where both sat (matched the same way)"),
-    _query("players", {"type": "integer", "enum": list(PLAYER_COUNTS)},
-           "the number of seats (five or more: classic only)"),
-    _query("switches", {"type": "string", "maxLength": 200, "pattern": "^[^\\x00]*$"},
-           "the house variant: `standard` (the ruleset as shipped), `house` (any house "
-           "variant) or a `Switches` tag's value, that exact variant "
-           "(`steal_generals=never threshold=8`, in any order)"),
-    _query("match", {"type": "string", "maxLength": 1024, "pattern": "^[^\\x00]*$"},
-           "a match's name (its `Match` tag), matched as `player` is; a whole tag selects "
-           "that match alone"),
-    _query("min_points", {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
-           "the finisher's points at least this (games without points are left out)"),
-    _query("since", {"type": "string", "format": "date"}, "played on or after (YYYY-MM-DD)"),
-    _query("until", {"type": "string", "format": "date"}, "played on or before (YYYY-MM-DD)"),
-    _query("uploaded_by", {"type": "string", "maxLength": 150, "pattern": "^[^\\x00]*$"},
-           "who uploaded them, matched as `player` is; a whole username selects that "
-           "account alone"),
-    _query("analysed", {"type": "string", "enum": ["true", "false"]},
-           "true: games with a stored analysis (any engine or settings, a stale one too); "
-           "false: games without one"),
-    _query("ids", {"type": "string", "pattern": IDS_PATTERN},
-           f"games by id, comma-separated without spaces (`12,40,7`), at most {MAX_IDS}, all "
+# The API's words for the archive's filters (their types and bounds come from the filters).
+GAME_FILTER_WORDS = {
+    "player": "a player's name as typed: each word starts a word of the name, accents and "
+              "case ignored (`nguyen` finds `Nguyễn Văn An`)",
+    "opponent": "with `player`: games where both sat (matched the same way)",
+    "players": "the number of seats (five or more: classic only)",
+    "switches": "the house variant: `standard` (the ruleset as shipped), `house` (any house "
+                "variant) or a `Switches` tag's value, that exact variant "
+                "(`steal_generals=never threshold=8`, in any order)",
+    "match": "a match's name (its `Match` tag), matched as `player` is; a whole tag selects "
+             "that match alone",
+    "min_points": "the finisher's points at least this (games without points are left out)",
+    "since": "played on or after (YYYY-MM-DD)",
+    "until": "played on or before (YYYY-MM-DD)",
+    "uploaded_by": "who uploaded them, matched as `player` is; a whole username selects that "
+                   "account alone",
+    "analysed": "true: games with a stored analysis (any engine or settings, a stale one "
+                "too); false: games without one",
+    "ids": f"games by id, comma-separated without spaces (`12,40,7`), at most {MAX_IDS}, all "
            "on one page unless `page_size` says fewer; the answer's `missing` names those no "
-           "stored game has"),
-    _query("updated_since", {"type": "string", "format": "date-time"},
-           "games stored or changed (revalidated) at or after this time, ISO 8601 (`Z` or an "
-           "offset; without one, UTC): each game's `updated_at`. Deleted games: "
-           "`/games/deleted/`"),
-]
+           "stored game has",
+    "updated_since": "games stored or changed (revalidated) at or after this time, ISO 8601 "
+                     "(`Z` or an offset; without one, UTC): each game's `updated_at`. Deleted "
+                     "games: `/games/deleted/`",
+}
+
+
+class GameFilterExtension(DjangoFilterExtension):
+    """The archive's filters (records.filters.GameFilter, api.filters) with their real types
+    and bounds, read off each filter's form field: django-filter's own description says
+    "number" for whole numbers and leaves out the limits, so schema-driven clients would send
+    values the filter refuses."""
+
+    priority = 1
+
+    def resolve_filter_field(self, auto_schema: Any, model: Any, filterset_class: Any,
+                             field_name: str, filter_field: Any) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().resolve_filter_field(
+            auto_schema, model, filterset_class, field_name, filter_field)
+        (parameter,) = parameters
+        schema, field = parameter["schema"], filter_field.field
+        schema.pop("title", None)  # the model field's, not the parameter's
+        if isinstance(field, IdsField):
+            parameter["schema"] = {"type": "string", "pattern": IDS_PATTERN}
+        elif isinstance(field, forms.IntegerField):
+            schema.update(minimum=field.min_value, maximum=field.max_value)
+        elif schema.get("type") == "integer" and "enum" in schema:
+            parameter["schema"] = {"type": "integer", "enum": [int(n) for n in schema["enum"]]}
+        elif isinstance(field, forms.CharField) and field.max_length is not None:
+            schema.update(maxLength=field.max_length, pattern=NO_NUL)
+        if field_name in GAME_FILTER_WORDS:
+            parameter["description"] = GAME_FILTER_WORDS[field_name]
+        return parameters
 
 # Streamed text answers: spectacular writes a list action's answer as a JSON array, which a
 # client then tries to read as one JSON document. NDJSON is text, a JSON object per line.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
-from api.schema import GAME_FILTER_PARAMETERS, JSON, NOT_SIGNED_IN, errors, resource
+from api.schema import JSON, NOT_SIGNED_IN, errors, resource
 from api.serializers.analysis import AnalysisAnswerDoc, AnalysisRequest
 from api.serializers.games import (
     DeletedGameSerializer,
@@ -34,7 +34,6 @@ GAMES = resource(
             "a page at a time. Each game is the summary the game page heads with: seats, "
             "outcome, points, result."
         ),
-        parameters=GAME_FILTER_PARAMETERS,
         responses={200: GameSerializer(many=True), **ERRORS_LIST},
     ),
     retrieve=extend_schema(
@@ -127,7 +126,7 @@ GAMES = resource(
             "the next batch (a cursor: nothing repeated or skipped whatever is uploaded "
             "meanwhile)."
         ),
-        parameters=[ExportQuery, *GAME_FILTER_PARAMETERS],
+        parameters=[ExportQuery],
         responses={
             (200, "application/x-ndjson"): OpenApiResponse(
                 GameExportLineSerializer, "One JSON object per line (the schema of one line)."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
-from api.schema import GAME_FILTER_PARAMETERS, NAME, errors, resource
+from api.schema import NAME, errors, resource
 from api.schema.stats import BAD_FILTER
 from api.serializers.games import GameSerializer
 from api.serializers.players import (
@@ -95,10 +95,7 @@ PLAYER_GAMES = resource(
             "The games where the player held a seat, with the game list's filters, ordering "
             "and pages."
         ),
-        parameters=[
-            OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH),
-            *GAME_FILTER_PARAMETERS,
-        ],
+        parameters=[OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)],
         responses={200: GameSerializer(many=True),
                    **errors({400: "An invalid filter value.", 404: "No such player or page."})},
     ),
