@@ -2,9 +2,10 @@
 against PostgreSQL through a TCP proxy on loopback that this script cuts and restores.
 
     .venv/bin/python scripts/fault_celery.py [--server postgres://postgres@127.0.0.1:5432]
-        [--broker redis://127.0.0.1:6379/13] [--records 1200] [--budget 120]
+        [--broker redis://127.0.0.1:6379/13] [--database fc_fault_celery] [--records 1200]
+        [--budget 120]
 
-In a fresh database (`fc_fault_celery`, dropped at the end): a 15 s cut while an upload's parts
+In a fresh database (`--database`, dropped at the end): a 15 s cut while an upload's parts
 run, a 1 s cut with statistics due, `kill -9` of the worker mid-job (docs/reliability.md).
 After each, every record stored once and every game counted within `--budget` seconds. Prints
 the seconds each took; exit 1 on a failure.
@@ -32,8 +33,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from fault_worker_kill import make_file, stop  # noqa: E402
-
-DB_NAME = "fc_fault_celery"
 
 
 class Proxy:
@@ -230,23 +229,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--broker", default="redis://127.0.0.1:6379/13")
+    parser.add_argument("--database", default="fc_fault_celery",
+                        help="name of the database created and dropped on --server")
     parser.add_argument("--records", type=int, default=1200,
                         help="valid records per upload (4 parts)")
     parser.add_argument("--budget", type=float, default=120.0,
                         help="seconds each fault may take to heal")
     parser.add_argument("--log", type=Path, default=ROOT / "var" / "fault_celery.log")
     args = parser.parse_args(argv)
-    server = urlsplit(args.server)
+    server, name = urlsplit(args.server), args.database
     subprocess.run(["psql", args.server + "/postgres", "-q", "-c",
-                    f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)",
-                    "-c", f"CREATE DATABASE {DB_NAME}"], check=True)
+                    f"DROP DATABASE IF EXISTS {name} WITH (FORCE)",
+                    "-c", f"CREATE DATABASE {name}"], check=True)
     proxy = Proxy((server.hostname or "127.0.0.1", server.port or 5432))
     auth = f"{server.username}@" if server.username else ""
     common = {"CELERY_BROKER_URL": args.broker, "DEBUG": "true", "LOG_LEVEL": "WARNING",
               "JOB_PARTS": "4", "JOB_PART_MIN_SIZE": str(max(args.records // 4, 1)),
               "STATS_CHECK_SECONDS": "5", "DB_CONN_MAX_AGE": "0"}
-    os.environ.update(common, DATABASE_URL=f"{args.server}/{DB_NAME}")
-    env = dict(os.environ, DATABASE_URL=f"postgres://{auth}127.0.0.1:{proxy.port}/{DB_NAME}")
+    os.environ.update(common, DATABASE_URL=f"{args.server}/{name}")
+    env = dict(os.environ, DATABASE_URL=f"postgres://{auth}127.0.0.1:{proxy.port}/{name}")
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)
     import django
     import redis
@@ -271,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
 
             connections.close_all()
             subprocess.run(["psql", args.server + "/postgres", "-q", "-c",
-                            f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)"], check=False)
+                            f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], check=False)
     for what, seconds in run.figures.items():
         print(f"{what}: {seconds:.1f}")
     print(f"all three faults healed by themselves; {time.monotonic() - began:.0f} s in all "

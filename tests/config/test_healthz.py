@@ -102,3 +102,31 @@ def test_it_reports_degraded_when_a_job_makes_no_progress_past_its_lease(
                                f"job {job.pk}"]
     Job.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now())
     assert client.get("/healthz").json()["status"] == "ok"
+
+
+@pytest.mark.django_db
+def test_it_reports_degraded_when_a_part_of_a_job_makes_no_progress_past_its_lease(
+        client: Client) -> None:
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from jobs.lease import lease_seconds
+    from jobs.models import Job, JobPart
+
+    cache.clear()
+    stale = timezone.now() - datetime.timedelta(seconds=lease_seconds() + 1)
+    job = Job.objects.create(kind=Job.Kind.IMPORT, status=Job.Status.RUNNING, runner="h:1:x",
+                             heartbeat_at=timezone.now())  # its other part moves
+    JobPart.objects.create(job=job, number=0, first_index=0, runner="h:1:y",
+                           heartbeat_at=timezone.now())
+    stuck = JobPart.objects.create(job=job, number=1, first_index=5, runner="h:2:z",
+                                   heartbeat_at=stale)
+    JobPart.objects.create(job=job, number=2, first_index=9, heartbeat_at=stale)  # waits
+
+    body = client.get("/healthz").json()
+
+    assert body["status"] == "degraded"
+    assert body["reasons"] == [f"no progress for more than {lease_seconds()} s (the lease) on "
+                               f"job {job.pk}"]
+    JobPart.objects.filter(pk=stuck.pk).update(heartbeat_at=timezone.now())
+    assert client.get("/healthz").json()["status"] == "ok"

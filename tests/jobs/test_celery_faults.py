@@ -10,6 +10,7 @@ import datetime
 from typing import Any
 
 import pytest
+from celery.exceptions import Retry
 from django.contrib.auth.models import AbstractUser
 from django.db import OperationalError
 from django.utils import timezone
@@ -19,7 +20,7 @@ from jobs.models import Job, JobPart
 from jobs.queue import create_import_job
 from jobs.runs import execute
 from records.models import Game
-from records.services import import_records
+from records.services import import_records, importing, storing
 
 from .conftest import make_upload
 
@@ -78,6 +79,59 @@ def test_a_part_whose_task_cannot_reach_the_database_is_tried_again(
     job.refresh_from_db()
     assert (job.status, job.stored, job.duplicates) == (Job.Status.DONE, 6, 1)
     assert Game.objects.count() == 6
+
+
+def _database_gone_at_second_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches of 4 records; the second one meets a database that stays down past the
+    import's own retries (once: the next try finds it back)."""
+    monkeypatch.setattr(importing, "BATCH_RECORDS", 4)
+    monkeypatch.setattr(importing, "BATCH_SECONDS", 3600.0)
+    real = storing.store_retrying
+    calls = {"n": 0}
+
+    def store(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            return OperationalError("server closed the connection unexpectedly")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(storing, "store_retrying", store)
+
+
+def test_a_job_the_database_stops_midway_is_put_back_and_its_task_tried_again(
+        user: AbstractUser, monkeypatch: pytest.MonkeyPatch) -> None:
+    upload = make_upload(13)
+    job = create_import_job(upload.data, user)
+    _database_gone_at_second_batch(monkeypatch)
+
+    with pytest.raises(Retry):
+        tasks.run_job.run(job.pk)  # as a worker runs it: the task asks to be tried again
+
+    job.refresh_from_db()
+    assert (job.status, job.runner, job.resume_at, job.stored) == (Job.Status.QUEUED, "", 4, 4)
+    tasks.run_job.apply(args=[job.pk])
+    job.refresh_from_db()
+    assert (job.status, job.stored, job.duplicates, job.refused) == (Job.Status.DONE, 13, 1, 1)
+    assert Game.objects.count() == 13
+
+
+def test_a_part_the_database_stops_midway_is_tried_again_from_its_last_batch(
+        user: AbstractUser, monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    settings.JOB_PARTS, settings.JOB_PART_MIN_SIZE = 2, 6
+    job = create_import_job(make_upload(12).data, user)
+    token = lease.runner_token()
+    runs_job = lease.claim(job.pk, token)
+    assert runs_job is not None and execute(runs_job, token) is None
+    parts = list(JobPart.objects.filter(job=job).order_by("number"))
+    assert len(parts) == 2
+    _database_gone_at_second_batch(monkeypatch)
+
+    for part in parts:
+        tasks.run_job_part.apply(args=[part.pk])  # eager: the retry runs at once
+
+    job.refresh_from_db()
+    assert (job.status, job.stored, job.duplicates, job.refused) == (Job.Status.DONE, 12, 1, 1)
+    assert Game.objects.count() == 12
 
 
 def test_the_periodic_check_queues_again_a_job_whose_lease_ran_out(
