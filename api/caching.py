@@ -4,9 +4,9 @@ Two kinds of validator, both strong (the same bytes, the same ETag):
 
 - **A game's own reads** (its detail, record, plies, review: what never changes once stored,
   until a revalidation): the ETag is computed *before* any work, from what the answer is made
-  of: the game's content hash, the engine version it was validated with, the running engine's
-  version, when it was last validated, whether it is stale, its uploader, and the request's
-  address and negotiated format (the body holds absolute links and depends on `?seat=` etc.).
+  of: the game's key in the archive's cache (records.replay_cache.game_key: its content,
+  validation, uploader and the running engine), and the request's address, negotiated format
+  and language (the body holds absolute links and depends on `?seat=` etc.).
   A matching `If-None-Match` (or, without one, an `If-Modified-Since` not older than the last
   validation) is answered 304 without replaying anything (`not_modified`).
 - **Everything else that answers 200 to GET** (lists, statistics, players, jobs): the ETag is
@@ -36,8 +36,7 @@ from django.utils.http import http_date, parse_etags, parse_http_date_safe
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-import fourcolor
-from records.replay_cache import cached
+from records.replay_cache import cached, game_key
 
 T = TypeVar("T")
 
@@ -53,12 +52,9 @@ def strong_etag(parts: Iterable[object]) -> str:
 
 
 def game_etag(request: Request, game: Any, kind: str) -> str:
-    """The ETag of one of a game's reads (see the module doc); `game` needs its content_hash,
-    engine_version, validated_at, stale and uploaded_by_id."""
+    """The ETag of one of a game's reads (see the module doc)."""
     return strong_etag((
-        kind, game.pk, game.content_hash, game.engine_version, fourcolor.__version__,
-        game.validated_at.isoformat() if game.validated_at else "", game.stale,
-        game.uploaded_by_id, request.build_absolute_uri(),
+        kind, game_key(game), request.build_absolute_uri(),
         getattr(request, "accepted_media_type", ""),
         translation.get_language(),  # a ply state says its event in the request's language
     ))

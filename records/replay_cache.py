@@ -10,10 +10,12 @@ the database's cache table otherwise), shared by every worker and machine, for C
 - `cached_pieces`: a list kept a piece an entry (the API's ply states), so that a request
   reads and decodes only its pieces.
 
-One key scheme (`game_key`): the game's id, its content hash, when it was last validated, the
-running engine's version and a hash of the engine's code, then what the entry is (its `part`,
-which names its own version). A revalidation (`manage.py revalidate --update`), a new engine
-or a rewritten record is a new key, so nothing stale is ever served; old entries expire.
+One key scheme (`game_key`): the game's id, its content hash, when it was last validated (and
+with which engine, whether stale), its uploader, the running engine's version and a hash of the
+engine's code, then what the entry is (its `part`, which names its own version). A
+revalidation (`manage.py revalidate --update`), a new engine or a rewritten record is a new
+key, so nothing stale is ever served; old entries expire. The web's and the API's ETags of a
+game's reads are built on the same key.
 """
 
 from __future__ import annotations
@@ -48,9 +50,12 @@ ENGINE_FINGERPRINT = _engine_fingerprint()
 
 
 def game_key(game: Game) -> str:
+    """What a game's derived answers depend on (the module doc); `game` needs its content_hash,
+    engine_version, validated_at, stale and uploaded_by_id."""
     validated = game.validated_at.isoformat() if game.validated_at else ""
     return (f"fourcolor:game:{fourcolor.__version__}:{ENGINE_FINGERPRINT}:{game.pk}:"
-            f"{game.content_hash}:{validated}")
+            f"{game.content_hash}:{validated}:{game.engine_version}:{game.stale:d}:"
+            f"{game.uploaded_by_id or ''}")
 
 
 def load_replay(game: Game) -> Replay:

@@ -21,7 +21,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-import fourcolor
 from jobs.analysis import active_job, last_job
 from jobs.models import Job
 from records import replay_cache
@@ -102,10 +101,8 @@ def replay_page_etag(request: HttpRequest, game: Game) -> str | None:
         failed = last.pk if last is not None and last.status == Job.Status.FAILED else None
     user = request.user
     parts = (
-        "replay-page", TEMPLATES_FINGERPRINT, replay_cache.ENGINE_FINGERPRINT,
-        fourcolor.__version__, game.pk, game.content_hash, game.engine_version,
-        game.validated_at.isoformat() if game.validated_at else "", game.stale,
-        game.uploaded_by_id, request.get_full_path(), get_language(),
+        "replay-page", TEMPLATES_FINGERPRINT, replay_cache.game_key(game),
+        request.get_full_path(), get_language(),
         user.pk if user.is_authenticated else "", user.is_staff, user.is_superuser,
         analysis, failed,
     )
