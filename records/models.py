@@ -144,7 +144,8 @@ class Game(models.Model):
     )
     uploaded_at = models.DateTimeField(_("uploaded"), default=timezone.now)
     validated_at = models.DateTimeField(_("validated"), default=timezone.now)
-    # Set whenever the row changes (storing, revalidating): the API's `updated_since`.
+    # Set whenever the row changes (storing, revalidating, its uploader's account deleted): the
+    # API's `updated_since`.
     updated_at = models.DateTimeField(_("updated"), default=timezone.now)
     stale = models.BooleanField(
         _("stale"), default=False,

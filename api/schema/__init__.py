@@ -74,9 +74,9 @@ GAME_FILTER_WORDS = {
     "ids": f"games by id, comma-separated without spaces (`12,40,7`), at most {MAX_IDS}, all "
            "on one page unless `page_size` says fewer; the answer's `missing` names those no "
            "stored game has",
-    "updated_since": "games stored or changed (revalidated) at or after this time, ISO 8601 "
-                     "(`Z` or an offset; without one, UTC): each game's `updated_at`. Deleted "
-                     "games: `/games/deleted/`",
+    "updated_since": "games stored or changed (revalidated, or the uploader's account "
+                     "deleted) at or after this time, ISO 8601 (`Z` or an offset; without one, "
+                     "UTC): each game's `updated_at`. Deleted games: `/games/deleted/`",
 }
 
 

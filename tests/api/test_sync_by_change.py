@@ -51,6 +51,22 @@ def test_it_stamps_a_game_when_stored_and_when_revalidated(archive: Archive) -> 
     assert Game.objects.get(pk=game.pk).updated_at > before
 
 
+def test_deleting_an_account_changes_the_games_it_uploaded(
+    archive: Archive, api: Any, other_user: Any
+) -> None:
+    """Their `uploaded_by` becomes null: a client syncing by change must see it."""
+    mark = timezone.now()
+    Game.objects.update(updated_at=mark - datetime.timedelta(seconds=1))
+    uploaded = sorted(Game.objects.filter(uploaded_by=other_user).values_list("pk", flat=True))
+    assert uploaded
+
+    other_user.delete()
+
+    body = api.get(LIST, {"updated_since": iso(mark)}).json()
+    assert ids(body) == uploaded
+    assert {game["uploaded_by"] for game in body["results"]} == {None}
+
+
 @pytest.mark.parametrize(("value", "expected"), [
     ("2026-01-01T00:00:00+07:00", datetime.datetime(2025, 12, 31, 17, tzinfo=datetime.UTC)),
     ("2026-01-01T00:00:00", datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)),  # UTC
