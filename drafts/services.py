@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy
 
 import fourcolor
 from fourcolor.errors import FcnError, IllegalRecordError
@@ -37,13 +38,49 @@ from drafts.play import (
 MAX_OPEN_DRAFTS = 100
 
 
-class DraftConflict(Exception):
-    """An operation the draft's state does not allow; `code` names it for clients."""
+# What each conflict says, by its code (and, for `events` and `unfinished`, by what is
+# fixed or missing): the code and parameters are the clients', the words the reader's.
+CONFLICTS: dict[str, Any] = {
+    "too_many_drafts": gettext_lazy(
+        "You have %(count)s unfinished drafts: save or delete one first."),
+    "saved": gettext_lazy("This draft is saved in the archive: it is read-only."),
+    "seats": gettext_lazy("The draft has %(count)s seats."),
+    "events": {
+        "ruleset": gettext_lazy(
+            "The ruleset is fixed once events are entered (undo them, or start a new draft)."),
+        "dealer": gettext_lazy(
+            "The dealer is fixed once events are entered (undo them, or start a new draft)."),
+        "deal": gettext_lazy(
+            "The deal is fixed once events are entered (undo them, or start a new draft)."),
+    },
+    "stale": gettext_lazy(
+        "The draft has %(played)s events played: this would be event %(next)s, not %(ply)s."),
+    "no_event": gettext_lazy("The draft has no event %(ply)s."),
+    "nothing_to_undo": gettext_lazy("No event to undo."),
+    "nothing_to_redo": gettext_lazy("No undone event to redo."),
+    "unfinished": {
+        "lucky": gettext_lazy("The lucky card of the win is missing (the Lucky tag)."),
+        "playing": gettext_lazy(
+            "The round has not ended: only a finished round goes into the archive."),
+    },
+}
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+
+class DraftConflict(Exception):
+    """An operation the draft's state does not allow: `code` names it for clients, `params`
+    are its numbers and names, `message` says it in the active language (`CONFLICTS`)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
         self.code = code
-        self.message = message
+        self.params = params
+
+    @property
+    def message(self) -> str:
+        template = CONFLICTS[self.code]
+        if isinstance(template, dict):
+            template = template[self.params["what"]]
+        return str(template) % self.params
 
 
 def open_drafts(user: Any) -> QuerySet[Draft]:
@@ -70,10 +107,7 @@ def _clean_comment(text: str) -> list[str]:
 
 def _check_room(user: Any) -> None:
     if open_drafts(user).count() >= MAX_OPEN_DRAFTS:
-        raise DraftConflict(
-            "too_many_drafts",
-            f"You have {MAX_OPEN_DRAFTS} unfinished drafts: save or delete one first.",
-        )
+        raise DraftConflict("too_many_drafts", count=MAX_OPEN_DRAFTS)
 
 
 def create_draft(
@@ -128,7 +162,7 @@ def _change(user: Any, pk: int, change: Callable[[Draft], None]) -> Draft:
     with transaction.atomic():
         draft = user_drafts(user).select_for_update().get(pk=pk)
         if draft.game_id is not None:
-            raise DraftConflict("saved", "This draft is saved in the archive: it is read-only.")
+            raise DraftConflict("saved")
         change(draft)
         draft.save()
     return draft
@@ -140,7 +174,7 @@ def update_draft(user: Any, pk: int, fields: Mapping[str, Any]) -> Draft:
     def change(draft: Draft) -> None:
         if "seats" in fields:
             if len(fields["seats"]) != len(draft.seats):
-                raise DraftConflict("seats", f"The draft has {len(draft.seats)} seats.")
+                raise DraftConflict("seats", count=len(draft.seats))
             draft.seats = list(fields["seats"])
         if "tags" in fields:
             # The tags sent change; "" removes one; the others stay.
@@ -148,9 +182,7 @@ def update_draft(user: Any, pk: int, fields: Mapping[str, Any]) -> Draft:
             draft.tags = {k: v for k, v in merged.items() if v != ""}
         fixed = [name for name in ("ruleset", "dealer", "deal") if name in fields]
         if fixed and draft.events:
-            raise DraftConflict(
-                "events", f"The {fixed[0]} is fixed once events are entered (undo them, or "
-                "start a new draft).")
+            raise DraftConflict("events", what=fixed[0])
         if "ruleset" in fields:
             draft.ruleset = fields["ruleset"]
         if "dealer" in fields:
@@ -192,9 +224,7 @@ def add_event(user: Any, pk: int, text: str, comment: str = "", ply: int | None 
             if entry is not None and entry["event"] == str(event):
                 created = False
                 return
-            raise DraftConflict(
-                "stale", f"The draft has {draft.position} events played: this would be event "
-                f"{draft.position + 1}, not {ply}.")
+            raise DraftConflict("stale", played=draft.position, next=draft.position + 1, ply=ply)
         state = play(draft)
         state.push(event)
         draft.events = draft.events[: draft.position] + [
@@ -210,7 +240,7 @@ def set_comment(user: Any, pk: int, ply: int, comment: str) -> Draft:
 
     def change(draft: Draft) -> None:
         if not 1 <= ply <= len(draft.events):
-            raise DraftConflict("no_event", f"The draft has no event {ply}.")
+            raise DraftConflict("no_event", ply=ply)
         draft.events[ply - 1] = {**draft.events[ply - 1], "comments": _clean_comment(comment)}
 
     return _change(user, pk, change)
@@ -219,7 +249,7 @@ def set_comment(user: Any, pk: int, ply: int, comment: str) -> Draft:
 def undo(user: Any, pk: int) -> Draft:
     def change(draft: Draft) -> None:
         if draft.position == 0:
-            raise DraftConflict("nothing_to_undo", "No event to undo.")
+            raise DraftConflict("nothing_to_undo")
         draft.position -= 1
 
     return _change(user, pk, change)
@@ -228,7 +258,7 @@ def undo(user: Any, pk: int) -> Draft:
 def redo(user: Any, pk: int) -> Draft:
     def change(draft: Draft) -> None:
         if draft.position >= len(draft.events):
-            raise DraftConflict("nothing_to_redo", "No undone event to redo.")
+            raise DraftConflict("nothing_to_redo")
         draft.position += 1
 
     return _change(user, pk, change)
@@ -249,14 +279,10 @@ def save_draft(user: Any, pk: int) -> Saved:
     """Store the ended round in the archive as an upload of its FCN text."""
     draft = user_drafts(user).get(pk=pk)
     if draft.game_id is not None:
-        raise DraftConflict("saved", "This draft is saved in the archive already.")
+        raise DraftConflict("saved")
     state = play(draft)
     if state.stage != "ended":
-        raise DraftConflict(
-            "unfinished",
-            "The lucky card of the win is missing (the Lucky tag)." if state.stage == "lucky"
-            else "The round has not ended: only a finished round goes into the archive.",
-        )
+        raise DraftConflict("unfinished", what="lucky" if state.stage == "lucky" else "playing")
     text = state.fcn()
     submitted = submit_upload(text, user, f"draft-{draft.pk}.fcn",
                               size=len(text.encode("utf-8")))

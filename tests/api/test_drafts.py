@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractUser
+from django.utils import translation
 from rest_framework.test import APIClient
 
 import fourcolor
@@ -15,7 +16,7 @@ from records.refusal_text import refusal_text
 from fourcolor.generate import generate_record
 
 from drafts.models import Draft
-from drafts.services import MAX_OPEN_DRAFTS
+from drafts.services import CONFLICTS, MAX_OPEN_DRAFTS
 from jobs.models import Job
 from records.models import Game
 
@@ -468,3 +469,30 @@ def test_it_says_what_may_follow_each_legal_event(owner: APIClient) -> None:
         owner.post(f"{DRAFTS}{draft['id']}/undo/")
     listed = owner.get(DRAFTS).json()["results"][0]
     assert "next" not in listed and "legal" not in listed  # the list stays light
+
+
+def _conflict_messages() -> list[tuple[str, Any]]:
+    """Every message a conflict can say: (code or code.what, lazy text)."""
+    return [(f"{code}.{what}", text) for code, texts in CONFLICTS.items() if isinstance(texts, dict)
+            for what, text in texts.items()] + [
+        (code, texts) for code, texts in CONFLICTS.items() if not isinstance(texts, dict)]
+
+
+@pytest.mark.parametrize("language", ["vi", "zh-hant"])
+@pytest.mark.parametrize(("name", "text"), _conflict_messages())
+def test_it_says_every_conflict_in_the_readers_language(name: str, text: Any, language: str
+                                                         ) -> None:
+    english = str(text)
+    with translation.override(language):
+        assert str(text) != english, name
+
+
+def test_it_says_a_conflict_in_the_requests_language(owner: APIClient) -> None:
+    draft = start(owner, fields_of(bot_round()))
+    nothing = owner.post(f"{DRAFTS}{draft['id']}/undo/", HTTP_ACCEPT_LANGUAGE="vi")
+
+    assert nothing.status_code == 409
+    assert nothing.json()["error"]["code"] == "nothing_to_undo"
+    with translation.override("vi"):
+        assert nothing.json()["error"]["message"] == str(CONFLICTS["nothing_to_undo"])
+    assert nothing.json()["error"]["message"] != "No event to undo."
