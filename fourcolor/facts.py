@@ -19,6 +19,7 @@ from .claims import (
     ClaimRight,
     Live,
     claim_order,
+    may_claim,
     skipped_seats,
     taken_from,
 )
@@ -143,8 +144,7 @@ class SeatFactsObserver:
 
     def _claimants(self, live: Live) -> tuple[int, ...]:
         """The claim order on `live` less the discarder of a discard (who never claims it)."""
-        return tuple(seat for seat in claim_order(live, self.players)
-                     if seat != live.owner or live.source == "draw")
+        return tuple(seat for seat in claim_order(live, self.players) if may_claim(live, seat))
 
     def _best_win(self, state: Round, seat: int, index: int) -> WinOption | None:
         """`Round.best_win` of `seat` with card `index`, refusing most cards by rank block."""
