@@ -10,7 +10,9 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from api.exceptions import error_body
 from common.unavailable import RETRY_AFTER_SECONDS
+from jobs.health import degraded, queue_health, statistics_health
 
 logger = logging.getLogger(__name__)
 
@@ -26,8 +28,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
     progress (jobs/health.py). With `?detail=1`, also the job queue and the statistics' state
     (games not counted yet, the last count that failed).
     """
-    from jobs.health import degraded, queue_health, statistics_health
-
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -58,8 +58,6 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """handler400: under /api/ the API's JSON error body (a Host header the site does not
     serve, a malformed request Django refuses before any view), elsewhere Django's page."""
     if request.path.startswith("/api/"):
-        from api.exceptions import error_body
-
         message = "Bad request: a Host header this site does not serve, or a malformed request."
         return JsonResponse(error_body(400, "bad_request", message), status=400)
     return defaults.bad_request(request, exception)
