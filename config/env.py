@@ -133,6 +133,7 @@ RETIRED = {
                      "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_COOKIES"),
                     "HTTPS"),
     "GUNICORN_*": "gunicorn's own options (command line, or GUNICORN_CMD_ARGS)",
+    "JOB_POLL_SECONDS": "manage.py run_jobs --poll",
 }
 FIXED = ("SQLITE_TIMEOUT", "API_PAGE_SIZE", "DATA_UPLOAD_MAX_MEMORY_SIZE",
          "DATA_UPLOAD_MAX_NUMBER_FIELDS", "QUERY_STRING_MAX_BYTES", "RATINGS_REPLAY_LIMIT",

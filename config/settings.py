@@ -355,8 +355,6 @@ CELERY_BEAT_SCHEDULE = {
 # A job of at least 2 x JOB_PART_MIN_SIZE records is split into at most JOB_PARTS parts.
 JOB_PARTS = env_int("JOB_PARTS", 8, minimum=1)
 JOB_PART_MIN_SIZE = env_int("JOB_PART_MIN_SIZE", 1000, minimum=1)
-# Seconds between two looks at the queue by an idle database worker.
-JOB_POLL_SECONDS = env_int("JOB_POLL_SECONDS", 1, minimum=1)
 # Database workers gunicorn starts beside its web workers (0: none; ignored with a broker).
 JOB_WORKERS = env_int("JOB_WORKERS", 2, minimum=0)
 # Uploads of at least this many bytes run on a worker; smaller ones in the request.

@@ -117,8 +117,7 @@ class Worker:
 
     def __init__(self, *, poll: float | None = None, stats_check: float | None = None,
                  parent_pid: int | None = None) -> None:
-        self.poll = poll if poll is not None else float(
-            getattr(settings, "JOB_POLL_SECONDS", DEFAULT_POLL_SECONDS))
+        self.poll = poll if poll is not None else DEFAULT_POLL_SECONDS
         self.stats_check = stats_check if stats_check is not None else float(
             getattr(settings, "STATS_CHECK_SECONDS", DEFAULT_STATS_CHECK_SECONDS))
         self.parent_pid = parent_pid

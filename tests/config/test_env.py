@@ -94,6 +94,7 @@ def test_it_reads_strings_with_and_without_default() -> None:
     ({"SECURE_COOKIES": "false"}, "SECURE_COOKIES is no longer read: use HTTPS"),
     ({"GUNICORN_BIND": "0.0.0.0:80"}, "GUNICORN_BIND is no longer read: use gunicorn's own"),
     ({"API_PAGE_SIZE": "20"}, "API_PAGE_SIZE is no longer read: the setting is fixed"),
+    ({"JOB_POLL_SECONDS": "5"}, "JOB_POLL_SECONDS is no longer read: use manage.py run_jobs"),
 ])
 def test_it_refuses_a_variable_that_is_no_longer_read(environ: dict[str, str], says: str) -> None:
     with pytest.raises(ImproperlyConfigured, match=says):
