@@ -42,6 +42,7 @@ from jobs.work import (
 )
 from records import chunked
 from records.models import Game
+from records.paging import analyze_if_grown
 from records.parallel import split_range
 
 logger = logging.getLogger(__name__)
@@ -208,6 +209,7 @@ def finish_job(job_id: int) -> bool:
     if job.kind == Job.Kind.IMPORT:
         job.refresh_from_db(fields=["stored"])
         queue_for_upload(job)
+        analyze_if_grown(job.stored)
     return True
 
 

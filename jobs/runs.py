@@ -26,6 +26,7 @@ from jobs.parts import UNEXPECTED_ERROR, split_import, split_revalidate
 from jobs.work import Unavailable, new_report, revalidate_next
 from ratings.services import catch_up
 from records.models import Game
+from records.paging import analyze_if_grown
 from records.services import ImportReport, count_records, import_records
 
 logger = logging.getLogger(__name__)
@@ -72,6 +73,7 @@ def run_import(job: Job, token: str) -> None:
         raise Unavailable(left, f"{report.stopped}; {left} records not stored yet: to be "
                                 f"resumed from record {report.next_index + 1}")
     finish(job, token, Job.Status.DONE, not_stored=0, resume_at=report.next_index)
+    analyze_if_grown(job.stored)  # the list counts' estimates after a bulk upload
 
 
 def _splits(job: Job) -> bool:

@@ -17,8 +17,9 @@ The planner's estimate is only as good as the table's statistics: on a table nev
 it said 173,500 for 76,041 games (and the last page was empty). Autovacuum refreshes them
 after gradual growth, not at once after a bulk import; so an import that stored more than
 ANALYZE_AFTER_ROWS games, and a tenth of the table, ANALYZEs the games' tables at its end
-(`analyze_after_import`, on the `games_stored_batch` signal): a few hundred milliseconds of
-sampling, at most once per such import, after which estimates are within a few per cent.
+(`analyze_if_grown`: on the `games_stored_batch` signal, and at a background import job's
+end): a few hundred milliseconds of sampling, at most once per such import, after which
+estimates are within a few per cent. After `pg_restore`, run `ANALYZE` (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -96,21 +97,30 @@ class UncappedEstimatingPaginator(EstimatingPaginator):
 
 def analyze_after_import(sender: Any, game_ids: list[int], final: bool, **kwargs: Any) -> None:
     """`games_stored_batch` receiver: counts the games stored by this process's imports and, at
-    an import's end, ANALYZEs the games' tables when they are over ANALYZE_AFTER_ROWS and a
-    tenth of the rows the statistics knew (PostgreSQL only: SQLite's counts are exact)."""
+    an import's end, ANALYZEs the games' tables when they grew enough (`analyze_if_grown`)."""
     global _stored_since_analyze
     _stored_since_analyze += len(game_ids)
-    if not final or _stored_since_analyze < ANALYZE_AFTER_ROWS:
-        return
+    if final and analyze_if_grown(_stored_since_analyze):
+        _stored_since_analyze = 0
+
+
+def analyze_if_grown(stored: int) -> bool:
+    """At the end of an import that stored `stored` games (a background job's, which announces
+    none, calls this itself): ANALYZE the games' tables when that is over ANALYZE_AFTER_ROWS
+    and a tenth of the rows the statistics knew (PostgreSQL only: SQLite's counts are exact).
+    Whether it did."""
+    if stored < ANALYZE_AFTER_ROWS:
+        return False
     from records.models import Game, GameSeat
 
     connection = connections[router.db_for_write(Game)]
     if connection.vendor != "postgresql":
-        return
+        return False
     tables = [Game._meta.db_table, GameSeat._meta.db_table]
     with connection.cursor() as cursor:
         cursor.execute("SELECT reltuples FROM pg_class WHERE oid = %s::regclass", [tables[0]])
         known = max(float(cursor.fetchone()[0]), 0.0)  # -1: never analysed
-        if _stored_since_analyze >= known / 10:
-            cursor.execute("ANALYZE " + ", ".join(connection.ops.quote_name(t) for t in tables))
-            _stored_since_analyze = 0
+        if stored < known / 10:
+            return False
+        cursor.execute("ANALYZE " + ", ".join(connection.ops.quote_name(t) for t in tables))
+    return True
