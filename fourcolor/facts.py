@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARDS, KINDS, Card
+from .cards import CARDS, Card
 from .claims import (
     DISCARD,
     DRAW,
@@ -28,7 +28,7 @@ from .round import ClaimRecord, Round
 from .moves import WinOption
 from .notation import Event, Record
 from .replay import missed_on_live
-from .split import RANK_BLOCK, block_splits
+from .split import BLOCK_OF, splits_with
 
 
 @dataclass(frozen=True)
@@ -66,9 +66,6 @@ def finish_taken_from(game: Game) -> str | None:
     return taken_from(last.live, last.seat)
 
 
-# The rank block of each card index (index = colour * 7 + rank): a split never mixes blocks.
-_BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
-_OTHER_BLOCKS = ((2, 1), (2, 0), (0, 1))  # the soldiers first: one table look-up
 
 
 class SeatFactsObserver:
@@ -113,7 +110,7 @@ class SeatFactsObserver:
         if verb in "mw" or (verb == "x" and (live is None or live.source != "draw")):
             splits = self.splits[event.seat]
             for card in event.cards:
-                splits[_BLOCK_OF[card.index]] = None
+                splits[BLOCK_OF[card.index]] = None
 
     def _judge(self, state: Round, live: Live, event: Event) -> None:
         """Count the missed wins on `live`, answered by `event`."""
@@ -148,20 +145,8 @@ class SeatFactsObserver:
 
     def _best_win(self, state: Round, seat: int, index: int) -> WinOption | None:
         """`Round.best_win` of `seat` with card `index`, refusing most cards by rank block."""
-        block = _BLOCK_OF[index]
-        splits = self.splits[seat]
-        hand = state.hands[seat]
-        for other in _OTHER_BLOCKS[block]:
-            ok = splits[other]
-            if ok is None:
-                ok = splits[other] = block_splits(hand, other, state.ruleset)
-            if not ok:
-                return None
-        if hand[index] >= state.copies:
-            return None
-        with_card = list(hand)
-        with_card[index] += 1
-        if not block_splits(with_card, block, state.ruleset):
+        if not splits_with(state.hands[seat], index, self.splits[seat], state.ruleset,
+                           state.copies):
             return None
         return state.best_win(seat, CARDS[index])
 

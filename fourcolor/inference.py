@@ -37,7 +37,7 @@ from .moves import best_completing_win, meld_claims
 from .notation import Event
 from .playout import partners
 from .round import LIVE, MUST_DISCARD, OPENING, Round
-from .split import RANK_BLOCK, block_splits
+from .split import block_splits, splits_with
 
 # The policy model (module docstring): how sharply the discards follow the greedy bot's value,
 # and how likely a seat lets go a live card it could win with, or meld.
@@ -48,7 +48,6 @@ PASS_MELD = 0.05
 BURN_IN = 8
 THIN = 1
 
-_BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
 _LOG_PASS_WIN = math.log(PASS_WIN)
 _LOG_PASS_MELD = math.log(PASS_MELD)
 _DISCARD, _PASS, _CLAIM = 0, 1, 2
@@ -162,24 +161,9 @@ class History:
     def _wins(self, hand: list[int], blocks: list[bool | None], seen: _Seen) -> bool:
         """Whether `hand` would have won with the live card (`blocks`: which rank blocks of
         the hand split, filled in as they are asked)."""
-        index = seen.card
-        own = _BLOCK_OF[index]
-        for b in range(3):
-            if b != own:
-                ok = blocks[b]
-                if ok is None:
-                    ok = blocks[b] = block_splits(hand, b, self.ruleset)
-                if not ok:
-                    return False
-        if hand[index] >= self.copies:
+        if not splits_with(hand, seen.card, blocks, self.ruleset, self.copies):
             return False
-        hand[index] += 1
-        splits = block_splits(hand, own, self.ruleset)
-        hand[index] -= 1
-        if not splits:
-            return False
-        card = CARDS[index]
-        return best_completing_win(hand, card, self.ruleset, seen.exposed) is not None
+        return best_completing_win(hand, CARDS[seen.card], self.ruleset, seen.exposed) is not None
 
     def _melds(self, seat: int, hand: list[int], seen: _Seen) -> bool:
         """Whether `hand` had a meld of the live card that would have taken effect."""

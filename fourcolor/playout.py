@@ -30,11 +30,8 @@ from .scoring import lucky_bonus, next_lucky_card, settle, split_hidden
 from .moves import best_completing_win, locked_ok, melds_with, unlock
 from .melds import Meld
 from .rulesets import Ruleset
-from .split import RANK_BLOCK, block_splits
+from .split import BLOCK_OF, OTHER_BLOCKS, splits_with
 
-_BLOCK_OF = tuple(RANK_BLOCK[i % 7] for i in range(KINDS))
-# The blocks other than a card's own, the soldiers' first (`_Table._win_points`).
-_OTHER_BLOCKS = tuple(tuple(b for b in (2, 0, 1) if b != _BLOCK_OF[i]) for i in range(KINDS))
 # The kinds a seat may discard: every kind but the generals.
 _DISCARDABLE = tuple(i for i in range(KINDS) if i % 7)
 _UNKNOWN = object()
@@ -165,7 +162,7 @@ class _Table:
         """Forget whether the rank block of `kind` of `seat`'s hand splits: its count changed."""
         known = self.blocks[seat]
         if known is not None:
-            known[_BLOCK_OF[kind]] = None
+            known[BLOCK_OF[kind]] = None
 
     def _win_points(self, seat: int, card: Card) -> int | None:
         """The best win `seat` could make with the live card (None: none, or under T)."""
@@ -173,19 +170,7 @@ class _Table:
         known = self.blocks[seat]
         if known is None:
             known = self.blocks[seat] = [None, None, None]
-        own = _BLOCK_OF[card.index]
-        for b in _OTHER_BLOCKS[card.index]:  # the soldiers' block is one table look-up: first
-            ok = known[b]
-            if ok is None:
-                ok = known[b] = block_splits(hand, b, self.rs)
-            if not ok:
-                return None
-        if hand[card.index] >= 4:
-            return None
-        hand[card.index] += 1
-        splits = block_splits(hand, own, self.rs)
-        hand[card.index] -= 1
-        if not splits:
+        if not splits_with(hand, card.index, known, self.rs, 4):
             return None
         locked = self.locked[seat] if self.locked is not None else None
         win = best_completing_win(hand, card, self.rs, self.exposed[seat], locked)
@@ -278,7 +263,7 @@ class _Table:
         assert live is not None
         card = CARDS[live.card_index]
         calls: list[tuple[Claim, Meld | None, int]] = []
-        first, second = _OTHER_BLOCKS[card.index]
+        first, second = OTHER_BLOCKS[card.index]
         for seat in range(1, self.players + 1):
             if seat == declining or not may_claim(live, seat):
                 continue

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import CARDS, MAX_COPIES, RANKS, Card, counts_of
+from .cards import CARDS, KINDS, MAX_COPIES, RANKS, Card, counts_of
 from .melds import Meld
 from .rulesets import Ruleset
 
@@ -211,6 +211,32 @@ def block_splits(counts: Sequence[int], block: int, ruleset: Ruleset) -> bool:
     if block == 0:
         return _best_block(counts, tables, _KAE, tables.command) is not None
     return _best_block(counts, tables, _RHC, tables.field) is not None
+
+
+# The rank block of each kind (index = colour * 7 + rank), and its other two blocks, the
+# soldiers' first (their test is one table look-up).
+BLOCK_OF = tuple(RANK_BLOCK[i % NRANKS] for i in range(KINDS))
+OTHER_BLOCKS = tuple(tuple(b for b in (2, 0, 1) if b != BLOCK_OF[i]) for i in range(KINDS))
+
+
+def splits_with(hand: list[int], index: int, known: list[bool | None], ruleset: Ruleset,
+                copies: int) -> bool:
+    """Whether `hand` (28 counts) with one more card of kind `index`, at most `copies` of a
+    kind, splits into melds: what a hand must pass to win with a live card. `known`: whether
+    each of `hand`'s blocks splits (None: not asked yet), filled in as asked and kept by the
+    caller until the hand changes, since most cards are refused by a block they leave alone."""
+    for block in OTHER_BLOCKS[index]:
+        ok = known[block]
+        if ok is None:
+            ok = known[block] = block_splits(hand, block, ruleset)
+        if not ok:
+            return False
+    if hand[index] >= copies:
+        return False
+    hand[index] += 1
+    ok = block_splits(hand, BLOCK_OF[index], ruleset)
+    hand[index] -= 1
+    return ok
 
 
 def best_split_counts(counts: Sequence[int], ruleset: Ruleset) -> Split | None:
