@@ -71,6 +71,7 @@ from django.utils.translation import pgettext_lazy
 import fourcolor
 from fourcolor.rulesets import RulesetError, format_switches, parse_switches
 from records import search
+from records.refusal_text import ruleset_refusal
 from records.models import (
     MAX_PLAYER_NAME,
     Game,
@@ -397,7 +398,7 @@ def _typed(name: str, value: Any) -> Any:
 
 class SwitchesField(forms.CharField):
     """`standard`, `house`, or a Switches tag's value, cleaned to its canonical form (an
-    unknown switch or value is the form's error, in the engine's words)."""
+    unknown switch or value is the form's error, in the page's language)."""
 
     def clean(self, value: Any) -> str:
         text = " ".join(str(super().clean(value)).split())
@@ -406,7 +407,7 @@ class SwitchesField(forms.CharField):
         try:
             canonical = format_switches(parse_switches(text))
         except RulesetError as error:
-            raise forms.ValidationError(str(error)) from None
+            raise forms.ValidationError(ruleset_refusal(error)) from None
         return canonical or STANDARD
 
 

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from fourcolor.messages import MESSAGES
+from fourcolor.rulesets import RulesetError
 from records.wording import CLAIMS, MELD_NAMES, RANK_NAMES, card_name, seat_name
 
 CATEGORIES = {
@@ -296,8 +297,15 @@ def refusal_text(error: Mapping[str, Any], seats: Sequence[str] | None = None) -
         return message  # parameters stored by another version of the engine
 
 
+def ruleset_refusal(error: RulesetError) -> str:
+    """A ruleset's or a Switches value's refusal in the active language, from its code (a
+    refusal without one, as the engine wrote it)."""
+    return refusal_text({"code": getattr(error, "code", None),
+                         "params": getattr(error, "params", None), "message": str(error)})
+
+
 def category_label(category: str) -> str:
     return str(CATEGORIES.get(category, category))
 
 
-__all__ = ["CATEGORIES", "TEXTS", "category_label", "refusal_text"]
+__all__ = ["CATEGORIES", "TEXTS", "category_label", "refusal_text", "ruleset_refusal"]

@@ -10,7 +10,7 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 
 from fourcolor.rulesets import MAX_PLAYERS, RulesetError, format_switches, parse_switches
-from records.refusal_text import refusal_text
+from records.refusal_text import ruleset_refusal
 from records.variants import switch_help
 
 
@@ -37,9 +37,7 @@ class HouseRulesForm(forms.Form):
         try:
             return format_switches(parse_switches(self.cleaned_data.get("switches") or ""))
         except RulesetError as error:  # in the page's language, as a record's refusal
-            error_data = {"code": getattr(error, "code", None),
-                          "params": getattr(error, "params", None), "message": str(error)}
-            raise forms.ValidationError(refusal_text(error_data), code="switches") from None
+            raise forms.ValidationError(ruleset_refusal(error), code="switches") from None
 
     def switch_help(self) -> list[dict[str, str]]:
         return switch_help()

@@ -147,3 +147,7 @@ def test_it_filters_by_house_variant_and_tables_up_to_eight_and_names_the_varian
     refused = client.get(reverse("archive"), {"switches": "steal_generals=always"})
     assert "steal_generals" in refused.content.decode()  # the form's error, in the engine's words
     assert sorted(listed(refused.content.decode())) == [standard, house]
+    # ... said in the page's language, from the error's code.
+    refused = client.get(reverse("archive"), {"switches": "steal_generals=always"},
+                         HTTP_ACCEPT_LANGUAGE="vi")
+    assert "thẻ Switches: steal_generals phải là một trong" in refused.content.decode()
