@@ -47,13 +47,18 @@ class PlayerRefSerializer(serializers.Serializer[Player]):
 class PatternText(serializers.RegexField):
     """A RegexField that takes only text (DRF's would take the number 0 as "0", which the
     schema calls a wrong type), and "" when its pattern does, without `allow_blank` (whose
-    schema is a oneOf)."""
+    schema is a oneOf); trimmed, only spaces is "" too."""
 
     blank_ok = False
 
     def run_validation(self, data: Any = serializers.empty) -> Any:
         if data is not serializers.empty and data is not None and not isinstance(data, str):
             self.fail("invalid")  # not a number written as text: the schema says string
-        if data == "" and self.blank_ok:
+        if self.blank_ok and isinstance(data, str) and (
+                data == "" or self.trim_whitespace and not data.strip()):
             return ""
         return super().run_validation(data)
+
+
+class BlankablePatternText(PatternText):
+    blank_ok = True

@@ -10,7 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.pagination import CURSOR_PATTERN, MAX_CURSOR
-from api.serializers.common import PlayerRefSerializer, absolute
+from api.serializers.common import NO_NUL, BlankablePatternText, PlayerRefSerializer, absolute
 from api.serializers.replays import FinishDoc
 from records.deletion import MAX_REASON
 from records.models import Game, GameSeat, Outcome, WinSource
@@ -228,9 +228,9 @@ API_MAX_REASON = min(300, MAX_REASON)
 
 
 class DeleteQuery(serializers.Serializer[Any]):
-    reason = serializers.CharField(
-        required=False, allow_blank=True, max_length=API_MAX_REASON, trim_whitespace=True,
-        help_text="why, for the audit trail",
+    # NO_NUL: DRF refuses a NUL in any text; the pattern says so in the schema.
+    reason = BlankablePatternText(
+        NO_NUL, required=False, max_length=API_MAX_REASON, help_text="why, for the audit trail",
     )
 
 
