@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 import pytest
 from hypothesis import given, settings
@@ -141,12 +141,13 @@ random_hands = st.lists(st.sampled_from(POOL), max_size=9).filter(_fits)
 
 
 def _pool_melds() -> list[tuple[str, ...]]:
-    out = []
-    for size in range(1, 5):
-        for group in combinations(sorted(POOL * 4), size):
-            if meld_value(group, "classic") is not None or meld_value(group, "bga") is not None:
-                out.append(group)
-    return sorted(set(out))
+    # Every sorted group of up to four of the pool's kinds (a kind at most four times, as the
+    # deck holds it): drawn from the 15 kinds rather than the 60 cards, the same groups in
+    # 4,000 tries instead of 530,000, at each test process's collection.
+    groups = (group for size in range(1, 5)
+              for group in combinations_with_replacement(sorted(POOL), size))
+    return sorted(group for group in groups
+                  if any(meld_value(group, ruleset) is not None for ruleset in ("classic", "bga")))
 
 
 POOL_MELDS = _pool_melds()
