@@ -9,10 +9,12 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 import fourcolor
 from fourcolor.replay_json import review_json, state_json
 from records.models import Game
+from records.refusal_text import refusal_text
 from records.services import import_records
 from tests.web.conftest import COMMENT, HTML_NAME, Archive, long_text, record_text, replay_of
 from tests.web.dom import Node, parse
@@ -213,6 +215,12 @@ def test_it_explains_a_stored_game_the_engine_can_no_longer_replay(
     html = response.content.decode()
     assert "the current engine cannot replay it" in html
     assert reverse("game-original", args=[archive.bga.pk]) in html
+    # Why, in the page's language (from the error's code, not the engine's English).
+    vi = client.get(reverse("game", args=[archive.bga.pk]), HTTP_ACCEPT_LANGUAGE="vi")
+    error = parse(vi.content).find("pre", "error-text").words()
+    assert "Seat1" in error and "missing Seat1 tag" not in error
+    with translation.override("vi"):
+        assert error == refusal_text({"code": "tags.seat1_missing", "params": {}})
 
 
 def test_it_names_players_and_links_to_their_pages_escaped(

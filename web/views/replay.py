@@ -26,6 +26,7 @@ from jobs.models import Job
 from records import replay_cache
 from records.deletion import can_delete
 from records.models import Game, GameAnalysis
+from records.refusal_text import refusal_text
 from records.variants import describe
 from web.outcomes import round_sentence
 from web.views.labels import js_labels
@@ -144,7 +145,8 @@ def _replay_page(request: HttpRequest, game: Game) -> HttpResponse:
     except ReplayUnavailable as exc:
         return render(
             request, "records/replay_unavailable.html",
-            {"game": game, "seat_rows": seat_rows, "error": exc.error,
+            {"game": game, "seat_rows": seat_rows,
+             "error": refusal_text(exc.error.as_dict(), [row.player.name for row in seat_rows]),
              "can_delete": can_delete(request.user, game)},
         )
     ply = _ply_param(request, payload.plies, notices)
