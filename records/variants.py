@@ -19,6 +19,7 @@ from fourcolor.rulesets import (
     format_switches,
     parse_switches,
 )
+from records.refusal_text import refusal_text, ruleset_refusal
 
 # What each switch means, and each of its values in a game's description.
 MEANINGS = {
@@ -59,6 +60,37 @@ def canonical_switches(text: str | None) -> str:
         return format_switches(parse_switches(text or ""))
     except RulesetError:
         return ""
+
+
+class PickError(ValueError):
+    """A ruleset or house rules an uploader picked that the engine does not know: the form
+    field at fault and what is wrong, in the active language."""
+
+    def __init__(self, field: str, text: str) -> None:
+        super().__init__(text)
+        self.field, self.text = field, text
+
+
+def picked_tags(ruleset: str = "", switches: str = "") -> dict[str, str]:
+    """The `Ruleset` and `Switches` an uploader picked for the records whose own tags do not
+    say (records.services.ImportOptions's `given`), as the upload page, the check page and the
+    API's upload take them: only what was picked, the switches written canonically. A ruleset
+    the engine does not ship or a bad switch is a PickError, in the words of a record's
+    refusal."""
+    tags = {}
+    if ruleset:
+        if ruleset not in RULESETS:
+            raise PickError("ruleset", refusal_text({
+                "code": "tags.ruleset_unknown", "params": {"value": ruleset},
+                "message": f"unknown ruleset {ruleset!r}"}))
+        tags["Ruleset"] = ruleset
+    try:
+        canonical = format_switches(parse_switches(switches))
+    except RulesetError as error:
+        raise PickError("switches", ruleset_refusal(error)) from None
+    if canonical:
+        tags["Switches"] = canonical
+    return tags
 
 
 def switch_words(switches: str) -> list[str]:

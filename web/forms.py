@@ -9,9 +9,8 @@ from django.conf import settings
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 
-from fourcolor.rulesets import MAX_PLAYERS, RulesetError, format_switches, parse_switches
-from records.refusal_text import ruleset_refusal
-from records.variants import switch_help
+from fourcolor.rulesets import MAX_PLAYERS, RULESETS
+from records.variants import PickError, picked_tags, switch_help
 
 
 # The largest file the upload page takes; bigger archives go through `manage.py import_games`
@@ -35,9 +34,10 @@ class HouseRulesForm(forms.Form):
     def clean_switches(self) -> str:
         """The variant written canonically; the engine's words for a bad one."""
         try:
-            return format_switches(parse_switches(self.cleaned_data.get("switches") or ""))
-        except RulesetError as error:  # in the page's language, as a record's refusal
-            raise forms.ValidationError(ruleset_refusal(error), code="switches") from None
+            return picked_tags(switches=self.cleaned_data.get("switches") or "").get(
+                "Switches", "")
+        except PickError as error:  # in the page's language, as a record's refusal
+            raise forms.ValidationError(error.text, code="switches") from None
 
     def switch_help(self) -> list[dict[str, str]]:
         return switch_help()
@@ -62,7 +62,7 @@ class UploadForm(HouseRulesForm):
     )
     ruleset = forms.ChoiceField(
         label=_("Ruleset"), required=False,
-        choices=[("", _("as each record says")), ("classic", "classic"), ("bga", "bga")])
+        choices=[("", _("as each record says")), *((name, name) for name in RULESETS)])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -76,8 +76,7 @@ class UploadForm(HouseRulesForm):
         """The tags picked for the records without their own (records.services.ImportOptions's
         `given`)."""
         data = self.cleaned_data
-        tags = {"Ruleset": data.get("ruleset") or "", "Switches": data.get("switches") or ""}
-        return {name: value for name, value in tags.items() if value}
+        return picked_tags(data.get("ruleset") or "", data.get("switches") or "")
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data.get("file")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 
 from api.schema import CSRF_FAILED, NOT_SIGNED_IN, errors, resource
 from api.serializers.jobs import JobDetailSerializer
+from fourcolor.rulesets import RULESETS, SWITCH_NAMES, SWITCH_VALUES
 
 # A whole legal round (Swagger's "Try it out" sends it as it is: it must be accepted).
 EXAMPLE_FCN = """[Date "2026.01.05"]
@@ -25,20 +28,44 @@ gA yR wA wR rE rK gP wA wP gK rH"]
 """
 
 
-# The request bodies exactly as the server takes them (schemathesis holds the server to it):
-# any non-empty text is an upload, whose records the job's report lists one by one (text with
-# no record at all is an upload of none: `total` 0); nothing sent, or both a file and a text,
-# is a 400.
+# The request bodies as the server takes them (schemathesis holds the server to it): any
+# non-empty text is an upload, whose records the job's report lists one by one (text with no
+# record at all is an upload of none: `total` 0); nothing sent is a 400. Two refusals are said
+# in words only (scripts/schemathesis.toml lets the upload answer a valid form 400): a file and
+# a text both, which schemathesis cannot judge as a oneOf over a form holding a binary file;
+# a switch named twice, which no pattern can say.
 UPLOAD_FIELD = {"type": "string", "minLength": 1,
                 "description": "one or more FCN records, as in a .fcn file"}
+
+
+def _switch_values(name: str) -> str:
+    if name not in SWITCH_VALUES:
+        return "0|[1-9][0-9]?|100"  # the numbers, 0 to 100 written plainly
+    return "|".join(("on" if value else "off") if isinstance(value, bool) else re.escape(value)
+                    for value in SWITCH_VALUES[name])
+
+
+# A Switches tag's value: `name=value` items apart, as the engine reads them.
+SWITCHES_PATTERN = "^\\s*(?:(?:{})(?:\\s+|$))*$".format(
+    "|".join(f"{name}=(?:{_switch_values(name)})" for name in SWITCH_NAMES))
 UPLOAD_FORM = {
-    "type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+    "type": "object", "minProperties": 1, "additionalProperties": False,
     "properties": {
         "file": {"type": "string", "format": "binary",
                  "description": "a UTF-8 .fcn file (many records)"},
         "text": UPLOAD_FIELD,
+        "ruleset": {"type": "string", "enum": list(RULESETS),
+                    "description": "the ruleset of the records without a `Ruleset` tag"},
+        "switches": {"type": "string", "pattern": SWITCHES_PATTERN,
+                     "description": "the house rules of the records without a `Switches` tag, "
+                                    "as that tag's value (`steal_generals=never threshold=8`)"},
     },
-    "description": "A form upload: a .fcn `file`, or the text in a `text` field (one of them).",
+    "description": (
+        "A form upload: a .fcn `file`, or the text in a `text` field (one of them); and, for the "
+        "records whose own tags do not say, the `ruleset` and the house rules (`switches`) they "
+        "were played under. Each is added to such a record as a tag line above its first line "
+        "(a refusal's line is still the sender's; the stored text is the record with that "
+        "line). JSON takes the same fields."),
 }
 
 UPLOADS = resource(
@@ -49,7 +76,9 @@ UPLOADS = resource(
             "The body is FCN text (`Content-Type: text/x-fcn` or `text/plain`, UTF-8), a "
             "multipart form with a `file` (or a `text` field), JSON `{\"text\": ...}`, or an "
             "export sent back as NDJSON (`application/x-ndjson`, one export object with its "
-            "`text` a line, as the export with `with_text=true` writes it). "
+            "`text` a line, as the export with `with_text=true` writes it). A form or JSON may "
+            "add the `ruleset` and house rules (`switches`) of the records whose tags do not "
+            "say. "
             "Every record is validated by the engine and stored on its own. The answer is "
             "always the upload's job, with its address in `Location`: 201 when it finished "
             "within the request (bodies under BACKGROUND_IMPORT_MIN_BYTES, 256 KiB by "
@@ -70,7 +99,8 @@ UPLOADS = resource(
             202: OpenApiResponse(JobDetailSerializer,
                                  "Running in the background: follow `Location`."),
             **errors({400: "A malformed request: nothing sent, both a `file` and a `text`, a "
-                           "body that is not what its type says.",
+                           "body that is not what its type says, a `switches` the engine "
+                           "refuses (a name given twice).",
                       401: NOT_SIGNED_IN, 403: CSRF_FAILED,
                       413: "The body is larger than the upload limit.",
                       415: "An unsupported content type."}),

@@ -48,9 +48,13 @@ from api.views.analysis import POLL_SECONDS
 from api.views.base import ApiViewMixin
 from api.serializers.jobs import JobDetailSerializer
 from jobs.queue import submit_upload, upload_size
+from records.variants import PickError, picked_tags
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 FRAMED_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded", "application/json")
+# A form's or JSON's fields beside the records: the ruleset and house rules for the records
+# whose own tags do not say, as the upload page picks them.
+PICKED = ("ruleset", "switches")
 
 def max_upload_bytes() -> int:
     return int(getattr(settings, "API_UPLOAD_MAX_BYTES", DEFAULT_MAX_BYTES))
@@ -78,13 +82,14 @@ class UploadView(ApiViewMixin, APIView):
     def post(self, request: Request) -> Response:
         self._check_length(request)
         source = self._source(request)
+        given = self._given(request)
         size = upload_size(source, content_length(request))
         if size > max_upload_bytes():
             raise PayloadTooLarge(_("The upload has %(size)s bytes; the limit is %(limit)s.")
                                   % {"size": size, "limit": max_upload_bytes()})
         name = getattr(source, "name", "")
         submitted = submit_upload(source, request.user, name if isinstance(name, str) else "",
-                                  size=size)
+                                  size=size, given=given)
         job = submitted.job
         body = JobDetailSerializer(job, context={"request": request}).data
         headers = {"Location": body["url"]}
@@ -108,11 +113,13 @@ class UploadView(ApiViewMixin, APIView):
         data = request.data
         if hasattr(data, "read"):
             return data  # raw FCN text: the service reads the stream itself
-        unknown = sorted(set(data.keys() if hasattr(data, "keys") else ()) - {"file", "text"})
+        known = {"file", "text", *PICKED}
+        unknown = sorted(set(data.keys() if hasattr(data, "keys") else ()) - known)
         if unknown:
             # As every endpoint's unknown parameters: a misspelt field is not silently dropped.
             raise exceptions.ValidationError(
-                {name: [_("Unknown field: send a `file` or a `text`.")] for name in unknown})
+                {name: [_("Unknown field: send a `file` or a `text`, and if you wish a "
+                          "`ruleset` and `switches`.")] for name in unknown})
         files = request.FILES.getlist("file")
         if not files and "file" in data:
             # A `file` that is not a file (a JSON key, a form's text field): not dropped.
@@ -134,3 +141,27 @@ class UploadView(ApiViewMixin, APIView):
         raise exceptions.ValidationError(
             {"text": [_("Send FCN text as the body, a `file` or a `text` field.")]}
         )
+
+    @staticmethod
+    def _given(request: Request) -> dict[str, str]:
+        """The tags picked for the records that lack them (records.variants.picked_tags):
+        added to each such record as a line above its first, so that a refusal's line is
+        still the sender's."""
+        data = request.data
+        if hasattr(data, "read") or not hasattr(data, "get"):
+            return {}  # raw FCN text says everything itself
+        picked = {}
+        for name in PICKED:
+            if name not in data:
+                values = []
+            else:
+                values = data.getlist(name) if hasattr(data, "getlist") else [data[name]]
+            if len(values) > 1:
+                raise exceptions.ValidationError({name: [_("Send this field once.")]})
+            if values and not isinstance(values[0], str):
+                raise exceptions.ValidationError({name: [_("Must be a string.")]})
+            picked[name] = values[0] if values else ""
+        try:
+            return picked_tags(picked["ruleset"], picked["switches"])
+        except PickError as error:
+            raise exceptions.ValidationError({error.field: [error.text]}) from None

@@ -113,9 +113,29 @@ def test_it_states_what_an_upload_body_must_be() -> None:
     # FCN text and JSON are taken too, as the description says (tests/api/test_upload.py).
     assert set(content) == {"multipart/form-data"}
     form = content["multipart/form-data"]["schema"]
-    assert (form["minProperties"], form["maxProperties"], form["additionalProperties"]) == (
-        1, 1, False)
-    assert set(form["properties"]) == {"file", "text"}
+    assert form["additionalProperties"] is False
+    assert form["minProperties"] == 1  # a file or a text, not both: said in words
+    assert set(form["properties"]) == {"file", "text", "ruleset", "switches"}
+    assert form["properties"]["ruleset"]["enum"] == ["classic", "bga"]
+
+
+@pytest.mark.parametrize(("value", "matches"), [
+    ("", True), ("steal_generals=never threshold=8", True), (" lucky_draw=off\tbase=100 ", True),
+    ("threshold=101", False), ("threshold=08", False), ("redeal=yes", False), ("zz top", False),
+    ("redeal=onbase=3", False),
+])
+def test_the_switches_pattern_reads_the_tag_as_the_engine_does(value: str, matches: bool) -> None:
+    from fourcolor.rulesets import RulesetError, parse_switches
+
+    content = openapi_document()["paths"]["/api/v1/uploads/"]["post"]["requestBody"]["content"]
+    pattern = content["multipart/form-data"]["schema"]["properties"]["switches"]["pattern"]
+    assert bool(re.search(pattern, value)) is matches
+    try:
+        parse_switches(value)
+    except RulesetError:
+        assert not matches
+    else:
+        assert matches
 
 
 def test_every_operation_documents_the_query_strings_limit() -> None:
