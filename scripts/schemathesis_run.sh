@@ -43,10 +43,13 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# Its own database; DEBUG on so that no collectstatic is needed (only the API is tested, and
-# a server error is a 500 either way); rate limits out of the way: the run sends thousands of
-# requests from one address.
+# Its own database, which also holds its cache (counters, kept answers) and its job queue: a
+# REDIS_URL or CELERY_BROKER_URL in the caller's environment would share them with whatever
+# else uses that Redis (another run's counters, a worker taking the run's jobs). DEBUG on so
+# that no collectstatic is needed (only the API is tested, and a server error is a 500 either
+# way); rate limits out of the way: the run sends thousands of requests from one address.
 export DATABASE_URL=${SCHEMATHESIS_DATABASE_URL:-sqlite:///$WORK/schemathesis.sqlite3}
+unset REDIS_URL CELERY_BROKER_URL
 export DEBUG=true LOG_LEVEL=ERROR
 export API_THROTTLE_ANON=1000000/hour API_THROTTLE_USER=1000000/hour
 export API_THROTTLE_UPLOAD=1000000/hour API_THROTTLE_EXPORT=1000000/hour
