@@ -89,14 +89,19 @@ def _fresh_caches() -> Iterator[None]:
 
 
 # Users without a password: the API tests sign in with tokens or force_login, and hashing a
-# password (PBKDF2, on purpose slow) would cost half a second per user.
+# password (PBKDF2, on purpose slow) would cost half a second per user. In a module that shares
+# its archive they are the archive's uploaders.
 @pytest.fixture
-def user(django_user_model: Any) -> AbstractUser:
+def user(request: pytest.FixtureRequest, django_user_model: Any) -> AbstractUser:
+    if SHARED in request.fixturenames:
+        return django_user_model.objects.get(username="uploader")
     return django_user_model.objects.create_user("uploader")
 
 
 @pytest.fixture
-def other_user(django_user_model: Any) -> AbstractUser:
+def other_user(request: pytest.FixtureRequest, django_user_model: Any) -> AbstractUser:
+    if SHARED in request.fixturenames:
+        return django_user_model.objects.get(username="someone-else")
     return django_user_model.objects.create_user("someone-else")
 
 
@@ -124,8 +129,7 @@ def client_for() -> Callable[[Any], APIClient]:
     return make
 
 
-@pytest.fixture
-def archive(db: None, user: AbstractUser, other_user: AbstractUser) -> Archive:
+def build_archive(user: AbstractUser, other_user: AbstractUser) -> Archive:
     match = store(match_texts("club-1", ["An", "Bình", "Chi"], "2026.01.05"), user)
     # "reckless": the greedy bot before its two bga rules (fourcolor.generate.make_bot), which
     # played the rounds these tests were written against.
@@ -139,3 +143,43 @@ def archive(db: None, user: AbstractUser, other_user: AbstractUser) -> Archive:
     (undated,) = store([round_text(3, "classic", 4, ("Bình", "Chi", "Eve", "Finn"))], other_user)
     (anonymous,) = store([round_text(31, "classic", 3, bot="random")])
     return Archive(match, bga, undated, anonymous)
+
+
+@pytest.fixture
+def archive(request: pytest.FixtureRequest, db: None, user: AbstractUser,
+            other_user: AbstractUser) -> Archive:
+    if SHARED in request.fixturenames:
+        shared: Archive = request.getfixturevalue(SHARED)
+        return shared
+    return build_archive(user, other_user)
+
+
+# A module whose tests only read the archive (each test's writes are rolled back) shares one,
+# imported once instead of once per test (a sixth of a second of CPU each, three quarters of
+# such a test's cost): `pytestmark = pytest.mark.usefixtures(SHARED)`. Its tests then all see
+# the archive, and the users are its uploaders.
+SHARED = "shared_archive"
+
+
+@pytest.fixture(scope="module")
+def shared_archive(django_db_setup: None, django_db_blocker: Any) -> Iterator[Archive]:
+    """The archive and its two uploaders, stored in a transaction around the module's tests
+    (each test runs in a savepoint of it) and rolled back after the last."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    users = get_user_model().objects
+    outer = transaction.atomic()
+    with django_db_blocker.unblock():
+        outer.__enter__()
+        try:
+            archive = build_archive(users.create_user("uploader"),
+                                    users.create_user("someone-else"))
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    yield archive
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        outer.__exit__(None, None, None)

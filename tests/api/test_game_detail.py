@@ -14,7 +14,9 @@ from fourcolor.replay_json import round_end_json
 
 from records.models import Game, GameSeat
 
-from .conftest import Archive
+from .conftest import SHARED, Archive
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 
 def url(pk: int) -> str:

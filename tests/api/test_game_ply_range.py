@@ -8,7 +8,9 @@ from rest_framework.test import APIClient
 
 from records.models import Game
 
-from .conftest import Archive
+from .conftest import SHARED, Archive
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 
 def base(game: int) -> str:

@@ -10,7 +10,9 @@ import fourcolor
 
 from records.models import Game
 
-from .conftest import Archive
+from .conftest import SHARED, Archive
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 
 def url(pk: int) -> str:

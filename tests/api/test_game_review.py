@@ -11,7 +11,9 @@ from fourcolor.replay_json import review_json
 
 from records.models import Game
 
-from .conftest import Archive
+from .conftest import SHARED, Archive
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 
 def url(pk: int) -> str:

@@ -10,9 +10,9 @@ import pytest
 from api.filters import MAX_IDS
 from records.deletion import delete_game
 from records.models import Game
-from tests.api.conftest import Archive
+from tests.api.conftest import SHARED, Archive
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 LIST = "/api/v1/games/"
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.api.conftest import Archive
+from tests.api.conftest import SHARED, Archive
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 
 def body(response: Any) -> bytes:

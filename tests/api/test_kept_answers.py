@@ -18,7 +18,9 @@ from api import plies as api_plies
 from records.models import Game
 from tests.conftest import SHARED_CACHES
 
-from .conftest import Archive
+from .conftest import SHARED, Archive
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 
 def _two_clients(url: str) -> tuple[Any, Any, int]:

@@ -8,7 +8,9 @@ from rest_framework.test import APIClient
 from ratings.models import PlayerRating, RatingEvent
 from records.models import Game, Player
 
-from .conftest import Archive
+from .conftest import SHARED, Archive
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 
 def url(player: Player) -> str:

@@ -12,7 +12,9 @@ from rest_framework.test import APIClient
 from ratings import stats
 from records.models import Player
 
-from .conftest import Archive
+from .conftest import SHARED, Archive
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 
 def player(name: str) -> Player:

@@ -9,7 +9,9 @@ from rest_framework.test import APIClient
 
 from records.models import Game, GameSeat, Player
 
-from .conftest import Archive
+from .conftest import SHARED, Archive
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 URL = "/api/v1/players/"
 

@@ -20,9 +20,9 @@ from records.replay_cache import game_key
 
 from tests.conftest import SHARED_CACHES
 
-from .conftest import Archive
+from .conftest import SHARED, Archive
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 
 def _state_key(game: Game, ply: int, seat: int = 0) -> str:

@@ -9,9 +9,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from records.tokens import ApiToken, create_token
-from tests.api.conftest import Archive
+from tests.api.conftest import SHARED, Archive
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 
 def with_key(key: str) -> APIClient:

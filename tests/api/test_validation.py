@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from .conftest import Archive
+from .conftest import SHARED, Archive
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 BACKWARDS = {"since": "2026-02-01", "until": "2026-01-01"}
 
