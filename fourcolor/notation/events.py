@@ -83,68 +83,20 @@ class _Open:
         self.tokens.append(token)
 
 
-def read_events(lines: list[str], start: int, first_line: int, record: Record) -> None:
-    """Fill `record.events` from the event section, `lines[start:]` (`lines[0]` is line
-    `first_line` of the file). At the first malformed event, the events before it are kept
-    and the error is stored in `record.syntax_error`: the validator reports a rule broken by
-    an earlier event first, since faults are reported in event order.
-
-    The lines as the writer writes them (events one space apart, each an event text the cache
-    knows) are read at a split and a lookup per event, a fast path that saves about 0.1 µs an
-    event over `scan_events` (bench/engine.py, "parse_record only"); from the first other line
-    on, `scan_events` reads the rest. tests/notation/test_event_reader.py holds both to the
-    reference reader (events, lines, columns, errors)."""
-    events = record.events
-    append = events.append
-    cache_get = _CACHE.get
-    split = _EVENT_GAP.split
-    value: _Value | None = None
-    at_line = at_col = 0
-    k = start
-    count = len(lines)
-    for k in range(start, count):
-        line = lines[k]
-        single = cache_get(line)
-        if single is not None:  # the whole line is one event (one event per line)
-            if len(events) + 1 >= MAX_EVENTS:
-                break
-            if value is not None:
-                append(_new_event(Event, value + (at_line, at_col)))
-            value, at_line, at_col = single, first_line + k, 1
-            continue
-        texts = split(line)
-        values = list(map(cache_get, texts))
-        if not all(values) or len(events) + len(texts) >= MAX_EVENTS:
-            break  # not the writer's line as the cache knows it, or the limit near
-        if value is not None:
-            append(_new_event(Event, value + (at_line, at_col)))
-        number = first_line + k
-        col = 1
-        last = len(texts) - 1
-        for j in range(last):
-            append(_new_event(Event, values[j] + (number, col)))  # type: ignore[operator]
-            col += len(texts[j]) + 1
-        # The line's last event is left open: the next line may hold more of it.
-        value, at_line, at_col = values[last], number, col
-    else:
-        k = count
-    ply = len(events) + (value is not None)
-    scan_events("\n".join(lines[k:]), first_line + k, record, (ply, value, at_line, at_col))
-
-
-_Start = tuple[int, "_Value | None", int, int]
-
-
-def scan_events(section: str, line: int, record: Record, begun: _Start = (0, None, 0, 0)) -> None:
-    """Read the event section `section` (from line `line` of the file) into `record`, or its
-    rest after `begun` (the events read so far, the open event, where its head is). The rarer
-    tokens are read by `_read_events`, `_read_comment` and `_read_word`."""
+def read_events(section: str, line: int, record: Record) -> None:
+    """Fill `record.events` from the event section `section` (from line `line` of the file).
+    At the first malformed event, the events before it are kept and the error is stored in
+    `record.syntax_error`: the validator reports a rule broken by an earlier event first,
+    since faults are reported in event order. The rarer tokens are read by `_read_events`,
+    `_read_comment` and `_read_word`."""
     events = record.events
     append = events.append
     cache_get = _CACHE.get
     split = _EVENT_GAP.split
     line_start = 0  # where the current line starts in `section`
-    ply, value, at_line, at_col = begun  # events begun, the open event's first token, its head
+    ply = 0  # events begun
+    value: _Value | None = None  # the open event's first token
+    at_line = at_col = 0  # where its head is
     more: _Open | None = None  # what the open event has beyond that first token
     try:
         for m in _TOKENS.finditer(section):

@@ -53,7 +53,7 @@ def parse_record(text: str, first_line: int = 1, *, lenient: bool = False) -> Re
     check_tags(record, deal_complete=deal_error is None)
     if deal_error is not None:
         raise deal_error
-    read_events(lines, i, first_line, record)
+    read_events("\n".join(lines[i:]), first_line + i, record)
     if record.syntax_error is not None and not lenient:
         raise record.syntax_error
     return record

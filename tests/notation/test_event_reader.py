@@ -1,12 +1,11 @@
-"""The event reader and its fast path, held to the reference reader.
+"""The event reader, held to the reference reader.
 
-`read_events` reads the lines the writer writes at a lookup per event and hands the rest to
-`scan_events`, the reader of every layout. On generated records in every layout, and on the
-same sections mutated at random (words, braces, parentheses, turn numbers and line breaks put
-in or cut out), both give what the reference reader (`reference_reader.py`, a token stream then
-one draft per event) gives: the same events with the same lines and columns, the same
-comments, and the same error (message, line, column, ply, event text and category). The tag
-lines' fast path is held to the general tag reader the same way.
+On generated records in every layout, and on the same sections mutated at random (words,
+braces, parentheses, turn numbers and line breaks put in or cut out), `read_events` gives what
+the reference reader (`reference_reader.py`, a token stream then one draft per event) gives:
+the same events with the same lines and columns, the same comments, and the same error
+(message, line, column, ply, event text and category). The tag lines' fast path is held to the
+general tag reader the same way.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ import fourcolor
 from fourcolor.errors import FcnError
 from fourcolor.generate import RULE_BOTS, generate_record
 from fourcolor.notation import Event, Record
-from fourcolor.notation.events import read_events, scan_events
+from fourcolor.notation.events import read_events
 from fourcolor.notation.tags import parse_tag_line, parse_tags
 
 from .reference_reader import reference_events
@@ -124,8 +123,7 @@ def answers(read: Callable[[Record], None]) -> tuple[object, ...]:
 def assert_same_answers(section: str, first_line: int) -> None:
     lines = ["[Tag line]", "1: deal line", *section.split("\n")]
     reference = answers(lambda r: reference_events(lines, 2, r, first_line))
-    assert answers(lambda r: scan_events("\n".join(lines[2:]), first_line + 2, r)) == reference
-    assert answers(lambda r: read_events(lines, 2, first_line, r)) == reference
+    assert answers(lambda r: read_events("\n".join(lines[2:]), first_line + 2, r)) == reference
 
 
 @PROPERTY
@@ -135,10 +133,10 @@ def test_it_reads_every_layout_as_the_reference_reader_does(
 ) -> None:
     section = layout(record, name, random.Random(seed))
     assert_same_answers(section, first_line)
-    fast = Record({}, {})
-    read_events(section.split("\n"), 0, first_line, fast)
-    assert fast.syntax_error is None
-    assert fast.events == record.events  # the same moves (an Event's equality is its move)
+    read = Record({}, {})
+    read_events(section, first_line, read)
+    assert read.syntax_error is None
+    assert read.events == record.events  # the same moves (an Event's equality is its move)
 
 
 @PROPERTY
