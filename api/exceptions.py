@@ -54,7 +54,7 @@ class Conflict(exceptions.APIException):
     event, with the engine's verdict in `record`)."""
 
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "The request conflicts with the resource's state."
+    default_detail = gettext_lazy("The request conflicts with the resource's state.")
     default_code = "conflict"
 
     def __init__(self, message: str, code: str, record: dict[str, Any] | None = None) -> None:
@@ -177,12 +177,12 @@ def _as_drf(exc: Exception) -> Exception:
     elif isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
     elif isinstance(exc, UnreadablePostError):
-        exc = exceptions.ParseError("The request body could not be read.")
+        exc = exceptions.ParseError(_("The request body could not be read."))
     elif isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
         # Django's own limits (DATA_UPLOAD_MAX_NUMBER_FIELDS/FILES): a 400, as on the web.
         exc = exceptions.ParseError(str(exc))
     elif isinstance(exc, SuspiciousOperation):
-        exc = exceptions.ParseError("The request could not be read.")
+        exc = exceptions.ParseError(_("The request could not be read."))
     return exc
 
 

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 import django_filters
+from django.utils.translation import gettext as _
 from django import forms
 from django.db.models import QuerySet
 
@@ -39,8 +40,8 @@ class IdsField(forms.CharField):
             return []
         if not re.fullmatch(IDS_PATTERN, text):
             raise forms.ValidationError(
-                f"Game ids from 1, comma-separated without spaces (`ids=12,40,7`), at most "
-                f"{MAX_IDS}.")
+                _("Game ids from 1, comma-separated without spaces (`ids=12,40,7`), at most "
+                  "%(most)s.") % {"most": MAX_IDS})
         return list(dict.fromkeys(int(part) for part in text.split(",")))
 
 
@@ -56,7 +57,7 @@ class UtcDateTimeField(forms.DateTimeField):
         try:
             return when.astimezone(datetime.timezone.utc)
         except (OverflowError, ValueError):
-            raise forms.ValidationError("A time within the years 1 to 9999 in UTC.") from None
+            raise forms.ValidationError(_("A time within the years 1 to 9999 in UTC.")) from None
 
 
 class IdsFilter(django_filters.Filter):

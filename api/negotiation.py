@@ -9,6 +9,7 @@ match one of them; a renderer whose media type has a parameter (the canonical FC
 from __future__ import annotations
 
 from collections.abc import Sequence
+from django.utils.translation import gettext as _
 from django.http import Http404
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
@@ -29,5 +30,6 @@ class FormatFirstNegotiation(DefaultContentNegotiation):
                 if renderer.format == fmt:
                     return renderer, renderer.media_type
             formats = ", ".join(str(r.format) for r in renderers)
-            raise Http404(f"Unknown format {fmt[:20]!r}: use one of {formats}.")
+            raise Http404(_("Unknown format %(format)r: use one of %(formats)s.")
+                          % {"format": fmt[:20], "formats": formats})
         return super().select_renderer(request, renderers, format_suffix)

@@ -27,6 +27,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.paginator import Page
 from django.db.models import F, Model, OrderBy, Q, QuerySet
@@ -70,7 +71,8 @@ class ApiPagination(PageNumberPagination):
             return self.max_page_size if request.query_params.get("ids") else self.page_size
         if not (raw.isascii() and raw.isdecimal()) or not 1 <= int(raw) <= self.max_page_size:
             raise ValidationError(
-                {self.page_size_query_param: [f"A whole number from 1 to {self.max_page_size}."]}
+                {self.page_size_query_param: [_("A whole number from 1 to %(most)s.")
+                                               % {"most": self.max_page_size}]}
             )
         return int(raw)
 
@@ -81,7 +83,7 @@ class ApiPagination(PageNumberPagination):
         if raw in self.last_page_strings:
             return int(paginator.num_pages)
         if not (raw.isascii() and raw.isdecimal()) or not 1 <= int(raw) <= 2**31 - 1:
-            raise ValidationError({self.page_query_param: ["A whole number from 1, or last."]})
+            raise ValidationError({self.page_query_param: [_("A whole number from 1, or last.")]})
         return int(raw)
 
     def paginate_queryset(
@@ -156,7 +158,7 @@ def _field(model: type[Model], name: str) -> Any:
 
 def key_of(obj: Model, keys: list[tuple[str, bool]]) -> list[Any]:
     values = []
-    for name, _ in keys:
+    for name, _descending in keys:
         value = getattr(obj, name)
         if isinstance(value, (datetime.date, datetime.datetime)):
             value = value.isoformat()
@@ -179,8 +181,8 @@ def decode_cursor(
     # A 400 like any other bad parameter (DRF's own cursor pagination answers 404): the
     # client sent something that is not a cursor of this list.
     invalid = ValidationError({"cursor": [
-        "Invalid cursor: not a cursor of this list (follow the next/previous links, with the "
-        "same ordering and filters)."
+        _("Invalid cursor: not a cursor of this list (follow the next/previous links, with the "
+          "same ordering and filters).")
     ]})
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
@@ -192,7 +194,7 @@ def decode_cursor(
             raise invalid
         values = [
             None if value is None else _field(model, name).to_python(value)
-            for (name, _), value in zip(keys, payload["k"], strict=True)
+            for (name, _descending), value in zip(keys, payload["k"], strict=True)
         ]
     except (ValueError, TypeError, binascii.Error, DjangoValidationError) as exc:
         raise invalid from exc
@@ -246,7 +248,7 @@ def forward_from(games: QuerySet[Any], cursor: str | None) -> QuerySet[Any]:
     keys = sort_keys(games)
     values, before = decode_cursor(cursor, keys, games.model)
     if before:
-        raise NotFound("Invalid cursor: an export only goes forward (its Link header).")
+        raise NotFound(_("Invalid cursor: an export only goes forward (its Link header)."))
     return games.filter(beyond(keys, values, before=False))
 
 
@@ -255,7 +257,7 @@ def next_batch(games: QuerySet[Any], size: int, url: str) -> str | None:
     follows them: known before streaming, from the sort key of the batch's last game."""
     keys = sort_keys(games)
     plain = games.select_related(None).prefetch_related(None)
-    edge = list(plain.only(*{name for name, _ in keys} - {"pk"})[size - 1:size + 1])
+    edge = list(plain.only(*{name for name, _descending in keys} - {"pk"})[size - 1:size + 1])
     if len(edge) < 2:
         return None
     cursor = encode_cursor(keys, key_of(edge[0], keys), before=False)
@@ -283,7 +285,8 @@ class CursorPagination(ApiPagination):
         text = request.query_params[self.cursor_query_param]
         if len(text) > MAX_CURSOR or not re.fullmatch(CURSOR_PATTERN, text):
             raise ValidationError({"cursor": [
-                f"At most {MAX_CURSOR} characters: letters, digits, - and _."]})
+                _("At most %(most)s characters: letters, digits, - and _.")
+                % {"most": MAX_CURSOR}]})
         start = not text
         before = False
         if not start:

@@ -71,7 +71,7 @@ def _json_kind(value: Any) -> str:
     """JSON's name for a value's kind (the words of the JSON standard, not Python's)."""
     if value is None or isinstance(value, bool):
         return json.dumps(value)
-    return {list: "an array", str: "a string"}.get(type(value), "a number")
+    return {list: _("an array"), str: _("a string")}.get(type(value), _("a number"))
 
 
 class NdjsonParser(BaseParser):

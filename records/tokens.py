@@ -65,8 +65,8 @@ def create_token(user: Any, name: str, scope: str = Scope.WRITE) -> tuple[ApiTok
         # The user's row locked: two requests at once cannot both take the last place.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS:
-            raise TooManyTokens(f"You have {MAX_TOKENS} tokens, the most one may have: "
-                                "revoke one first.")
+            raise TooManyTokens(_("You have %(most)s tokens, the most one may have: revoke "
+                                  "one first.") % {"most": MAX_TOKENS})
         key = secrets.token_hex(20)
         token = ApiToken.objects.create(user=user, name=name, scope=scope,
                                         key_digest=digest(key), last_four=key[-4:])

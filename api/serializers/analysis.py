@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.conf import settings
 from rest_framework import serializers
 
@@ -33,7 +34,8 @@ class AnalysisRequest(ClosedSerializer):
     def validate_samples(self, value: int) -> int:
         # The setting as it is now (tests and a changed environment), not as at start-up.
         if value > max_samples():
-            raise serializers.ValidationError(f"At most {max_samples()} samples per option.")
+            raise serializers.ValidationError(
+                _("At most %(most)s samples per option.") % {"most": max_samples()})
         return value
 
 

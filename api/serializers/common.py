@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.urls import reverse
 from rest_framework import serializers
 
@@ -35,7 +36,7 @@ class ClosedSerializer(serializers.Serializer[Any]):
             # A form's CSRF token (the browsable API's forms) is the request's, not a field.
             unknown = sorted(set(data.keys()) - set(self.fields) - {"csrfmiddlewaretoken"})
             if unknown:
-                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+                raise serializers.ValidationError({name: [_("Unknown field.")] for name in unknown})
         return super().to_internal_value(data)
 
 

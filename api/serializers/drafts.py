@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -110,7 +111,8 @@ class DraftFieldsSerializer(ClosedSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["dealer"] > len(attrs["seats"]):
             raise serializers.ValidationError(
-                {"dealer": [f"The dealer is one of the {len(attrs['seats'])} seats."]})
+                {"dealer": [_("The dealer is one of the %(seats)s seats.")
+                            % {"seats": len(attrs["seats"])}]})
         return attrs
 
 

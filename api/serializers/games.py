@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from drf_spectacular.utils import extend_schema_field
@@ -217,7 +218,8 @@ class PlyRangeQuery(PlyQuery):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "from" in attrs and "to" in attrs and attrs["from"] > attrs["to"]:
-            raise serializers.ValidationError({"from": ["After `to`: give the first ply first."]})
+            raise serializers.ValidationError(
+                {"from": [_("After `to`: give the first ply first.")]})
         return attrs
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -158,7 +159,7 @@ class AnalyseRequest(AnalysisRequest):
 
     def validate_player(self, value: int) -> int:
         if not Player.objects.filter(pk=value).exists():
-            raise serializers.ValidationError(f"No player {value}.")
+            raise serializers.ValidationError(_("No player %(id)s.") % {"id": value})
         return value
 
 

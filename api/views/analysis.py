@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.shortcuts import get_object_or_404
 from rest_framework import exceptions, generics
 from rest_framework.parsers import FormParser
@@ -75,12 +76,11 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
             failed = last_job(game.pk)
             if failed is not None and failed.status == Job.Status.FAILED:
                 raise exceptions.NotFound(
-                    f"The analysis of game {game.pk} failed ({failed.error}); ask again with "
-                    "POST."
-                )
+                    _("The analysis of game %(game)s failed (%(error)s); ask again with POST.")
+                    % {"game": game.pk, "error": failed.error})
             raise exceptions.NotFound(
-                f"Game {game.pk} has not been analysed; ask for an analysis with POST."
-            )
+                _("Game %(game)s has not been analysed; ask for an analysis with POST.")
+                % {"game": game.pk})
         return answer(game.pk, analysis, job, self.get_serializer_context())
 
     def post(self, request: Request, id: int) -> Response:
@@ -94,7 +94,8 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
         except RateLimited as exc:
             raise exceptions.Throttled(wait=exc.retry_after, detail=str(exc)) from None
         except Game.DoesNotExist:
-            raise exceptions.NotFound(f"Game {game.pk} was deleted meanwhile.") from None
+            raise exceptions.NotFound(_("Game %(game)s was deleted meanwhile.")
+                                      % {"game": game.pk}) from None
         context = self.get_serializer_context()
         if got.job is None:
             return answer(game.pk, got.analysis, None, context)

@@ -20,6 +20,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied
@@ -60,8 +62,8 @@ def new_token(user: Any, name: str, scope: str) -> Response:
 
 
 def without_token() -> Response:
-    message = ("Signed in without a token: your tokens are listed at /api/v1/auth/tokens/, "
-               "each revocable at /api/v1/auth/tokens/{id}/.")
+    message = _("Signed in without a token: your tokens are listed at /api/v1/auth/tokens/, "
+                "each revocable at /api/v1/auth/tokens/{id}/.")
     return Response(error_body(404, "not_found", message), status=404)
 
 
@@ -76,12 +78,13 @@ class SignedInOrPasswordPost(BasePermission):
 
 
 class InvalidCredentials(exceptions.AuthenticationFailed):
-    default_detail = "Invalid username or password."
+    default_detail = gettext_lazy("Invalid username or password.")
     default_code = "invalid_credentials"
 
 
 class LockedOut(exceptions.Throttled):
-    default_detail = "Too many failed sign-ins for this account or address: try again later."
+    default_detail = gettext_lazy(
+        "Too many failed sign-ins for this account or address: try again later.")
     default_code = "locked_out"
 
 
@@ -138,7 +141,7 @@ class TokenView(ApiViewMixin, APIView):
         if request.user and request.user.is_authenticated:
             return new_token(request.user, "script", "write")
         raise exceptions.NotAuthenticated(
-            "Send a username and password, or sign in, to get a token."
+            _("Send a username and password, or sign in, to get a token.")
         )
 
     def delete(self, request: Request) -> Response:
@@ -172,7 +175,7 @@ class TokenDetailView(ApiViewMixin, APIView):
         found = ApiToken.objects.select_related("user").filter(user=request.user, pk=id)
         token = found.first() if id <= MAX_ID else None  # a larger one fits no database column
         if token is None:
-            raise exceptions.NotFound(f"You have no token {id}.")
+            raise exceptions.NotFound(_("You have no token %(id)s.") % {"id": id})
         return token
 
     def get(self, request: Request, id: int) -> Response:

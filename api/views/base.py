@@ -8,6 +8,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.html import escape
 from django.views.decorators.csrf import csrf_exempt
@@ -99,21 +100,21 @@ class ApiViewMixin(BrowsableApiCspMixin):
         allowed = self.allowed_query.get("get" if key == "head" else key, frozenset())
         unknown = sorted(set(request.query_params) - allowed - {"format"})
         if unknown:
-            raise ValidationError({name: ["Unknown parameter."] for name in unknown})
+            raise ValidationError({name: [_("Unknown parameter.")] for name in unknown})
         # A parameter given twice (`?ordering=-points&ordering=date`) is refused rather than
         # read as its last value: no parameter takes a list that way.
         repeated = sorted(name for name, values in request.query_params.lists() if len(values) > 1)
         if repeated:
             raise ValidationError({name: [
-                "Given more than once: give it once (several values comma-separated where it "
-                "takes them, as `ordering=-points,date`)."] for name in repeated})
+                _("Given more than once: give it once (several values comma-separated where "
+                  "it takes them, as `ordering=-points,date`).")] for name in repeated})
 
     def check_permissions(self, request: Any) -> None:
         # A token whose scope is "read" reads only, whatever the endpoint would allow.
         if request.method not in SAFE_METHODS and getattr(request.auth, "scope", "") == "read":
             raise PermissionDenied(
-                "This token may only read (its scope is \"read\"): use a token whose scope is "
-                "\"write\" to change anything.", code="read_only_token")
+                _("This token may only read (its scope is \"read\"): use a token whose scope "
+                  "is \"write\" to change anything."), code="read_only_token")
         super().check_permissions(request)  # type: ignore[misc]
 
     def finalize_response(
@@ -168,6 +169,5 @@ CURSOR_PAGES = (*PAGES, "cursor")  # lists paged by api.pagination.CursorPaginat
 @csrf_exempt
 def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Every unknown address under /api/: the error body, in JSON."""
-    return JsonResponse(
-        error_body(404, "not_found", f"No API endpoint at {request.path}."), status=404
-    )
+    message = _("No API endpoint at %(path)s.") % {"path": request.path}
+    return JsonResponse(error_body(404, "not_found", message), status=404)

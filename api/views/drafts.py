@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.db.models import QuerySet
 from rest_framework import viewsets
 from rest_framework.decorators import action
@@ -91,7 +92,7 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         try:
             draft = operation(self.request.user, self._pk(), *args)
         except Draft.DoesNotExist:
-            raise NotFound("No such draft.") from None
+            raise NotFound(_("No such draft.")) from None
         except (FcnError, services.DraftConflict) as error:
             # The typed event's syntax was checked before: any FcnError here is the rules'
             # refusal of what the request sends (400 illegal).
@@ -112,7 +113,7 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
             # Neither (what is wrong with the fields) or both (which one was meant?).
             raise ValidationError(
                 (fcn.errors if "fcn" in request.data else fields.errors) if not as_fields
-                else {"non_field_errors": ["Send the start form's fields or `fcn`, not both."]}
+                else {"non_field_errors": [_("Send the start form's fields or `fcn`, not both.")]}
             )
         try:
             if as_fcn:
@@ -132,7 +133,7 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         try:
             draft = services.user_drafts(request.user).get(pk=self._pk())
         except Draft.DoesNotExist:
-            raise NotFound("No such draft.") from None
+            raise NotFound(_("No such draft.")) from None
         return self._answer(draft)
 
     def partial_update(self, request: Request, pk: str) -> Response:
@@ -144,7 +145,7 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         try:
             services.delete_draft(request.user, self._pk())
         except Draft.DoesNotExist:
-            raise NotFound("No such draft.") from None
+            raise NotFound(_("No such draft.")) from None
         return Response(status=204)
 
     @action(detail=True, methods=["post"])
@@ -193,7 +194,7 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         try:
             saved = services.save_draft(request.user, self._pk())
         except Draft.DoesNotExist:
-            raise NotFound("No such draft.") from None
+            raise NotFound(_("No such draft.")) from None
         except services.DraftConflict as error:
             raise _refused(error) from None
         except FcnError as error:

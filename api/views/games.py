@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponseBase, StreamingHttpResponse
 from django_filters.rest_framework import DjangoFilterBackend
@@ -197,7 +198,7 @@ class GameViewSet(
             return fresh
         number = _whole_number(ply)
         if number is None or number > game.event_count:
-            raise Http404(f"This game has plies 0 to {game.event_count}.")
+            raise Http404(_("This game has plies 0 to %(last)s.") % {"last": game.event_count})
         return Response(ply_answers(request, game, _seat(query, game), [number])[0])
 
     @action(detail=True, methods=["get"], url_path="plies", url_name="plies",
@@ -209,7 +210,7 @@ class GameViewSet(
         first = query.validated_data.get("from", 0)
         last = query.validated_data.get("to", game.event_count)
         if max(first, last) > game.event_count:
-            raise Http404(f"This game has plies 0 to {game.event_count}.")
+            raise Http404(_("This game has plies 0 to %(last)s.") % {"last": game.event_count})
         seat = _seat(query, game)
         if (fresh := self.unchanged(game)) is not None:
             return fresh
@@ -241,8 +242,9 @@ class GameViewSet(
         if data.get("max") is None and games[cap:cap + 1].exists():
             # Refused rather than cut short: a client must not take a partial archive for all.
             raise serializers.ValidationError({"max": [
-                f"The filters select more than {cap} games, the most one export request "
-                "takes: narrow them (since, until, player, ...) or ask for fewer with max."
+                _("The filters select more than %(most)s games, the most one export request "
+                  "takes: narrow them (since, until, player, ...) or ask for fewer with max.")
+                % {"most": cap}
             ]})
         size = data.get("max") or cap
         following = next_batch(games, size, request.build_absolute_uri())
@@ -263,7 +265,7 @@ def _seat(query: PlyQuery, game: Game) -> int | None:
     """The seat whose view is asked for (None: every hand shown): one of the game's."""
     seat: int | None = query.validated_data.get("seat")
     if seat is not None and seat > game.players:
-        raise Http404(f"This game has seats 1 to {game.players}.")
+        raise Http404(_("This game has seats 1 to %(last)s.") % {"last": game.players})
     return seat
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.http import Http404
 from django.db.models import Count, Exists, OuterRef, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
@@ -91,7 +92,7 @@ class PlayerViewSet(
         opponent = get_object_or_404(Player, pk=other)
         if opponent.pk == player.pk:
             # No such pair: a 404 like any other pair that does not exist.
-            raise Http404("There is no head-to-head of a player with themself.")
+            raise Http404(_("There is no head-to-head of a player with themself."))
         params = parse(StatsQuery, request)
         return Response(call(stats.head_to_head, player, opponent, **params))
 

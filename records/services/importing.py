@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.db import DatabaseError
 
 import fourcolor
@@ -164,11 +165,12 @@ def ndjson_texts(lines: Iterable[bytes | str]) -> Iterator[str]:
             original = line[key]
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(
-                f"line {number}: not an export object with 'text' (export_games, or the "
-                f"API's export with with_text=true): {exc}"
+                _("line %(line)s: not an export object with 'text' (export_games, or the API's "
+                  "export with with_text=true): %(reason)s") % {"line": number, "reason": exc}
             ) from None
         if not isinstance(original, str):
-            raise ValueError(f"line {number}: '{key}' is not a string")
+            raise ValueError(_("line %(line)s: '%(key)s' is not a string")
+                             % {"line": number, "key": key})
         yield original
 
 

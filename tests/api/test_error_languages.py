@@ -68,6 +68,30 @@ CASES: dict[str, tuple[Case, int, str, str, str]] = {
     "too large": (_too_large, 413, "too_large", "byte", "位元組"),
     "gzip bomb": (_gzip_bomb, 413, "too_large", "byte", "位元組"),
     "unavailable": (_unavailable, 503, "unavailable", "Cơ sở dữ liệu", "資料庫"),
+    "bad page": (lambda a, s, st, **h: a.get("/api/v1/games/?page=abc", **h),
+                 400, "invalid", "số nguyên", "整數"),
+    "foreign cursor": (lambda a, s, st, **h: a.get("/api/v1/games/?cursor=zzz", **h),
+                       400, "invalid", "Con trỏ", "游標"),
+    "unknown parameter": (lambda a, s, st, **h: a.get("/api/v1/games/?nope=1", **h),
+                          400, "invalid", "Tham số", "參數"),
+    "parameter twice": (lambda a, s, st, **h: a.get("/api/v1/games/?players=4&players=3", **h),
+                        400, "invalid", "một lần", "一次"),
+    "unknown token": (lambda a, s, st, **h: a.get("/api/v1/games/",
+                                                  HTTP_AUTHORIZATION="Token nope", **h),
+                      401, "authentication_failed", "Mã", "權杖"),
+    "wrong password": (lambda a, s, st, **h: a.post(
+        "/api/v1/auth/token/", {"username": "nobody", "password": "not-the-password"},
+        format="json", **h), 401, "invalid_credentials", "mật khẩu", "密碼"),
+    "no endpoint": (lambda a, s, st, **h: a.get("/api/v1/nowhere/", **h),
+                    404, "not_found", "điểm cuối", "端點"),
+    "no such draft": (lambda a, s, st, **h: s.get("/api/v1/drafts/999999/", **h),
+                      404, "not_found", "bản nháp", "草稿"),
+    "json not an object": (lambda a, s, st, **h: s.post(UPLOADS, b"[1]",
+                                                        content_type="application/json", **h),
+                           400, "parse_error", "mảng", "陣列"),
+    "ndjson not an export": (lambda a, s, st, **h: s.post(
+        UPLOADS, b"{}\n", content_type="application/x-ndjson", **h),
+        400, "parse_error", "dòng 1", "第 1 行"),
 }
 
 
