@@ -96,8 +96,9 @@ def request_stats_if_due() -> bool:
 
 def take_over_abandoned() -> int:
     """Queue again the jobs and parts whose runner is presumed dead (lease run out, or its
-    process on this host gone), and the parts nobody took for a lease (their message lost):
-    Celery's counterpart of the database worker's takeover. How many were queued again."""
+    process on this host gone), and the queued jobs and parts nobody took for a lease (their
+    message lost): Celery's counterpart of the database worker's takeover. How many were
+    queued again."""
     now = timezone.now()
     again = 0
     for pk, runner in Job.objects.filter(taken_over(Job, now)).values_list("pk", "runner"):
@@ -107,8 +108,13 @@ def take_over_abandoned() -> int:
             enqueue(Job(pk=pk))
             again += 1
     idle = now - datetime.timedelta(seconds=lease_seconds())
-    # Jobs the database stopped and put back: their retry's message may be lost with its worker.
-    stuck = Job.objects.filter(status=Job.Status.QUEUED, run_after__lt=idle)
+    # Queued jobs nobody took for a lease: their message may be lost (with a killed worker
+    # holding a put-back job's retry, with a Redis that was not persisted, or never sent: queued
+    # before a switch from the database worker). Sent again, once a lease: a second delivery
+    # of a job that runs or ran does nothing.
+    stuck = Job.objects.filter(Q(run_after__lt=idle) | Q(run_after__isnull=True,
+                                                          created_at__lt=idle),
+                               status=Job.Status.QUEUED)
     for pk in stuck.values_list("pk", flat=True):
         if Job.objects.filter(pk=pk, status=Job.Status.QUEUED).update(run_after=now):
             enqueue(Job(pk=pk))

@@ -7,9 +7,9 @@
   as often as it takes, and goes on from its last committed progress.
 - A worker killed -9 leaves its rows held by a runner presumed dead: `take_over` (Celery beat,
   every TAKE_OVER_SECONDS) queues them again, at once when the dead process was on the beat's
-  host, else once the lease ran out, and sends again the parts and put-back jobs whose message
-  was lost. `catch_up_stats` (every STATS_CHECK_SECONDS) counts games left uncounted and sends
-  again a statistics job nobody runs.
+  host, else once the lease ran out, and sends again the queued jobs and parts nobody took for
+  a lease (their message lost). `catch_up_stats` (every STATS_CHECK_SECONDS) counts games
+  left uncounted and sends again a statistics job nobody runs.
 
 Task names are fixed (jobs.publish sends them by name).
 """

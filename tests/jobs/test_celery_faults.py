@@ -241,3 +241,23 @@ def test_the_checks_wait_for_a_database_that_is_down(monkeypatch: pytest.MonkeyP
 
     assert tasks.catch_up_stats.apply().successful()
     assert tasks.take_over.apply().successful()
+
+
+def test_the_periodic_check_sends_again_a_queued_job_whose_message_was_lost(
+        user: AbstractUser, sent: list[tuple[str, int]]) -> None:
+    # Queued before a switch from the database worker to Celery, or its message lost with a
+    # Redis that was not persisted: nobody would ever run it.
+    lost = create_import_job(make_upload(3).data, user)
+    old = timezone.now() - datetime.timedelta(seconds=lease.lease_seconds() + 1)
+    Job.objects.filter(pk=lost.pk).update(created_at=old)
+    create_import_job(make_upload(2, start=400).data, user)  # just queued: its message comes
+
+    tasks.take_over.apply()
+
+    assert sent == [(publish.RUN_JOB, lost.pk)]
+    sent.clear()
+    tasks.take_over.apply()  # sent again once a lease later, not at every check
+    assert sent == []
+    tasks.run_job.apply(args=[lost.pk])
+    lost.refresh_from_db()
+    assert (lost.status, lost.stored) == (Job.Status.DONE, 3)
