@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from .conftest import Archive, round_text, store
+from .conftest import SHARED, Archive, round_text, store
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 URL = "/api/v1/games/"
 ORDERINGS = ["", "points", "-points", "-plies", "date", "-date", "players,-uploaded",

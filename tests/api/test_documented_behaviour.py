@@ -12,9 +12,11 @@ import pytest
 from django.contrib.auth.models import AbstractUser
 from rest_framework.test import APIClient
 
-from tests.api.conftest import Archive, round_text
+from tests.api.conftest import SHARED, Archive, round_text
 from tests.api.openapi import openapi_document
 from tests.api.test_drafts import bot_round, text_of
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 DRAFT = {"ruleset": "classic", "seats": ["An", "Bình"], "dealer": 1}
 NAMES = ["An", "Bình"]

@@ -10,9 +10,9 @@ from rest_framework.test import APIClient
 
 from ratings.models import CountedGame
 from records.models import AuditAction, AuditEntry, Game, GameSeat
-from tests.api.conftest import Archive
+from tests.api.conftest import SHARED, Archive
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 
 def url(pk: int) -> str:

@@ -12,7 +12,9 @@ from rest_framework.test import APIClient
 
 from records.models import Game
 
-from .conftest import Archive, round_text, store
+from .conftest import SHARED, Archive, round_text, store
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 # A game's own reads: {game} is replaced by a game id.
 GAME_READS = [
