@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from jobs.lease import lease_seconds, taken_over
 from jobs.models import Job, JobPart
@@ -41,8 +42,17 @@ def uses_celery() -> bool:
 
 
 def _send(name: str, pk: int, queue: str | None) -> None:
-    # current_app: config's app, loaded with Django (config/__init__.py).
-    transaction.on_commit(lambda: current_app.send_task(name, args=[pk], queue=queue))
+    def send() -> None:
+        try:
+            # current_app: config's app, loaded with Django (config/__init__.py).
+            current_app.send_task(name, args=[pk], queue=queue)
+        except BrokerUnavailable as exc:
+            # The row is committed: the periodic check sends it once the broker is back. The
+            # request that queued it (an upload) is answered all the same.
+            logger.warning("%s %s not sent (broker unavailable: %s); the periodic check sends "
+                           "it again", name, pk, exc)
+
+    transaction.on_commit(send)
 
 
 def enqueue(job: Job, queue: str | None = None) -> None:

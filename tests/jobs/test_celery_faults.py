@@ -14,6 +14,7 @@ from celery.exceptions import Retry
 from django.contrib.auth.models import AbstractUser
 from django.db import OperationalError
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from jobs import lease, publish, tasks
 from jobs.models import Job, JobPart
@@ -261,3 +262,29 @@ def test_the_periodic_check_sends_again_a_queued_job_whose_message_was_lost(
     tasks.run_job.apply(args=[lost.pk])
     lost.refresh_from_db()
     assert (lost.status, lost.stored) == (Job.Status.DONE, 3)
+
+
+def test_an_upload_is_answered_when_the_broker_is_down_and_its_job_sent_later(
+        user: AbstractUser, client_for: Any, settings: Any, monkeypatch: pytest.MonkeyPatch,
+        django_capture_on_commit_callbacks: Any) -> None:
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/15"
+
+    def down(*args: Any, **kwargs: Any) -> None:
+        raise BrokerUnavailable("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(publish.current_app, "send_task", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(user).post("/api/v1/uploads/", data=make_upload(8).data,
+                                         content_type="text/x-fcn")
+
+    assert response.status_code == 202, response.content[:300]
+    job = Job.objects.get()
+    assert job.status == Job.Status.QUEUED
+    messages: list[tuple[str, int]] = []
+    monkeypatch.setattr(publish.current_app, "send_task",
+                        lambda name, args, queue: messages.append((name, args[0])))
+    old = timezone.now() - datetime.timedelta(seconds=lease.lease_seconds() + 1)
+    Job.objects.filter(pk=job.pk).update(created_at=old)
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.take_over.apply()  # the broker back: the periodic check sends it
+    assert messages == [(publish.RUN_JOB, job.pk)]
