@@ -1,5 +1,7 @@
 """axe-core (tests/data/axe, the rules engine browsers' accessibility tools use) over the main
-pages, on a laptop and on a phone: no serious or critical violation.
+pages, on a laptop and on a phone: no serious or critical violation; none at all on the archive,
+player, match, check, sign-in, replay with analysis, editor and upload result pages (the
+account page's in test_account_tokens.py).
 
 The script is run in the page through the browser's debugging protocol, so the site's Content
 Security Policy stays as it is (it would refuse an injected script element)."""
@@ -66,6 +68,22 @@ def test_the_main_pages_have_no_serious_violation(
 ) -> None:
     page = make_page(viewport=size)
     report = {path: violations(page, path) for path in pages(seeded)}
+    assert {path: found for path, found in report.items() if found} == {}
+
+
+@pytest.mark.parametrize("size", [{"width": 1366, "height": 768}, {"width": 390, "height": 844}],
+                         ids=["laptop", "phone"])
+def test_the_archive_player_match_check_and_sign_in_pages_have_no_violation_at_all(
+    make_page: Any, seeded: Archive, size: dict[str, int]
+) -> None:
+    """Of any impact, not only serious."""
+    assert seeded.match is not None
+    page = make_page(viewport=size)
+    report = {}
+    for path in (reverse("archive"), reverse("player", args=[seeded.player("陳大文").pk]),
+                 reverse("match", args=[seeded.match.pk]), reverse("check"), reverse("login")):
+        page.goto(path)
+        report[path] = scan(page)
     assert {path: found for path, found in report.items() if found} == {}
 
 
