@@ -1,6 +1,6 @@
 """The record editor in Chromium on a phone-sized page: whole rounds entered by taps and saved
 (six seats under a house variant among them), an illegal typed event refused with the engine's
-words, undo across a claim, a reload."""
+words, undo across a claim, a reload; the status line and tag labels in the three languages."""
 
 from __future__ import annotations
 
@@ -227,3 +227,30 @@ def test_the_legal_event_buttons_are_named_in_words_in_the_pages_language(
         for i in range(buttons.count()):
             token = (buttons.nth(i).get_attribute("data-event") or "").split()[1]
             assert buttons.nth(i).get_attribute("aria-label") == f"{discard} {card_name(token)}"
+
+
+@pytest.mark.parametrize("locale,language",
+                         [("en-GB", "en"), ("vi-VN", "vi"), ("zh-TW", "zh-hant")])
+def test_the_editor_says_what_it_waits_for_in_the_pages_language_naming_players(
+    make_page: Any, account: Any, locale: str, language: str
+) -> None:
+    """The status line as the page loads, as the script rewrites it after a tap, and at an
+    exhausted round's end; the tags' labels."""
+    from tests.web.test_record_words import EXHAUSTED, STATUS, VALID, draft_of
+
+    said = {plies: status for plies, lang, status in STATUS if lang == language}
+    first = corpus_record(EXHAUSTED, VALID).events[0].canonical().text()
+    draft = draft_of(account, 0, {"Site": "Hanoi"})
+    page = make_page(PHONE, locale=locale)
+    sign_in(page, "uploader", f"/record/{draft.pk}/")
+    wait_ready(page)
+    expected = page.locator('[data-field="expected"]')
+    assert expected.text_content() == said[0]
+    assert {"en": "Site: Hanoi", "vi": "Địa điểm: Hanoi", "zh-hant": "地點：Hanoi"}[language] in (
+        page.locator("p.game-meta").text_content() or "")
+    page.click(f'[data-field="legal"] button[data-event="{first}"]')
+    wait_position(page, 1)
+    assert expected.text_content() == said[1]
+    page.goto(f"/record/{draft_of(account, None).pk}/")
+    wait_ready(page)
+    assert expected.text_content() == said[None]
