@@ -28,11 +28,17 @@ MAX_PAUSE = 30.0
 STABLE_SECONDS = 60.0
 
 
+def worker_command(*arguments: str) -> list[str]:
+    """`run_jobs` through `python -m django`, which an installed wheel has too (it ships no
+    manage.py), under the server's own settings module."""
+    settings = os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings")
+    return [sys.executable, "-m", "django", "run_jobs", "--settings", settings, *arguments]
+
+
 class WorkerPool:
     def __init__(self, size: int, *, command: list[str] | None = None) -> None:
         self.size = size
-        self.command = command or [sys.executable, str(ROOT / "manage.py"), "run_jobs",
-                                   "--parent-pid", str(os.getpid())]
+        self.command = command or worker_command("--parent-pid", str(os.getpid()))
         self.processes: list[subprocess.Popen[bytes] | None] = [None] * size
         self._started = [0.0] * size
         self._pause = [FIRST_PAUSE] * size

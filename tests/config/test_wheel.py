@@ -1,7 +1,7 @@
 """The wheel installs: built from the sources, installed (not editable) into a fresh virtual
-environment, the site passes `manage.py check --deploy` and serves a page in production,
-templates, static files and translations included, without the repository on the path, its
-run-time files in DATA_DIR and none inside the installed package.
+environment, the site passes `manage.py check --deploy`, serves a page in production (templates,
+static files and translations included) and runs its job worker, without the repository on the
+path, its run-time files in DATA_DIR and none inside the installed package.
 
 No network: the wheel is built with the development environment's setuptools, and the new
 environment reuses the development environment's installed dependencies (a .pth file), the
@@ -48,6 +48,14 @@ print(json.dumps({
     "modules": [config.__file__, web.__file__],
     "status": page.status_code, "html": html, "css": css, "css_status": style.status_code,
 }))
+"""
+
+
+# The command the server's job-worker pool runs, run as the pool runs it, once.
+WORKER = """
+import subprocess, sys
+from jobs.supervisor import ROOT, worker_command
+sys.exit(subprocess.run(worker_command("--until-empty"), cwd=ROOT).returncode)
 """
 
 
@@ -101,6 +109,8 @@ def test_it_installs_from_the_wheel_and_serves_a_page(tmp_path: Path) -> None:
     _run(python, ["manage.py", "migrate", "--noinput", "-v", "0"], work, **environ)
     _run(python, ["manage.py", "collectstatic", "--noinput", "-v", "0"], work, **environ)
     answer = json.loads(_run(python, ["-c", RENDER], work, **environ).splitlines()[-1])
+    # The job workers gunicorn starts beside the server run from the wheel too (no manage.py).
+    _run(python, ["-c", WORKER], work, **environ)
 
     assert all(Path(module).is_relative_to(site) for module in answer["modules"])
     assert answer["status"] == 200
