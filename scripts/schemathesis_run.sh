@@ -15,8 +15,8 @@
 # and why (an illegal draft event is 400 by design, ...). Environment: SCHEMATHESIS_PORT (a
 # free one), SCHEMATHESIS_EXAMPLES (20 per operation), SCHEMATHESIS_MAX_TIME (300 s, a fifth
 # more for the token operations' run after it; 0: no time budget, each phase once),
-# SCHEMATHESIS_DATABASE_URL (a temporary SQLite file), SCHEMATHESIS_GAMES (40 demo games),
-# SCHEMATHESIS_SEED (1).
+# SCHEMATHESIS_DATABASE_URL (a new, empty database; a temporary SQLite file),
+# SCHEMATHESIS_GAMES (40 demo games), SCHEMATHESIS_SEED (1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,6 +59,14 @@ export ANALYSIS_REQUESTS_PER_HOUR=1000000 ANALYSIS_SAMPLES=2 ANALYSIS_MAX_SAMPLE
 
 echo "schemathesis: database $DATABASE_URL, $GAMES demo games"
 "$VENV/bin/python" manage.py migrate --noinput -v 0
+# A new database each run: a used one keeps what the last run left (its user's 50 tokens,
+# which refuse this run's token, sign-in lockouts, drafts), and the answers would differ.
+USED=$("$VENV/bin/python" manage.py shell -v 0 -c \
+    "from django.contrib.auth import get_user_model; print(get_user_model().objects.exists())")
+if [ "$USED" != False ]; then
+    echo "schemathesis: the database already has users: give a new one" >&2
+    exit 1
+fi
 "$VENV/bin/python" manage.py seed_demo --games "$GAMES" --seed "$SEED" --force >/dev/null
 TOKEN=$("$VENV/bin/python" manage.py issue_token schemathesis --create-user 2>/dev/null)
 
