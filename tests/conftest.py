@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import uuid
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import pytest
 
@@ -105,3 +106,29 @@ def clear_redis_test_keys() -> None:
     keys = list(client.scan_iter(match=f"{REDIS_TEST_PREFIX}:*", count=1000))
     if keys:
         client.delete(*keys)
+
+
+Rows = TypeVar("Rows")
+
+
+def rows_for_the_module(django_db_blocker: Any, build: Callable[[], Rows]) -> Iterator[Rows]:
+    """For a module-scoped fixture: what `build` stores, in a transaction around the module's
+    tests (each test runs in a savepoint of it, so what a test writes is rolled back before the
+    next) and rolled back after the last. Only for modules without transactional tests."""
+    from django.db import transaction
+
+    outer = transaction.atomic()
+    with django_db_blocker.unblock():
+        outer.__enter__()
+        try:
+            rows = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield rows
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractUser
-from tests.conftest import clear_test_cache
+from tests.conftest import clear_test_cache, rows_for_the_module
 from records.tokens import create_token
 from rest_framework.test import APIClient
 
@@ -163,23 +163,9 @@ SHARED = "shared_archive"
 
 @pytest.fixture(scope="module")
 def shared_archive(django_db_setup: None, django_db_blocker: Any) -> Iterator[Archive]:
-    """The archive and its two uploaders, stored in a transaction around the module's tests
-    (each test runs in a savepoint of it) and rolled back after the last."""
+    """The archive and its two uploaders, for the whole module."""
     from django.contrib.auth import get_user_model
-    from django.db import transaction
 
     users = get_user_model().objects
-    outer = transaction.atomic()
-    with django_db_blocker.unblock():
-        outer.__enter__()
-        try:
-            archive = build_archive(users.create_user("uploader"),
-                                    users.create_user("someone-else"))
-        except BaseException:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
-            raise
-    yield archive
-    with django_db_blocker.unblock():
-        transaction.set_rollback(True)
-        outer.__exit__(None, None, None)
+    yield from rows_for_the_module(django_db_blocker, lambda: build_archive(
+        users.create_user("uploader"), users.create_user("someone-else")))

@@ -10,5 +10,6 @@ from __future__ import annotations
 from tests.web.conftest import (  # noqa: F401
     archive,
     empty_cache,
+    shared_archive,
     user,
 )

@@ -10,9 +10,9 @@ from rest_framework.test import APIClient
 
 from records.models import Game
 from tests.security.urls import api_operations, fill, web_routes
-from tests.web.conftest import Archive
+from tests.web.conftest import SHARED, Archive
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 # Routes meant for anonymous visitors: signing up and in, choosing a language, asking for a
 # password reset (allauth's, and Django's old address that redirects to it), and checking FCN

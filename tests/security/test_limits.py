@@ -24,8 +24,10 @@ from rest_framework.test import APIClient
 from fourcolor.notation import MAX_COMMENT_CHARS, MAX_EVENTS, MAX_LINE_CHARS, MAX_RECORD_CHARS
 from tests.notation.fcn import fcn
 from tests.records.conftest import fcn_file, good_texts
-from tests.web.conftest import Archive
+from tests.web.conftest import SHARED, Archive
 from tests.web.upload_result import result_page
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 Send = Callable[[Any], Any]
 

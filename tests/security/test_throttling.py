@@ -15,9 +15,9 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from tests.web.conftest import Archive
+from tests.web.conftest import SHARED, Archive
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 Send = Callable[[APIClient, Archive], Any]
 

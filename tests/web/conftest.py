@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from fourcolor.replay import Replay
 
 from records.models import Game, Match, Player, player_key
 from records.services import import_records
+from tests.conftest import rows_for_the_module
 
 # Names that break pages which forget to escape, or that mangle non-Latin text.
 HTML_NAME = "<b>Eve</b>"
@@ -133,6 +135,13 @@ class Archive:
     def all_games(self) -> list[Game]:
         return [self.four, self.bga, self.long, self.missed, *self.rounds]
 
+    def fetched(self) -> Archive:
+        """The same games read anew: a test may change its objects (the rows roll back)."""
+        games = Game.objects.in_bulk([game.pk for game in self.all_games()])
+        rounds = [games[game.pk] for game in self.rounds]
+        return Archive(games[self.four.pk], games[self.bga.pk], games[self.long.pk],
+                       games[self.missed.pk], rounds, rounds[0].match if rounds else None)
+
 
 def _store(text: str) -> Game:
     report = import_records(text, None)
@@ -160,8 +169,22 @@ def _build_archive() -> Archive:
 
 
 @pytest.fixture
-def archive(db: None) -> Archive:
+def archive(request: pytest.FixtureRequest, db: None) -> Archive:
+    if SHARED in request.fixturenames:
+        shared: Archive = request.getfixturevalue(SHARED)
+        return shared.fetched()
     return build_archive()
+
+
+# A module whose tests only read the archive (each test's writes are rolled back) shares one,
+# imported once instead of once per test (a quarter of a second of CPU each):
+# `pytestmark = pytest.mark.usefixtures(SHARED)`. Its tests then all see the archive.
+SHARED = "shared_archive"
+
+
+@pytest.fixture(scope="module")
+def shared_archive(django_db_setup: None, django_db_blocker: Any) -> Iterator[Archive]:
+    yield from rows_for_the_module(django_db_blocker, build_archive)
 
 
 @pytest.fixture(autouse=True)

@@ -8,11 +8,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tests.web.conftest import Archive
+from tests.web.conftest import SHARED, Archive
 from tests.web.dom import Node, parse
 from tests.web.upload_result import upload_and_follow
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 UNLABELLED_TYPES = {"hidden", "submit", "button"}
 

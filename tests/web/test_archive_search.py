@@ -9,10 +9,10 @@ from django.test import Client
 from django.urls import reverse
 
 from records.models import Game, GameSeat
-from tests.web.conftest import Archive
+from tests.web.conftest import SHARED, Archive
 from tests.web.dom import parse
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 
 def test_it_lists_the_games_of_a_player_found_by_part_of_the_name(

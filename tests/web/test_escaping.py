@@ -11,11 +11,11 @@ from django.test import Client
 from django.urls import reverse
 
 from records.models import Player
-from tests.web.conftest import LONG, SCRIPT_NAME, TRICKY_NAMES, Archive, long_text
+from tests.web.conftest import LONG, SCRIPT_NAME, TRICKY_NAMES, SHARED, Archive, long_text
 from tests.web.dom import parse
 from tests.web.upload_result import upload_and_follow
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 RAW_MARKUP = ("<b>Eve</b>", "<script>alert", "<i>opening</i>", "<2024>")
 

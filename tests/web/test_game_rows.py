@@ -16,10 +16,10 @@ from django.test import Client
 from django.utils import translation
 
 from records.models import Game
-from tests.web.conftest import Archive
+from tests.web.conftest import SHARED, Archive
 from web.views.archive import games_for_listing
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 # templates/records/_game_table.html's loop over the rows as it was before the tag (kept as
 # a file beside this one).

@@ -6,10 +6,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.web.conftest import HTML_NAME, Archive
+from tests.web.conftest import HTML_NAME, SHARED, Archive
 from tests.web.dom import parse
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 
 def names(client: Client, **params: str) -> list[tuple[str, str]]:

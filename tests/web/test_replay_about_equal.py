@@ -8,10 +8,10 @@ import pytest
 from django.test import Client
 
 from records.models import GameAnalysis
-from tests.web.conftest import Archive
+from tests.web.conftest import SHARED, Archive
 from tests.web.test_replay_analysis import hand_made, page, visible
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("few_analysis_samples")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("few_analysis_samples", SHARED)]
 
 
 def _about_equal(archive: Archive, flag: bool | None) -> dict[str, int]:

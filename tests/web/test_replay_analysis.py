@@ -21,10 +21,10 @@ from jobs.models import Job
 from records.analysis import store_analysis
 from records.models import Game, GameAnalysis
 from tests.analysis.fixtures import run_queued
-from tests.web.conftest import Archive, replay_of
+from tests.web.conftest import SHARED, Archive, replay_of
 from tests.web.dom import Node, parse
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("few_analysis_samples")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("few_analysis_samples", SHARED)]
 
 
 def visible(node: Node) -> str:

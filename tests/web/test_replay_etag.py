@@ -14,8 +14,10 @@ from django.utils import timezone
 
 from jobs.models import Job
 from records.models import Game
-from tests.web.conftest import Archive
+from tests.web.conftest import SHARED, Archive
 from web.views import replay as replay_views
+
+pytestmark = pytest.mark.usefixtures(SHARED)
 
 
 def url(game: Game, query: str = "") -> str:
