@@ -39,7 +39,9 @@ from .split import Split, best_split
 # 1.4.0: the reviewer's marks: thresholds by the ruleset's stakes, the highest estimate named
 # best, "about equal"; the analyst bot.
 # 1.5.0: the reviewer deals the other hands from what their seats did (fourcolor/inference.py).
-__version__ = "1.5.0"
+# 1.6.0: the analyst bot leaves the greedy bot's choice only for an option the reviewer shows
+# better.
+__version__ = "1.6.0"
 
 
 __all__ = [

@@ -211,13 +211,16 @@ def advise(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     history: History | None = None,
+    reference: str | None = None,
 ) -> Decision | None:
     """The reviewer's advice to `seat` on `state`, a round in play: the options the seat has
     now (a discard; or claims on the live card besides letting it go, for its drawer
     discarding it) rated as a decision, `best` the one to play (`played` is the same, the loss
     0); None when the seat has fewer than two options. Only what the seat sees is used.
     `history`: the round's `inference.History` up to `state`, for the other hands inferred
-    from what they did (None: dealt uniformly)."""
+    from what they did (None: dealt uniformly). `reference`: one option's text, rated as if
+    the seat had played it (`played`, the loss and the verdict are then that option's): the
+    analyst bot asks how the greedy bot's choice would be marked."""
     listed = [e for e in state.legal_events() if e.seat == seat]
     if state.phase == LIVE and state.live is not None:
         live = state.live
@@ -230,7 +233,9 @@ def advise(
         options = tuple(Option(e.text(), e) for e in listed if e.verb == "x")
     if len(options) < 2:
         return None
-    point = Point(state.ply, state.ply + 1, seat, options, None)
+    if reference is not None and reference not in (o.label for o in options):
+        raise ValueError(f"{reference!r} is not an option of seat {seat}")
+    point = Point(state.ply, state.ply + 1, seat, options, reference)
     return _rate(point, state, samples, seed, history)
 
 

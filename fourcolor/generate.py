@@ -5,7 +5,8 @@ discards); ``greedy`` values points: it always wins when it can (taking the best
 claims the meld worth most (in a ruleset with a threshold, never one that ends the round by a
 forced finish under it while it has another choice), and discards the card that helps its hand
 least; ``analyst[:SAMPLES]`` plays the reviewer's best option (`fourcolor.analysis.advise`, at
-SAMPLES deals a decision, 32 by default) and otherwise plays as ``greedy``. The
+SAMPLES deals a decision, 32 by default) where the reviewer would mark the greedy choice
+with a loss, and otherwise plays as ``greedy``. The
 bots choose among the events `Round.legal_events()` lists (nothing else lists moves), and every
 event goes through `Round.push`, so a generated record is legal by construction (and the tests
 check it again).
@@ -129,9 +130,11 @@ class GreedyBot(Bot):
 
 
 class AnalystBot(GreedyBot):
-    """Plays the reviewer's best option at every decision of its seat (`analysis.advise`, at
-    `samples` deals, seeded by the ply and the seat); the greedy bot's choices where the seat
-    has no choice to make (a redeal is not rated: always taken)."""
+    """At every decision of its seat, plays the greedy bot's choice unless the reviewer
+    (`analysis.advise`, at `samples` deals, seeded by the ply and the seat) shows another
+    option better, that is, would rate the greedy choice with a loss: then the reviewer's best
+    option. Where the seat has no choice to make, the greedy bot's (a redeal is not rated:
+    always taken)."""
 
     def __init__(self, rng: random.Random, samples: int, *, inferred: bool = True) -> None:
         super().__init__(rng)
@@ -159,8 +162,15 @@ class AnalystBot(GreedyBot):
             past = self.past
             inferred = self.inferred and past is not None and past[0]
             history = History(*past) if inferred and past is not None else None
-            decision = advise(state, self.seat, samples=self.samples, history=history)
-            self.advice = (state.ply, decision.best if decision else None)
+            greedy = greedy_choice(state, self.seat)
+            decision = advise(
+                state, self.seat, samples=self.samples, history=history, reference=greedy
+            )
+            # The reviewer's best only when it would mark the greedy choice with a loss: an
+            # option it cannot tell from the greedy one is as likely worse (the highest of
+            # several noisy estimates is too high).
+            choice = decision.best if decision is not None and decision.loss > 0 else greedy
+            self.advice = (state.ply, choice if decision is not None else None)
         return self.advice[1]
 
     def take_win(self, option: _Option) -> bool:
@@ -178,6 +188,28 @@ class AnalystBot(GreedyBot):
         seat = str(self.seat)
         chosen = [c for c in legal if best == f"{seat}x {c.token}"]
         return chosen[0] if chosen else super().choose_discard(hand, legal, rs)
+
+
+def greedy_choice(state: Round, seat: int) -> str | None:
+    """The text of the option the greedy bot would choose for `seat` now, as
+    `analysis.advise` lists it ("pass": letting the live card go), None when the seat has no
+    option: the greedy bot asked at a table where no other seat claims (it breaks ties of its
+    discards' score at random: here from a fixed seed)."""
+    from .decisions import PASS
+
+    listed = [e for e in state.legal_events() if e.seat == seat and e.verb in "mwx"]
+    if not listed:
+        return None
+    bots: list[Bot] = [GreedyBot(random.Random(0)) for _ in range(state.players)]
+    table = _Table(state.copy(), bots)
+    live = state.live if state.phase == LIVE else None
+    if live is None:
+        table.discard(seat, listed)
+    elif not table.claims(listed):
+        drawer = live.source == "draw" and live.owner == seat
+        return next((e.text() for e in listed if e.verb == "x"), None) if drawer else PASS
+    played = table.events[-1]
+    return next(e.text() for e in listed if (e.verb, e.cards) == (played.verb, played.cards))
 
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
