@@ -344,8 +344,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Seconds between two looks for stored games the statistics do not count yet.
 STATS_CHECK_SECONDS = env_int("STATS_CHECK_SECONDS", 60, minimum=1)
-# A runner that has not refreshed its lease for this long is presumed dead; its job is taken over.
-JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 60, minimum=1)
+# A runner that has not refreshed its lease for this long is presumed dead; its job is taken over
+# (refreshed every sixth of it by a thread of the runner's). 45 s plus beat's 15 s check: a job
+# whose worker died on another machine resumes within a minute.
+JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 45, minimum=1)
 # Celery beat's two checks (the database worker does both in its own loop).
 CELERY_BEAT_SCHEDULE = {
     "statistics-catch-up": {"task": "jobs.catch_up_stats",

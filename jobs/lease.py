@@ -45,7 +45,7 @@ class LeaseLost(Exception):
 
 
 def lease_seconds() -> int:
-    return int(getattr(settings, "JOB_LEASE_SECONDS", 120))
+    return int(settings.JOB_LEASE_SECONDS)
 
 
 def runner_token() -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from celery.exceptions import Retry
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import OperationalError
 from django.utils import timezone
@@ -288,3 +289,10 @@ def test_an_upload_is_answered_when_the_broker_is_down_and_its_job_sent_later(
     with django_capture_on_commit_callbacks(execute=True):
         tasks.take_over.apply()  # the broker back: the periodic check sends it
     assert messages == [(publish.RUN_JOB, job.pk)]
+
+
+def test_a_dead_workers_job_is_taken_over_within_a_minute_by_the_defaults() -> None:
+    # Another machine's worker waits for the lease to run out, then for beat's next check.
+    check = settings.CELERY_BEAT_SCHEDULE["jobs-take-over"]["schedule"]
+
+    assert lease.lease_seconds() + check <= 60
