@@ -13,7 +13,6 @@ on the first difference; the databases are dropped at the end unless --keep.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -25,8 +24,11 @@ from typing import Any
 
 import psycopg
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scripts import served  # noqa: E402
+from scripts.served import ROOT, create_database, drop_database  # noqa: E402
+
 CORPUS_FILES = [
     "tests/data/corpus/valid.fcn",
     "tests/data/hostile/mixed_line_endings.fcn",
@@ -47,24 +49,8 @@ def url_of(server: str, name: str) -> str:
     return urllib.parse.urlunsplit(urllib.parse.urlsplit(server)._replace(path=f"/{name}"))
 
 
-def recreate(server: str, name: str) -> None:
-    with psycopg.connect(url_of(server, "postgres"), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f"CREATE DATABASE \"{name}\" ENCODING 'UTF8' TEMPLATE template0")
-
-
-def drop(server: str, name: str) -> None:
-    with psycopg.connect(url_of(server, "postgres"), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 def manage(database_url: str, *args: str) -> str:
-    env = {**os.environ, "DATABASE_URL": database_url, "LOG_LEVEL": "WARNING"}
-    done = subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], env=env, cwd=ROOT,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        raise Mismatch(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
-    return done.stdout
+    return served.manage(served.production_env(database_url), *args)
 
 
 def step(message: str) -> float:
@@ -162,7 +148,7 @@ def seed(source: str, games: int) -> None:
 
 def check_dump_restore(server: str, source: str, target_name: str, workdir: Path) -> None:
     target = url_of(server, target_name)
-    recreate(server, target_name)
+    create_database(target)
     dump = workdir / "archive.dump"
     subprocess.run(["pg_dump", "-Fc", "--no-owner", "-f", str(dump), source], check=True)
     subprocess.run(["pg_restore", "--no-owner", "--exit-on-error", "-d", target, str(dump)],
@@ -175,7 +161,7 @@ def check_dump_restore(server: str, source: str, target_name: str, workdir: Path
 
 def check_reimport(server: str, source: str, target_name: str, workdir: Path, fmt: str) -> None:
     target = url_of(server, target_name)
-    recreate(server, target_name)
+    create_database(target)
     manage(target, "migrate", "--noinput")
     export = workdir / f"archive.{fmt}"
     manage(source, "export_games", "--format", fmt, "--output", str(export))
@@ -206,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="fourcolor-backup-") as tmp:
             step(f"seeding {names[0]} ({args.games} demo games and the corpora)...")
-            recreate(args.server, names[0])
+            create_database(source)
             seed(source, args.games)
             (count,), = rows(source, "SELECT count(*) FROM records_game")
             print(f"  {count} games")
@@ -221,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if not args.keep:
             for name in names:
-                drop(args.server, name)
+                drop_database(url_of(args.server, name))
     print(f"backup and restore: all equal ({time.monotonic() - started:.0f} s)")
     return 0
 

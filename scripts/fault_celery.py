@@ -20,7 +20,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -30,9 +29,9 @@ from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
 
-from fault_worker_kill import make_file, stop  # noqa: E402
+from scripts.fault_worker_kill import make_file  # noqa: E402
+from scripts.served import celery, create_database, drop_database, stop  # noqa: E402
 
 
 class Proxy:
@@ -95,16 +94,6 @@ class Proxy:
 
     def restore(self) -> None:
         self.open.set()
-
-
-def start_worker(env: dict[str, str], log: Path, schedule: Path) -> subprocess.Popen[Any]:
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-B", "-s",
-               str(schedule), "-l", "info", "--concurrency", "2", "--without-gossip",
-               "--without-mingle", "--without-heartbeat"]
-    with log.open("ab") as out:
-        # A session of its own: kill -9 takes the pool's children and beat with it.
-        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out,
-                                start_new_session=True)
 
 
 def wait(what: str, done: Any, budget: float) -> float:
@@ -209,8 +198,7 @@ class Run:
         Job.objects.filter(kind=Job.Kind.STATS, status=Job.Status.QUEUED).delete()
         self.check("1 s cut with statistics due", job)
 
-    def kill(self, env: dict[str, str], worker: subprocess.Popen[Any], schedule: Path
-             ) -> subprocess.Popen[Any]:
+    def kill(self, env: dict[str, str], worker: subprocess.Popen[Any]) -> subprocess.Popen[Any]:
         job = self.upload("kill")
         wait("the upload's parts starting", lambda: self.parts_running(job), self.args.budget)
         time.sleep(0.5)
@@ -218,7 +206,7 @@ class Run:
         job.refresh_from_db()
         if job.finished:
             raise SystemExit("FAILED: the job ended before the kill (use more --records)")
-        worker = start_worker(env, self.log, schedule)
+        worker = celery(env, self.log, concurrency=2)
         self.figures["kill -9: job done and counted, s after the restart"] = wait(
             "the job after the kill and restart", lambda: self.settled(job), self.args.budget)
         self.check("kill -9 of the worker mid-job", job)
@@ -238,9 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", type=Path, default=ROOT / "var" / "fault_celery.log")
     args = parser.parse_args(argv)
     server, name = urlsplit(args.server), args.database
-    subprocess.run(["psql", args.server + "/postgres", "-q", "-c",
-                    f"DROP DATABASE IF EXISTS {name} WITH (FORCE)",
-                    "-c", f"CREATE DATABASE {name}"], check=True)
+    create_database(f"{args.server}/{name}")
     proxy = Proxy((server.hostname or "127.0.0.1", server.port or 5432))
     auth = f"{server.username}@" if server.username else ""
     common = {"CELERY_BROKER_URL": args.broker, "DEBUG": "true", "LOG_LEVEL": "WARNING",
@@ -256,23 +242,20 @@ def main(argv: list[str] | None = None) -> int:
     redis.Redis.from_url(args.broker).flushdb()
     args.log.parent.mkdir(parents=True, exist_ok=True)
     args.log.write_text("")
-    with tempfile.TemporaryDirectory() as tmp:
-        schedule = Path(tmp) / "beat-schedule"
-        worker = start_worker(env, args.log, schedule)
-        began = time.monotonic()
-        try:
-            run = Run(args, args.log)
-            run.long_cut(proxy)
-            run.short_cut(proxy)
-            worker = run.kill(env, worker, schedule)
-        finally:
-            stop(worker, signal.SIGKILL)
-            redis.Redis.from_url(args.broker).flushdb()
-            from django.db import connections
+    worker = celery(env, args.log, concurrency=2)
+    began = time.monotonic()
+    try:
+        run = Run(args, args.log)
+        run.long_cut(proxy)
+        run.short_cut(proxy)
+        worker = run.kill(env, worker)
+    finally:
+        stop(worker, signal.SIGKILL)
+        redis.Redis.from_url(args.broker).flushdb()
+        from django.db import connections
 
-            connections.close_all()
-            subprocess.run(["psql", args.server + "/postgres", "-q", "-c",
-                            f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], check=False)
+        connections.close_all()
+        drop_database(f"{args.server}/{name}")
     for what, seconds in run.figures.items():
         print(f"{what}: {seconds:.1f}")
     print(f"all three faults healed by themselves; {time.monotonic() - began:.0f} s in all "

@@ -4,7 +4,7 @@ Retry-After, none a 500; the service recovers by itself; no upload is lost or do
     .venv/bin/python scripts/fault_db_outage.py [--cut 15] [--port 8201] [--pg-port 5621]
         [--workers 4] [--clients 6] [--broker redis://127.0.0.1:6379/14]
 
-Runs as root, on scripts/fault_db_restart.py's throwaway `Instance`, with the README's
+Runs as root, on a throwaway PostgreSQL `Instance` (scripts/served.py), with the README's
 production set-up (gunicorn, DEBUG off, no broker; `--broker`: a Celery worker with beat
 beside it). Steps and checks: docs/reliability.md. Prints the counts per phase and status;
 exit status 1 when a check fails.
@@ -16,10 +16,7 @@ import argparse
 import collections
 import os
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -30,10 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.fault_db_restart import DB, Instance  # noqa: E402
-from scripts.served import celery, gunicorn, manage, production_env, stop  # noqa: E402
-
-LIFTED = "1000000/minute"
+from scripts.served import (  # noqa: E402
+    Instance, celery, database, fresh_log, gunicorn, lifted_limits, make_token, manage,
+    production_env, stop, throwaway_instance, verdict)
 
 
 @dataclass
@@ -49,9 +45,7 @@ def env(url: str, broker: str) -> dict[str, str]:
     # With a broker, beat's statistics check every 5 s: the catch-up after the cut is seen
     # within the run (the default is a minute).
     return production_env(url, CELERY_BROKER_URL=broker, STATS_CHECK_SECONDS="5",
-                          API_THROTTLE_ANON=LIFTED,
-                          API_THROTTLE_USER=LIFTED, API_THROTTLE_UPLOAD=LIFTED,
-                          API_THROTTLE_EXPORT=LIFTED)
+                          **lifted_limits())
 
 
 def request(url: str, *, data: bytes | None = None, headers: dict[str, str] | None = None
@@ -114,39 +108,28 @@ def main() -> int:
                         help="a Celery broker URL (Redis or RabbitMQ): run the statistics jobs "
                              "on a Celery worker with beat, started by the script")
     args = parser.parse_args()
-    if os.geteuid() != 0:
-        raise SystemExit("run as root (the instance runs as the postgres user via runuser)")
-    base_dir = Path(tempfile.mkdtemp(prefix="fourcolor-outage-"))
-    db = Instance(base_dir, args.pg_port)
+    with throwaway_instance(args.pg_port, "fourcolor_fault") as db:
+        return serve(db, args)
+
+
+def serve(db: Instance, args: argparse.Namespace) -> int:
     server = worker = None
     try:
-        db.init()
-        db.start()
-        subprocess.run(["psql", "-X", "-q", "-h", "127.0.0.1", "-p", str(db.port), "-U",
-                        "postgres", "-d", "postgres", "-c", f"CREATE DATABASE {DB}"], check=True)
         environ = env(db.url, args.broker)
-        manage(environ, "migrate", "--verbosity", "0")
-        manage(environ, "collectstatic", "--noinput", "--verbosity", "0")
+        database(environ, drop=False)
         manage(environ, "seed_demo", "--games", "40")
-        token = manage(environ, "shell", "-c", (
-            "from django.contrib.auth.models import User; "
-            "from records.tokens import create_token; "
-            "u = User.objects.create_user('outage'); print(create_token(u, 'outage')[1])"
-        )).strip().splitlines()[-1]
+        token = make_token(environ, "outage")
         game = int(db.query("SELECT min(id) FROM records_game"))
         if args.broker:
-            worker = celery(environ, base_dir / "celery.log")
-        server = gunicorn(environ, args.port, args.workers, base_dir / "gunicorn.log")
+            worker = celery(environ, fresh_log("fault_db_outage_celery.log"))
+        server = gunicorn(environ, args.port, args.workers,
+                          fresh_log("fault_db_outage_gunicorn.log"))
         return run(db, args, token, game)
     finally:
         if server is not None:
             stop(server)
-            shutil.copy(base_dir / "gunicorn.log", ROOT / "var" / "fault_db_outage_gunicorn.log")
         if worker is not None:
             stop(worker)
-            shutil.copy(base_dir / "celery.log", ROOT / "var" / "fault_db_outage_celery.log")
-        db.stop()
-        shutil.rmtree(base_dir, ignore_errors=True)
 
 
 def run(db: Instance, args: argparse.Namespace, token: str, game: int) -> int:
@@ -211,9 +194,8 @@ def run(db: Instance, args: argparse.Namespace, token: str, game: int) -> int:
     # them as duplicates, never stores them twice. While the database is down nothing can be
     # stored, so an upload answered 503 in the cut itself must not be.
     refused_in_cut = {a.upload for a in uploads if a.status == 503 and phase(a) == "cut"}
-    stored = collections.Counter()
-    rows = db_rows(db, "SELECT event FROM records_game WHERE event LIKE 'outage %'")
-    stored.update(rows)
+    stored = collections.Counter(
+        event for event, in db.rows("SELECT event FROM records_game WHERE event LIKE 'outage %'"))
     doubled = [event for event, n in stored.items() if n > 1]
     print(f"  set-up: gunicorn, {args.workers} workers, "
           + (f"Celery worker with beat on {args.broker}" if args.broker
@@ -255,16 +237,7 @@ def run(db: Instance, args: argparse.Namespace, token: str, game: int) -> int:
     if late:
         print(f"  {len(late)} upload(s) answered 503 as the database went away were stored "
               "(their retry reports duplicates)")
-    for name, ok in checks:
-        print(f"  {'ok  ' if ok else 'FAIL'} {name}")
-    return 0 if all(ok for _, ok in checks) else 1
-
-
-def db_rows(db: Instance, sql: str) -> list[str]:
-    import psycopg
-
-    with psycopg.connect(host="127.0.0.1", port=db.port, user="postgres", dbname=DB) as conn:
-        return [row[0] for row in conn.execute(sql).fetchall()]
+    return verdict(checks)
 
 
 if __name__ == "__main__":

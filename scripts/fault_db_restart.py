@@ -13,94 +13,24 @@ then resumed with the command it printed. Steps and checks: docs/reliability.md.
 from __future__ import annotations
 
 import argparse
-import glob
-import os
 import re
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-DB = "fourcolor_fault"
+from scripts.served import (  # noqa: E402
+    PYTHON, ROOT, Instance, free_port, manage, production_env, run_manage, throwaway_instance,
+    verdict)
+
 PORTS = range(5441, 5445)
 BAD_EVERY = 250
 REPEAT_EVERY = 400
 # Longer than records.services.DB_RETRY_DELAYS (7.5 s in all) plus the attempts themselves.
 LONG_OUTAGE_S = 12.0
-
-
-def pg_bin(name: str) -> str:
-    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    if not found:
-        raise SystemExit(f"no {name} under /usr/lib/postgresql/*/bin")
-    return found[-1]
-
-
-def as_postgres(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["runuser", "-u", "postgres", "--", *args], check=check,
-                          capture_output=True, text=True)
-
-
-def free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) != 0:
-                return port
-    raise SystemExit(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
-
-
-class Instance:
-    """A throwaway PostgreSQL cluster in `base`."""
-
-    def __init__(self, base: Path, port: int) -> None:
-        self.base, self.port = base, port
-        self.data = base / "data"
-        self.log = base / "server.log"
-
-    def init(self) -> None:
-        os.chown(self.base, *_postgres_ids())
-        as_postgres(pg_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
-                    "-E", "UTF8", "--no-sync")
-
-    def start(self) -> None:
-        options = f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=on"
-        as_postgres(pg_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options,
-                    "-w", "start")
-
-    def stop(self) -> None:
-        as_postgres(pg_bin("pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop",
-                    check=False)
-
-    @property
-    def url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/{DB}"
-
-    def query(self, sql: str) -> Any:
-        """One value, or None when the server does not answer."""
-        import psycopg
-
-        try:
-            with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname=DB,
-                                 connect_timeout=2) as conn:
-                row = conn.execute(sql).fetchone()
-                return row[0] if row else None
-        except psycopg.OperationalError:
-            return None
-
-
-def _postgres_ids() -> tuple[int, int]:
-    import pwd
-
-    entry = pwd.getpwnam("postgres")
-    return entry.pw_uid, entry.pw_gid
 
 
 def write_file(path: Path, records: int) -> tuple[int, int, int]:
@@ -159,21 +89,9 @@ def _bad_text() -> str:
     return "\n".join(lines)
 
 
-def _env(url: str) -> dict[str, str]:
-    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "false"}
-    env.setdefault("SECRET_KEY", "fault-test-not-secret-" + "x" * 40)
-    env.setdefault("ALLOWED_HOSTS", "localhost")
-    return env
-
-
-def manage(url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], env=_env(url),
-                          capture_output=True, text=True, cwd=ROOT)
-
-
-def start_import(url: str, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "import_games", *args],
-                            env=_env(url), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+def start_import(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([PYTHON, str(ROOT / "manage.py"), "import_games", *args],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, cwd=ROOT)
 
 
@@ -200,27 +118,14 @@ def main() -> int:
     parser.add_argument("--records", type=int, default=4000)
     parser.add_argument("--port", type=int, default=None, help="default: first free of 5441-4")
     args = parser.parse_args()
-    if os.geteuid() != 0:
-        raise SystemExit("run as root (the instance runs as the postgres user via runuser)")
-    base = Path(tempfile.mkdtemp(prefix="fourcolor-fault-"))
-    db = Instance(base, args.port or free_port())
-    try:
-        return run(db, base, args.records)
-    finally:
-        db.stop()
-        shutil.rmtree(base, ignore_errors=True)
+    with throwaway_instance(args.port or free_port(PORTS), "fourcolor_fault") as db:
+        return run(db, args.records)
 
 
-def run(db: Instance, base: Path, records: int) -> int:
-    print(f"throwaway PostgreSQL in {base}, 127.0.0.1:{db.port}", flush=True)
-    db.init()
-    db.start()
-    subprocess.run(["psql", "-X", "-q", "-h", "127.0.0.1", "-p", str(db.port), "-U", "postgres",
-                    "-d", "postgres", "-c", f"CREATE DATABASE {DB}"], check=True)
-    migrated = manage(db.url, "migrate", "--verbosity", "0")
-    if migrated.returncode:
-        raise SystemExit(migrated.stderr)
-    path = base / "fault.fcn"
+def run(db: Instance, records: int) -> int:
+    env = production_env(db.url)
+    manage(env, "migrate", "--verbosity", "0")
+    path = db.base / "fault.fcn"
     total, refused, repeated = write_file(path, records)
     valid = total - refused - repeated
     print(f"file: {total} records ({refused} refused, {repeated} repeats, {valid} to store)")
@@ -229,7 +134,7 @@ def run(db: Instance, base: Path, records: int) -> int:
     # One process: a parallel import's chunks past the resume point may be stored already, and
     # the resumed run then reports them as duplicates too, which the duplicate count below
     # does not expect. (The resumed run is parallel; the Celery fault script cuts parts.)
-    process = start_import(db.url, str(path), "--jobs", "1")
+    process = start_import(env, str(path), "--jobs", "1")
     output: dict[str, str] = {}
 
     def read() -> None:
@@ -265,12 +170,12 @@ def run(db: Instance, base: Path, records: int) -> int:
     ]
     second: dict[str, int] = {"stored": 0, "duplicates": 0, "refused": 0, "unavailable": 0}
     if hint is not None:
-        resumed = manage(db.url, "import_games", *hint[1].split())
+        resumed = run_manage(env, "import_games", *hint[1].split())
         second = stored_counts(resumed.stdout)
         print(f"resumed from record {int(hint[2])}: exit {resumed.returncode}, {second}")
         checks.append(("the resumed run ended normally", resumed.returncode == 0))
     # What the first run could not count in the statistics while the database was down.
-    missing = manage(db.url, "recompute_stats", "--missing", "--no-progress")
+    missing = run_manage(env, "recompute_stats", "--missing", "--no-progress")
     checks.append(("recompute_stats --missing ran", missing.returncode == 0))
     games = db.query("SELECT count(*) FROM records_game")
     counted = db.query("SELECT count(*) FROM ratings_countedgame")
@@ -291,9 +196,7 @@ def run(db: Instance, base: Path, records: int) -> int:
         ("repeats reported as duplicates", first["duplicates"] + second["duplicates"]
          == repeated),
     ]
-    for name, ok in checks:
-        print(f"  {'ok  ' if ok else 'FAIL'} {name}")
-    return 0 if all(ok for _, ok in checks) else 1
+    return verdict(checks)
 
 
 if __name__ == "__main__":

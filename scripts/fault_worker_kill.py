@@ -26,9 +26,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from scripts.served import ROOT, celery, run_jobs, stop  # noqa: E402
 
 
 @dataclass
@@ -79,31 +80,11 @@ def make_file(count: int, run: str) -> tuple[str, list[str]]:
 
 
 def start_worker(name: str, queue: str | None, env: dict[str, str], log: Path,
-                 concurrency: int = 1) -> subprocess.Popen[Any]:
+                 concurrency: int = 1) -> subprocess.Popen[bytes]:
     """A Celery worker on `queue`, or the database worker (`run_jobs`) when queue is None."""
     if queue is None:
-        command = [sys.executable, "manage.py", "run_jobs", "--poll", "0.2"]
-    else:
-        command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
-                   "-Q", queue, "-n", f"{name}@%h", "--concurrency", str(concurrency),
-                   "--without-gossip", "--without-mingle", "--without-heartbeat"]
-    with log.open("ab") as out:
-        # A session of its own: the kill takes the pool's child with the main process.
-        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out,
-                                start_new_session=True)
-
-
-def stop(process: subprocess.Popen[Any], sig: int = signal.SIGTERM) -> None:
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            return
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=15)
+        return run_jobs(env, log)
+    return celery(env, log, concurrency=concurrency, beat=False, queue=queue, name=name)
 
 
 def run(records: int, kill_after: int, kill_delay: float, timeout: float, visibility: int,

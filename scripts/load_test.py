@@ -36,18 +36,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scripts.served import (  # noqa: E402
-    celery, database, gunicorn, make_token, manage, production_env, stop)
+    celery, database, gunicorn, lifted_limits, make_token, manage, production_env, stop)
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_load"
 UPLOAD_URL = "/api/v1/uploads/"
-LIFTED = "1000000000/hour"
 
 
 def server_env(database_url: str, broker: str = "") -> dict[str, str]:
     """The production set-up with the rate limits lifted."""
-    return production_env(database_url, CELERY_BROKER_URL=broker, API_THROTTLE_ANON=LIFTED,
-                          API_THROTTLE_USER=LIFTED, API_THROTTLE_UPLOAD=LIFTED,
-                          API_THROTTLE_EXPORT=LIFTED)
+    return production_env(database_url, CELERY_BROKER_URL=broker, **lifted_limits())
 
 
 @dataclass

@@ -4,7 +4,7 @@
         [--database-url postgres://postgres@127.0.0.1:5432/fourcolor_probe]
 
 gunicorn with DEBUG off and no Redis, run with NUM_PROXIES=0 and 1 (behind a proxy that
-appends to X-Forwarded-For), on a database emptied of users and games: 60 wrong passwords then
+appends to X-Forwarded-For), each on the database created anew: 60 wrong passwords then
 the right one at each sign-in door, 100 anonymous exports, 40 uploads with a token
 (docs/reliability.md). Prints one line per probe; exit status 1 when a limit did not hold.
 """
@@ -15,7 +15,6 @@ import argparse
 import http.cookiejar
 import json
 import re
-import subprocess
 import sys
 import urllib.error
 import urllib.parse
@@ -26,7 +25,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.served import gunicorn, manage, production_env, stop  # noqa: E402
+from scripts.served import (  # noqa: E402
+    database, fresh_log, gunicorn, make_token, manage, production_env, stop, verdict)
 
 PASSWORD = "probe-correct-horse-battery-9"
 
@@ -102,19 +102,13 @@ def guess(base: str, door: str, username: str, xff: str | None
 
 def probe(url: str, port: int, workers: int, proxies: int) -> list[tuple[str, bool]]:
     environ = production_env(url, NUM_PROXIES=str(proxies))
-    manage(environ, "migrate", "--verbosity", "0")
-    manage(environ, "collectstatic", "--noinput", "--verbosity", "0")
-    token = manage(environ, "shell", "-c", (
-        "from django.contrib.auth.models import User; from axes.models import AccessAttempt; "
-        "from records.tokens import create_token; from django.core.cache import cache; "
-        "User.objects.all().delete(); AccessAttempt.objects.all().delete(); cache.clear(); "
+    database(environ, drop=True)
+    manage(environ, "shell", "-c", (
+        "from django.contrib.auth.models import User; "
         f"[User.objects.create_user(n, password='{PASSWORD}', is_staff=True, is_superuser=True)"
-        " for n in ('site', 'admin', 'api', 'spare', 'spare2', 'spare3')]; "
-        "print(create_token(User.objects.create_user('uploader'), 'probe')[1])"
-    )).strip().splitlines()[-1]
-    log = ROOT / "var" / f"security_probe_{proxies}.log"
-    log.unlink(missing_ok=True)
-    server = gunicorn(environ, port, workers, log)
+        " for n in ('site', 'admin', 'api', 'spare', 'spare2', 'spare3')]"))
+    token = make_token(environ, "uploader")
+    server = gunicorn(environ, port, workers, fresh_log(f"security_probe_{proxies}.log"))
     base = f"http://127.0.0.1:{port}"
     checks: list[tuple[str, bool]] = []
     try:
@@ -203,16 +197,11 @@ def main() -> int:
     parser.add_argument("--database-url",
                         default="postgres://postgres@127.0.0.1:5432/fourcolor_probe")
     args = parser.parse_args()
-    name = urllib.parse.urlparse(args.database_url).path.lstrip("/")
-    subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name],
-                   capture_output=True)
     checks = []
     for proxies in (0, 1):
         checks += [(f"NUM_PROXIES={proxies}: {name}", ok) for name, ok in
                    probe(args.database_url, args.port, args.workers, proxies)]
-    for name, ok in checks:
-        print(f"  {'ok  ' if ok else 'FAIL'} {name}")
-    return 0 if all(ok for _, ok in checks) else 1
+    return verdict(checks)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from served import PYTHON, ROOT, database, gunicorn, make_token, production_env, start, stop  # noqa: E402
+from served import ROOT, database, gunicorn, make_token, production_env, stop  # noqa: E402
+from served import celery as start_celery  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_upload_sizes"
 MB = 1_000_000
@@ -158,8 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     server = gunicorn(env, args.port, args.workers, log)
     celery = None
     if args.celery:
-        celery = start([PYTHON, "-m", "celery", "-A", "config", "worker", "-l", "warning",
-                        "--concurrency", "1", "--without-gossip", "--without-mingle"], env, log)
+        celery = start_celery(env, log, beat=False)
     base = f"http://127.0.0.1:{args.port}"
     results: list[Figures] = []
     try:
