@@ -8,9 +8,9 @@ import fourcolor
 from ratings import stats
 from records.filters import GameFilter, GameFilters, StatisticsFilter
 from records.models import Game, GameAnalysis
-from tests.web.conftest import HTML_NAME, Archive
+from tests.web.conftest import HTML_NAME, SHARED, Archive
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 
 def ids(params: dict[str, str]) -> list[int]:

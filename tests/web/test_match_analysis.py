@@ -14,10 +14,10 @@ from jobs.analysis import Parameters, request_analysis
 from jobs.models import Job
 from records.models import Game, GameAnalysis
 from tests.analysis.fixtures import run_queued
-from tests.web.conftest import Archive
+from tests.web.conftest import SHARED, Archive
 from tests.web.dom import Node, parse
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("few_analysis_samples")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("few_analysis_samples", SHARED)]
 
 
 def page(client: Client, archive: Archive) -> Node:

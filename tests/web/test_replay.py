@@ -16,10 +16,11 @@ from fourcolor.replay_json import review_json, state_json
 from records.models import Game
 from records.refusal_text import refusal_text
 from records.services import import_records
-from tests.web.conftest import COMMENT, HTML_NAME, Archive, long_text, record_text, replay_of
+from tests.web.conftest import (COMMENT, HTML_NAME, SHARED, Archive, long_text, record_text,
+                                replay_of)
 from tests.web.dom import Node, parse
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 
 def page(client: Client, game: Game, **params: object) -> Node:
