@@ -74,11 +74,11 @@ def game_count(database_url: str) -> int:
 
 
 def content_hash(text: str) -> str:
-    """What the archive keys a game by: sha256 of its canonical text (records.services)."""
+    """What the archive keys a game by: sha256 of its identity text (records.services)."""
     import fourcolor
+    from fourcolor.notation.identity import identity_text
 
-    canonical = fourcolor.write_fcn(fourcolor.parse_record(text))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return hashlib.sha256(identity_text(fourcolor.parse_record(text)).encode("utf-8")).hexdigest()
 
 
 def upload_pool(run_id: str, count: int) -> list[tuple[str, str]]:
