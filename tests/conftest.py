@@ -12,6 +12,13 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import settings
+
+# No time limit per example: a property test checks what the code does, never how fast (speed
+# lives in bench/). Hypothesis' 200 ms default failed a test whose first example built the
+# engine's tables on a loaded machine.
+settings.register_profile("fourcolor", deadline=None)
+settings.load_profile("fourcolor")
 
 # The analysis fixtures (held_jobs, few_analysis_samples) serve the analysis, web and browser
 # tests alike.

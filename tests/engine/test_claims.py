@@ -343,7 +343,7 @@ def test_it_scores_the_win_that_took_priority_over_the_calls() -> None:
     assert game.finish.settlement == {1: -19, 2: 57, 3: -19, 4: -19}
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.sampled_from(["classic", "bga"]), st.integers(2, 4), st.integers(0, 2**32))
 def test_it_never_offers_a_seat_a_claim_on_its_own_discard(
     ruleset: str, players: int, seed: int

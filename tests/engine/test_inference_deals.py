@@ -34,7 +34,7 @@ def _draws(
     return [sampler.hands() for _ in range(6)]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     ruleset=st.sampled_from(["classic", "bga"]),
     players=st.integers(2, 4),

@@ -92,7 +92,7 @@ def test_it_lists_exactly_the_legal_events_under_switched_rules(
         check_record(record, ruleset)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     ruleset=st.sampled_from(["classic", "bga"]),
     players=st.integers(2, 4),

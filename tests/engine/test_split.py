@@ -158,7 +158,7 @@ meld_hands = (
 )
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=250)
 @given(hand=st.one_of(random_hands, meld_hands), ruleset=st.sampled_from(["classic", "bga"]))
 def test_it_equals_a_brute_force_search_on_small_hands(hand: list[str], ruleset: str) -> None:
     rs = get_ruleset(ruleset)
@@ -212,7 +212,7 @@ def test_it_gives_every_classic_meld_points_of_the_parity_of_its_size() -> None:
             assert meld.points(rs, exposed=exposed) % 2 == len(group) % 2, (group, exposed)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(data=st.data())
 def test_it_scores_every_classic_winning_hand_odd(data: st.DataObject) -> None:
     """Compose random melds (at most 4 copies of a kind) up to 21 cards, expose some of them:

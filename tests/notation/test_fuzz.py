@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import fourcolor
 from fourcolor.generate import generate_record
 
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 CATEGORIES = {
     "syntax", "tags", "deal", "too-many-copies", "turn", "not-live", "not-in-hand",
     "discard-general", "claim-right", "not-a-meld", "no-win", "bad-split", "pile-mismatch",

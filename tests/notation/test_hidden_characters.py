@@ -58,7 +58,7 @@ def test_it_still_accepts_tabs_and_every_line_ending() -> None:
 
 
 @given(st.text(min_size=1, max_size=8), st.integers(0, 2000))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 def test_it_refuses_every_record_with_a_control_character_and_no_other(
     noise: str, where: int
 ) -> None:
@@ -120,7 +120,7 @@ def test_it_accepts_names_with_visible_characters(name: str) -> None:
 
 
 @given(st.text(min_size=1, max_size=6))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 def test_a_name_is_refused_exactly_when_it_breaks_the_rule(name: str) -> None:
     invisible = all(
         unicodedata.category(c)[0] in "ZCM" or c in "\u115f\u1160\u3164\uffa0" for c in name

@@ -28,7 +28,7 @@ def reparsed(base: fourcolor.Record) -> fourcolor.Record:
     return fourcolor.parse_record(fourcolor.write_fcn(base))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 10_000), comment=st.text(
     alphabet=st.characters(blacklist_characters="{}\\", blacklist_categories=("Cs", "Cc")),
     max_size=20))
@@ -48,7 +48,7 @@ def test_descriptions_never_make_another_round(seed: int, comment: str) -> None:
     assert identity_text(dataclasses.replace(base, tags=without_result)) == identity_text(base)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 10_000))
 def test_what_was_played_makes_another_round(seed: int) -> None:
     base = reparsed(record(seed))

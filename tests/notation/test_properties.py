@@ -21,7 +21,7 @@ from fourcolor.generate import RULE_BOTS, generate_record
 from fourcolor.notation import Event, Record
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
-PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 END_CATEGORIES = {"truncated", "result-mismatch", "lucky"}
 
 
@@ -168,7 +168,7 @@ def verdict(record: Record, events: list[Event], result: str | None) -> fourcolo
     return fourcolor.check_record(text).error
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(
     generated_records(),
     st.sampled_from(MUTATIONS),

@@ -19,7 +19,7 @@ from fourcolor.rulesets import (
 )
 from tests.notation.fcn import Fault, fault_of, fcn
 
-PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 SWITCHES_LINE = 6  # after Ruleset, Seat1, Seat2, Dealer and Result in `fcn`'s layout
 VALUE_COL = len('[Switches "') + 1
 

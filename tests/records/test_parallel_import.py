@@ -72,7 +72,7 @@ def _records(data: bytes, first_line: int = 1) -> list[tuple[int, str]]:
             for r in fourcolor.iter_records(DecodedLines(data, first_line))]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(PIECES, st.integers(min_value=1, max_value=9), st.integers(min_value=1, max_value=50))
 def test_each_chunk_read_alone_holds_the_whole_files_records(
         pieces: list[str], parts: int, size: int) -> None:

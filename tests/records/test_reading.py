@@ -32,7 +32,7 @@ def _chunked(data: bytes, sizes: list[int]) -> list[bytes]:
     return [c for c in chunks if c]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(PIECES, st.lists(st.integers(min_value=1, max_value=7), max_size=40))
 def test_it_splits_lines_the_same_whatever_the_chunks(pieces: list[str], sizes: list[int]) -> None:
     text = "".join(pieces)
@@ -43,7 +43,7 @@ def test_it_splits_lines_the_same_whatever_the_chunks(pieces: list[str], sizes: 
     assert list(split_lines([text])) == expected
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50)
 @given(st.lists(st.integers(min_value=1, max_value=4096), min_size=1, max_size=30))
 def test_it_reads_the_same_records_from_any_chunking(sizes: list[int]) -> None:
     text = good_text(0) + "\n" + good_text(1).replace("\n", "\r\n") + "\r\n" + good_text(2)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from records.services import ImportReport, RecordResult, RecordStatus
@@ -49,7 +49,6 @@ def _limit_after(results: list[RecordResult]) -> RecordResult:
     return _result(len(results), RecordStatus.REFUSED)
 
 
-@settings(deadline=None)  # pure Python, but a loaded machine stalls any example now and then
 @given(st.lists(STATUSES, max_size=12), st.booleans(), st.text(max_size=5))
 def test_it_reads_back_every_saved_field(statuses: list[RecordStatus], limited: bool,
                                          stopped: str) -> None:
@@ -64,7 +63,6 @@ def test_it_reads_back_every_saved_field(statuses: list[RecordStatus], limited: 
     assert all(type(r.status) is RecordStatus for r in again.results + again.problems)
 
 
-@settings(deadline=None)
 @given(files(), st.integers(0, 14), st.integers(0, 14))
 def test_it_merges_the_parts_of_a_file_associatively_into_the_whole_files_report(
     file: tuple[list[RecordResult], bool], cut1: int, cut2: int

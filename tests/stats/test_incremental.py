@@ -30,7 +30,6 @@ pytestmark = pytest.mark.django_db
 
 PROPERTY = settings(
     max_examples=10,
-    deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
