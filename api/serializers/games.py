@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from drf_spectacular.utils import extend_schema_field
+from fourcolor.rulesets import MAX_PLAYERS
 from rest_framework import serializers
 
 from api.pagination import CURSOR_PATTERN, MAX_CURSOR
@@ -190,13 +191,12 @@ class GameExportLineSerializer(GameDetailSerializer):
 
 # ----------------------------------------------------------------------------- queries
 
-MAX_SEAT = 4
 MAX_PLY = 10**9 - 1  # what `_whole_number` reads in a ply's path
 
 
 class PlyQuery(serializers.Serializer[Any]):
     seat = serializers.IntegerField(
-        required=False, min_value=1, max_value=MAX_SEAT,
+        required=False, min_value=1, max_value=MAX_PLAYERS,
         help_text="show the table as this seat sees it: other hands hidden",
     )
 

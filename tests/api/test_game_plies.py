@@ -11,7 +11,7 @@ from fourcolor.replay_json import state_json
 
 from records.models import Game
 
-from .conftest import SHARED, Archive
+from .conftest import SHARED, Archive, round_text, store
 
 pytestmark = pytest.mark.usefixtures(SHARED)
 
@@ -76,7 +76,8 @@ def test_it_shows_the_finish_at_the_last_ply(api: APIClient, archive: Archive) -
         ("x", {}, 404, "not_found"),
         ("0", {"seat": "4"}, 404, "not_found"),  # a 3-player game has no seat 4
         ("0", {"seat": "0"}, 400, "invalid"),
-        ("0", {"seat": "5"}, 400, "invalid"),
+        ("0", {"seat": "5"}, 404, "not_found"),  # a seat a larger table has
+        ("0", {"seat": "9"}, 400, "invalid"),  # no table has nine seats
         ("0", {"seat": "north"}, 400, "invalid"),
     ],
 )
@@ -91,6 +92,19 @@ def test_it_refuses_a_ply_or_seat_the_game_does_not_have(
 
     assert response.status_code == status
     assert response.json()["error"]["code"] == code
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seat", [5, 8])
+def test_it_shows_the_table_as_a_seat_of_an_eight_seat_round_sees_it(
+    api: APIClient, seat: int
+) -> None:
+    [game] = store([round_text(3, players=8)])
+
+    body = api.get(url(game, 1), {"seat": seat}).json()
+
+    hidden = [s["seat"] for s in body["seats"] if s["hand"] is None]
+    assert sorted(hidden) == [s for s in range(1, 9) if s != seat]
 
 
 @pytest.mark.django_db

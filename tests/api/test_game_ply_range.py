@@ -56,7 +56,8 @@ def test_each_state_links_its_neighbours_in_the_same_view(
 @pytest.mark.django_db
 @pytest.mark.parametrize(("params", "status"), [
     ({"from": "-1"}, 400), ({"to": "x"}, 400),
-    ({"seat": "5"}, 400), ({"seat": "4"}, 404), ({"to": "9999"}, 404), ({"from": "9999"}, 404),
+    ({"seat": "9"}, 400), ({"seat": "4"}, 404), ({"seat": "8"}, 404),
+    ({"to": "9999"}, 404), ({"from": "9999"}, 404),
     ({"ply": "3"}, 400), ({"from": "5", "to": "3"}, 400),
 ])
 def test_it_refuses_a_bad_range(
