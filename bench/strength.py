@@ -32,7 +32,8 @@ import time
 from _common import header, table
 
 from fourcolor import validate
-from fourcolor.generate import GreedyBot, _deal, generate_record, make_bot
+from fourcolor.bots import GreedyBot
+from fourcolor.generate import _deal, generate_record, make_bot
 from fourcolor.playout import greedy_playout
 from fourcolor.round import Round
 from fourcolor.rulesets import get_ruleset

@@ -1,25 +1,20 @@
 """Seeded self-play: bots play whole rounds and matches, deterministically from a seed.
 
-Three bots: ``random`` picks uniformly among legal choices (claims it may decline, melds,
-discards); ``greedy`` values points: it always wins when it can (taking the best-scoring win),
-claims the meld worth most (in a ruleset with a threshold, never one that ends the round by a
-forced finish under it while it has another choice), and discards the card that helps its hand
-least; ``analyst[:SAMPLES]`` plays the reviewer's best option (`fourcolor.analysis.advise`, at
-SAMPLES deals a decision, 32 by default) where the reviewer would mark the greedy choice
-with a loss, and otherwise plays as ``greedy``. The
-bots choose among the events `Round.legal_events()` lists (nothing else lists moves), and every
-event goes through `Round.push`, so a generated record is legal by construction (and the tests
-check it again).
+The bots: ``random`` and ``greedy`` (`fourcolor.bots`, by fixed rules), and
+``analyst[:SAMPLES]``, which plays the reviewer's best option (`fourcolor.analysis.advise`, at
+SAMPLES deals a decision, 32 by default) where the reviewer would mark the greedy choice with a
+loss, and otherwise plays as ``greedy``. The bots choose among the events
+`Round.legal_events()` lists (nothing else lists moves), and every event goes through
+`Round.push`, so a generated record is legal by construction (and the tests check it again).
 """
 
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from .bots import Bot, GreedyBot, Option, RandomBot
 from .cards import CARDS, Card, full_deck
 from .claims import Claim, ClaimRight, Live, claim_right, resolve_claims
 from .game import validate
@@ -27,7 +22,7 @@ from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .match import is_below_threshold, next_dealer
 from .melds import Meld, classify
 from .notation import Event, Record
-from .playout import forces_finish_below_threshold, partners
+from .playout import forces_finish_below_threshold
 from .rulesets import Ruleset, format_switches, get_ruleset, variant
 
 # The bots that play by fixed rules, fast enough for property tests and benchmarks to draw from;
@@ -36,97 +31,6 @@ RULE_BOTS = ("random", "greedy")
 BOTS = (*RULE_BOTS, "analyst")
 ANALYST_SAMPLES = 32
 DEFAULT_NAMES = ("East", "South", "West", "North", "Player 5", "Player 6", "Player 7", "Player 8")
-
-
-@dataclass
-class _Option:
-    seat: int
-    right: ClaimRight
-    meld: Meld
-    points: int  # for wins
-    event: Event  # the listed event
-
-
-class Bot(ABC):
-    """Decisions for one seat. Subclasses pick; the table enforces the rules."""
-
-    # Whether the table offers `choose_meld` only the melds that do not end the round by a
-    # forced finish under the ruleset's threshold (when there are any): such a finish pays
-    # every other seat T + B (RULES.md §7), the worst result a seat can bring on itself.
-    careful = False
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.seat = 0
-
-    def sit(self, state: Round, seat: int) -> None:
-        """Told its seat, and the round it plays in, before the play starts (only the analyst
-        looks at the round, and only at what its seat may see)."""
-        self.seat = seat
-
-    def redeal(self) -> bool:
-        return self.rng.random() < 0.5
-
-    def take_win(self, option: _Option) -> bool:
-        return True
-
-    @abstractmethod
-    def choose_meld(self, options: list[_Option], hand: list[int], rs: Ruleset) -> _Option | None:
-        """The meld to claim among `options`, or None to decline."""
-
-    @abstractmethod
-    def choose_discard(self, hand: list[int], legal: list[Card], rs: Ruleset) -> Card:
-        """The card to discard among `legal`."""
-
-
-class RandomBot(Bot):
-    def take_win(self, option: _Option) -> bool:
-        return self.rng.random() < 0.95
-
-    def choose_meld(self, options: list[_Option], hand: list[int], rs: Ruleset) -> _Option | None:
-        if not options or self.rng.random() < 0.3:
-            return None
-        return self.rng.choice(options)
-
-    def choose_discard(self, hand: list[int], legal: list[Card], rs: Ruleset) -> Card:
-        return self.rng.choice(legal)
-
-
-def _partners(card: Card, hand: list[int], rs: Ruleset, careful: bool = True) -> float:
-    """How much a card works with the rest of the hand (higher: keep it): `playout.partners`
-    with the ruleset's switches for the card's rank. `careful=False`: every rank as if its
-    pairs were melds (the greedy bot before its soldier rule, `GreedyBot`)."""
-    return partners(card.index, hand, rs.allows("three_colour", card.rank),
-                    rs.allows("pair", card.rank) or not careful)
-
-
-class GreedyBot(Bot):
-    def __init__(self, rng: random.Random, *, careful: bool = True) -> None:
-        # careful=False: the greedy bot as it was before it learnt its two bga rules, the
-        # forced-finish rule (`Bot.careful`) and the soldier discards (`_partners`), kept for
-        # comparisons (bench/analysis.py) and for records pinned to it (the demo, fixtures).
-        super().__init__(rng)
-        self.careful = careful
-
-    def redeal(self) -> bool:
-        return True
-
-    def choose_meld(self, options: list[_Option], hand: list[int], rs: Ruleset) -> _Option | None:
-        if not options:
-            return None
-        return max(
-            options,
-            key=lambda o: (
-                o.meld.points(rs, exposed=True),
-                len(o.meld.cards),
-                -o.meld.cards[0].index,
-            ),
-        )
-
-    def choose_discard(self, hand: list[int], legal: list[Card], rs: Ruleset) -> Card:
-        return min(
-            legal, key=lambda c: (_partners(c, hand, rs, self.careful), self.rng.random())
-        )
 
 
 class AnalystBot(GreedyBot):
@@ -173,11 +77,11 @@ class AnalystBot(GreedyBot):
             self.advice = (state.ply, choice if decision is not None else None)
         return self.advice[1]
 
-    def take_win(self, option: _Option) -> bool:
+    def take_win(self, option: Option) -> bool:
         best = self.best()
         return best is None or best.split()[0].endswith("w")
 
-    def choose_meld(self, options: list[_Option], hand: list[int], rs: Ruleset) -> _Option | None:
+    def choose_meld(self, options: list[Option], hand: list[int], rs: Ruleset) -> Option | None:
         best = self.best()
         if best is None:
             return super().choose_meld(options, hand, rs)
@@ -302,7 +206,7 @@ class _Table:
         card = self.bots[seat].choose_discard(self.round.hands[seat], list(by_card), self.rs)
         self.push(by_card[card])
 
-    def _meld_call(self, seat: int, own: list[Event], live: Live) -> _Option | None:
+    def _meld_call(self, seat: int, own: list[Event], live: Live) -> Option | None:
         """The meld `seat`'s bot calls among its listed melds, if any; a drawn general is
         always melded (never declined, and with a careful bot, even when every meld of it
         forces a finish below the threshold)."""
@@ -315,7 +219,7 @@ class _Table:
                 right = claim_right(
                     self.rs, self.players, live, seat, meld.kind, card.rank, win=False
                 )
-                options.append(_Option(seat, right, meld, 0, e))
+                options.append(Option(seat, right, meld, 0, e))
         hand = r.hands[seat]
         bot = self.bots[seat]
         drawn_general = live.source == "draw" and seat == live.owner and card.rank == "K"
@@ -343,13 +247,13 @@ class _Table:
         for e in events:
             if e.verb in "mw":
                 by_seat.setdefault(e.seat, []).append(e)
-        calls: list[_Option] = []
+        calls: list[Option] = []
         for seat in range(1, self.players + 1):
             own = by_seat.get(seat)
             if own is None:
                 continue  # nothing to claim: no bot is asked (none draws a random number)
             wins = [
-                _Option(seat, ClaimRight.WIN, _meld(e, self.rs), _win_points(r, e), e)
+                Option(seat, ClaimRight.WIN, _meld(e, self.rs), _win_points(r, e), e)
                 for e in own
                 if e.verb == "w"
             ]

@@ -85,12 +85,9 @@ class _Open:
 
 def read_events(section: str, line: int, record: Record) -> None:
     """Fill `record.events` from the event section `section` (from line `line` of the file).
-    At the first malformed event, the events before it are kept and the error is stored in
-    `record.syntax_error`: the validator reports a rule broken by an earlier event first,
-    since faults are reported in event order. The rarer tokens are read by `_read_events`,
-    `_read_comment` and `_read_word`."""
-    events = record.events
-    append = events.append
+    At the first malformed event, keep the events before it and store the error in
+    `record.syntax_error` (faults are reported in event order: an earlier rule broken first)."""
+    append = record.events.append
     cache_get = _CACHE.get
     split = _EVENT_GAP.split
     line_start = 0  # where the current line starts in `section`
@@ -121,12 +118,6 @@ def read_events(section: str, line: int, record: Record) -> None:
                 else:  # one by one: a text not seen, or the limit
                     ply, value, more, at_col = _read_events(texts, values, line, col, ply, append)
                     at_line = line
-                if kind == _EVENTS_LINE_END:
-                    line += 1
-                    line_start = m.end()
-            elif kind == _LINE_END:
-                line += 1
-                line_start = m.end()
             elif kind == _CARDS:  # more cards of the open event
                 if value is None:
                     raise _before_first(m[3].split()[0], line, m.start(3) - line_start + 1)
@@ -143,6 +134,9 @@ def read_events(section: str, line: int, record: Record) -> None:
                 col = m.start(8) - line_start + 1
                 opened = _read_word(m[8], line, col, ply, value, more, at_line, at_col, append)
                 ply, value, more, at_line, at_col = opened
+            if kind == _EVENTS_LINE_END or kind == _LINE_END:
+                line += 1
+                line_start = m.end()
         if value is not None:
             append(_finish(value, more or _Open(), at_line, at_col, ply))
     except FcnSyntaxError as err:

@@ -9,7 +9,8 @@ import pytest
 from fourcolor.analysis import advise
 from fourcolor.decisions import PASS
 from fourcolor.cards import parse_card
-from fourcolor.generate import _partners, generate_record, greedy_choice
+from fourcolor.bots import hand_partners
+from fourcolor.generate import generate_record, greedy_choice
 from fourcolor.inference import History
 from fourcolor.round import LIVE, MUST_DISCARD, Round
 
@@ -82,7 +83,7 @@ def test_greedy_choice_names_what_the_greedy_bot_plays(ruleset: str) -> None:
                 choice = greedy_choice(state, event.seat)
                 assert choice is not None and choice.startswith(f"{event.seat}x ")
                 hand, rs = state.hands[event.seat], state.ruleset
-                assert _partners(parse_card(choice.split()[1]), hand, rs) == _partners(
+                assert hand_partners(parse_card(choice.split()[1]), hand, rs) == hand_partners(
                     event.cards[0], hand, rs
                 )
                 checked += 1

@@ -11,7 +11,8 @@ import pytest
 from fourcolor.decisions import decision_points
 from fourcolor.inference import HandSampler
 from fourcolor.round import Round
-from fourcolor.generate import GreedyBot, generate_record, play_out
+from fourcolor.bots import GreedyBot
+from fourcolor.generate import generate_record, play_out
 from fourcolor.playout import greedy_playout
 from fourcolor.rulesets import Ruleset, get_ruleset, with_switches
 
