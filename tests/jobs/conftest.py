@@ -4,6 +4,7 @@ an illegal one) and a low threshold so that a few kilobytes already make a backg
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -54,3 +55,18 @@ def _low_threshold(settings: Any) -> None:
     cache.clear()  # throttle counters
 
 
+def failing_at(real: Callable[..., Any], call: int, error: Exception, *,
+               returned: bool = False) -> Callable[..., Any]:
+    """`real`, except that its `call`-th call meets `error`: raised, or with `returned` given
+    back as `storing.store_retrying` gives back the error its retries could not get past."""
+    calls = {"n": 0}
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == call:
+            if returned:
+                return error
+            raise error
+        return real(*args, **kwargs)
+
+    return wrapped

@@ -24,7 +24,7 @@ from jobs.runs import execute
 from records.models import Game
 from records.services import import_records, importing, storing
 
-from .conftest import make_upload
+from .conftest import failing_at, make_upload
 
 pytestmark = pytest.mark.django_db
 
@@ -41,15 +41,7 @@ def sent(monkeypatch: pytest.MonkeyPatch, settings: Any) -> list[tuple[str, int]
 
 
 def _failing_once(real: Any) -> Any:
-    calls = {"n": 0}
-
-    def call(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise OperationalError("connection refused")
-        return real(*args, **kwargs)
-
-    return call
+    return failing_at(real, 1, OperationalError("connection refused"))
 
 
 def test_a_job_whose_task_cannot_reach_the_database_is_tried_again(
@@ -88,16 +80,9 @@ def _database_gone_at_second_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     import's own retries (once: the next try finds it back)."""
     monkeypatch.setattr(importing, "BATCH_RECORDS", 4)
     monkeypatch.setattr(importing, "BATCH_SECONDS", 3600.0)
-    real = storing.store_retrying
-    calls = {"n": 0}
-
-    def store(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 2:
-            return OperationalError("server closed the connection unexpectedly")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(storing, "store_retrying", store)
+    gone = OperationalError("server closed the connection unexpectedly")
+    monkeypatch.setattr(storing, "store_retrying",
+                        failing_at(storing.store_retrying, 2, gone, returned=True))
 
 
 def test_a_job_the_database_stops_midway_is_put_back_and_its_task_tried_again(

@@ -24,7 +24,7 @@ import fourcolor
 from fourcolor.notation.identity import identity_text
 from records.services import sha256_text
 
-from .conftest import Upload, make_upload, run_worker
+from .conftest import Upload, failing_at, make_upload, run_worker
 
 pytestmark = pytest.mark.django_db
 BATCH = 4
@@ -255,16 +255,10 @@ def test_it_queues_a_job_the_database_stopped_again_for_the_worker(
     DB_RETRY_SECONDS and goes on from `resume_at`, with no command to run."""
     upload = make_upload(13)
     job = create_import_job(upload.data, user)
-    real = records.services.storing.store_retrying
-    calls = {"n": 0}
-
-    def store(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 2:
-            return OperationalError("server closed the connection unexpectedly")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(records.services.storing, "store_retrying", store)
+    storing = records.services.storing
+    gone = OperationalError("server closed the connection unexpectedly")
+    monkeypatch.setattr(storing, "store_retrying",
+                        failing_at(storing.store_retrying, 2, gone, returned=True))
 
     run_worker()
 
