@@ -1,5 +1,5 @@
 """`Authorization: Token <key>`: the key looked up by its hash (records.tokens), the token kept
-as `request.auth` so that its scope can be checked (api.permissions.TokenScope)."""
+as `request.auth` so that its scope can be checked (api.views.base: `check_permissions`)."""
 
 from __future__ import annotations
 

@@ -75,13 +75,13 @@ def _says(replay: Replay, ply: int) -> str | None:
     event = replay.record.events[ply - 1]
     names = dict(enumerate(replay.record.seats, start=1))
     claim = replay.claim(ply)
-    words = ClaimDoc().to_representation(claim) if claim is not None else None
+    words = ClaimDoc.write(claim) if claim is not None else None
     return event_words(event.verb, event.seat, words, names)
 
 
 def review_json(game: Game) -> dict[str, Any]:
     """The engine's review of `game` as ReviewDoc writes it."""
     plies = load_replay(game).review()
-    ply, missed = PlyReviewDoc().to_representation, PlyMissedWinDoc().to_representation
+    ply, missed = PlyReviewDoc.write, PlyMissedWinDoc.write
     return {"game": game.pk, "plies": [ply(p) for p in plies],
             "missed_wins": [missed(m) for p in plies for m in p.missed_wins]}

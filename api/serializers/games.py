@@ -165,7 +165,7 @@ class GameDetailSerializer(GameSerializer):
     def get_finish(self, game: Game) -> dict[str, Any] | None:
         # The engine's RoundEnd, filled by the view like `record_json`.
         finish = self.context.get("finish")
-        return FinishDoc().to_representation(finish) if finish is not None else None
+        return FinishDoc.write(finish) if finish is not None else None
 
     @extend_schema_field(GameLinksSerializer)
     def get_links(self, game: Game) -> dict[str, str]:

@@ -1,9 +1,9 @@
 """The engine's replay values (`fourcolor.replay`): a ply's table, the review, the finish.
 
-One serializer per value. The declared fields are the OpenAPI schema; `to_representation`
-writes the value with the engine's JSON form (fourcolor/replay_json.py, which the command line
-uses too), field for field, because a replay's plies are thousands of small
-values and DRF's generic field walk would make `GET /games/{id}/plies/` several times slower.
+One serializer per value. The declared fields are the OpenAPI schema; `write` writes the value
+with the engine's JSON form (fourcolor/replay_json.py, which the command line uses too), field
+for field, because a replay's plies are thousands of small values and DRF's generic field walk
+would make `GET /games/{id}/plies/` several times slower.
 tests/api/test_replay_serializers.py checks that every serializer writes exactly its declared
 fields. The class names are the schema's component names, stable so that a client generated
 from the schema keeps its types.
@@ -21,41 +21,32 @@ from fourcolor import replay_json
 from records.models import Outcome, WinSource
 
 
-# The writers are the engine's JSON form (fourcolor/replay_json.py), plain functions: a
-# serializer instance per nested value would cost more than the value itself (DRF's
-# Field.__init__), and a round has thousands of them.
-_meld = replay_json.meld_json
-_finish_meld = replay_json.finish_meld_json
-_finish = replay_json.round_end_json
-_live = replay_json.live_json
-_discard = replay_json.discard_json
-_seat = replay_json.seat_json
-_wait = replay_json.wait_json
-_missed = replay_json.missed_win_json
+class ValueDoc(serializers.Serializer[Any]):
+    # `write`: the engine's writer of the value (fourcolor/replay_json.py), a plain function:
+    # a serializer instance per nested value would cost more than the value itself (DRF's
+    # Field.__init__), and a round has thousands of them. A comment, not a docstring: the
+    # schema takes a component's description from its serializer's docstring.
+    write: Callable[[Any], dict[str, Any]]
+
+    def to_representation(self, value: Any) -> dict[str, Any]:
+        return type(self).write(value)
 
 
-_claim = replay_json.claim_json
-
-
-class MeldDoc(serializers.Serializer[Any]):
+class MeldDoc(ValueDoc):
     kind = serializers.CharField()
     cards = serializers.ListField(child=serializers.CharField())
     points = serializers.IntegerField()
 
-    def to_representation(self, meld: values.MeldShown) -> dict[str, Any]:
-        return _meld(meld)
-
+    write = staticmethod(replay_json.meld_json)
 
 
 class FinishMeldDoc(MeldDoc):
     exposed = serializers.BooleanField()
 
-    def to_representation(self, meld: values.FinishMeld) -> dict[str, Any]:  # type: ignore[override]
-        return _finish_meld(meld)
+    write = staticmethod(replay_json.finish_meld_json)
 
 
-
-class FinishDoc(serializers.Serializer[Any]):
+class FinishDoc(ValueDoc):
     """The end of a round (fourcolor.replay.RoundEnd)."""
 
     outcome = serializers.ChoiceField(choices=Outcome.choices)
@@ -72,32 +63,26 @@ class FinishDoc(serializers.Serializer[Any]):
     declared_split = serializers.BooleanField()
     best_hidden_points = serializers.IntegerField(allow_null=True)
 
-    def to_representation(self, end: values.RoundEnd) -> dict[str, Any]:
-        return _finish(end)
+    write = staticmethod(replay_json.round_end_json)
 
 
-
-class LiveDoc(serializers.Serializer[Any]):
+class LiveDoc(ValueDoc):
     card = serializers.CharField()
     owner = serializers.IntegerField()
     # A plain string: an enum here would be a third name for WinSource's values.
     source = serializers.CharField(help_text="draw or discard: where the live card came from")
 
-    def to_representation(self, live: values.LiveCard) -> dict[str, Any]:
-        return _live(live)
+    write = staticmethod(replay_json.live_json)
 
 
-
-class DiscardDoc(serializers.Serializer[Any]):
+class DiscardDoc(ValueDoc):
     seat = serializers.IntegerField()
     card = serializers.CharField()
 
-    def to_representation(self, discard: values.Discard) -> dict[str, Any]:
-        return _discard(discard)
+    write = staticmethod(replay_json.discard_json)
 
 
-
-class SeatStateDoc(serializers.Serializer[Any]):
+class SeatStateDoc(ValueDoc):
     seat = serializers.IntegerField()
     name = serializers.CharField()
     dealer = serializers.BooleanField()
@@ -113,12 +98,10 @@ class SeatStateDoc(serializers.Serializer[Any]):
         help_text="what this seat may claim on the live card (null when hidden)",
     )
 
-    def to_representation(self, seat: values.SeatState) -> dict[str, Any]:
-        return _seat(seat)
+    write = staticmethod(replay_json.seat_json)
 
 
-
-class ClaimDoc(serializers.Serializer[Any]):
+class ClaimDoc(ValueDoc):
     """A claim that took effect (fourcolor.replay.Replay.claim)."""
 
     # Plain strings, as `won_on`: spectacular would give choice sets named "kind" and "taken"
@@ -136,9 +119,7 @@ class ClaimDoc(serializers.Serializer[Any]):
         child=serializers.IntegerField(), help_text="seats whose turn the claim took"
     )
 
-    def to_representation(self, claim: values.ClaimMade) -> dict[str, Any]:
-        return _claim(claim)
-
+    write = staticmethod(replay_json.claim_json)
 
 
 class PlyLinksDoc(serializers.Serializer[Any]):
@@ -177,22 +158,16 @@ class PlyStateDoc(serializers.Serializer[Any]):
     def to_representation(self, state: values.PlyState) -> dict[str, Any]:
         """The engine's fields; `game`, `says` and `links` (the archive's, not the engine's)
         come from the context the view gives."""
-        context = self.context
-        ply = state.ply
-        return ply_state_answer(context["game"], engine_ply_state(state, context["says"](ply)),
-                                context["links"](ply))
-
-
-def engine_ply_state(state: values.PlyState, says: str | None) -> dict[str, Any]:
-    """A ply state as PlyStateDoc writes it less the archive's `game` and `links`: the part the
-    game's views keep in the replay cache (api.plies.ply_states)."""
-    return next(engine_ply_states([state], lambda _ply: says))
+        context, ply = self.context, state.ply
+        (written,) = engine_ply_states([state], context["says"])
+        return ply_state_answer(context["game"], written, context["links"](ply))
 
 
 def engine_ply_states(states: Iterable[values.PlyState],
                       says: Callable[[int], str | None]) -> Iterator[dict[str, Any]]:
-    """`engine_ply_state` of each of one replay's states (`says(ply)`), written together
-    (replay_json.states_json: the parts the states share are written once)."""
+    """Each of one replay's states as PlyStateDoc writes it less the archive's `game` and
+    `links` (the part api.plies keeps in the replay cache), `says(ply)` beside: written
+    together (replay_json.states_json: the parts the states share are written once)."""
     for state in replay_json.states_json(states):
         state["says"] = says(state["ply"])
         yield state
@@ -200,10 +175,9 @@ def engine_ply_states(states: Iterable[values.PlyState],
 
 def ply_state_answer(game: int, state: dict[str, Any],
                      links: dict[str, str | None]) -> dict[str, Any]:
-    """PlyStateDoc's answer from `engine_ply_state`'s part: the game's id first, the links to
+    """PlyStateDoc's answer from `engine_ply_states`' part: the game's id first, the links to
     the plies beside last."""
     return {"game": game, **state, "links": links}
-
 
 
 class PlyStatesDoc(serializers.Serializer[Any]):
@@ -220,29 +194,25 @@ class PlyStatesDoc(serializers.Serializer[Any]):
         return fields
 
 
-class WaitDoc(serializers.Serializer[Any]):
+class WaitDoc(ValueDoc):
     card = serializers.CharField()
     points = serializers.IntegerField()
     meld = serializers.ListField(child=serializers.CharField())
     unseen = serializers.IntegerField(help_text="copies the seat cannot see")
 
-    def to_representation(self, wait: values.Wait) -> dict[str, Any]:
-        return _wait(wait)
+    write = staticmethod(replay_json.wait_json)
 
 
-
-class MissedWinDoc(serializers.Serializer[Any]):
+class MissedWinDoc(ValueDoc):
     seat = serializers.IntegerField()
     card = serializers.CharField()
     points = serializers.IntegerField()
     message = serializers.CharField()
 
-    def to_representation(self, missed: values.MissedWin) -> dict[str, Any]:
-        return _missed(missed)
+    write = staticmethod(replay_json.missed_win_json)
 
 
-
-class PlyReviewDoc(serializers.Serializer[Any]):
+class PlyReviewDoc(ValueDoc):
     ply = serializers.IntegerField()
     event = serializers.CharField(allow_null=True)
     comments = serializers.ListField(child=serializers.CharField())
@@ -251,17 +221,13 @@ class PlyReviewDoc(serializers.Serializer[Any]):
     )
     missed_wins = MissedWinDoc(many=True)
 
-    def to_representation(self, item: values.PlyReview) -> dict[str, Any]:
-        return replay_json.review_item_json(item)
-
+    write = staticmethod(replay_json.review_item_json)
 
 
 class PlyMissedWinDoc(MissedWinDoc):
     ply = serializers.IntegerField(help_text="the ply after which the card was live")
 
-    def to_representation(self, missed: values.MissedWin) -> dict[str, Any]:
-        return _missed(missed) | {"ply": missed.ply}
-
+    write = staticmethod(lambda missed: replay_json.missed_win_json(missed) | {"ply": missed.ply})
 
 
 class ReviewDoc(serializers.Serializer[Any]):

@@ -1,12 +1,6 @@
-"""A game's analysis: every decision rated by the engine (docs/analysis.md).
-
-`GET /api/v1/games/{id}/analysis/` answers 404 while nobody asked for one, 202 with the job
-while the first one is queued or running, and 200 with the result once stored (with the job of
-a newer analysis under way, if any). `POST` asks for one (signed-in users): 202 with the job it
-queued or found running, or 200 with the stored analysis when it already answers the request
-(same engine, samples and seed). The work is a background job (jobs/analysis.py), never done
-in the request.
-"""
+"""A game's analysis, every decision rated by the engine (docs/analysis.md): asked for with
+POST, followed with GET (api/schema/games.py, ANALYSIS, says what each answers). The work is a
+background job (jobs/analysis.py), never done in the request."""
 
 from __future__ import annotations
 

@@ -1,19 +1,7 @@
-"""API tokens for scripts: several per user, each named and scoped (read, or read and write).
-
-`/auth/token/` is the token a request is made with:
-- `POST` with `username` and `password` (JSON or form; optionally `name` and `scope`), no other
-  credentials needed: a new token for that user; their other tokens keep working. The password
-  is checked by `django.contrib.auth.authenticate(request=...)`, so the sign-in lockout of the
-  site's login pages (django-axes) counts and blocks these attempts too.
-- `POST` with no body: with a token, a new key for that token (the old key stops working);
-  signed in with a session, a new token named "script".
-- `GET`: the token the request carries; `DELETE`: revoke it.
-
-`/auth/tokens/` lists one's tokens and makes a named one (`POST`, signed in); `/auth/tokens/{id}/`
-shows or revokes one of them. A key is shown once, in the answer that makes it (as on the account
-page), never again. `manage.py issue_token USERNAME` makes one from the command line. Send it as
-`Authorization: Token <key>`.
-"""
+"""API tokens for scripts: several per user, each named and scoped (read, or read and write);
+`/auth/token/` is the token a request is made with, `/auth/tokens/` one's tokens. What each
+operation does is said once, in api/schema/tokens.py (and docs/api.md, "Authentication"). A
+key is shown once, in the answer that makes it, never again."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""`GET /games/deleted/`: the games deleted from the archive, oldest deletion first, for a
-script that keeps a copy (with `/games/?updated_since=` for what was stored or changed).
-
-Read from the audit trail that every deletion writes (records.deletion): a game's id and when
-it was deleted, nothing of who or why. A deleted game's id is never given to another game (a
-restored one comes back under a new id).
-"""
+"""`GET /games/deleted/`: the games deleted from the archive (api/schema/games.py, DELETED),
+read from the audit trail that every deletion writes (records.deletion): a game's id and when
+it was deleted, nothing of who or why."""
 
 from __future__ import annotations
 

@@ -1,17 +1,15 @@
 """Drafts: a round recorded event by event (the record editor's API; the /record/ page uses it).
 
-A draft belongs to the user who made it: anyone else is told it does not exist (404). Its
-state comes with every answer: the FCN so far, the table as the replay shows it and the
-`legal` next events from the engine, which judges every change. What a request sends and
-the rules refuse (an illegal event, a fifth copy in a deal) is 400 `illegal` with the
-engine's category and message in `record`, as is a body that breaks the schema (400
-`syntax` for a typed event that is not FCN, `validation` for a field); what the draft's
-state does not allow (a stale `ply`, a saved draft, nothing to undo, a save before the round
-ended) is 409. See docs/api.md, "Drafts".
+A draft belongs to the user who made it: anyone else is told it does not exist (404). The
+engine judges every change; what a request sends and the rules refuse is 400 `illegal`, what
+the draft's state does not allow is 409 (`refusals`; api/schema/drafts.py says it per
+operation, docs/api.md, "Drafts", in full).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -24,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.caching import PRIVATE_CACHE_CONTROL
-from api.exceptions import Conflict, Illegal, RecordSyntax, record_json
+from api.exceptions import Conflict, Illegal, RecordSyntax
 from api.pagination import ApiPagination
 from api.parsers import JsonParser
 from api.serializers.common import absolute
@@ -46,14 +44,20 @@ from drafts.models import Draft
 from fourcolor.errors import FcnError, FcnSyntaxError
 from fourcolor.notation import Event
 
-# ----------------------------------------------------------------------------- views
 
-
-def _refused(error: FcnError | services.DraftConflict) -> Conflict | Illegal:
-    """The engine's refusal of what was sent (400), or what the draft's state forbids (409)."""
-    if isinstance(error, services.DraftConflict):
-        return Conflict(error.message, error.code)
-    return Illegal(error)
+@contextmanager
+def refusals() -> Iterator[None]:
+    """A draft that is not the user's (404), the engine's refusal of what was sent (400
+    `illegal`), or what the draft's state forbids (409)."""
+    try:
+        yield
+    except Draft.DoesNotExist:
+        raise NotFound(_("No such draft.")) from None
+    except services.DraftConflict as error:
+        raise Conflict(error.message, error.code) from None
+    except FcnError as error:
+        # The typed event's syntax was checked before: any FcnError here is the rules'.
+        raise Illegal(error) from None
 
 
 @DRAFTS
@@ -88,16 +92,10 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
     def _answer(self, draft: Draft, status: int = 200) -> Response:
         return Response(draft_json(draft, self.request, detail=True), status=status)
 
-    def _run(self, operation: Any, *args: Any, status: int = 200) -> Response:
-        try:
+    def _run(self, operation: Any, *args: Any) -> Response:
+        with refusals():
             draft = operation(self.request.user, self._pk(), *args)
-        except Draft.DoesNotExist:
-            raise NotFound(_("No such draft.")) from None
-        except (FcnError, services.DraftConflict) as error:
-            # The typed event's syntax was checked before: any FcnError here is the rules'
-            # refusal of what the request sends (400 illegal).
-            raise _refused(error) from None
-        return self._answer(draft, status)
+        return self._answer(draft)
 
     def list(self, request: Request) -> Response:
         page = self.paginate_queryset(self.get_queryset())
@@ -115,7 +113,7 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
                 (fcn.errors if "fcn" in request.data else fields.errors) if not as_fields
                 else {"non_field_errors": [_("Send the start form's fields or `fcn`, not both.")]}
             )
-        try:
+        with refusals():
             if as_fcn:
                 draft = services.create_from_fcn(request.user, fcn.validated_data["fcn"])
             else:
@@ -124,17 +122,12 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
                     request.user, ruleset=data["ruleset"], seats=data["seats"],
                     dealer=data["dealer"], tags=data.get("tags"), deal=data.get("deal"),
                 )
-        except (FcnError, services.DraftConflict) as error:
-            raise _refused(error) from None
         body = draft_json(draft, request, detail=True)
         return Response(body, status=201, headers={"Location": body["url"]})
 
     def retrieve(self, request: Request, pk: str) -> Response:
-        try:
-            draft = services.user_drafts(request.user).get(pk=self._pk())
-        except Draft.DoesNotExist:
-            raise NotFound(_("No such draft.")) from None
-        return self._answer(draft)
+        with refusals():
+            return self._answer(services.user_drafts(request.user).get(pk=self._pk()))
 
     def partial_update(self, request: Request, pk: str) -> Response:
         body = DraftUpdateSerializer(data=request.data)
@@ -142,38 +135,27 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         return self._run(services.update_draft, body.validated_data)
 
     def destroy(self, request: Request, pk: str) -> Response:
-        try:
+        with refusals():
             services.delete_draft(request.user, self._pk())
-        except Draft.DoesNotExist:
-            raise NotFound(_("No such draft.")) from None
         return Response(status=204)
 
     @action(detail=True, methods=["post"])
     def events(self, request: Request, pk: str) -> Response:
         body = DraftEventSerializer(data=request.data)
-        if not body.is_valid():
-            text = request.data.get("event") if hasattr(request.data, "get") else None
-            if isinstance(text, str) and set(body.errors) == {"event"}:
-                try:
-                    Event.parse(text)
-                except FcnSyntaxError as error:
-                    raise RecordSyntax(error) from None
+        valid = body.is_valid()
+        text = request.data.get("event") if hasattr(request.data, "get") else None
+        if isinstance(text, str) and (valid or set(body.errors) == {"event"}):
+            try:
+                Event.parse(text)  # text that is not FCN: 400 `syntax`, in the engine's words
+            except FcnSyntaxError as error:
+                raise RecordSyntax(error) from None
+        if not valid:
             raise ValidationError(body.errors)
         data = body.validated_data
-        try:
-            Event.parse(data["event"])
-        except FcnSyntaxError as error:
-            raise RecordSyntax(error) from None
-        created = [True]
-
-        def add(user: Any, draft_pk: int) -> Draft:
-            draft, created[0] = services.add_event(
-                user, draft_pk, data["event"], data.get("comment", ""), data.get("ply"))
-            return draft
-
-        response = self._run(add)
-        response.status_code = 201 if created[0] else 200
-        return response
+        with refusals():
+            draft, created = services.add_event(request.user, self._pk(), data["event"],
+                                                data.get("comment", ""), data.get("ply"))
+        return self._answer(draft, 201 if created else 200)
 
     @action(detail=True, methods=["put"], url_path=r"events/(?P<ply>[0-9]{1,9})")
     def comment(self, request: Request, pk: str, ply: str) -> Response:
@@ -192,15 +174,11 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def save(self, request: Request, pk: str) -> Response:
         try:
-            saved = services.save_draft(request.user, self._pk())
-        except Draft.DoesNotExist:
-            raise NotFound(_("No such draft.")) from None
-        except services.DraftConflict as error:
-            raise _refused(error) from None
-        except FcnError as error:
+            with refusals():
+                saved = services.save_draft(request.user, self._pk())
+        except Illegal as illegal:
             # The archive refused the ended round: the draft's content, not this empty request.
-            record = record_json(error)
-            raise Conflict(record["message"], "illegal", record) from None
+            raise Conflict(str(illegal.detail), "illegal", illegal.record) from None
         context = {"request": request}
         game = saved.game_id
         status = "running" if game is None else "duplicate" if saved.duplicate else "created"

@@ -12,6 +12,7 @@ from django.http import Http404, HttpResponseBase, StreamingHttpResponse
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -30,7 +31,6 @@ from api.caching import (
 )
 from api.game_object import export_response, game_json, games_queryset
 from api.pagination import CursorPagination, forward_from, link_header, next_batch
-from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
 from api.plies import ply_answers, review_json
 from api.schema.games import GAMES
@@ -45,7 +45,7 @@ from api.serializers.games import (
 )
 from api.throttling import SCOPED_THROTTLES
 from api.views.base import CURSOR_PAGES, ApiViewMixin, names
-from records.deletion import delete_game
+from records.deletion import can_delete, delete_game
 from api.filters import ApiGameFilter as GameFilter
 from records.models import Game
 
@@ -70,7 +70,7 @@ class GameViewSet(
     viewsets.GenericViewSet,
 ):
     queryset = Game.objects.all()
-    permission_classes = [IsAuthenticatedOrReadOnly, IsUploaderOrStaffOrReadOnly]
+    permission_classes = [IsAuthenticatedOrReadOnly]
     filter_backends = [DjangoFilterBackend]
     filterset_class = GameFilter
     pagination_class = CursorPagination
@@ -153,7 +153,10 @@ class GameViewSet(
         return Response(cached_answer(game, self.game_validators[0], build))
 
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        game = self.get_object()  # 404, then the uploader-or-staff check (403)
+        game = self.get_object()
+        if not can_delete(request.user, game):  # the one rule of web, API and admin
+            raise PermissionDenied(
+                _("Only the user who uploaded this game, or staff, may delete it."))
         query = DeleteQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         try:

@@ -1,13 +1,5 @@
-"""Background jobs: a large upload, a revalidation or a batch of analyses, followed until it
-is done.
-
-`GET /api/v1/jobs/` lists the caller's own jobs, `GET /api/v1/jobs/{id}/` shows one (its
-creator and staff only; anyone else is told it does not exist), and staff start a
-revalidation of the archive with `POST /api/v1/jobs/revalidate/` and a batch of analyses with
-`POST /api/v1/jobs/analyse/`. Every upload to
-`/api/v1/uploads/` answers with its job (201 done, 202 running) and its address in
-`Location`.
-"""
+"""Background jobs (a large upload, a revalidation, a batch of analyses), followed until done:
+one's own jobs, and staff's requests (api/schema/jobs.py says what each answers)."""
 
 from __future__ import annotations
 

@@ -1,25 +1,6 @@
-"""Upload: one or many FCN records, validated by the engine and stored one by one.
-
-One answer whatever the size: the upload's job (`/api/v1/jobs/{id}/`, the same resource the
-job endpoint shows), with every record's verdict in `import_report` once it is done, and its
-address in `Location`:
-
-- 201 Created: the job finished within the request (uploads under
-  BACKGROUND_IMPORT_MIN_BYTES): `status` "done", `import_report` complete, whatever the
-  verdicts (stored, duplicate, refused: look at its counts and at each result);
-- 202 Accepted: the job runs in the background (a larger upload, or a small one the database
-  stopped half-way: it is resumed by the worker, nothing to send again); follow `Location`
-  until `finished`.
-- 400: a malformed request: nothing sent, a `file` and a `text` both, a body that is not
-  what its content type says (the one error body). Text holding no record is an upload of
-  none (201, `total` 0), as the web form's.
-
-An upload holds at most UPLOAD_MAX_RECORDS records: the record after them is refused (category
-`limit`) and the rest is not read; the records before keep their verdicts.
-
-Sending the same file again is safe: records already stored come back as duplicates of the
-stored games, never stored twice (the content hash is unique in the database).
-"""
+"""Upload: one or many FCN records, validated by the engine and stored one by one; the answer
+is the upload's job (201 done within the request, 202 running), whose answers are described
+once, in api/schema/uploads.py (and docs/api.md, "Uploads")."""
 
 from __future__ import annotations
 
