@@ -211,24 +211,21 @@ def db_cache() -> dict[str, tuple[Callable[[], None], Side]]:
 
 
 def copy() -> dict[str, tuple[Callable[[], None], Side]]:
-    """records.copying's COPY (copy_rows, copy_create) against the ORM's bulk_create, on an
+    """records.copying's COPY (copy_rows) against the ORM's bulk_create, on an
     import's games/s: each request is one file of 100 new rounds through the import service.
     The figure printed per "request" is seconds per 100 games."""
     from records.copying import CopyQuerySet
 
-    own = (CopyQuerySet.copy_rows, CopyQuerySet.copy_create)
+    own = CopyQuerySet.copy_rows
 
     def rows(self, rows):  # type: ignore[no-untyped-def]
         return [obj.pk for obj in self.bulk_create([self.model(**row) for row in rows])]
 
-    def objects(self, objs, batch_size=None):  # type: ignore[no-untyped-def]
-        return self.bulk_create(objs, batch_size=batch_size)
-
     def ours() -> None:
-        CopyQuerySet.copy_rows, CopyQuerySet.copy_create = own  # type: ignore[method-assign]
+        CopyQuerySet.copy_rows = own  # type: ignore[method-assign]
 
     def orms() -> None:
-        CopyQuerySet.copy_rows, CopyQuerySet.copy_create = rows, objects  # type: ignore[method-assign]
+        CopyQuerySet.copy_rows = rows  # type: ignore[method-assign]
 
     one_file = _importer()
     return {"with": (ours, timed(one_file)), "without": (orms, timed(one_file))}

@@ -17,21 +17,15 @@ merged into the one report a serial import of the whole file gives.
 from __future__ import annotations
 
 import codecs
-import re
-from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import fourcolor
-from fourcolor.notation import MAX_LINE_CHARS
 
 from records.parallel import split_range
 from records.services import ImportReport, RecordResult, RecordStatus, import_records
-
-_EOL = re.compile(rb"\r\n|\n|\r")
-# Bytes of a line kept for the record splitter (it only looks at a line's start and braces).
-_LINE_CAP = 4 * (MAX_LINE_CHARS + 2)
+from records.services.reading import DecodedLines
 
 Ledger = list[tuple[int, int, str, int]]  # (index, line, "stored" | "duplicate", game id)
 
@@ -57,42 +51,6 @@ class Chunk:
         return cls(**data)
 
 
-def _lines(pieces: Iterable[bytes], offsets: array[int]) -> Iterator[str]:
-    """The lines of `pieces` as the import reads them (records.services.reading.split_lines:
-    \\r\\n, \\n or \\r; an over-long line cut to its first bytes), decoded leniently (only
-    the record boundaries matter here), each line's byte offset appended to `offsets`."""
-    buffer = b""  # the current line's first bytes (at most _LINE_CAP), maybe a pending \r
-    line_start = 0  # the current line's offset
-    position = 0  # the offset of the piece at hand
-    for piece in pieces:
-        data = buffer + piece
-        start = 0
-        for match in _EOL.finditer(data):
-            if match.end() == len(data) and data[match.start():] == b"\r":
-                break  # maybe half of a \r\n split between two pieces
-            body = data[start:min(match.start(), start + _LINE_CAP)]
-            yield _decoded(body + data[match.start():match.end()], offsets, line_start)
-            # Every line end lies in the new piece (the buffer holds none but a pending \r).
-            line_start = position + match.end() - len(buffer)
-            start = match.end()
-        rest = data[start:]
-        if len(rest) > _LINE_CAP:
-            rest = rest[:_LINE_CAP] + (b"\r" if rest.endswith(b"\r") else b"")
-        buffer = rest
-        position += len(piece)
-    if buffer:
-        yield _decoded(buffer, offsets, line_start)
-
-
-def _decoded(line: bytes, offsets: array[int], offset: int) -> str:
-    """A line as text, its offset noted; the file's byte order mark dropped from its first
-    line, as the import's reader drops it (records.services.reading.DecodedLines)."""
-    if not offsets:
-        line = line.removeprefix(codecs.BOM_UTF8)
-    offsets.append(offset)
-    return line.decode("utf-8", "replace")
-
-
 def plan_chunks(pieces: Iterable[bytes], parts: int, *, first: int = 0,
                 max_records: int | None = None, min_records: int = 1,
                 ) -> tuple[int, list[Chunk]]:
@@ -100,9 +58,11 @@ def plan_chunks(pieces: Iterable[bytes], parts: int, *, first: int = 0,
     `first` on cut into at most `parts` chunks of near-equal record counts, each of at least
     `min_records` (but one). The last chunk runs to the end of the file (it refuses the record
     past `max_records`, if any)."""
-    offsets: array[int] = array("q")
+    offsets: list[int] = []  # where each line starts
     starts: list[tuple[int, int]] = []  # (line, byte) of each record
-    for rt in fourcolor.iter_records(_lines(pieces, offsets)):
+    lines = DecodedLines(pieces, offsets=offsets)
+    for rt in fourcolor.iter_records(lines):
+        lines.take_bad(rt.line)  # a record's bad UTF-8 is its chunk's to refuse
         starts.append((rt.line, offsets[rt.line - 1]))
         if max_records is not None and len(starts) > max_records:
             break
@@ -260,21 +220,3 @@ def _relabel(report: ImportReport, changed: dict[int, tuple[int, RecordStatus, i
     report.results_omitted = report.total - len(report.results)
     report.problems_omitted = report.total - report.stored - len(report.problems)
     return report
-
-
-STATS_BATCH = 5000  # stored games handed to derived-data apps at a time
-
-
-def announce_stored(game_ids: Sequence[int]) -> None:
-    """Tell derived-data apps (statistics, ratings, analyses) about the games an upload's
-    chunks stored, once for the whole upload, as a serial import does after its last batch. A
-    failing receiver never fails the import: the next statistics job counts the games."""
-    from records.models import Game
-    from records.signals import games_stored_batch
-
-    if not game_ids:
-        return
-    pieces = [list(game_ids[i:i + STATS_BATCH]) for i in range(0, len(game_ids), STATS_BATCH)]
-    for number, piece in enumerate(pieces):
-        games_stored_batch.send_robust(sender=Game, game_ids=piece,
-                                       final=number == len(pieces) - 1)

@@ -12,42 +12,26 @@ from django.db import connections, models
 
 
 class CopyQuerySet(models.QuerySet[Any]):
-    """`copy_create`: `bulk_create` by COPY on PostgreSQL, for the tables an import fills by
-    the thousand (games, seats; the statistics' counted games and rating events). Callers opt
-    in by calling it; `bulk_create` stays the ORM's own.
+    """`copy_rows`: new rows by COPY on PostgreSQL, for the tables an import fills by the
+    thousand (games, seats; the statistics' counted games and rating events). Callers opt in
+    by calling it; `bulk_create` stays the ORM's own.
 
     A multi-row INSERT of a few thousand rows costs far more in the ORM and the driver (a value
     prepared per field, then a statement with tens of thousands of placeholders to split and
     quote) than in the database. Here the new rows' ids are taken from the table's sequence in
-    one query and the rows go in with one COPY; the objects get their ids as from
-    `bulk_create`. Unique indexes decide exactly as for an INSERT (a clash raises Django's
-    IntegrityError, a lost connection its OperationalError). Anything else (SQLite, conflict
-    multi-table models, objects with their primary key set) is the ORM's `bulk_create`.
+    one query and the rows go in with one COPY. Unique indexes decide exactly as for an INSERT
+    (a clash raises Django's IntegrityError, a lost connection its OperationalError).
 
     It earns its place on an import's speed: 100 new rounds through the import service in
     3.4 s against 7.2 s with `bulk_create` (29 against 14 games/s, median of 20 files on a
     loaded machine; `bench/speed_layers.py copy`, docs/performance.md "Speed layers")."""
 
-    def copy_create(self, objs: Any, batch_size: int | None = None) -> list[Any]:
-        objs = list(objs)
-        conn = connections[self.db]
-        meta = self.model._meta
-        auto = meta.auto_field
-        if (
-            conn.vendor != "postgresql" or not objs or meta.parents
-            or (auto is not None and any(obj.pk is not None for obj in objs))
-        ):
-            return self.bulk_create(objs, batch_size=batch_size)
-        self._for_write = True
-        self._prepare_for_bulk_create(objs)
-        _copy_objects(conn, self.db, self.model, objs)
-        return objs
-
     def copy_rows(self, rows: list[dict[str, Any]]) -> list[int]:
         """New rows given as dicts of field values by attribute name (`game_id`, not `game`),
         without a model instance each (building tens of thousands of them costs an import more
         than the COPY). A field left out takes its default. Returns the new rows' ids, in
-        order. COPY on PostgreSQL as `copy_create`; elsewhere the ORM's `bulk_create`."""
+        order. COPY on PostgreSQL; elsewhere (or for a multi-table model) the ORM's
+        `bulk_create`."""
         if not rows:
             return []
         conn = connections[self.db]
@@ -58,7 +42,7 @@ class CopyQuerySet(models.QuerySet[Any]):
         self._for_write = True
         fields = _copy_fields(meta)
         if any(_own_pre_save(f) for f in fields):
-            raise ValueError(f"{meta.label}: copy_rows does not run pre_save; use copy_create")
+            raise ValueError(f"{meta.label}: copy_rows does not run pre_save")
         if meta.auto_field is not None:
             ids = _new_ids(conn, meta, len(rows))
             head, fields = [meta.auto_field], fields[1:]
@@ -136,26 +120,3 @@ def _copy(conn: Any, meta: Any, fields: list[Any], rows: Any) -> None:
                     for value, field in zip(row, fields, strict=True)
                 ]
             write(row)
-
-
-def _copy_objects(conn: Any, alias: str, model: Any, objs: list[Any]) -> None:
-    meta = model._meta
-    auto = meta.auto_field
-    fields = _copy_fields(meta)
-    own_pre_save = [(i, f) for i, f in enumerate(fields) if _own_pre_save(f)]
-    values_of = operator.attrgetter(*(f.attname for f in fields))
-    if auto is not None:
-        for obj, pk in zip(objs, _new_ids(conn, meta, len(objs)), strict=True):
-            setattr(obj, auto.attname, pk)
-
-    def rows() -> Any:
-        for obj in objs:
-            row = list(values_of(obj)) if len(fields) > 1 else [values_of(obj)]
-            for i, field in own_pre_save:
-                row[i] = field.pre_save(obj, True)
-            yield row
-
-    _copy(conn, meta, fields, rows())
-    for obj in objs:
-        obj._state.adding = False
-        obj._state.db = alias

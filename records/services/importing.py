@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -235,7 +235,8 @@ class _Importer:
         if not self.announce:
             self.stored.clear()
         elif len(self.stored) >= STATS_BATCH:
-            _announce_stored(self.stored, final=False)
+            announce_stored(self.stored, final=False)
+            self.stored.clear()
             self.unsettled = True
         if self.progress is not None:
             self.progress(self.report)
@@ -250,7 +251,7 @@ class _Importer:
                     "the next statistics job counts them", len(self.stored),
                 )
         elif self.stored or self.unsettled:
-            _announce_stored(self.stored, final=True)
+            announce_stored(self.stored)
         if self.progress is not None:
             self.progress(self.report)
         return self.report
@@ -320,16 +321,20 @@ def _too_many(importer: _Importer, rt: fourcolor.RecordText, max_records: int) -
     importer.add(refusal)
 
 
-def _announce_stored(game_ids: list[int], *, final: bool) -> None:
-    """Tell derived-data apps about freshly stored games, in batches (far cheaper than one by
-    one); `final` on the import's last call. A failing receiver is logged and never fails the
-    upload: such games stay due, and the next statistics job (jobs app) counts them."""
-    for receiver, response in games_stored_batch.send_robust(
-        sender=Game, game_ids=list(game_ids), final=final
-    ):
-        if isinstance(response, Exception):
-            logger.error(
-                "derived data not updated for %d games by %r (%s); the next statistics job will",
-                len(game_ids), receiver, response,
-            )
-    game_ids.clear()
+def announce_stored(game_ids: Sequence[int], *, final: bool = True) -> None:
+    """Tell derived-data apps about freshly stored games, STATS_BATCH at a time (far cheaper
+    than one by one); `final` on the import's last call (the last batch). A failing receiver is
+    logged and never fails the upload: such games stay due, and the next statistics job (jobs
+    app) counts them. A parallel import's chunks store without announcing: the whole upload is
+    announced once, at its end, as a serial import's last call."""
+    pieces = [game_ids[i:i + STATS_BATCH] for i in range(0, len(game_ids), STATS_BATCH)]
+    for number, piece in enumerate(pieces or [[]]):
+        last = final and number == max(len(pieces) - 1, 0)
+        for receiver, response in games_stored_batch.send_robust(
+            sender=Game, game_ids=list(piece), final=last
+        ):
+            if isinstance(response, Exception):
+                logger.error(
+                    "derived data not updated for %d games by %r (%s); the next statistics job "
+                    "will", len(piece), receiver, response,
+                )

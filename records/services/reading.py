@@ -41,13 +41,17 @@ def _chunks(source: Any) -> Iterator[bytes | str]:
             yield chunk
 
 
-def split_lines(chunks: Iterable[bytes | str]) -> Iterator[bytes | str]:
-    """Lines with their endings (\\r\\n, \\n or a bare \\r, as the engine counts them).
+def split_lines(chunks: Iterable[bytes | str],
+                offsets: list[int] | None = None) -> Iterator[bytes | str]:
+    """Lines with their endings (\\r\\n, \\n or a bare \\r, as the engine counts them);
+    with `offsets`, each line's offset in the input (bytes or characters) is appended to it.
 
     An over-long line is cut to `_LINE_CAP_*` (the engine refuses it anyway) so that a file
     without line breaks cannot fill the memory."""
     buf: Any = None
     kept: Any = None  # the cut start of an over-long line while its rest is skipped
+    kept_at = 0  # where that line starts
+    consumed = 0  # the offset of buf's start
     for chunk in chunks:
         if buf is None:
             buf = chunk[:0]
@@ -60,6 +64,8 @@ def split_lines(chunks: Iterable[bytes | str]) -> Iterator[bytes | str]:
         for m in eol.finditer(buf):
             if m.end() == len(buf) and buf[m.start() : m.end()] in (b"\r", "\r"):
                 break  # maybe the first half of a \r\n split between two chunks
+            if offsets is not None:
+                offsets.append(kept_at if kept is not None else consumed + start)
             if kept is not None:
                 yield kept + buf[m.start() : m.end()]
                 kept = None
@@ -69,12 +75,16 @@ def split_lines(chunks: Iterable[bytes | str]) -> Iterator[bytes | str]:
             else:
                 yield buf[start : m.end()]
             start = m.end()
+        consumed += start
         buf = buf[start:]
         if len(buf) > cap:
             if kept is None:
-                kept = buf[:cap]
+                kept, kept_at = buf[:cap], consumed
+            consumed += len(buf)
             buf = buf[:0]
     if buf is not None and (buf or kept is not None):
+        if offsets is not None:
+            offsets.append(kept_at if kept is not None else consumed)
         yield (kept + buf[:0]) if kept is not None else buf
 
 
@@ -93,17 +103,20 @@ class DecodedLines:
     Only the first bad line after each line starting with "[" is kept, so notes stay few.
 
     `first_line`: the number of the source's first line, when it is a piece of a file that
-    starts at a record (a chunk of a parallel import): lines keep the whole file's numbers."""
+    starts at a record (a chunk of a parallel import): lines keep the whole file's numbers.
+    `offsets`: as `split_lines` takes it (where each line starts)."""
 
-    def __init__(self, source: Any, first_line: int = 1) -> None:
+    def __init__(self, source: Any, first_line: int = 1,
+                 offsets: list[int] | None = None) -> None:
         self.source = source
+        self.offsets = offsets
         self.number = first_line - 1  # the line most recently passed on
         self.done = False
         self.bad: list[BadLine] = []
         self._segment_has_bad = False
 
     def __iter__(self) -> Iterator[str]:
-        for raw in split_lines(_chunks(self.source)):
+        for raw in split_lines(_chunks(self.source), self.offsets):
             self.number += 1
             if self.number == 1:
                 raw = raw.removeprefix(codecs.BOM_UTF8) if isinstance(raw, bytes) else (

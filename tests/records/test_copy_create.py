@@ -1,4 +1,4 @@
-"""`copy_create` is COPY on PostgreSQL for the callers that ask for it (the import's games and
+"""`copy_rows` is COPY on PostgreSQL for the callers that ask for it (the import's games and
 seats, the statistics' counted games and rating events); `bulk_create` stays the ORM's INSERT
 whoever calls it."""
 
@@ -31,18 +31,6 @@ def test_it_inserts_with_bulk_create_on_a_copying_manager() -> None:
         CountedGame.objects.bulk_create([CountedGame(game=game, ruleset="classic", order_key="k")])
     assert len(_inserts(queries)) == 1
     assert CountedGame.objects.filter(game=game).exists()
-
-
-def test_it_copies_with_copy_create_on_postgresql_and_inserts_elsewhere() -> None:
-    game = _game()
-    with CaptureQueriesContext(connection) as queries:
-        made = CountedGame.objects.copy_create(
-            [CountedGame(game=game, ruleset="classic", order_key="k")]
-        )
-    expected = 0 if connection.vendor == "postgresql" else 1
-    assert len(_inserts(queries)) == expected
-    assert [entry.game_id for entry in made] == [game.pk]
-    assert CountedGame.objects.get(game=game).order_key == "k"
 
 
 def test_it_copies_rows_given_as_dicts_with_the_defaults_of_the_fields_left_out() -> None:

@@ -7,7 +7,6 @@ shared) and on PostgreSQL (forked processes)."""
 from __future__ import annotations
 
 import io
-from array import array
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from records import chunked
 from records.models import Game, GameSeat
 from records.parallel import split_range
 from records.services import ImportReport, import_records
+from records.services import reading
 from records.services.reading import DecodedLines
 from tests.records.conftest import bad_record, good_texts
 
@@ -91,11 +91,12 @@ def test_each_chunk_read_alone_holds_the_whole_files_records(
 
 
 def test_it_keeps_line_offsets_over_an_over_long_line() -> None:
-    long = b"{" + b"x" * (5 * chunked._LINE_CAP) + b"}\r"
+    long = b"{" + b"x" * (5 * reading._LINE_CAP_BYTES) + b"}\r"
     data = b"[A]\n1x rA\n" + long + b"\r\n[B]\n2d\n"
-    offsets: array[int] = array("q")
-    lines = list(chunked._lines(_pieces(data, 4096), offsets))
+    offsets: list[int] = []
+    lines = list(reading.split_lines(_pieces(data, 4096), offsets))
     assert len(lines) == 6 and offsets[-2] == data.index(b"[B]")
+    assert offsets == [0, 4, 10, 10 + len(long), data.index(b"[B]"), data.index(b"2d")]
 
 
 def test_it_cuts_a_range_into_near_equal_contiguous_parts() -> None:

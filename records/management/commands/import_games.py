@@ -44,6 +44,7 @@ from records.services import (
     import_texts,
     ndjson_texts,
 )
+from records.services.importing import announce_stored
 
 
 class _Progress:
@@ -220,8 +221,8 @@ class Command(BaseCommand):
                 bar.update(result.report.total)
         report, stored = chunked.merge_chunks(results, max_results=0,
                                               max_problems=max_problems)
-        if not report.unavailable:
-            chunked.announce_stored(stored)
+        if stored and not report.unavailable:
+            announce_stored(stored)
         elif not report.stopped:
             report.stopped = "database unavailable"
         return report

@@ -40,12 +40,11 @@ from fourcolor.generate import generate_match, generate_record, make_bot, play_o
 from fourcolor.round import Round
 from fourcolor.analysis import analyse
 from records.analysis import load_record, store_analysis
-from records.chunked import announce_stored
 from records.models import Game
 from records.parallel import in_processes, split_range
 from records.demo_tables import valid_at_tables
 from records.services import ImportReport, RecordResult, RecordStatus, import_texts
-from records.services.importing import BATCH_RECORDS
+from records.services.importing import BATCH_RECORDS, announce_stored
 from records.services.storing import KnownIds, store_retrying
 from records.signals import demo_seeded
 
@@ -282,14 +281,13 @@ class Command(BaseCommand):
             f"Seeded {report.stored} demo games ({report.duplicates} duplicates, "
             f"{report.refused} refused)."
         ))
-        if options["jobs"] > 1 or options["tables"] > 1:
-            # The pieces stored without telling the statistics: once for all here, as a
-            # parallel import does (one ratings replay at the end, not one per piece).
-            announce_stored(list(Game.objects.filter(pk__gt=before).order_by("pk")
-                                 .values_list("pk", flat=True)))
         # The games this run stored (ids only grow; results are not kept: max_results=0).
         ids = list(Game.objects.filter(pk__gt=before).order_by("pk")
                    .values_list("pk", flat=True))
+        if ids and (options["jobs"] > 1 or options["tables"] > 1):
+            # The pieces stored without telling the statistics: once for all here, as a
+            # parallel import does (one ratings replay at the end, not one per piece).
+            announce_stored(ids)
         if ids and options["analyse"]:
             self._analyse(ids, options["analyse"], options["analysis_samples"])
         # The other apps' part of the demo (drafts: the demo user's drafts).
