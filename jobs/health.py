@@ -26,7 +26,7 @@ LAG_KEY = "jobs:health:uncounted"
 def counting_bound() -> int:
     """Seconds a stored game may wait to be counted before the site says it is degraded:
     several statistics checks, and at least five minutes (a large count takes a while)."""
-    return max(300, 3 * int(getattr(settings, "STATS_CHECK_SECONDS", 60)))
+    return max(300, 3 * int(settings.STATS_CHECK_SECONDS))
 
 
 def _uncounted_before(cutoff: datetime.datetime) -> int:

@@ -79,15 +79,10 @@ def taken_over(model: Any, now: datetime.datetime) -> Q:
     """Rows of `model` (Job or JobPart) held by a runner presumed dead: a lease older than
     JOB_LEASE_SECONDS, or a runner process of this host that is gone."""
     expired = now - datetime.timedelta(seconds=lease_seconds())
-    held = model.objects.exclude(runner="")
-    if model is Job:
-        held = held.filter(status=Job.Status.RUNNING)
-    else:
-        held = held.filter(done=False)
-    dead = dead_runners(held.values_list("runner", flat=True))
+    held = (Q(status=Job.Status.RUNNING) if model is Job else Q(done=False)) & ~Q(runner="")
+    dead = dead_runners(model.objects.filter(held).values_list("runner", flat=True))
     lapsed = Q(heartbeat_at__lt=expired) | Q(heartbeat_at__isnull=True)
-    alive = Q(status=Job.Status.RUNNING) if model is Job else Q(done=False)
-    return alive & ~Q(runner="") & (lapsed | Q(runner__in=dead))
+    return held & (lapsed | Q(runner__in=dead))
 
 
 def _fresh(row: Any, now: datetime.datetime) -> bool:
@@ -100,37 +95,31 @@ def claim(job_id: int, token: str, held: str | None = None) -> Job | None:
     """Take the job's lease for `token`: the job, or None when there is nothing to do (no such
     job, or finished). Raises Busy when another runner holds a fresh lease (`held`: a lease
     this run's previous try held, which it takes back)."""
-    with transaction.atomic():
-        job = Job.objects.select_for_update().filter(pk=job_id).first()
-        if job is None or job.finished:
-            return None
-        now = timezone.now()
-        if (job.status == Job.Status.RUNNING and job.runner and job.runner != held
-                and _fresh(job, now)):
-            raise Busy
-        job.status = Job.Status.RUNNING
-        job.runner = token
-        job.started_at = job.started_at or now
-        job.heartbeat_at = now
-        job.attempts += 1
-        job.run_after = None
-        job.save(update_fields=["status", "runner", "started_at", "heartbeat_at", "attempts",
-                                "run_after"])
-    return job
+    return _claim(Job, job_id, token, held)
 
 
 def claim_part(part_id: int, token: str, held: str | None = None) -> JobPart | None:
     """Take a part's lease (None: nothing to do); Busy while another run holds it fresh."""
+    return _claim(JobPart, part_id, token, held)
+
+
+def _claim(model: Any, pk: int, token: str, held: str | None) -> Any:
     with transaction.atomic():
-        part = JobPart.objects.select_for_update().filter(pk=part_id).first()
-        if part is None or part.done:
+        row = model.objects.select_for_update().filter(pk=pk).first()
+        if row is None or (row.finished if model is Job else row.done):
             return None
         now = timezone.now()
-        if part.runner and part.runner != held and _fresh(part, now):
+        running = model is JobPart or row.status == Job.Status.RUNNING
+        if running and row.runner and row.runner != held and _fresh(row, now):
             raise Busy
-        part.runner, part.heartbeat_at, part.attempts = token, now, part.attempts + 1
-        part.save(update_fields=["runner", "heartbeat_at", "attempts"])
-    return part
+        row.runner, row.heartbeat_at, row.attempts = token, now, row.attempts + 1
+        fields = ["runner", "heartbeat_at", "attempts"]
+        if model is Job:
+            row.status, row.started_at, row.run_after = (Job.Status.RUNNING,
+                                                         row.started_at or now, None)
+            fields += ["status", "started_at", "run_after"]
+        row.save(update_fields=fields)
+    return row
 
 
 def update(job: Job, token: str, **fields: Any) -> None:

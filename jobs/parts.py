@@ -51,9 +51,7 @@ logger = logging.getLogger(__name__)
 def part_count(size: int) -> int:
     """How many parts a job of `size` records (or games) becomes: JOB_PARTS at most, none
     under JOB_PART_MIN_SIZE each (a small job is not worth the bookkeeping); 1: not split."""
-    most = int(getattr(settings, "JOB_PARTS", 8))
-    least = max(1, int(getattr(settings, "JOB_PART_MIN_SIZE", 1000)))
-    return max(1, min(most, size // least))
+    return max(1, min(int(settings.JOB_PARTS), size // max(1, int(settings.JOB_PART_MIN_SIZE))))
 
 
 def split_import(job: Job) -> bool:

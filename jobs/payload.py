@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jobs.models import Job, JobChunk
+from records.chunked import decoded
 
 # Bytes per stored chunk: large enough that a 30 MB upload is 30 rows, small enough that one
 # row is nothing next to a worker's baseline memory.
@@ -66,32 +67,10 @@ def store(job: Job, source: Any) -> int:
 
 
 def read(job_id: int, *, as_text: bool) -> Iterator[bytes | str]:
-    """The job's upload, a chunk at a time, each chunk fetched when it is needed.
-
-    As text (`as_text`): decoded incrementally, so a character split between two chunks is
-    whole again."""
-    import codecs
-
-    decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
-    numbers = list(
-        JobChunk.objects.filter(job_id=job_id).order_by("number").values_list("number", flat=True)
-    )
-    for number in numbers:
-        data = bytes(
-            JobChunk.objects.filter(job_id=job_id, number=number).values_list("data", flat=True)
-            .get()
-        )
-        if as_text:
-            text = decoder.decode(data)
-            if text:
-                yield text
-        elif data:
-            yield data
-    if as_text:
-        tail = decoder.decode(b"", final=True)
-        if tail:
-            yield tail
-
+    """The job's whole upload, a chunk at a time; as text (`as_text`) decoded incrementally,
+    so a character split between two chunks is whole again."""
+    pieces = read_range(job_id, 0, None)
+    return decoded(pieces) if as_text else pieces
 
 
 def read_range(job_id: int, start: int, stop: int | None) -> Iterator[bytes]:

@@ -24,11 +24,9 @@ from jobs.lease import put_back, runner_token
 from jobs.models import Job
 from jobs.runs import execute
 
-DEFAULT_BACKGROUND_MIN_BYTES = 256 * 1024
-
 
 def background_min_bytes() -> int:
-    return int(getattr(settings, "BACKGROUND_IMPORT_MIN_BYTES", DEFAULT_BACKGROUND_MIN_BYTES))
+    return int(settings.BACKGROUND_IMPORT_MIN_BYTES)
 
 
 def is_large(size: int) -> bool:

@@ -17,6 +17,7 @@ Task names are fixed (jobs.publish sends them by name).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import Task, shared_task
 
@@ -45,18 +46,25 @@ def pause(task: Task) -> int:
     return int(min(DB_RETRY_SECONDS, 2 ** task.request.retries))
 
 
+def _claimed(task: Task, take: Any, pk: int, held: str | None) -> tuple[str, Any]:
+    """A new run's token and the row `take` (`claim` or `claim_part`) claimed for it (None:
+    nothing to do, or another runner holds it); the task is retried while the database is
+    gone."""
+    token = runner_token()
+    try:
+        return token, take(pk, token, held)
+    except Busy:
+        return token, None  # its runner lives; should it die, `take_over` queues it again
+    except DATABASE_GONE as exc:
+        logger.warning("%s %s: database unavailable (%s); tried again", task.name, pk, exc)
+        raise task.retry(countdown=pause(task), kwargs={"held": held}) from None
+
+
 @shared_task(name=publish.RUN_JOB, **OPTIONS)
 def run_job(self: Task, job_id: int, held: str | None = None) -> None:
     """Run a job (any kind) from its last committed progress. `held`: the lease this task's
     previous try held when the database stopped it."""
-    token = runner_token()
-    try:
-        job = claim(job_id, token, held)
-    except Busy:
-        return  # its runner lives; should it die, `take_over` queues the job again
-    except DATABASE_GONE as exc:
-        logger.warning("job %s: database unavailable (%s); tried again", job_id, exc)
-        raise self.retry(countdown=pause(self), kwargs={"held": held}) from None
+    token, job = _claimed(self, claim, job_id, held)
     if job is None:
         return
     eager = bool(self.request.is_eager)
@@ -74,33 +82,27 @@ def run_job(self: Task, job_id: int, held: str | None = None) -> None:
 @shared_task(name=publish.RUN_PART, **OPTIONS)
 def run_job_part(self: Task, part_id: int, held: str | None = None) -> None:
     """Run one part of a split job (jobs/parts.py), then end the job if it was the last."""
-    token = runner_token()
-    try:
-        part = claim_part(part_id, token, held)
-    except Busy:
-        return
-    except DATABASE_GONE as exc:
-        logger.warning("job part %s: database unavailable (%s); tried again", part_id, exc)
-        raise self.retry(countdown=pause(self), kwargs={"held": held}) from None
+    token, part = _claimed(self, claim_part, part_id, held)
     if part is None:
         return
     if run_part(part_id, token, heartbeat=not self.request.is_eager) is not None:
         raise self.retry(countdown=pause(self), kwargs={"held": token})
 
 
+def _periodic(check: Any, what: str) -> None:
+    try:
+        check()
+    except DATABASE_GONE as exc:
+        logger.warning("%s: database unavailable (%s); next time", what, exc)
+
+
 @shared_task(name="jobs.take_over")
 def take_over() -> None:
     """Periodic (beat): queue again the work of runners presumed dead (jobs.publish)."""
-    try:
-        publish.take_over_abandoned()
-    except DATABASE_GONE as exc:
-        logger.warning("take-over check: database unavailable (%s); next time", exc)
+    _periodic(publish.take_over_abandoned, "take-over check")
 
 
 @shared_task(name="jobs.catch_up_stats")
 def catch_up_stats() -> None:
     """Periodic (beat): make sure a statistics job runs when games wait to be counted."""
-    try:
-        publish.request_stats_if_due()
-    except DATABASE_GONE as exc:
-        logger.warning("statistics check: database unavailable (%s); next time", exc)
+    _periodic(publish.request_stats_if_due, "statistics check")

@@ -43,7 +43,6 @@ from jobs.runs import execute
 logger = logging.getLogger(__name__)
 
 DEFAULT_POLL_SECONDS = 1.0
-DEFAULT_STATS_CHECK_SECONDS = 60.0
 
 
 def runnable(now: datetime.datetime) -> Q:
@@ -119,7 +118,7 @@ class Worker:
                  parent_pid: int | None = None) -> None:
         self.poll = poll if poll is not None else DEFAULT_POLL_SECONDS
         self.stats_check = stats_check if stats_check is not None else float(
-            getattr(settings, "STATS_CHECK_SECONDS", DEFAULT_STATS_CHECK_SECONDS))
+            settings.STATS_CHECK_SECONDS)
         self.parent_pid = parent_pid
         self.stopping = False
         self._next_check = 0.0

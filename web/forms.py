@@ -13,13 +13,8 @@ from fourcolor.rulesets import MAX_PLAYERS, RULESETS
 from records.variants import PickError, picked_tags, switch_help
 
 
-# The largest file the upload page takes; bigger archives go through `manage.py import_games`
-# or the API. Pasted text is bounded by Django's DATA_UPLOAD_MAX_MEMORY_SIZE.
-DEFAULT_UPLOAD_MAX_BYTES = 20 * 1024 * 1024
-
-
-def upload_max_bytes() -> int:
-    return int(getattr(settings, "UPLOAD_MAX_BYTES", DEFAULT_UPLOAD_MAX_BYTES))
+# The largest file the upload page takes is UPLOAD_MAX_BYTES; bigger archives go through
+# `manage.py import_games` or the API. Pasted text is bounded by DATA_UPLOAD_MAX_MEMORY_SIZE.
 
 
 class HouseRulesForm(forms.Form):
@@ -80,10 +75,10 @@ class UploadForm(HouseRulesForm):
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data.get("file")
-        if upload is not None and upload.size > upload_max_bytes():
+        if upload is not None and upload.size > settings.UPLOAD_MAX_BYTES:
             raise forms.ValidationError(
                 _("The file is %(size)s bytes; the upload page takes at most %(max)s bytes."),
-                params={"size": upload.size, "max": upload_max_bytes()},
+                params={"size": upload.size, "max": settings.UPLOAD_MAX_BYTES},
                 code="too_big",
             )
         return upload
@@ -140,14 +135,6 @@ class DraftStartForm(HouseRulesForm):
 
     ruleset = forms.ChoiceField(label=_("Ruleset"), choices=[("classic", "classic"),
                                                               ("bga", "bga")])
-    seat1 = forms.CharField(label=_("Seat 1"), max_length=100, strip=True)
-    seat2 = forms.CharField(label=_("Seat 2"), max_length=100, strip=True)
-    seat3 = forms.CharField(label=_("Seat 3"), max_length=100, strip=True, required=False)
-    seat4 = forms.CharField(label=_("Seat 4"), max_length=100, strip=True, required=False)
-    seat5 = forms.CharField(max_length=100, strip=True, required=False)
-    seat6 = forms.CharField(max_length=100, strip=True, required=False)
-    seat7 = forms.CharField(max_length=100, strip=True, required=False)
-    seat8 = forms.CharField(max_length=100, strip=True, required=False)
     dealer = forms.ChoiceField(label=_("Dealer"),
                                choices=[(str(n), str(n)) for n in range(1, MAX_PLAYERS + 1)])
     event = forms.CharField(label=_("Event"), max_length=200, required=False)
@@ -160,11 +147,12 @@ class DraftStartForm(HouseRulesForm):
         super().__init__(*args, **kwargs)
         self.fields["dealer"].choices = [  # type: ignore[attr-defined]
             (str(n), _("Seat %(number)s") % {"number": n}) for n in range(1, MAX_PLAYERS + 1)]
-        for number in range(1, MAX_PLAYERS + 1):
-            self.fields[f"seat{number}"].label = _("Seat %(number)s") % {"number": number}
-            self.fields[f"seat{number}"].widget.attrs.update(
-                {"data-suggest": "/api/v1/players/", "list": f"seat{number}-names",
-                 "autocomplete": "off"})
+        for number in range(1, MAX_PLAYERS + 1):  # seat1 ... seat8, the first two required
+            self.fields[f"seat{number}"] = forms.CharField(
+                label=_("Seat %(number)s") % {"number": number}, max_length=100,
+                required=number <= 2, widget=forms.TextInput(attrs={
+                    "data-suggest": "/api/v1/players/", "list": f"seat{number}-names",
+                    "autocomplete": "off"}))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

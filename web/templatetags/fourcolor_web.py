@@ -6,7 +6,6 @@ Every string that comes from a record (player names, comments, tags) goes throug
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -16,7 +15,6 @@ from django.utils.html import conditional_escape, format_html, format_html_join
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import Truncator
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import pgettext_lazy
@@ -33,13 +31,6 @@ register = template.Library()
 
 
 def _card_html(token: str, *, small: bool = False, live: bool = False) -> SafeString:
-    return _card_html_in(token, small, live, get_language())
-
-
-# A page draws hundreds of cards of 28 kinds: each kind's markup is built once per language
-# (with replay_analysis._option_phrase_in's, the replay page's CPU 18 against 21 ms without).
-@functools.lru_cache(maxsize=1024)
-def _card_html_in(token: str, small: bool, live: bool, language: str | None) -> SafeString:
     try:
         card = parse_card(token)
     except ValueError:

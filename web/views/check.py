@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods
 
 from fourcolor.notation import parse_record
 from fourcolor.replay import Replay
-from jobs.queue import background_min_bytes
+from jobs.queue import background_min_bytes, upload_size
 from records.services.checking import CheckReport, check_records
 from web.forms import UploadForm
 from web.limits import rate_limited
@@ -42,9 +42,7 @@ class CheckForm(UploadForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        source = data.get("file") or data.get("text") or ""
-        size = (len(source.encode("utf-8", "surrogatepass")) if isinstance(source, str)
-                else int(source.size))
+        size = upload_size(data.get("file") or data.get("text") or "")
         if size > check_max_bytes():
             raise self.too_big(size)
         return data

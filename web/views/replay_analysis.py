@@ -11,7 +11,6 @@ the replay stands on that ply, as Lichess shows a move's comment after the move.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +18,6 @@ from typing import Any
 from django.utils.formats import get_format
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy, pgettext_lazy
@@ -104,13 +102,6 @@ def event_cards(event: str) -> tuple[str, list[str]]:
 
 
 def option_phrase(event: str, live: str | None) -> SafeString:
-    return _option_phrase_in(event, live, get_language())
-
-
-# A page words hundreds of options from a few dozen distinct events: each once per language
-# (see fourcolor_web._card_html_in).
-@functools.lru_cache(maxsize=4096)
-def _option_phrase_in(event: str, live: str | None, language: str | None) -> SafeString:
     verb, cards = event_cards(event)
     if verb == "pass":
         cards = [live] if live else []

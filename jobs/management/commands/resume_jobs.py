@@ -11,14 +11,15 @@ set-up where no worker runs.)
 from __future__ import annotations
 
 import datetime
+from contextlib import suppress
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from jobs.models import Job
-from jobs.lease import lease_seconds, runner_token
+from jobs.lease import Busy, claim, lease_seconds, runner_token
 from jobs.publish import uses_celery
 from jobs.queue import resume
 from jobs.worker import run_one
@@ -50,12 +51,9 @@ class Command(BaseCommand):
             resume(job)
             if not uses_celery():
                 token = runner_token()
-                if Job.objects.filter(pk=job.pk, status=Job.Status.QUEUED).update(
-                    status=Job.Status.RUNNING, runner=token, heartbeat_at=timezone.now(),
-                    attempts=F("attempts") + 1,
-                ):
-                    job.refresh_from_db()
-                    run_one(job, token)
+                with suppress(Busy):  # a worker took it first
+                    if (claimed := claim(job.pk, token)) is not None:
+                        run_one(claimed, token)
                 job.refresh_from_db()
                 self.stdout.write(f"job {job.pk}: {job.status}"
                                   + (f" ({job.error})" if job.error else ""))
