@@ -30,8 +30,8 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.fault_worker_kill import make_file  # noqa: E402
-from scripts.served import celery, create_database, drop_database, stop  # noqa: E402
+from scripts.served import (  # noqa: E402
+    celery, create_database, drop_database, records_file, stop)
 
 
 class Proxy:
@@ -119,7 +119,7 @@ class Run:
         from jobs import publish
         from jobs.queue import create_import_job
 
-        text, valid = make_file(self.args.records, f"{tag}-{uuid.uuid4().hex[:8]}")
+        text, valid = records_file(self.args.records, f"{tag}-{uuid.uuid4().hex[:8]}")
         self.valid += valid
         job = create_import_job(text.encode(), self.user, f"{tag}.fcn")
         publish.enqueue(job)
@@ -185,7 +185,7 @@ class Run:
         from jobs.models import Job
         from records.services import import_records
 
-        text, valid = make_file(300, f"stats-{uuid.uuid4().hex[:8]}")
+        text, valid = records_file(300, f"stats-{uuid.uuid4().hex[:8]}")
         self.valid += valid
         import_records(text, self.user, announce=False)  # stored, not counted: due
         proxy.cut()

@@ -17,6 +17,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,25 @@ def make_token(env: dict[str, str], username: str) -> str:
         "print(create_token(user, \"served\")[1])\n"
     )
     return manage(env, "shell", "-c", code).strip().splitlines()[-1]
+
+
+def records_file(count: int, run: str) -> tuple[str, list[str]]:
+    """`count` distinct valid records (engine-generated rounds, each its own deal, from seeds
+    no other run uses, under numbered Event tags), then a repeat of the first and one with an
+    unknown ruleset: the file's text and the valid records."""
+    import fourcolor
+    from fourcolor.generate import generate_record
+
+    shapes = [(r, p) for r in ("classic", "bga") for p in (2, 3, 4)]
+    first = zlib.crc32(run.encode()) * 100_000
+    valid = [
+        fourcolor.write_fcn(generate_record(*shapes[i % 6], first + i,
+                                            tags={"Event": f"{run} #{i}"}))
+        for i in range(count)
+    ]
+    bad = valid[0].replace('[Event "', '[Event "refused ', 1).replace(
+        '[Ruleset "', '[Ruleset "no-such-', 1)
+    return "\n".join([*valid, valid[0], bad]), valid
 
 
 def fresh_log(name: str) -> Path:

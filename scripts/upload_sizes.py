@@ -24,7 +24,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from served import ROOT, database, gunicorn, make_token, production_env, stop  # noqa: E402
+from served import (  # noqa: E402
+    ROOT, database, gunicorn, make_token, production_env, records_file, stop)
 from served import celery as start_celery  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_upload_sizes"
@@ -65,8 +66,6 @@ def server_env(database_url: str, broker: str) -> dict[str, str]:
 def make_file(megabytes: float, run: str, path: Path) -> int:
     """About `megabytes` of distinct valid records (then a repeat and an illegal one, as the
     fault script's files); the number of records written."""
-    from fault_worker_kill import make_file as records_file
-
     sample, _ = records_file(60, run)
     per_record = len(sample.encode()) / 62
     count = max(1, int(megabytes * MB / per_record))

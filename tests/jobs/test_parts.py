@@ -38,12 +38,11 @@ from records.analysis import load_record
 from jobs.queue import submit_revalidate, submit_upload
 from records.models import Game, GameAnalysis
 from records.services import ImportReport
+from tests.worker import database_url
 
 from .conftest import make_upload
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-from fault_worker_kill import database_url  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PART_ENV = {"JOB_PARTS": "3", "JOB_PART_MIN_SIZE": "4", "ANALYSIS_SAMPLES": "4"}
@@ -180,7 +179,7 @@ def test_a_killed_celery_workers_analysis_is_redone_and_the_batch_ends(
         user: AbstractUser, broker: str, tmp_path: Path, settings: Any) -> None:
     settings.ANALYSIS_SAMPLES = 64
     games = [g.pk for g in _games(3)]
-    # Quick redelivery and takeover, for the workers only (as scripts/fault_worker_kill.py).
+    # Quick redelivery and takeover, for the workers only (as tests/jobs/test_worker_kill.py).
     fast = {"ANALYSIS_SAMPLES": "64", "CELERY_VISIBILITY_TIMEOUT": "3",
             "CELERY_RESTORE_INTERVAL": "1", "JOB_LEASE_SECONDS": "3"}
     log = tmp_path / "celery.log"

@@ -33,13 +33,11 @@ from jobs.models import Job
 from ratings.models import CountedGame
 from records.models import Game
 from records.services import import_records
-from tests.worker import run_worker
+from tests.worker import database_url, run_worker
 
 from .conftest import make_upload
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-from fault_worker_kill import database_url  # noqa: E402
 
 ENTRY = "statistics-catch-up"
 
