@@ -72,18 +72,14 @@ class Illegal(exceptions.APIException):
 
     def __init__(self, error: FcnError) -> None:
         self.record = record_json(error)
-        super().__init__(self.record["message"], "illegal")
+        super().__init__(self.record["message"], self.default_code)
 
 
-class RecordSyntax(exceptions.APIException):
-    """400: text that is not well-formed FCN where FCN is asked for, in the engine's words."""
+class RecordSyntax(Illegal):
+    """400 `syntax`: text that is not well-formed FCN where FCN is asked for, in the engine's
+    words."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
     default_code = "syntax"
-
-    def __init__(self, error: FcnError) -> None:
-        self.record = record_json(error)
-        super().__init__(self.record["message"], "syntax")
 
 
 def record_json(error: FcnError) -> dict[str, Any]:

@@ -62,21 +62,16 @@ def download_game_json(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def export_line(game: Game, context: dict[str, Any], with_text: bool) -> dict[str, Any]:
-    """One NDJSON export line: the game object, plus `text` (the record as uploaded)."""
-    line = game_json(game, context)
-    if with_text:
-        line["text"] = game.original_text
-    return line
-
-
 def ndjson_lines(
     games: QuerySet[Game], context: dict[str, Any], with_text: bool
 ) -> Iterator[str]:
-    """Each game as one line of JSON (export_line), read a chunk of rows at a time."""
+    """Each game as one line of JSON, read a chunk of rows at a time: the game object, plus
+    `text` (the record as uploaded) when asked."""
     encoder = JSONRenderer.encoder_class
     for game in games.iterator(chunk_size=EXPORT_CHUNK):
-        line = export_line(game, context, with_text)
+        line = game_json(game, context)
+        if with_text:
+            line["text"] = game.original_text
         yield json.dumps(line, ensure_ascii=False, cls=encoder) + "\n"
 
 

@@ -156,21 +156,17 @@ def _field(model: type[Model], name: str) -> Any:
     return model._meta.pk if name in ("pk", "id") else model._meta.get_field(name)
 
 
-def key_of(obj: Model, keys: list[tuple[str, bool]]) -> list[Any]:
-    values = []
-    for name, _descending in keys:
-        value = getattr(obj, name)
-        if isinstance(value, (datetime.date, datetime.datetime)):
-            value = value.isoformat()
-        values.append(value)
-    return values
+def _order(keys: list[tuple[str, bool]]) -> list[str]:
+    return [("-" if descending else "") + name for name, descending in keys]
 
 
-def encode_cursor(keys: list[tuple[str, bool]], values: list[Any], before: bool) -> str:
-    payload = {"o": [("-" if desc else "") + name for name, desc in keys], "k": values,
-               "b": before}
-    raw = json.dumps(payload, separators=(",", ":")).encode("utf-8")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+def cursor_of(row: Model, keys: list[tuple[str, bool]], before: bool) -> str:
+    """The cursor of `row`'s sort key (`before`: of the page before it)."""
+    values = [getattr(row, name) for name, _descending in keys]
+    values = [value.isoformat() if isinstance(value, (datetime.date, datetime.datetime))
+              else value for value in values]
+    raw = json.dumps({"o": _order(keys), "k": values, "b": before}, separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode("utf-8")).decode("ascii").rstrip("=")
 
 
 def decode_cursor(
@@ -187,8 +183,7 @@ def decode_cursor(
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
         payload = json.loads(raw.decode("utf-8"))
-        order = [("-" if desc else "") + name for name, desc in keys]
-        if (not isinstance(payload, dict) or payload.get("o") != order
+        if (not isinstance(payload, dict) or payload.get("o") != _order(keys)
                 or not isinstance(payload.get("k"), list) or len(payload["k"]) != len(keys)
                 or not isinstance(payload.get("b"), bool)):
             raise invalid
@@ -260,8 +255,7 @@ def next_batch(games: QuerySet[Any], size: int, url: str) -> str | None:
     edge = list(plain.only(*{name for name, _descending in keys} - {"pk"})[size - 1:size + 1])
     if len(edge) < 2:
         return None
-    cursor = encode_cursor(keys, key_of(edge[0], keys), before=False)
-    return replace_query_param(url, "cursor", cursor)
+    return replace_query_param(url, "cursor", cursor_of(edge[0], keys, before=False))
 
 
 class CursorPagination(ApiPagination):
@@ -292,22 +286,20 @@ class CursorPagination(ApiPagination):
         if not start:
             values, before = decode_cursor(text, keys, queryset.model)
             queryset = queryset.filter(beyond(keys, values, before))
-        if before:
-            rows = list(reversed_order(queryset)[: size + 1])
-            more = len(rows) > size
-            rows = rows[:size][::-1]
-        else:
-            rows = list(queryset[: size + 1])
-            more = len(rows) > size
-            rows = rows[:size]
+        rows = list((reversed_order(queryset) if before else queryset)[: size + 1])
+        more = len(rows) > size
+        rows = rows[:size][::-1] if before else rows[:size]
         url = request.build_absolute_uri()
-        self.cursor_next = self.cursor_previous = None
-        if rows and (more or before):
-            cursor = encode_cursor(keys, key_of(rows[-1], keys), before=False)
-            self.cursor_next = replace_query_param(url, self.cursor_query_param, cursor)
-        if rows and ((more and before) or (not before and not start)):
-            cursor = encode_cursor(keys, key_of(rows[0], keys), before=True)
-            self.cursor_previous = replace_query_param(url, self.cursor_query_param, cursor)
+
+        def link(row: Model, before: bool) -> str:
+            cursor = cursor_of(row, keys, before)
+            return replace_query_param(url, self.cursor_query_param, cursor)
+
+        # A next page after a page that has more, or before the one a `previous` link left;
+        # a previous page before a page with more before it, or after the first page.
+        self.cursor_next = link(rows[-1], False) if rows and (more or before) else None
+        self.cursor_previous = (link(rows[0], True) if rows and (more if before else not start)
+                                else None)
         return rows
 
     def get_paginated_response(self, data: Any) -> Response:

@@ -130,6 +130,12 @@ class ApiAutoSchema(AutoSchema):
             schema["additionalProperties"] = False
         return schema
 
+    def get_override_parameters(self) -> list[Any]:
+        # The view's query serializer for this operation (api.views.base: `queries`).
+        operation = getattr(self.view, "action", None) or self.method.lower()
+        query = getattr(self.view, "queries", {}).get(operation)
+        return [*super().get_override_parameters(), *([query] if query else [])]
+
     def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
         if operation is None:

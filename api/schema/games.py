@@ -9,13 +9,9 @@ from api.schema import JSON, NOT_SIGNED_IN, errors, resource
 from api.serializers.analysis import AnalysisAnswerDoc, AnalysisRequest
 from api.serializers.games import (
     DeletedGameSerializer,
-    DeleteQuery,
-    ExportQuery,
     GameDetailSerializer,
     GameExportLineSerializer,
     GameSerializer,
-    PlyQuery,
-    PlyRangeQuery,
     RecordJsonDoc,
 )
 from api.serializers.replays import PlyStateDoc, PlyStatesDoc, ReviewDoc
@@ -52,7 +48,6 @@ GAMES = resource(
             "An audit entry keeps who deleted it, when, `reason`, and the original text, "
             "from which staff can restore it."
         ),
-        parameters=[DeleteQuery],
         responses={204: None, **errors({
             400: "An invalid `reason`.", 401: NOT_SIGNED_IN,
             403: "Not the uploader, nor staff (or, with a session, no CSRF token)."}),
@@ -80,13 +75,8 @@ GAMES = resource(
             "discards, whose turn, and what each seat may claim; `?seat=N` hides the other "
             "hands as seat N saw them."
         ),
-        parameters=[
-            PlyQuery,
-            OpenApiParameter(
-                "ply", OpenApiTypes.INT, OpenApiParameter.PATH,
-                description="0 (the deal) to the game's number of plies",
-            ),
-        ],
+        parameters=[OpenApiParameter("ply", OpenApiTypes.INT, OpenApiParameter.PATH,
+                                     description="0 (the deal) to the game's number of plies")],
         responses={200: PlyStateDoc, **errors({
             400: "An invalid seat.", 404: "No such game, ply or seat.", 422: REPLAY_FAILS})},
     ),
@@ -99,7 +89,6 @@ GAMES = resource(
             "gives it: a replay's steps without a request per ply. `?seat=N` hides the other "
             "hands as seat N saw them."
         ),
-        parameters=[PlyRangeQuery],
         responses={200: PlyStatesDoc, **errors({
             400: "An invalid seat, `from` or `to`.", 404: "No such game, ply or seat.",
             422: REPLAY_FAILS})},
@@ -126,7 +115,6 @@ GAMES = resource(
             "the next batch (a cursor: nothing repeated or skipped whatever is uploaded "
             "meanwhile)."
         ),
-        parameters=[ExportQuery],
         responses={
             (200, "application/x-ndjson"): OpenApiResponse(
                 GameExportLineSerializer, "One JSON object per line (the schema of one line)."),
@@ -184,10 +172,6 @@ DELETED = resource(
         description="Each deleted game's id and when it was deleted (`deleted_at`), from "
                     "`since` on: a script that keeps a copy of the archive removes these, "
                     "then fetches `/games/?updated_since=` for the games stored or changed.",
-        parameters=[OpenApiParameter(
-            "since", {"type": "string", "format": "date-time"}, OpenApiParameter.QUERY,
-            description="deleted at or after this time, ISO 8601 (`Z` or an offset; without "
-                        "one, UTC)")],
         responses={200: DeletedGameSerializer(many=True),
                    **errors({400: "An invalid `since` or page.", 404: "No such page."})},
     ),

@@ -10,12 +10,9 @@ from api.schema.stats import BAD_FILTER
 from api.serializers.games import GameSerializer
 from api.serializers.players import (
     PlayerDetailSerializer,
-    PlayerQuery,
     PlayerSerializer,
-    PlayerStatsQuery,
-    RatingHistoryQuery,
 )
-from api.serializers.stats import HeadToHeadDoc, PlayerRatingsDoc, PlayerStatsDoc, StatsQuery
+from api.serializers.stats import HeadToHeadDoc, PlayerRatingsDoc, PlayerStatsDoc
 
 ERRORS_READ = errors({404: "No such player."})
 
@@ -30,7 +27,6 @@ PLAYERS = resource(
             "blanks ignored)."
         ),
         parameters=[
-            PlayerQuery,
             OpenApiParameter("search", NAME, OpenApiParameter.QUERY,
                              description="the name as typed (each word starts a word of "
                              "the name; accents and case ignored)"),
@@ -54,7 +50,6 @@ PLAYERS = resource(
             "filters: wins and how, deal-ins, settlement, claims, dealer rounds, meld mix, "
             "missed wins, frequent opponents and current ratings."
         ),
-        parameters=[PlayerStatsQuery],
         responses={200: PlayerStatsDoc, 400: BAD_FILTER, **ERRORS_READ},
     ),
     head_to_head=extend_schema(
@@ -63,11 +58,8 @@ PLAYERS = resource(
             "The rounds both played within the filters, the wins of each, the rounds neither "
             "won, and the net points between them (what `other` paid `id`, net)."
         ),
-        parameters=[
-            StatsQuery,
-            OpenApiParameter("other", OpenApiTypes.INT, OpenApiParameter.PATH,
-                             description="the other player's id"),
-        ],
+        parameters=[OpenApiParameter("other", OpenApiTypes.INT, OpenApiParameter.PATH,
+                                     description="the other player's id")],
         responses={200: HeadToHeadDoc, **errors({
             400: "An invalid parameter.",
             404: "No such player, or `other` is the player (there is no head-to-head with "
@@ -80,7 +72,6 @@ PLAYERS = resource(
             "order (docs/stats.md, Rating). The last point of each ruleset is the current "
             "rating that `/players/{id}/stats/` shows."
         ),
-        parameters=[RatingHistoryQuery],
         responses={200: PlayerRatingsDoc, **errors({400: "An invalid ruleset."}),
                    **ERRORS_READ},
     ),

@@ -12,34 +12,30 @@ from api.serializers.errors import ErrorDoc
 from api.serializers.stats import (
     GlobalStatsDoc,
     LeaderboardDoc,
-    LeaderboardQuery,
-    RatingsQuery,
-    StatsQuery,
 )
 
 BAD_FILTER = OpenApiResponse(ErrorDoc, "An invalid parameter (e.g. a date that is not one).")
 
 
 
-def _statistic(summary: str, description: str, query: type, answer: type) -> Any:
-    """A statistic's one operation: its query, its answer, and a 400 for a bad filter."""
+def _statistic(summary: str, description: str, answer: type) -> Any:
+    """A statistic's one operation: its answer, and a 400 for a bad filter."""
     return resource("statistics", get=extend_schema(
-        summary=summary, description=description, parameters=[query],
-        responses={200: answer, 400: BAD_FILTER}))
+        summary=summary, description=description, responses={200: answer, 400: BAD_FILTER}))
 
 
 LEADERBOARD = _statistic(
     "Leaderboard by a statistic",
     "The best players by `metric` within the filters, among those with at least `min_rounds` "
     "rounds (rates where lower is better are sorted lowest first).",
-    LeaderboardQuery, LeaderboardDoc)
+    LeaderboardDoc)
 RATINGS = _statistic(
     "Leaderboard by skill rating (one ruleset)",
     "The players of one ruleset by their rating's ordinal (mu - 3 sigma), among those with at "
     "least `min_rounds` rated rounds.",
-    RatingsQuery, LeaderboardDoc)
+    LeaderboardDoc)
 GLOBAL_STATS = _statistic(
     "Archive-wide figures",
     "Per ruleset and number of players: the outcome mix, the dealer's and each seat's win rate "
     "and settlement per round, and the meld kinds of winning hands.",
-    StatsQuery, GlobalStatsDoc)
+    GlobalStatsDoc)

@@ -60,7 +60,6 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
     # Two numbers: JSON or a form, not a multipart upload.
     parser_classes = [JsonParser, FormParser]
     serializer_class = AnalysisAnswerDoc
-    allowed_query = {"get": frozenset(), "post": frozenset()}
 
     def get(self, request: Request, id: int) -> Response:
         game = get_object_or_404(Game.objects.only("pk"), pk=id)

@@ -18,6 +18,7 @@ from rest_framework.exceptions import MethodNotAllowed, PermissionDenied, Valida
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 
 from api.authentication import ApiTokenAuthentication
 from api.caching import LIST_CACHE_CONTROL, etag_from_body
@@ -80,10 +81,37 @@ class ApiViewMixin(BrowsableApiCspMixin):
     # class has none, which would turn the 401 into a 403).
     authentication_classes = [ApiTokenAuthentication, SessionAuthentication]
 
-    # The query parameters each action (viewsets) or method (plain views) takes; any other is
-    # refused with a 400 naming it, so that a misspelt filter (`?palyer=An`) is an error
-    # instead of silently returning the whole archive. `format` is always allowed.
-    allowed_query: dict[str, frozenset[str]] = {}
+    # The query parameters each action (viewsets) or method (plain views) takes besides a
+    # list's filters and pages, as the serializer that reads them (`query`): the schema
+    # documents them from here (api.schema.ApiAutoSchema). Any other parameter is refused
+    # with a 400 naming it, so that a misspelt filter (`?palyer=An`) is an error instead of
+    # silently returning the whole archive. `format` is always allowed.
+    queries: dict[str, type[Serializer[Any]]] = {}
+
+    @property
+    def operation(self) -> str:
+        """The action (viewsets) or the method (plain views, HEAD as GET)."""
+        key = getattr(self, "action", None) or self.request.method.lower()  # type: ignore[attr-defined]
+        return "get" if key == "head" else str(key)
+
+    def query(self) -> dict[str, Any]:
+        """This operation's query parameters, checked (a 400 names each bad one)."""
+        query = self.queries[self.operation](data=self.request.query_params)  # type: ignore[attr-defined]
+        query.is_valid(raise_exception=True)
+        return dict(query.validated_data)
+
+    def allowed_query(self) -> set[str]:
+        """The names `queries` declares, and a list's filters (the export's too) and pages."""
+        query = self.queries.get(self.operation)
+        allowed = set(query().fields) if query is not None else set()
+        filters = getattr(self, "filterset_class", None)
+        if filters is not None and self.operation in ("list", "get", "export"):
+            allowed |= set(filters.base_filters)
+        paginator = getattr(self, "paginator", None)
+        if paginator is not None and self.operation in ("list", "get"):
+            allowed |= {paginator.page_query_param, paginator.page_size_query_param,
+                        getattr(paginator, "cursor_query_param", paginator.page_query_param)}
+        return allowed
 
     def initial(self, request: Any, *args: Any, **kwargs: Any) -> None:
         method = request.method.lower()
@@ -96,9 +124,7 @@ class ApiViewMixin(BrowsableApiCspMixin):
             request.accepted_renderer, request.accepted_media_type = negotiated
             raise MethodNotAllowed(request.method)
         super().initial(request, *args, **kwargs)
-        key = getattr(self, "action", None) or method
-        allowed = self.allowed_query.get("get" if key == "head" else key, frozenset())
-        unknown = sorted(set(request.query_params) - allowed - {"format"})
+        unknown = sorted(set(request.query_params) - self.allowed_query() - {"format"})
         if unknown:
             raise ValidationError({name: [_("Unknown parameter.")] for name in unknown})
         # A parameter given twice (`?ordering=-points&ordering=date`) is refused rather than
@@ -144,24 +170,6 @@ class ApiViewMixin(BrowsableApiCspMixin):
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = JSONRenderer.media_type
         return super().handle_exception(exc)
-
-
-def names(*sources: Any) -> frozenset[str]:
-    """Query parameter names: of serializer classes (their fields), FilterSet classes (their
-    filters) or plain iterables of names."""
-    found: set[str] = set()
-    for source in sources:
-        if hasattr(source, "base_filters"):
-            found |= set(source.base_filters)
-        elif isinstance(source, type):
-            found |= set(source().fields)
-        else:
-            found |= set(source)
-    return frozenset(found)
-
-
-PAGES = ("page", "page_size")
-CURSOR_PAGES = (*PAGES, "cursor")  # lists paged by api.pagination.CursorPagination
 
 
 # No CSRF check: it changes nothing, and a DELETE with a session cookie to a wrong address

@@ -4,15 +4,13 @@ it was deleted, nothing of who or why."""
 
 from __future__ import annotations
 
-from django import forms
 from django.db.models import F, QuerySet
-from rest_framework import exceptions, generics
+from rest_framework import generics
 
-from api.filters import UtcDateTimeField
 from api.pagination import CursorPagination
 from api.schema.games import DELETED
-from api.serializers.games import DeletedGameSerializer
-from api.views.base import CURSOR_PAGES, ApiViewMixin
+from api.serializers.games import DeletedGameSerializer, DeletedQuery
+from api.views.base import ApiViewMixin
 from records.models import AuditAction, AuditEntry
 
 
@@ -20,14 +18,10 @@ from records.models import AuditAction, AuditEntry
 class DeletedGamesView(ApiViewMixin, generics.ListAPIView):  # type: ignore[type-arg]
     serializer_class = DeletedGameSerializer
     pagination_class = CursorPagination
-    allowed_query = {"get": frozenset({"since", *CURSOR_PAGES})}
+    queries = {"get": DeletedQuery}
 
     def get_queryset(self) -> QuerySet[AuditEntry]:
-        try:
-            since = UtcDateTimeField(required=False).clean(
-                self.request.query_params.get("since", ""))
-        except forms.ValidationError as exc:
-            raise exceptions.ValidationError({"since": exc.messages}) from None
+        since = self.query().get("since")
         entries = AuditEntry.objects.filter(action=AuditAction.DELETED)
         if since is not None:
             entries = entries.filter(at__gte=since)

@@ -38,7 +38,7 @@ from api.serializers.drafts import (
 )
 from api.schema.drafts import DRAFTS
 from api.throttling import SCOPED_THROTTLES
-from api.views.base import PAGES, ApiViewMixin, names
+from api.views.base import ApiViewMixin
 from drafts import services
 from drafts.models import Draft
 from fourcolor.errors import FcnError, FcnSyntaxError
@@ -66,7 +66,6 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
     pagination_class = ApiPagination
     lookup_value_regex = r"\d+"
     throttle_classes = SCOPED_THROTTLES
-    allowed_query = {"list": names(PAGES)}
     cache_control = PRIVATE_CACHE_CONTROL  # one's own drafts
     serializer_class = DraftSerializer
     parser_classes = [JsonParser]

@@ -44,7 +44,7 @@ from api.serializers.games import (
     export_max_games,
 )
 from api.throttling import SCOPED_THROTTLES
-from api.views.base import CURSOR_PAGES, ApiViewMixin, names
+from api.views.base import ApiViewMixin
 from records.deletion import can_delete, delete_game
 from api.filters import ApiGameFilter as GameFilter
 from records.models import Game
@@ -76,13 +76,8 @@ class GameViewSet(
     pagination_class = CursorPagination
     # Other paths fall through to api.urls' catch-all: a JSON 404 too.
     lookup_value_regex = r"\d+"
-    allowed_query = {
-        "list": names(GameFilter, CURSOR_PAGES),
-        "export": names(GameFilter, ExportQuery),
-        "ply": names(PlyQuery),
-        "plies": names(PlyRangeQuery),
-        "destroy": names(DeleteQuery),
-    }
+    queries = {"export": ExportQuery, "ply": PlyQuery, "plies": PlyRangeQuery,
+               "destroy": DeleteQuery}
 
     game_validators: tuple[str, float | None] | None = None
 
@@ -157,10 +152,9 @@ class GameViewSet(
         if not can_delete(request.user, game):  # the one rule of web, API and admin
             raise PermissionDenied(
                 _("Only the user who uploaded this game, or staff, may delete it."))
-        query = DeleteQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        reason = self.query().get("reason", "")
         try:
-            delete_game(game, by=request.user, reason=query.validated_data.get("reason", ""))
+            delete_game(game, by=request.user, reason=reason)
         except Game.DoesNotExist:
             raise Http404("No Game matches the given query.") from None  # deleted meanwhile
         return Response(status=204)
@@ -194,8 +188,7 @@ class GameViewSet(
     @action(detail=True, methods=["get"], url_path=r"plies/(?P<ply>\d+)", url_name="ply",
             filter_backends=[], pagination_class=None)
     def ply(self, request: Request, pk: str, ply: str) -> Response:
-        query = PlyQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        query = self.query()
         game = self.get_object()
         if (fresh := self.unchanged(game)) is not None:
             return fresh
@@ -207,11 +200,9 @@ class GameViewSet(
     @action(detail=True, methods=["get"], url_path="plies", url_name="plies",
             filter_backends=[], pagination_class=None)
     def plies(self, request: Request, pk: str) -> Response:
-        query = PlyRangeQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        query = self.query()
         game = self.get_object()
-        first = query.validated_data.get("from", 0)
-        last = query.validated_data.get("to", game.event_count)
+        first, last = query.get("from", 0), query.get("to", game.event_count)
         if max(first, last) > game.event_count:
             raise Http404(_("This game has plies 0 to %(last)s.") % {"last": game.event_count})
         seat = _seat(query, game)
@@ -236,9 +227,7 @@ class GameViewSet(
     @action(detail=False, methods=["get"], url_path="export", url_name="export",
             renderer_classes=[NdjsonRenderer, FcnRenderer], pagination_class=None)
     def export(self, request: Request) -> StreamingHttpResponse:
-        query = ExportQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        data = query.validated_data
+        data = self.query()
         games = self.filter_queryset(games_queryset(detail=True))
         games = forward_from(games, data.get("cursor"))
         cap = export_max_games()
@@ -264,9 +253,9 @@ class GameViewSet(
         return super().get_throttles()
 
 
-def _seat(query: PlyQuery, game: Game) -> int | None:
+def _seat(query: dict[str, Any], game: Game) -> int | None:
     """The seat whose view is asked for (None: every hand shown): one of the game's."""
-    seat: int | None = query.validated_data.get("seat")
+    seat: int | None = query.get("seat")
     if seat is not None and seat > game.players:
         raise Http404(_("This game has seats 1 to %(last)s.") % {"last": game.players})
     return seat

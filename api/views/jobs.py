@@ -21,7 +21,7 @@ from api.serializers.jobs import (
     JobSerializer,
     RevalidateRequest,
 )
-from api.views.base import PAGES, ApiViewMixin, names
+from api.views.base import ApiViewMixin
 from jobs.analysis import Parameters
 from jobs.batches import submit_batch
 from jobs.models import Job
@@ -36,7 +36,6 @@ class JobViewSet(
     permission_classes = [IsAuthenticated]
     pagination_class = ApiPagination
     lookup_value_regex = r"\d+"
-    allowed_query = {"list": names(PAGES)}
     cache_control = PRIVATE_CACHE_CONTROL  # one's own jobs
 
     def get_queryset(self) -> QuerySet[Job]:

@@ -31,7 +31,7 @@ from api.serializers.players import PlayerDetailSerializer, PlayerSerializer
 from api.serializers.stats import PlayerRatingsDoc
 from api.serializers.stats import StatsQuery
 from api.views.stats import call, parse
-from api.views.base import CURSOR_PAGES, PAGES, ApiViewMixin, names
+from api.views.base import ApiViewMixin
 from api.game_object import games_queryset
 from ratings.history import rating_histories
 from api.filters import ApiGameFilter as GameFilter
@@ -49,12 +49,8 @@ class PlayerViewSet(
     queryset = Player.objects.all()
     pagination_class = ApiPagination
     lookup_value_regex = r"\d+"
-    allowed_query = {
-        "list": names(PlayerQuery, PAGES),
-        "stats": names(PlayerStatsQuery),
-        "head_to_head": names(StatsQuery),
-        "ratings": names(RatingHistoryQuery),
-    }
+    queries = {"list": PlayerQuery, "stats": PlayerStatsQuery, "head_to_head": StatsQuery,
+               "ratings": RatingHistoryQuery}
 
     def get_queryset(self) -> QuerySet[Player]:
         return Player.objects.annotate(rounds=Count("seats"))
@@ -65,15 +61,13 @@ class PlayerViewSet(
         return PlayerSerializer
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        query = PlayerQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        players = self.get_queryset()
-        players = name_search.search(players, NameWord.Kind.PLAYER,
-                               query.validated_data.get("search", ""))
-        name = player_key(query.validated_data.get("name", ""))
+        query = self.query()
+        players = name_search.search(self.get_queryset(), NameWord.Kind.PLAYER,
+                                     query.get("search", ""))
+        name = player_key(query.get("name", ""))
         if name:
             players = players.filter(name_key=name)
-        ordering = PLAYER_ORDERING[query.validated_data.get("ordering", "name")]
+        ordering = PLAYER_ORDERING[query.get("ordering", "name")]
         page = self.paginate_queryset(players.order_by(*ordering))
         serializer = PlayerSerializer(page, many=True, context=self.get_serializer_context())
         return self.get_paginated_response(serializer.data)
@@ -82,7 +76,7 @@ class PlayerViewSet(
             pagination_class=None)
     def stats(self, request: Request, pk: str) -> Response:
         player = self.get_object()
-        params = parse(PlayerStatsQuery, request)
+        params = parse(self)
         return Response(call(stats.player_stats, player, **params))
 
     @action(detail=True, methods=["get"], url_path=r"head-to-head/(?P<other>\d+)",
@@ -93,7 +87,7 @@ class PlayerViewSet(
         if opponent.pk == player.pk:
             # No such pair: a 404 like any other pair that does not exist.
             raise Http404(_("There is no head-to-head of a player with themself."))
-        params = parse(StatsQuery, request)
+        params = parse(self)
         return Response(call(stats.head_to_head, player, opponent, **params))
 
 
@@ -101,8 +95,7 @@ class PlayerViewSet(
             pagination_class=None)
     def ratings(self, request: Request, pk: str) -> Response:
         player = self.get_object()
-        params = parse(RatingHistoryQuery, request)
-        histories = rating_histories(player.pk, params.get("ruleset"))
+        histories = rating_histories(player.pk, self.query().get("ruleset"))
         doc = PlayerRatingsDoc(
             {"player": player, "rulesets": histories}, context=self.get_serializer_context()
         )
@@ -112,7 +105,6 @@ class PlayerViewSet(
 @PLAYER_GAMES
 class PlayerGamesView(ApiViewMixin, generics.ListAPIView):
     queryset = Game.objects.none()  # for the schema; get_queryset picks the player's games
-    allowed_query = {"get": names(GameFilter, CURSOR_PAGES)}
     serializer_class = GameSerializer
     filter_backends = [DjangoFilterBackend]
     filterset_class = GameFilter

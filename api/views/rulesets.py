@@ -15,7 +15,6 @@ from records.variants import shipped_rulesets
 
 @RULESETS
 class RulesetsView(ApiViewMixin, APIView):
-    allowed_query = {"get": frozenset()}
 
     def get(self, request: Request) -> Response:
         return Response({"results": shipped_rulesets()})

@@ -11,28 +11,26 @@ from collections.abc import Callable
 from typing import Any
 
 from django_filters.utils import translate_validation
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.schema.stats import GLOBAL_STATS, LEADERBOARD, RATINGS
 from api.serializers.stats import LeaderboardQuery, RatingsQuery, StatsQuery
-from api.views.base import ApiViewMixin, names
+from api.views.base import ApiViewMixin
 from ratings import global_stats, leaderboards
 from ratings.services import ratings_updating
 from records.filters import STATISTICS_FIELDS, StatisticsFilter
 
 
 
-def parse(query_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
-    """The checked parameters (every problem at once, a 400). A statistic's filters are one
+def parse(view: ApiViewMixin) -> dict[str, Any]:
+    """A statistic's checked parameters (every problem at once, a 400): its filters as one
     `GameFilters`, `filters`, from the archive's parser (records.filters.StatisticsFilter);
-    the serializer checks the rest (metric, limit, ...)."""
-    if not issubclass(query_class, StatsQuery):
-        query = query_class(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        return dict(query.validated_data)
+    the view's query (a StatsQuery) checks the rest (metric, limit, ...)."""
+    request = view.request  # type: ignore[attr-defined]
+    query_class = view.queries[view.operation]
     filterset = StatisticsFilter(request.query_params)
     rest = request.query_params.copy()
     for name in STATISTICS_FIELDS:
@@ -59,25 +57,24 @@ def call(function: Callable[..., dict[str, Any]], *args: Any, **kwargs: Any) -> 
 
 @LEADERBOARD
 class LeaderboardView(ApiViewMixin, APIView):
-    allowed_query = {"get": names(LeaderboardQuery)}
+    queries = {"get": LeaderboardQuery}
 
     def get(self, request: Request) -> Response:
-        params = parse(LeaderboardQuery, request)
+        params = parse(self)
         return Response(call(leaderboards.leaderboard, params.pop("metric"), **params))
 
 
 @RATINGS
 class RatingsView(ApiViewMixin, APIView):
-    allowed_query = {"get": names(RatingsQuery)}
+    queries = {"get": RatingsQuery}
 
     def get(self, request: Request) -> Response:
-        params = parse(RatingsQuery, request)
-        return Response(call(leaderboards.leaderboard, "rating", **params))
+        return Response(call(leaderboards.leaderboard, "rating", **self.query()))
 
 
 @GLOBAL_STATS
 class GlobalStatsView(ApiViewMixin, APIView):
-    allowed_query = {"get": names(StatsQuery)}
+    queries = {"get": StatsQuery}
 
     def get(self, request: Request) -> Response:
-        return Response(call(global_stats.global_stats, **parse(StatsQuery, request)))
+        return Response(call(global_stats.global_stats, **parse(self)))

@@ -15,22 +15,17 @@ API export's (api.game_object, one implementation for both):
 from __future__ import annotations
 
 import datetime
-import json
 import os
 import sys
 from collections.abc import Generator, Iterator
 from typing import IO, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from rest_framework.renderers import JSONRenderer
 from tqdm import tqdm
 
-from api.game_object import export_line, fcn_lines, games_queryset, ndjson_lines
+from api.game_object import fcn_lines, games_queryset, ndjson_lines
 from records.filters import GameFilters
 from records.models import Game, Outcome
-
-CHUNK = 500
-
 
 def _date(value: str) -> datetime.date:
     try:
@@ -66,7 +61,7 @@ class Command(BaseCommand):
         fmt = options["format"]
         context = {"base_url": options["base_url"]}
         pieces = (
-            self._fcn(games) if fmt == "fcn"
+            ((text, 1) for text in fcn_lines(games)) if fmt == "fcn"
             else self._json(games, context, options["with_text"], array=fmt == "json")
         )
         bar = tqdm(total=total, unit="game", disable=None, file=sys.stderr, leave=False)
@@ -105,21 +100,14 @@ class Command(BaseCommand):
             bar.update(games)
         return written
 
-    def _fcn(self, games: Any) -> Iterator[tuple[str, int]]:
-        for text in fcn_lines(games):
-            yield text, 1
-
     def _json(self, games: Any, context: dict[str, Any], with_text: bool, *, array: bool
               ) -> Iterator[tuple[str, int]]:
+        lines = ndjson_lines(games, context, with_text)
         if not array:
-            for line in ndjson_lines(games, context, with_text):
-                yield line, 1
+            yield from ((line, 1) for line in lines)
             return
+        # The same objects as the NDJSON lines, as one array written incrementally.
         yield "[", 0
-        first = True
-        for game in games.iterator(chunk_size=CHUNK):
-            text = json.dumps(export_line(game, context, with_text), ensure_ascii=False,
-                              cls=JSONRenderer.encoder_class)
-            yield ("\n" if first else ",\n") + text, 1
-            first = False
+        for n, line in enumerate(lines):
+            yield ("\n" if n == 0 else ",\n") + line.removesuffix("\n"), 1
         yield "\n]\n", 0
