@@ -32,15 +32,8 @@ from .split import Split, best_split
 
 # Raised whenever the engine's results change for the same input (a rule, the bots, the
 # reviewer): stored games and analyses name the version that made them, and `revalidate`
-# marks analyses of another version stale (records.analysis.mark_stale_analyses).
-# 1.1.0: the greedy bot's bga rules and the reviewer's screening and naming.
-# 1.2.0: the reviewer extends near ties at the top of a decision that may be a mistake.
-# 1.3.0: the Switches tag (house variants) and five to eight players in classic.
-# 1.4.0: the reviewer's marks: thresholds by the ruleset's stakes, the highest estimate named
-# best, "about equal"; the analyst bot.
-# 1.5.0: the reviewer deals the other hands from what their seats did (fourcolor/inference.py).
-# 1.6.0: the analyst bot leaves the greedy bot's choice only for an option the reviewer shows
-# better.
+# marks analyses of another version stale (records.analysis.mark_stale_analyses). What each
+# version changed is in git's history of this line.
 __version__ = "1.6.0"
 
 

@@ -85,7 +85,6 @@ def _records(path: str) -> Iterator[tuple[int, int, str, bool]]:
 
 
 _ERROR_FIELDS = ("ply", "line", "col", "category", "code", "params", "message", "event")
-_RESULT_FIELDS = ("outcome", "seat", "points", "settlement")
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -102,9 +101,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
                     item.update({k: getattr(err, k) for k in _ERROR_FIELDS})
                 else:
                     assert check.game is not None
-                    summary = check.game.summary()
+                    f = check.game.finish
                     item.update(ply=None, line=None, col=None, category=None, message=None)
-                    item["result"] = {k: summary[k] for k in _RESULT_FIELDS}
+                    settlement = {str(s): d for s, d in sorted(f.settlement.items())}
+                    item["result"] = {"outcome": f.outcome, "seat": f.seat, "points": f.points,
+                                      "settlement": settlement}
                 print(json.dumps(item, ensure_ascii=False))
             elif err is not None:
                 event = f' (ply {err.ply}: "{err.event}")' if err.event else f" (ply {err.ply})"

@@ -10,7 +10,6 @@ from typing import Any
 
 from .deal import check_deal, deal_is_sound
 from .errors import IllegalMoveError, IllegalRecordError
-from .melds import Meld
 from .notation import Event, Record
 from .round import ClaimRecord, Round
 from .rulesets import Ruleset, RulesetError, SwitchesError, ruleset_for
@@ -30,29 +29,6 @@ class Game:
     @property
     def event_count(self) -> int:
         return len(self.record.events)
-
-    @property
-    def winning_melds(self) -> list[tuple[Meld, bool]]:
-        """The finisher's melds with whether each is exposed (display) or hidden."""
-        return [(m, True) for m in self.finish.exposed_melds] + [
-            (m, False) for m in self.finish.hidden_melds
-        ]
-
-    def summary(self) -> dict[str, Any]:
-        """The verdict as plain data (the command line's and the API's `result`)."""
-        f = self.finish
-        return {
-            "outcome": f.outcome,
-            "seat": f.seat,
-            "on": f.on,
-            "points": f.points,
-            "exposed_points": f.exposed_points,
-            "hidden_points": f.hidden_points,
-            "lucky_card": f.lucky_card.token if f.lucky_card else None,
-            "lucky_bonus": f.lucky_bonus,
-            "settlement": {str(s): d for s, d in sorted(f.settlement.items())},
-            "result": f.result_tag,
-        }
 
 
 def _where(record: Record, ply: int, event: Event | None) -> dict[str, Any]:

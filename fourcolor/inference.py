@@ -37,7 +37,7 @@ from .moves import best_completing_win, meld_claims
 from .notation import Event
 from .playout import partners
 from .round import LIVE, MUST_DISCARD, OPENING, Round
-from .split import block_splits, splits_with
+from .split import splits_with
 
 # The policy model (module docstring): how sharply the discards follow the greedy bot's value,
 # and how likely a seat lets go a live card it could win with, or meld.
@@ -341,17 +341,4 @@ def _counts(kinds: Sequence[int]) -> list[int]:
     return counts
 
 
-def ready(hand: Sequence[int], exposed: int, state: Round) -> bool:
-    """Whether a hand (counts) with `exposed` points on display would win with some card."""
-    rs = state.ruleset
-    for card in CARDS:
-        if hand[card.index] < state.copies:
-            counts = list(hand)
-            counts[card.index] += 1
-            if all(block_splits(counts, b, rs) for b in range(3)):
-                if best_completing_win(hand, card, rs, exposed) is not None:
-                    return True
-    return False
-
-
-__all__ = ["History", "HandSampler", "ready", "unseen"]
+__all__ = ["History", "HandSampler", "unseen"]

@@ -177,13 +177,12 @@ class _Table:
         return None if win is None else win.points
 
     def _meld_choice(self, seat: int, live: Live, card: Card) -> tuple[Meld, ClaimRight] | None:
-        """The meld the greedy bot claims (the most exposed points, then the most cards, then
-        the lowest first card), with its right; None when it has none."""
+        """The meld the greedy bot claims (`_best_meld`), with its right; None when it has
+        none."""
         hand = self.hands[seat]
         only_pong_or_gan = pong_or_gan_only(live, seat, self.players)
         if only_pong_or_gan and hand[live.card_index] < 2:
             return None
-        locked = self.locked[seat] if self.locked is not None else None
         # Without locked sets the choice depends only on the melds the card makes with the
         # hand and on the seat's relation to the live card (its own draw, the seat after the
         # discarder, any other): remembered on the ruleset (`RulesetCaches.bot_choices`) by
@@ -193,15 +192,31 @@ class _Table:
         melds = melds_with(card, hand, rs)
         relation = 0 if seat == live.owner else (2 if only_pong_or_gan else 1)
         key = (id(melds), relation)
-        cache = rs.caches.bot_choices if locked is None else None
+        cache = rs.caches.bot_choices if self.locked is None else None
         if cache is not None:
             known = cache.get(key, _UNKNOWN)
             if known is not _UNKNOWN:
                 return known  # type: ignore[return-value]
+        best = self._best_meld(seat, live, card, melds, careful=False)
+        if cache is not None:
+            cache[key] = best
+        return best
+
+    def _best_meld(
+        self, seat: int, live: Live, card: Card, melds: Iterable[Meld], *, careful: bool
+    ) -> tuple[Meld, ClaimRight] | None:
+        """The greedy bot's choice among `melds` (the most exposed points, then the most cards,
+        then the lowest first card) with its right; `careful`: none that forces a finish under
+        the threshold (`_forces_below`)."""
+        hand = self.hands[seat]
+        locked = self.locked[seat] if self.locked is not None else None
+        rs = self.rs
         best: tuple[Meld, ClaimRight] | None = None
         best_key = (0, 0, 0)
         for meld in melds:
             if not locked_ok(meld, card, locked, hand):
+                continue
+            if careful and self._forces_below(seat, meld, card):
                 continue
             try:
                 right = claim_right(rs, self.players, live, seat, meld.kind, card.rank, win=False)
@@ -210,8 +225,6 @@ class _Table:
             rank_key = (meld.points(rs, exposed=True), len(meld.cards), -meld.cards[0].index)
             if best is None or rank_key > best_key:
                 best, best_key = (meld, right), rank_key
-        if cache is not None:
-            cache[key] = best
         return best
 
     def _forces_below(self, seat: int, meld: Meld, card: Card) -> bool:
@@ -227,22 +240,8 @@ class _Table:
         then the greedy best of the melds that do not (None: it lets the card go)."""
         if choice is None or not self._forces_below(seat, choice[0], card):
             return choice
-        locked = self.locked[seat] if self.locked is not None else None
-        best: tuple[Meld, ClaimRight] | None = None
-        best_key = (0, 0, 0)
-        for meld in melds_with(card, self.hands[seat], self.rs):
-            hand = self.hands[seat]
-            if not locked_ok(meld, card, locked, hand) or self._forces_below(seat, meld, card):
-                continue
-            try:
-                right = claim_right(
-                    self.rs, self.players, live, seat, meld.kind, card.rank, win=False
-                )
-            except ClaimRefused:
-                continue
-            rank_key = (meld.points(self.rs, exposed=True), len(meld.cards), -meld.cards[0].index)
-            if best is None or rank_key > best_key:
-                best, best_key = (meld, right), rank_key
+        melds = melds_with(card, self.hands[seat], self.rs)
+        best = self._best_meld(seat, live, card, melds, careful=True)
         if best is None and live.source == "draw" and seat == live.owner and card.rank == "K":
             return choice  # a drawn general must be melded
         return best

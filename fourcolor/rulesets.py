@@ -147,8 +147,11 @@ class Ruleset:
         object with its warm caches."""
         if RULESETS.get(self.name) is self:
             return (get_ruleset, (self.name,))
-        return (_ruleset_from_fields, ({f.name: getattr(self, f.name) for f in fields(self)
-                                        if f.init},))
+        return (_ruleset_from_fields, (self._values(),))
+
+    def _values(self) -> dict[str, Any]:
+        """The fields a ruleset is made from, by name (its caches aside)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.init}
 
     def points(self, kind: str, rank: str) -> Points | None:
         """(hidden, exposed) points of a meld of `kind` whose defining rank is `rank`.
@@ -185,25 +188,13 @@ class Ruleset:
 
     def as_mapping(self) -> dict[str, Any]:
         """The plain mapping `from_mapping` reads back (for docs, the API and house rulesets)."""
-        return {
-            "name": self.name,
-            "description": self.description,
-            "melds": {
-                kind: {rank: (list(p) if p is not None else None) for rank, p in table.items()}
-                for kind, table in self.melds.items()
-            },
-            "chi_melds": sorted(self.chi_melds, key=MELD_KINDS.index),
-            "color_groups": self.color_groups,
-            "steal_generals": self.steal_generals,
-            "threshold": self.threshold,
-            "base": self.base,
-            "below_threshold": self.below_threshold,
-            "lucky_draw": self.lucky_draw,
-            "redeal": self.redeal,
-            "dealt_sets_locked": self.dealt_sets_locked,
-            "match_rounds": self.match_rounds,
-            "max_players": self.max_players,
+        data = self._values()
+        data["melds"] = {
+            kind: {rank: (list(p) if p is not None else None) for rank, p in table.items()}
+            for kind, table in self.melds.items()
         }
+        data["chi_melds"] = sorted(self.chi_melds, key=MELD_KINDS.index)
+        return data
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Ruleset:
@@ -251,24 +242,33 @@ def _points_value(kind: str, rank: str, value: Any) -> Points | None:
     )
 
 
+# The keys of a house ruleset's mapping that are integers (and the threshold, or null).
+_INTEGERS = ("base", "match_rounds", "max_players")
+
+
+def _checked(values: Mapping[str, Any]) -> dict[str, Any]:
+    """`values` with every switch's value checked and as the ruleset keeps it (1 is True), the
+    threshold and the other integers checked: `RulesetError` for the first that is not."""
+    out = dict(values)
+    for key, value in values.items():
+        allowed = SWITCH_VALUES.get(key)
+        if allowed is not None:
+            if value not in allowed:
+                raise RulesetError(f"switch {key} must be one of {allowed}, not {value!r}")
+            out[key] = allowed[allowed.index(value)]
+        elif key in _INTEGERS or (key == "threshold" and value is not None):
+            if not isinstance(value, int) or isinstance(value, bool):
+                null = " or null" if key == "threshold" else ""
+                raise RulesetError(f"{key} must be an integer{null}, not {value!r}")
+    return out
+
+
 def _build(merged: Mapping[str, Any], melds: Mapping[str, Mapping[str, Any]]) -> Ruleset:
-    known = {
-        "name",
-        "description",
-        "melds",
-        "chi_melds",
-        "threshold",
-        "base",
-        "match_rounds",
-        "max_players",
-        *SWITCH_VALUES,
-    }
+    known = {"name", "description", "melds", "chi_melds", "threshold", *_INTEGERS, *SWITCH_VALUES}
     unknown = set(merged) - known
     if unknown:
         raise RulesetError(f"unknown ruleset keys: {', '.join(sorted(unknown))}")
-    for switch, allowed in SWITCH_VALUES.items():
-        if switch in merged and merged[switch] not in allowed:
-            raise RulesetError(f"switch {switch} must be one of {allowed}, not {merged[switch]!r}")
+    values = _checked(merged)
     table = {
         kind: {rank: _points_value(kind, rank, v) for rank, v in ranks.items()}
         for kind, ranks in melds.items()
@@ -285,30 +285,11 @@ def _build(merged: Mapping[str, Any], melds: Mapping[str, Mapping[str, Any]]) ->
     chi = frozenset(str(k) for k in chi_value)
     if not chi <= set(MELD_KINDS):
         raise RulesetError(f"chi_melds: unknown meld kinds {sorted(chi - set(MELD_KINDS))}")
-    threshold = merged.get("threshold")
-    if threshold is not None and (not isinstance(threshold, int) or isinstance(threshold, bool)):
-        raise RulesetError("threshold must be an integer or null")
-    for key in ("base", "match_rounds", "max_players"):
-        if key in merged and (not isinstance(merged[key], int) or isinstance(merged[key], bool)):
-            raise RulesetError(f"{key} must be an integer")
-    if not 2 <= merged.get("max_players", 4) <= MAX_PLAYERS:
+    if not 2 <= values.get("max_players", 4) <= MAX_PLAYERS:
         raise RulesetError(f"max_players must be from 2 to {MAX_PLAYERS}")
-    return Ruleset(
-        name=str(merged["name"]),
-        description=str(merged.get("description", "")),
-        melds=table,
-        chi_melds=chi,
-        color_groups=merged.get("color_groups", "any"),
-        steal_generals=merged.get("steal_generals", "gan"),
-        threshold=threshold,
-        base=merged.get("base", 1),
-        below_threshold=merged.get("below_threshold", "fixed"),
-        lucky_draw=bool(merged.get("lucky_draw", False)),
-        redeal=bool(merged.get("redeal", False)),
-        dealt_sets_locked=bool(merged.get("dealt_sets_locked", False)),
-        match_rounds=merged.get("match_rounds", 1),
-        max_players=merged.get("max_players", 4),
-    )
+    values.update(name=str(values["name"]), description=str(values.get("description", "")),
+                  melds=table, chi_melds=chi)
+    return Ruleset(**values)
 
 
 CLASSIC = Ruleset(
@@ -380,17 +361,10 @@ def with_switches(ruleset: Ruleset, **switches: Any) -> Ruleset:
 
     `threshold`, `base` and `below_threshold` are numbers of the bga settlement: a ruleset
     settled without a threshold (classic) keeps its settlement (RULES.md §8a)."""
-    for switch, value in switches.items():
-        allowed = SWITCH_VALUES.get(switch)
-        if allowed is None and switch not in ("threshold", "base", "name"):
-            raise RulesetError(f"unknown switch {switch!r}")
-        if switch in ("threshold", "base") and not (
-            (isinstance(value, int) and not isinstance(value, bool))
-            or (switch == "threshold" and value is None)
-        ):
-            raise RulesetError(f"{switch} must be an integer, not {value!r}")
-        if allowed is not None and value not in allowed:
-            raise RulesetError(f"switch {switch} must be one of {allowed}, not {value!r}")
+    for key in switches:
+        if key not in SWITCH_VALUES and key not in ("threshold", "base", "name"):
+            raise RulesetError(f"unknown switch {key!r}")
+    switches = _checked(switches)
     if ruleset.threshold is None:
         switches = {k: v for k, v in switches.items() if k not in _SETTLEMENT_ONLY}
     return replace(ruleset, **switches)

@@ -259,26 +259,21 @@ def _keeps_sets(melds: Sequence[Meld], index: int, sets: Sequence[int]) -> bool:
 
 
 def _lucky_card(rnd: Round) -> Card:
-    """The lucky card turned after a win under lucky_draw (§7) (`next_lucky_card`); without a
-    Pile tag, the Lucky tag."""
+    """The lucky card turned after a win under lucky_draw (§7) (`next_lucky_card`: the pile's
+    next card, or the dealer's opening discard when the pile is used up); without a Pile tag,
+    the Lucky tag, which must otherwise agree."""
     lucky = next_lucky_card(rnd.pile_left, rnd.pile, rnd.drawn, rnd.opening_discard)
-    if rnd.pile_left == 0:
-        assert lucky is not None
-        if rnd.lucky_tag is not None and rnd.lucky_tag is not lucky:
-            raise IllegalMoveError(
-                "lucky.opening", value=rnd.lucky_tag.token, card=lucky.token
-            )
-        return lucky
+    tag = rnd.lucky_tag
     if lucky is not None:
-        if rnd.lucky_tag is not None and rnd.lucky_tag is not lucky:
-            raise IllegalMoveError(
-                "lucky.pile", value=rnd.lucky_tag.token, card=lucky.token
-            )
+        if tag is not None and tag is not lucky:
+            if rnd.pile_left == 0:
+                raise IllegalMoveError("lucky.opening", value=tag.token, card=lucky.token)
+            raise IllegalMoveError("lucky.pile", value=tag.token, card=lucky.token)
         return lucky
-    if rnd.lucky_tag is None:
+    if tag is None:
         raise IllegalMoveError("lucky.missing")
     # The copies rule counts the deal and the draws (§9), not the lucky card.
-    return rnd.lucky_tag
+    return tag
 
 
 def _pay(rnd: Round, finish: Finish, hidden: Sequence[int]) -> None:

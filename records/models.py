@@ -187,7 +187,7 @@ class Game(models.Model):
         return f"#{self.pk} {self.ruleset} {names} [{self.result_tag}]"
 
     def summary(self) -> dict[str, object]:
-        """The stored verdict in the shape of `fourcolor.Game.summary()`."""
+        """The stored verdict: how the round ended, with its points and settlement."""
         return {
             "outcome": self.outcome,
             "seat": self.finisher,

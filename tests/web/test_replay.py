@@ -178,7 +178,8 @@ def test_it_shows_the_end_only_at_the_last_ply(client: Client, archive: Archive)
         f"{winner} wins on {whose} with {game.finish.points} points."
     )
     rows = end.find("table", "melds").find("tbody").find_all("tr")
-    assert [r.cards() for r in rows] == [[c.token for c in m.cards] for m, _ in game.winning_melds]
+    melds = game.finish.exposed_melds + game.finish.hidden_melds
+    assert [r.cards() for r in rows] == [[c.token for c in m.cards] for m in melds]
     settlement = {
         int(r.attrs["data-seat"]): r.find("td").words()
         for r in end.find("table", "settlement").find_all("tr", data_seat=True)
