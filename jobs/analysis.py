@@ -24,7 +24,7 @@ from fourcolor.analysis import analyse
 from common.rates import limit
 from jobs import publish
 from jobs.lease import finish, update
-from jobs.models import Job
+from jobs.models import Job, creator
 from records.analysis import load_record, store_analysis
 from records.models import Game, GameAnalysis
 
@@ -128,7 +128,9 @@ def request_analysis(game: Game, user: Any, params: Parameters) -> Answer:
             return Answer(stored, running)
         check_rate(user)
         job = create_analysis_job(game.pk, user, params)
-    hand_on(job)
+    # To Celery's workers, or left in the job table for the database worker: never run here
+    # (an analysis takes seconds, and this is a request).
+    publish.enqueue(job)
     job.refresh_from_db()
     return Answer(stored, job, created=True)
 
@@ -136,18 +138,9 @@ def request_analysis(game: Game, user: Any, params: Parameters) -> Answer:
 def create_analysis_job(game_id: int, user: Any, params: Parameters) -> Job:
     return Job.objects.create(
         kind=Job.Kind.ANALYSIS,
-        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_by=creator(user),
         options=params.as_options(game_id),
     )
-
-
-def hand_on(job: Job, queue: str | None = None) -> None:
-    """Give a queued analysis to the workers: Celery's when a broker is configured (on
-    `queue`, else the default one); otherwise it waits in the job table for the
-    database-backed worker (`manage.py run_jobs`, started with the web server). Never run
-    here: an analysis takes seconds, and this is a request."""
-    if publish.uses_celery():
-        publish.enqueue(job, queue)
 
 
 # ----------------------------------------------------------------------------- the run

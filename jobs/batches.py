@@ -31,9 +31,10 @@ from django.db.models import Count
 from django.utils import timezone
 
 import fourcolor
-from jobs.analysis import ACTIVE, Parameters, check_rate, hand_on
+from jobs.analysis import ACTIVE, Parameters, check_rate
 from jobs.lease import update
-from jobs.models import Job
+from jobs.models import Job, creator
+from jobs import publish
 from jobs.publish import current_queue, uses_celery
 from records.models import Game, GameAnalysis, Match
 
@@ -69,7 +70,7 @@ def create_batch(user: Any, params: Parameters, *, games: Iterable[int] | None =
         options["limit"] = int(limit)
     return Job.objects.create(
         kind=Job.Kind.ANALYSES,
-        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_by=creator(user),
         options=options,
     )
 
@@ -77,7 +78,7 @@ def create_batch(user: Any, params: Parameters, *, games: Iterable[int] | None =
 def submit_batch(user: Any, params: Parameters, **selection: Any) -> Job:
     """Create a batch (`create_batch`) and hand it to the workers."""
     job = create_batch(user, params, **selection)
-    hand_on(job)
+    publish.enqueue(job)
     return job
 
 
@@ -129,7 +130,7 @@ def request_batch(user: Any, params: Parameters, games: Iterable[int], *,
             return None
         check_rate(user, len(todo))
         job = create_batch(user, params, games=todo, match=match)
-    hand_on(job)
+    publish.enqueue(job)
     return job
 
 
@@ -216,14 +217,14 @@ def run_batch(job: Job, token: str) -> None:
                 report["last_game"] = last
                 update(job, token, report=report)
                 for child in created:
-                    hand_on(child, queue)
+                    publish.enqueue(child, queue)
         report["queued_all"] = True
         update(job, token, report=report)
     elif uses_celery():
         # Run again: analyses whose message may have been lost are queued again (a task for
         # an analysis already running or done does nothing).
         for child in job.children.filter(status=Job.Status.QUEUED).only("pk", "kind"):
-            hand_on(child, queue)
+            publish.enqueue(child, queue)
     batch_progress(job.pk)
 
 

@@ -134,6 +134,11 @@ class Job(models.Model):
         )
 
 
+def creator(user: Any) -> Any:
+    """The user a job is created by: a signed-in one, else nobody."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
 class JobChunk(models.Model):
     """One piece of a job's upload, in order (`number` from 0): the upload is written and read
     a chunk at a time, so its size never shows in any process's memory."""

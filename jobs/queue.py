@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from jobs import payload, publish
 from jobs.lease import put_back, runner_token
-from jobs.models import Job
+from jobs.models import Job, creator
 from jobs.runs import execute
 
 
@@ -44,10 +44,6 @@ def upload_size(source: Any, declared: int = 0) -> int:
     return size if isinstance(size, int) else declared
 
 
-def _creator(user: Any) -> Any:
-    return user if getattr(user, "is_authenticated", False) else None
-
-
 def create_import_job(source: Any, user: Any, name: str = "", *, runner: str = "",
                       given: Mapping[str, str] | None = None) -> Job:
     """An import of `source` (bytes, text, an uploaded file or a binary stream), its upload
@@ -58,7 +54,7 @@ def create_import_job(source: Any, user: Any, name: str = "", *, runner: str = "
     with transaction.atomic():
         job = Job.objects.create(
             kind=Job.Kind.IMPORT,
-            created_by=_creator(user),
+            created_by=creator(user),
             payload_is_text=payload.is_text(source),
             payload_name=name[:255],
             options={"given": dict(given)} if given else {},
@@ -73,7 +69,7 @@ def create_import_job(source: Any, user: Any, name: str = "", *, runner: str = "
 def create_revalidate_job(user: Any, *, stale: bool = False, update: bool = False) -> Job:
     return Job.objects.create(
         kind=Job.Kind.REVALIDATE,
-        created_by=_creator(user),
+        created_by=creator(user),
         options={"stale": stale, "update": update},
     )
 

@@ -10,6 +10,7 @@ import pytest
 from django.test import override_settings
 
 from jobs.models import Job
+from jobs.publish import RUN_JOB
 from jobs.tasks import run_job
 
 # Enough to exercise every path, cheap enough for a unit test (the method's own tests and
@@ -28,7 +29,12 @@ def held_jobs(monkeypatch: pytest.MonkeyPatch) -> list[Job]:
     """Jobs stay queued (as with a busy worker) even when a test configures a broker; the
     list holds those handed to it."""
     held: list[Job] = []
-    monkeypatch.setattr("jobs.publish.enqueue", lambda job, queue=None: held.append(job))
+
+    def send(name: str, pk: int, queue: str | None) -> None:  # what Celery would be sent
+        if name == RUN_JOB:
+            held.append(Job(pk=pk))
+
+    monkeypatch.setattr("jobs.publish._send", send)
     return held
 
 
