@@ -5,6 +5,7 @@ the review's `Replay.missed_wins` applies it)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -109,36 +110,47 @@ def reference_facts(game: Game) -> list[SeatFacts]:
     return out
 
 
-def _games() -> list[Game]:
-    games = []
-    for ruleset in ("classic", "bga"):
-        for players in (2, 3, 4):
-            for seed in range(40):
-                bot = "random" if seed % 3 == 0 else "greedy"
-                record = generate_record(ruleset, players, seed, dealer=1 + seed % players, bot=bot)
-                games.append(fourcolor.validate(record))
-    # Hand-made rounds with calls, missed wins and wins on draws (tests/engine/helpers).
-    games.append(all_rights_game())
-    games.append(play(WAITS, "1x wC 4h wC wR wH 2w wC wR wH", players=4))
-    with (CORPUS / "valid.fcn").open(encoding="utf-8", newline="") as f:
-        for rt in fourcolor.iter_records(f):
-            check = fourcolor.check_record(rt.text, rt.line)
-            if check.game is not None:
-                games.append(check.game)
-    return games
+# The sample, as cheap descriptions: each test builds (and this process keeps) only the games
+# it asks for, so that collecting the module costs nothing. Generated rounds (ruleset, players,
+# seed), hand-made rounds with calls, missed wins and wins on draws (tests/engine/helpers), and
+# the conformance corpus's valid records (their text and line).
+GENERATED = [(ruleset, players, seed)
+             for ruleset in ("classic", "bga") for players in (2, 3, 4) for seed in range(40)]
+HAND_MADE = ("all-rights", "waits")
+with (CORPUS / "valid.fcn").open(encoding="utf-8", newline="") as f:
+    VALID = [(rt.text, rt.line) for rt in fourcolor.iter_records(f)]
+CASES = ([f"{r}-{p}-{seed}" for r, p, seed in GENERATED] + list(HAND_MADE)
+         + [f"valid-{line}" for _text, line in VALID])
 
 
-GAMES = _games()
+@functools.cache
+def game_of(case: int) -> Game:
+    """The sample's game number `case`, as `fourcolor.validate` gives it."""
+    if case < len(GENERATED):
+        ruleset, players, seed = GENERATED[case]
+        bot = "random" if seed % 3 == 0 else "greedy"
+        record = generate_record(ruleset, players, seed, dealer=1 + seed % players, bot=bot)
+        return fourcolor.validate(record)
+    case -= len(GENERATED)
+    if case == 0:
+        return all_rights_game()
+    if case == 1:
+        return play(WAITS, "1x wC 4h wC wR wH 2w wC wR wH", players=4)
+    text, line = VALID[case - len(HAND_MADE)]
+    check = fourcolor.check_record(text, line)
+    assert check.game is not None, check
+    return check.game
 
 
 def test_the_sample_has_missed_wins_and_calls() -> None:
-    assert sum(f.missed_wins for g in GAMES for f in seat_facts(g)) >= 4
-    assert any(e.verb in "ch" for g in GAMES for e in g.record.events)
+    games = [game_of(case) for case in range(len(CASES))]
+    assert sum(f.missed_wins for g in games for f in seat_facts(g)) >= 4
+    assert any(e.verb in "ch" for g in games for e in g.record.events)
 
 
-@pytest.mark.parametrize("index", range(len(GAMES)))
-def test_seat_facts_equal_the_reference(index: int) -> None:
-    game = GAMES[index]
+@pytest.mark.parametrize("case", range(len(CASES)), ids=CASES)
+def test_seat_facts_equal_the_reference(case: int) -> None:
+    game = game_of(case)
     facts = seat_facts(game)
     assert facts == reference_facts(game)
     by_seat = {s: 0 for s in range(1, game.record.players + 1)}
@@ -147,10 +159,10 @@ def test_seat_facts_equal_the_reference(index: int) -> None:
     assert {f.seat: f.missed_wins for f in facts} == by_seat
 
 
-@pytest.mark.parametrize("index", range(len(GAMES)))
-def test_the_facts_of_validate_s_one_pass_equal_the_reference(index: int) -> None:
+@pytest.mark.parametrize("case", range(len(CASES)), ids=CASES)
+def test_the_facts_of_validate_s_one_pass_equal_the_reference(case: int) -> None:
     # The import's one pass: validate with the facts observer.
-    game = GAMES[index]
+    game = game_of(case)
     observer = SeatFactsObserver(game.record)
     again = fourcolor.validate(game.record, game.ruleset, observer=observer)
     assert observer.facts(again) == reference_facts(game)
