@@ -236,6 +236,21 @@ def counters_row(row: Iterable[Any]) -> dict[str, Any]:
     return out
 
 
+def grouped_counters(group_by: list[str], conditions: list[str], params: list[Any]
+                     ) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """Every counter (SEAT_COUNTERS and the meld counts, COUNTER_NAMES) of the seats that meet
+    `conditions`, per value of the `group_by` columns."""
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    width = len(group_by)
+    for row in fetch(seat_counters_sql(group_by, conditions), params):
+        counters = counters_row(row[width:])
+        counters.update({f"melds_{kind}": 0 for kind in MELD_KINDS})
+        out[tuple(row[:width])] = counters
+    for row in fetch(meld_counts_sql(group_by, conditions), params):
+        out[tuple(row[:width])][f"melds_{row[-2]}"] = int(row[-1])
+    return out
+
+
 def analysis_counters_sql(
     group_by: Iterable[str] = (), conditions: Iterable[str] = (), having: Iterable[str] = ()
 ) -> str:

@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
-from django.utils import timezone
 
 from ratings import services, totals
 from ratings.models import CountedGame
@@ -54,34 +53,28 @@ def _uncount(game_id: int, also: Iterable[int] = ()) -> CountedGame | None:
 
 def forget_game(game_id: int) -> None:
     """Take a game about to be deleted out of the totals and the ratings (see the module)."""
-    with transaction.atomic():
-        state = services.lock_derived()
-        entry = _uncount(game_id)
-        if entry is None:
-            return
-        pending = dict(state.pending)
-        if entry.rated:
-            start = min(entry.order_key, pending.pop(entry.ruleset, entry.order_key))
-            services.rate_from(entry.ruleset, start, _quiet)
-        state.games = max(state.games - 1, 0)
-        state.pending = pending
-        state.updated_at = timezone.now()
-        state.save(update_fields=["games", "pending", "updated_at"])
+    _take_out(game_id, replay=True)
 
 
 def mark_due(game_id: int, former_player_ids: Iterable[int] = ()) -> None:
     """A rewritten game out of the totals, its ratings pending, until the catch-up counts it
     again (see the module). Cheap: a whole archive rewritten replays each ruleset once."""
+    _take_out(game_id, former_player_ids, replay=False)
+
+
+def _take_out(game_id: int, also: Iterable[int] = (), *, replay: bool) -> None:
+    """Uncount the game (`_uncount`) and, when it was rated, replay its ruleset's ratings from
+    it now (`replay`) or mark them pending from it."""
     with transaction.atomic():
         state = services.lock_derived()
-        entry = _uncount(game_id, former_player_ids)
+        entry = _uncount(game_id, also)
         if entry is None:
             return
         pending = dict(state.pending)
-        if entry.rated:
+        if entry.rated and replay:
+            start = min(entry.order_key, pending.pop(entry.ruleset, entry.order_key))
+            services.rate_from(entry.ruleset, start, _quiet)
+        elif entry.rated:
             pending[entry.ruleset] = min(entry.order_key,
                                          pending.get(entry.ruleset, entry.order_key))
-        state.games = max(state.games - 1, 0)
-        state.pending = pending
-        state.updated_at = timezone.now()
-        state.save(update_fields=["games", "pending", "updated_at"])
+        services.save_state(state, games=max(state.games - 1, 0), pending=pending)

@@ -122,6 +122,21 @@ def lock_derived() -> DerivedState:
     return state
 
 
+def save_state(state: DerivedState, *, games: int, pending: dict[str, str]) -> None:
+    """The derived state after a writer's change: games counted, ratings left pending."""
+    state.games = games
+    state.pending = pending
+    state.updated_at = timezone.now()
+    state.save(update_fields=["games", "pending", "updated_at"])
+
+
+def _rate(report: StatsReport, ruleset: str, key: str | None, progress: Progress) -> None:
+    """Replay `ruleset`'s ratings from `key` (`rate_from`), counted in `report`."""
+    replayed = rate_from(ruleset, key, progress)
+    report.rulesets[ruleset] = report.rulesets.get(ruleset, 0) + replayed
+    report.rated += replayed
+
+
 def on_games_stored(
     game_ids: Iterable[int],
     *,
@@ -158,14 +173,9 @@ def on_games_stored(
                     pending[ruleset] = key
                     report.deferred[ruleset] = key
                     continue
-                replayed = rate_from(ruleset, key, progress)
-                report.rulesets[ruleset] = replayed
-                report.rated += replayed
+                _rate(report, ruleset, key, progress)
         if report.games or pending != state.pending:
-            state.games += report.games
-            state.pending = pending
-            state.updated_at = timezone.now()
-            state.save(update_fields=["games", "pending", "updated_at"])
+            save_state(state, games=state.games + report.games, pending=pending)
     return report
 
 
@@ -207,17 +217,16 @@ def pending_ratings() -> dict[str, str]:
     return dict(state or {})
 
 
-def rate_pending(*, progress: Progress = _no_progress) -> StatsReport:
-    """Replay the ratings that imports left for a scheduled pass."""
-    report = StatsReport()
+def rate_pending(*, progress: Progress = _no_progress,
+                 report: StatsReport | None = None) -> StatsReport:
+    """Replay the ratings that imports left for a scheduled pass (counted in `report`, if
+    given)."""
+    report = report if report is not None else StatsReport()
     with transaction.atomic():
         state = lock_derived()
         for ruleset, key in sorted(state.pending.items()):
-            replayed = rate_from(ruleset, key, progress)
-            report.rulesets[ruleset] = replayed
-            report.rated += replayed
-        state.pending = {}
-        state.save(update_fields=["pending"])
+            _rate(report, ruleset, key, progress)
+        save_state(state, games=state.games, pending={})
     return report
 
 
@@ -233,12 +242,7 @@ def catch_up(*, progress: Progress = _no_progress) -> StatsReport:
     and not counted is due by being so: storing it is all it takes, in the same transaction),
     then replay every rating that waits, however long. What the statistics job runs, behind
     the uploads' answers."""
-    report = on_missing_games(progress=progress)
-    pending = rate_pending(progress=progress)
-    report.rated += pending.rated
-    for ruleset, rated in pending.rulesets.items():
-        report.rulesets[ruleset] = report.rulesets.get(ruleset, 0) + rated
-    return report
+    return rate_pending(progress=progress, report=on_missing_games(progress=progress))
 
 
 def games_due() -> int:
@@ -291,13 +295,8 @@ def recompute_stats(*, progress: Progress = _no_progress) -> StatsReport:
         report.player_rows, report.pair_rows = totals.rebuild_totals()
         progress("totals", 0)
         for ruleset in _rulesets():
-            replayed = rate_from(ruleset, None, progress)
-            report.rulesets[ruleset] = replayed
-            report.rated += replayed
-        state.games = report.games
-        state.pending = {}
-        state.updated_at = timezone.now()
-        state.save(update_fields=["games", "pending", "updated_at"])
+            _rate(report, ruleset, None, progress)
+        save_state(state, games=report.games, pending={})
     return report
 
 
@@ -309,11 +308,9 @@ def recompute_ratings(
     with transaction.atomic():
         state = lock_derived()
         for name in [ruleset] if ruleset else _rulesets():
-            replayed = rate_from(name, None, progress)
-            report.rulesets[name] = replayed
-            report.rated += replayed
+            _rate(report, name, None, progress)
             state.pending.pop(name, None)
-        state.save(update_fields=["pending"])
+        save_state(state, games=state.games, pending=state.pending)
     return report
 
 

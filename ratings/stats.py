@@ -29,18 +29,16 @@ from ratings.counters import (
     analysis_summary,
     as_int,
     chosen_filters,
-    counters_row,
     derive,
     fetch,
-    meld_counts_sql,
+    grouped_counters,
     pair_counters_sql,
     player_json,
-    seat_counters_sql,
     table_name,
     totals_group,
     use_totals,
 )
-from ratings.models import MELD_KINDS, PairTotals, PlayerRating, PlayerTotals
+from ratings.models import PairTotals, PlayerRating, PlayerTotals
 from records.filters import GameFilters
 from records.models import Player
 
@@ -55,13 +53,7 @@ def _seat_counters(filters: GameFilters, player_id: int) -> dict[str, Any]:
     conditions, params = filters.where()
     conditions.insert(0, "s.player_id = %s")
     params.insert(0, player_id)
-    (row,) = fetch(seat_counters_sql((), conditions), params)
-    counters = counters_row(row)
-    for kind in MELD_KINDS:
-        counters[f"melds_{kind}"] = 0
-    for kind, count in fetch(meld_counts_sql((), conditions), params):
-        counters[f"melds_{kind}"] = int(count)
-    return counters
+    return grouped_counters([], conditions, params)[()]
 
 
 def _totals_counters(filters: GameFilters, player_id: int) -> dict[str, Any]:

@@ -2,9 +2,10 @@
 
 Both paths use the aggregates of `ratings.counters` (one definition of every counter):
 
-- `rebuild_totals` groups every counted game's seats at each roll-up level in SQL;
-- `add_games` aggregates a batch of new games the same way, rolls the batch up in Python and
-  adds it to the stored rows.
+- `rebuild_totals` groups every counted game's seats at each roll-up level in SQL
+  (`_player_rows`, `_add_pairs`);
+- `add_games` groups a batch of new games' seats the same way and adds them to the stored rows
+  (an upsert that sums).
 
 The test suite checks that any sequence of `add_games` equals one `rebuild_totals`. The only
 counter that is not a plain sum is `matches` (distinct matches): a batch adds a match to a
@@ -22,7 +23,7 @@ from django.db import connection
 from ratings.models import (
     ANY_PLAYERS,
     ANY_RULESET,
-    MELD_KINDS,
+    RATIO_COLUMNS,
     SUM_COUNTERS,
     CountedGame,
     PairTotals,
@@ -32,12 +33,10 @@ from ratings.counters import (
     METRICS,
     METRIC_COLUMNS,
     PAIR_COUNTERS,
-    counters_row,
     fetch,
-    meld_counts_sql,
+    grouped_counters,
     pair_counters_sql,
     ratio_columns,
-    seat_counters_sql,
     seats_from,
 )
 from records.models import GameSeat
@@ -112,36 +111,26 @@ def _rebuild(player_ids: Sequence[int] | None) -> tuple[int, int]:
         seat_conditions.append(mine)
         pair_conditions += [a_in, b_in]
         pair_params = a_params + b_params
+    rows = _player_rows(seat_conditions, seat_params)
+    PlayerTotals.objects.bulk_create(
+        (PlayerTotals(player_id=player_id, ruleset=ruleset, players=players, **counters,
+                      **ratio_columns(counters))
+         for (player_id, ruleset, players), counters in rows.items()),
+        batch_size=BATCH_SIZE,
+    )
+    return len(rows), _add_pairs(pair_conditions, pair_params)
+
+
+def _player_rows(conditions: list[str], params: list[Any]
+                 ) -> dict[tuple[int, str, int], dict[str, Any]]:
+    """The counters of the seats that meet `conditions`, per (player, ruleset, players) at
+    each roll-up level, grouped in SQL."""
     rows: dict[tuple[int, str, int], dict[str, Any]] = {}
     for group_by, _, _ in _LEVEL_SQL:
-        columns = ["s.player_id", *group_by]
-        sql = seat_counters_sql(columns, seat_conditions)
-        for row in fetch(sql, seat_params):
-            rs, n = _group_of(row, group_by)
-            counters = counters_row(row[1 + len(group_by):])
-            counters.update({f"melds_{kind}": 0 for kind in MELD_KINDS})
-            rows[(row[0], rs, n)] = counters
-        for row in fetch(meld_counts_sql(columns, seat_conditions), seat_params):
-            rs, n = _group_of(row, group_by)
-            kind, count = row[-2], row[-1]
-            rows[(row[0], rs, n)][f"melds_{kind}"] = int(count)
-    PlayerTotals.objects.bulk_create(
-        (_player_totals(key, counters) for key, counters in rows.items()), batch_size=BATCH_SIZE
-    )
-    pairs = 0
-    table = connection.ops.quote_name(PairTotals._meta.db_table)
-    for group_by, ruleset_sql, players_sql in _LEVEL_SQL:
-        # INSERT ... SELECT: pair rows can outnumber the seats; they never pass through Python.
-        query = pair_counters_sql(
-            ["a.player_id", "b.player_id", *group_by],
-            pair_conditions,
-            select=["a.player_id", "b.player_id", ruleset_sql, players_sql],
-        )
-        columns = "player_id, opponent_id, ruleset, players, " + ", ".join(PAIR_FIELDS)
-        with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {table} ({columns}) {query}", pair_params)
-            pairs += max(cursor.rowcount, 0)
-    return len(rows), pairs
+        found = grouped_counters(["s.player_id", *group_by], conditions, params)
+        for key, counters in found.items():
+            rows[(key[0], *_group_of(key, group_by))] = counters
+    return rows
 
 
 def _group_of(row: Sequence[Any], group_by: Sequence[str]) -> Group:
@@ -149,14 +138,6 @@ def _group_of(row: Sequence[Any], group_by: Sequence[str]) -> Group:
     return (
         values.get("g.ruleset", ANY_RULESET),
         int(values.get("g.players", ANY_PLAYERS)),
-    )
-
-
-def _player_totals(key: tuple[int, str, int], counters: dict[str, Any]) -> PlayerTotals:
-    player_id, ruleset, players = key
-    return PlayerTotals(
-        player_id=player_id, ruleset=ruleset, players=players,
-        **counters, **ratio_columns(counters),
     )
 
 
@@ -169,28 +150,13 @@ def add_games(game_ids: Sequence[int]) -> None:
     if not game_ids:
         return
     in_batch, params = _batch_condition("s.game_id", game_ids)
-    players = _batch_players(in_batch, params)
-    _add_pairs(game_ids)
+    players = _player_rows([in_batch], params)
+    new_matches = _new_matches(in_batch, params)
+    for key, counters in players.items():
+        counters["matches"] = new_matches.get(key, 0)
+    pairs, pair_params = _batch_condition("a.game_id", game_ids)
+    _add_pairs([pairs], pair_params)
     _merge_players(players)
-
-
-def _batch_players(in_batch: str, params: list[Any]) -> dict[tuple[int, str, int], dict[str, Any]]:
-    """The batch's counters rolled up to every level, `matches` counting new matches only."""
-    exact = ["s.player_id", "g.ruleset", "g.players"]
-    out: dict[tuple[int, str, int], dict[str, Any]] = {}
-    for row in fetch(seat_counters_sql(exact, [in_batch]), params):
-        player_id, rs, n = row[0], row[1], int(row[2])
-        counters = counters_row(row[3:])
-        counters["matches"] = 0
-        for group in levels(rs, n):
-            _merge(out.setdefault((player_id, *group), _zero()), counters)
-    for player_id, rs, n, kind, count in fetch(meld_counts_sql(exact, [in_batch]),
-                                                     params):
-        for group in levels(rs, int(n)):
-            out[(player_id, *group)][f"melds_{kind}"] += int(count)
-    for key, count in _new_matches(in_batch, params).items():
-        out[key]["matches"] += count
-    return out
 
 
 def _new_matches(in_batch: str, params: list[Any]) -> dict[tuple[int, str, int], int]:
@@ -221,22 +187,6 @@ def _new_matches(in_batch: str, params: list[Any]) -> dict[tuple[int, str, int],
     return out
 
 
-def _zero() -> dict[str, Any]:
-    counters: dict[str, Any] = dict.fromkeys(SUM_COUNTERS, 0)
-    counters["matches"] = 0
-    counters["best_win_points"] = None
-    return counters
-
-
-def _merge(into: dict[str, Any], counters: dict[str, Any]) -> None:
-    for name in SUM_COUNTERS:
-        into[name] += counters.get(name, 0)
-    into["matches"] += counters.get("matches", 0)
-    best = counters.get("best_win_points")
-    if best is not None and (into["best_win_points"] is None or best > into["best_win_points"]):
-        into["best_win_points"] = best
-
-
 def _merge_players(batch: dict[tuple[int, str, int], dict[str, Any]]) -> None:
     """Add the batch's rows to the stored ones in SQL (see `_upsert`): no stored row is read
     into Python. Ratio columns are recomputed from the summed counters."""
@@ -244,7 +194,6 @@ def _merge_players(batch: dict[tuple[int, str, int], dict[str, Any]]) -> None:
         return
     table = connection.ops.quote_name(PlayerTotals._meta.db_table)
     sums = [*SUM_COUNTERS, "matches"]
-    ratios = ratio_columns(_zero())
     updates = [f"{name} = {table}.{name} + excluded.{name}" for name in sums]
     best = "best_win_points"
     updates.append(
@@ -255,7 +204,7 @@ def _merge_players(batch: dict[tuple[int, str, int], dict[str, Any]]) -> None:
     real = "DOUBLE PRECISION" if connection.vendor == "postgresql" else "REAL"
     for metric, column in METRIC_COLUMNS.items():
         numerator, denominator, _ = METRICS[metric]
-        if column not in ratios or denominator is None:
+        if column not in RATIO_COLUMNS or denominator is None:
             continue
         den = f"({table}.{denominator} + excluded.{denominator})"
         num = f"({table}.{numerator} + excluded.{numerator})"
@@ -263,12 +212,12 @@ def _merge_players(batch: dict[tuple[int, str, int], dict[str, Any]]) -> None:
         updates.append(
             f"{column} = CASE WHEN {den} = 0 THEN NULL ELSE CAST({num} AS {real}) / {den} END"
         )
-    columns = ["player_id", "ruleset", "players", *sums, best, *ratios]
+    columns = ["player_id", "ruleset", "players", *sums, best, *RATIO_COLUMNS]
     rows = []
     for (player_id, ruleset, players), counters in sorted(batch.items()):
         derived = ratio_columns(counters)
         rows.append((player_id, ruleset, players, *(counters[name] for name in sums),
-                     counters[best], *(derived[name] for name in ratios)))
+                     counters[best], *(derived[name] for name in RATIO_COLUMNS)))
     _upsert(table, columns, ["player_id", "ruleset", "players"], updates, rows)
 
 
@@ -329,12 +278,12 @@ def _upsert_copied(
         cursor.execute(f"DROP TABLE {temp}")
 
 
-def _add_pairs(game_ids: Sequence[int]) -> None:
-    """Add the batch's pair counters at every roll-up level, in SQL: one INSERT … SELECT …
-    GROUP BY … ON CONFLICT DO UPDATE per level (the pair rows never pass through Python; a
-    batch of a few thousand rounds among many players makes tens of thousands of them).
-    The batch's games are not counted yet, so its COUNT(DISTINCT game) adds to the stored one."""
-    in_batch, params = _batch_condition("a.game_id", game_ids)
+def _add_pairs(conditions: list[str], params: list[Any]) -> int:
+    """Add the pair counters of the seat pairs `a`, `b` that meet `conditions` at every
+    roll-up level, in SQL: INSERT … SELECT … GROUP BY … ON CONFLICT DO UPDATE (the pair rows
+    never pass through Python; a batch of a few thousand rounds among many players makes tens
+    of thousands of them, a rebuild millions). A batch's games are not counted yet, so its
+    COUNT(DISTINCT game) adds to the stored one. Returns the rows written."""
     table = connection.ops.quote_name(PairTotals._meta.db_table)
     columns = "player_id, opponent_id, ruleset, players, " + ", ".join(PAIR_FIELDS)
     upsert = (
@@ -342,24 +291,27 @@ def _add_pairs(game_ids: Sequence[int]) -> None:
         + ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in PAIR_FIELDS)
     )
     pair = ["a.player_id", "b.player_id"]
+    if connection.vendor == "postgresql":
+        # Every level from one pass over the seat pairs (a rolled-up column is NULL in its
+        # grouping set: "any"; games always have a ruleset and a size).
+        sets = ", ".join(f"({', '.join(pair + list(g))})" for g, _, _ in _LEVEL_SQL)
+        queries = [pair_counters_sql(
+            [f"GROUPING SETS ({sets})"], conditions,
+            select=[*pair, f"COALESCE(g.ruleset, '{ANY_RULESET}')",
+                    f"COALESCE(g.players, {ANY_PLAYERS})"],
+        )]
+    else:
+        queries = [
+            pair_counters_sql([*pair, *group_by], conditions,
+                              select=[*pair, ruleset_sql, players_sql])
+            for group_by, ruleset_sql, players_sql in _LEVEL_SQL
+        ]
+    written = 0
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # Every level from one pass over the batch's seat pairs (a rolled-up column is
-            # NULL in its grouping set: "any"; games always have a ruleset and a size).
-            sets = ", ".join(f"({', '.join(pair + list(g))})" for g, _, _ in _LEVEL_SQL)
-            query = pair_counters_sql(
-                [f"GROUPING SETS ({sets})"],
-                [in_batch],
-                select=[*pair, f"COALESCE(g.ruleset, '{ANY_RULESET}')",
-                        f"COALESCE(g.players, {ANY_PLAYERS})"],
-            )
+        for query in queries:
             cursor.execute(f"INSERT INTO {table} ({columns}) {query} {upsert}", params)
-            return
-        for group_by, ruleset_sql, players_sql in _LEVEL_SQL:
-            query = pair_counters_sql(
-                [*pair, *group_by], [in_batch], select=[*pair, ruleset_sql, players_sql]
-            )
-            cursor.execute(f"INSERT INTO {table} ({columns}) {query} {upsert}", params)
+            written += max(cursor.rowcount, 0)
+    return written
 
 
 def _batch_condition(column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
@@ -378,19 +330,3 @@ def _batch_condition(column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
         )
     in_ids, params = _in_condition(column, ids)
     return in_ids, list(params)
-
-
-def snapshot() -> dict[str, Any]:
-    """Every stored total as plain data (for comparing an incremental state with a rebuild)."""
-    fields = ["player_id", "ruleset", "players", *SUM_COUNTERS, "matches", "best_win_points",
-              *ratio_columns(_zero())]
-    players = sorted(
-        tuple(row) for row in PlayerTotals.objects.values_list(*fields)
-    )
-    pairs = sorted(
-        tuple(row) for row in PairTotals.objects.values_list(
-            "player_id", "opponent_id", "ruleset", "players", *PAIR_FIELDS
-        )
-    )
-    return {"players": players, "pairs": pairs}
-

@@ -10,14 +10,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import fourcolor
-from fourcolor.errors import LimitError
+from fourcolor.messages import render
 
 from records.models import Game
 from records.services.duplicates import duplicate_differences
-from records.services.importing import too_many_message
+from records.services.importing import limit_refusal
 from records.services.validating import validate_record
-from records.services.reading import DecodedLines, line_of
-from records.services.report import RecordResult, RecordStatus, refused_result
+from records.services.reading import DecodedLines
+from records.services.report import RecordResult, RecordStatus
 from records.services.storing import ValidRecord
 from records.variants import describe
 
@@ -67,11 +67,8 @@ def check_records(source: Any, *, max_records: int | None = None,
     for rt in fourcolor.iter_records(lines):
         bad = lines.take_bad(rt.line)
         if max_records is not None and rt.index >= max_records:
-            message = too_many_message(max_records)
-            quote = line_of(rt.text, rt.line, rt.line).encode("utf-8", "replace").decode("utf-8")
-            error = LimitError("limit.records", line=rt.line, col=1, n=max_records)
-            report.results.append(refused_result(rt.index, rt.line, error, quote))
-            report.stopped = message
+            report.results.append(limit_refusal(rt, max_records))
+            report.stopped = render("limit.records", {"n": max_records})
             break
         verdict = validate_record(rt, bad, given)
         if isinstance(verdict, ValidRecord):

@@ -303,21 +303,22 @@ def _wanted(
         yield rt, bad, True
 
 
-def too_many_message(max_records: int) -> str:
-    return render("limit.records", {"n": max_records})
+def limit_refusal(rt: fourcolor.RecordText, max_records: int) -> RecordResult:
+    """The refusal of the record past the first `max_records` (for it and all that follow)."""
+    quote = line_of(rt.text, rt.line, rt.line).encode("utf-8", "replace").decode("utf-8")
+    error = LimitError("limit.records", line=rt.line, col=1, n=max_records)
+    return refused_result(rt.index, rt.line, error, quote)
 
 
 def _too_many(importer: _Importer, rt: fourcolor.RecordText, max_records: int) -> None:
     """Refuse the record after the first `max_records`, once, for it and all that follow."""
-    message = too_many_message(max_records)
-    quote = line_of(rt.text, rt.line, rt.line).encode("utf-8", "replace").decode("utf-8")
-    error = LimitError("limit.records", line=rt.line, col=1, n=max_records)
-    refusal = refused_result(rt.index, rt.line, error, quote)
+    refusal = limit_refusal(rt, max_records)
     importer.report.limit_refusal = refusal
     if importer.down is not None:
         importer.emit(refusal)  # the database stopped the import first: its reason stands
         return
-    importer.report.stopped = message  # a database failure storing the last batch overrides
+    # A database failure storing the last batch overrides this stop.
+    importer.report.stopped = render("limit.records", {"n": max_records})
     importer.add(refusal)
 
 

@@ -7,14 +7,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from ratings import totals
 from ratings.models import PlayerRating
 from ratings.services import recompute_stats
 from records.deletion import delete_game
 from records.models import AuditEntry, Game, Match
 from records.services import import_records
 from tests.race import race
-from tests.stats.conftest import club_texts
+from tests.stats.conftest import club_texts, totals_snapshot
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -44,10 +43,10 @@ def test_it_deletes_while_games_of_the_same_players_and_match_come_in() -> None:
     assert sorted(AuditEntry.objects.values_list("game_id", flat=True)) == sorted(doomed)
     assert Game.objects.count() == 3
     assert Match.objects.filter(tag="club-1").count() == 1  # B3's, whichever way the race went
-    incremental = totals.snapshot()
+    incremental = totals_snapshot()
     ratings = sorted(PlayerRating.objects.values_list("player_id", "ruleset", "mu", "sigma"))
     recompute_stats()
-    assert totals.snapshot() == incremental
+    assert totals_snapshot() == incremental
     assert sorted(
         PlayerRating.objects.values_list("player_id", "ruleset", "mu", "sigma")
     ) == ratings

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from ratings import totals
 from ratings.models import CountedGame, DerivedState, PlayerRating, RatingEvent
 from ratings.services import on_games_stored, pending_ratings, rate_pending, recompute_stats
 from ratings import stats
@@ -18,7 +17,7 @@ from records.models import AuditAction, AuditEntry, Game, GameSeat, Match, Playe
 from records.services import import_records, match_credits
 from records.signals import game_deleting
 from tests.records.conftest import fcn_file, good_text, match_texts
-from tests.stats.conftest import PLAY_ORDER, club_texts, import_club
+from tests.stats.conftest import PLAY_ORDER, club_texts, import_club, totals_snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -197,7 +196,7 @@ def test_it_restores_the_same_game_from_the_entry(uploader: Any, staff: Any) -> 
 def derived_state() -> dict[str, Any]:
     """Every derived table as plain data (ids included: a rebuild keeps player and game ids)."""
     return {
-        **totals.snapshot(),
+        **totals_snapshot(),
         "counted": sorted(CountedGame.objects.values_list("game_id", "ruleset", "order_key",
                                                           "rated")),
         "ratings": sorted(PlayerRating.objects.values_list(

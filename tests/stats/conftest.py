@@ -31,6 +31,8 @@ from fourcolor import notation
 from fourcolor.facts import seat_facts
 from fourcolor.generate import generate_match, generate_record
 from ratings.models import (
+    RATIO_COLUMNS,
+    SUM_COUNTERS,
     CountedGame,
     DerivedState,
     PairTotals,
@@ -38,6 +40,7 @@ from ratings.models import (
     PlayerTotals,
     RatingEvent,
 )
+from ratings.totals import PAIR_FIELDS
 from records.models import Game, Match, Player
 
 # The NOTATION.md example (shared material, copied here so the suite needs no outside file).
@@ -263,3 +266,19 @@ def club(db: None, club_archive: dict[str, int]) -> dict[str, int]:
 def empty(db: None) -> None:
     """An empty archive for this test (whatever the module imported for others)."""
     clear_archive()
+
+
+def totals_snapshot() -> dict[str, Any]:
+    """Every stored total as plain data (for comparing an incremental state with a rebuild)."""
+    fields = ["player_id", "ruleset", "players", *SUM_COUNTERS, "matches", "best_win_points",
+              *RATIO_COLUMNS]
+    players = sorted(
+        tuple(row) for row in PlayerTotals.objects.values_list(*fields)
+    )
+    pairs = sorted(
+        tuple(row) for row in PairTotals.objects.values_list(
+            "player_id", "opponent_id", "ruleset", "players", *PAIR_FIELDS
+        )
+    )
+    return {"players": players, "pairs": pairs}
+

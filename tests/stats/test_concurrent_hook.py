@@ -8,11 +8,15 @@ import threading
 import pytest
 from django.db import connection
 
-from ratings import totals
 from ratings.models import PlayerRating
 from ratings.services import on_games_stored, recompute_stats
 from records.services import import_records
-from tests.stats.conftest import PLAY_ORDER, club_texts, one_player_may_hold_two_seats
+from tests.stats.conftest import (
+    PLAY_ORDER,
+    club_texts,
+    one_player_may_hold_two_seats,
+    totals_snapshot,
+)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -44,10 +48,10 @@ def test_it_updates_totals_and_ratings_in_turn_when_imports_race() -> None:
         for thread in threads:
             thread.join(timeout=120)
     assert not errors, errors
-    incremental = totals.snapshot()
+    incremental = totals_snapshot()
     ratings = sorted(PlayerRating.objects.values_list("player_id", "ruleset", "mu", "sigma"))
     assert recompute_stats().games == len(PLAY_ORDER)
-    assert totals.snapshot() == incremental
+    assert totals_snapshot() == incremental
     assert sorted(
         PlayerRating.objects.values_list("player_id", "ruleset", "mu", "sigma")
     ) == ratings

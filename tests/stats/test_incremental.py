@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 import fourcolor
 from fourcolor.generate import generate_match, generate_record
-from ratings import totals
 from ratings.models import CountedGame, PlayerRating, RatingEvent
 from ratings.services import on_games_stored, recompute_stats
 from ratings import stats
 from records.models import Player
 from records.services import import_records
 from tests.stats.conftest import (
+    totals_snapshot,
     PLAY_ORDER,
     clear_archive,
     club_texts,
@@ -90,10 +90,10 @@ cut_lists = st.lists(st.integers(min_value=0, max_value=len(archive())), max_siz
 def test_it_keeps_incremental_totals_equal_to_a_rebuild(order: list[int], cuts: list[int]) -> None:
     clear_archive()
     import_in(order, cuts)
-    incremental = totals.snapshot()
+    incremental = totals_snapshot()
     ratings, history = ratings_by_name(), history_by_name()
     recompute_stats()
-    assert totals.snapshot() == incremental
+    assert totals_snapshot() == incremental
     assert ratings_by_name() == ratings
     assert history_by_name() == history
 
@@ -133,9 +133,9 @@ def test_it_counts_a_match_once_across_rulesets_and_imports(empty: None) -> None
     assert stats.player_stats(ann, ruleset="classic")["matches"] == 1
     assert stats.player_stats(ann, players=3)["matches"] == 1
     assert stats.player_stats(ann, source="seats")["matches"] == 1
-    before = totals.snapshot()
+    before = totals_snapshot()
     recompute_stats()
-    assert totals.snapshot() == before
+    assert totals_snapshot() == before
 
 
 def test_it_gives_the_same_figures_from_totals_and_from_seats(empty: None) -> None:

@@ -8,11 +8,10 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from ratings import totals
 from ratings.models import CountedGame, PlayerRating, PlayerTotals, RatingEvent
 from ratings.services import pending_ratings
 from records.models import Game
-from tests.stats.conftest import import_club
+from tests.stats.conftest import import_club, totals_snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +23,7 @@ def run(*args: str) -> tuple[str, str]:
 
 
 def test_it_rebuilds_everything_from_the_stored_games(club: dict[str, int]) -> None:
-    before = totals.snapshot()
+    before = totals_snapshot()
     ratings = sorted(PlayerRating.objects.values_list("player_id", "ruleset", "mu", "sigma"))
     PlayerTotals.objects.update(rounds=0, wins=99)
     RatingEvent.objects.all().delete()
@@ -32,7 +31,7 @@ def test_it_rebuilds_everything_from_the_stored_games(club: dict[str, int]) -> N
     assert "games counted: 8; rated rounds replayed: 5 (bga 3, classic 2)" in out
     assert "player total rows:" in out and "pair total rows:" in out
     assert "count" in err and "ratings bga" in err  # tqdm's bars
-    assert totals.snapshot() == before
+    assert totals_snapshot() == before
     assert sorted(
         PlayerRating.objects.values_list("player_id", "ruleset", "mu", "sigma")
     ) == ratings
@@ -43,10 +42,10 @@ def test_it_adds_only_missing_games_with_missing(empty: None) -> None:
     assert CountedGame.objects.count() == 0
     out, _ = run("--missing", "--no-progress")
     assert "games counted: 8;" in out
-    expected = totals.snapshot()
+    expected = totals_snapshot()
     out, _ = run("--missing", "--no-progress")
     assert "games counted: 0;" in out
-    assert totals.snapshot() == expected
+    assert totals_snapshot() == expected
     assert CountedGame.objects.filter(game_id__in=ids.values()).count() == 8
 
 

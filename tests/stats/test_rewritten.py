@@ -11,11 +11,11 @@ import pytest
 from django.core.management import call_command
 
 from jobs.models import Job
-from ratings import totals
+
 from ratings.models import PlayerRating
 from ratings.services import catch_up, games_due, pending_ratings, recompute_stats
 from records.models import GameSeat
-from tests.stats.conftest import club_texts, one_player_may_hold_two_seats
+from tests.stats.conftest import club_texts, one_player_may_hold_two_seats, totals_snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def test_it_counts_a_rewritten_game_again_with_its_new_data(
     assert seat is not None
     GameSeat.objects.filter(pk=seat.pk).update(delta=seat.delta + 7, dealt_in=not seat.dealt_in)
     recompute_stats()
-    drifted = totals.snapshot()
+    drifted = totals_snapshot()
 
     with django_capture_on_commit_callbacks(execute=True):
         call_command("revalidate", "--update", stdout=open("/dev/null", "w"))
@@ -48,10 +48,10 @@ def test_it_counts_a_rewritten_game_again_with_its_new_data(
     assert pending_ratings()
     assert Job.objects.filter(kind=Job.Kind.STATS, status=Job.Status.QUEUED).exists()
     catch_up()
-    caught_up, ratings = totals.snapshot(), _ratings()
+    caught_up, ratings = totals_snapshot(), _ratings()
     assert caught_up != drifted
     recompute_stats()
-    assert totals.snapshot() == caught_up
+    assert totals_snapshot() == caught_up
     assert _ratings() == ratings
     assert games_due() == 0 and not pending_ratings()
 
