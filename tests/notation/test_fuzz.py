@@ -1,7 +1,10 @@
-"""Fuzzing `check_record`: over arbitrary text and over valid records with characters changed,
-inserted or deleted, it never raises; it gives either a game or an `FcnError` with a position
-(line >= 1, col >= 1), a ply and one of the documented categories. Whatever reads is written
-canonically, and the canonical text reads back the same."""
+"""Fuzzing `check_record`: over arbitrary text and over valid records with characters and
+tokens changed, inserted or deleted, it never raises; it gives either a game or an `FcnError`
+with a position (line >= 1, col >= 1), a ply and one of the documented categories. Whatever
+reads is written canonically, and the canonical text reads back the same.
+
+300 examples a test in CI, 10,000 with `TEST_SIZE=full` (tests/sizes.py); hypothesis prints the
+smallest input that fails."""
 
 from __future__ import annotations
 
@@ -10,8 +13,10 @@ from hypothesis import strategies as st
 
 import fourcolor
 from fourcolor.generate import generate_record
+from tests.sizes import sweep
 
-FUZZ = settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = sweep(full=10_000, ci=300)
+FUZZ = settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
 CATEGORIES = {
     "syntax", "tags", "deal", "too-many-copies", "turn", "not-live", "not-in-hand",
     "discard-general", "claim-right", "not-a-meld", "no-win", "bad-split", "pile-mismatch",
@@ -21,6 +26,9 @@ CATEGORIES = {
 # The characters FCN gives meaning to, and a few that often break readers (digits that are
 # not ASCII, like '²' and '١', pass str.isdigit() but are no seat or dealer numbers).
 FCN_CHARS = '[]{}()"\\: .\n\r\t0123456789²١xdmwrchrygwKAERHCP-*Rz\x00é四'
+# Whole tokens too: a card, a seat's verb, a tag, a line ending.
+TOKENS = ["rK", "yP", "gE", "wC", "1x", "2d", "3m", "4w", "1r", "12.", '[Result "*"]',
+          '[Pile "rK"]', "5q", "zz", "\r\n"]
 fcn_text = st.text(alphabet=st.sampled_from(FCN_CHARS), max_size=400)
 any_text = st.text(
     alphabet=st.characters(blacklist_categories=("Cs",)),
@@ -70,7 +78,7 @@ VALID = valid_texts()
 edit = st.tuples(
     st.sampled_from(["change", "insert", "delete"]),
     st.floats(0, 1, exclude_max=True),
-    st.sampled_from(FCN_CHARS),
+    st.sampled_from([*FCN_CHARS, *TOKENS]),
 )
 
 
@@ -89,7 +97,7 @@ def test_it_never_raises_on_mutated_records(text: str, edits: list[tuple[str, fl
     assert_result_or_error("".join(chars))
 
 
-@settings(FUZZ, max_examples=120)
+@settings(FUZZ, max_examples=max(120, EXAMPLES * 2 // 5))
 @given(st.sampled_from(VALID), st.integers(0, 10**6), st.text(max_size=40))
 def test_it_never_raises_on_records_cut_and_spliced(text: str, cut: int, junk: str) -> None:
     at = cut % (len(text) + 1)
