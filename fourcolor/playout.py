@@ -27,7 +27,7 @@ from .claims import (
 )
 from .round import ENDED, LIVE, MUST_DISCARD, Round
 from .scoring import lucky_bonus, next_lucky_card, settle, split_hidden
-from .moves import best_completing_win, locked_ok, melds_with, unlock
+from .moves import best_completing_win, locked_ok, melds_with, rest_after, unlock
 from .melds import Meld
 from .rulesets import Ruleset
 from .split import BLOCK_OF, OTHER_BLOCKS, splits_with
@@ -61,16 +61,6 @@ def partners(i: int, hand: Sequence[int], colour_groups: bool, pairs: bool) -> f
     return score
 
 
-def _take_meld(hand: list[int], meld: Meld, card: Card) -> None:
-    """Take from `hand` the cards of `meld` other than the live `card` (counts, in place)."""
-    skipped = False
-    for c in meld.cards:
-        if c.index == card.index and not skipped:
-            skipped = True
-        else:
-            hand[c.index] -= 1
-
-
 def forces_finish_below_threshold(
     hand: Sequence[int],
     exposed: int,
@@ -86,8 +76,7 @@ def forces_finish_below_threshold(
     choice (fourcolor/generate.py)."""
     if rs.threshold is None:
         return False
-    rest = list(hand)
-    _take_meld(rest, meld, card)
+    rest = rest_after(hand, meld, card)
     if locked is not None and any(locked[c.index] for c in meld.cards):
         # Melding a card of a locked set unlocks the set (as `Round.push` does).
         locked = list(locked)
@@ -307,7 +296,7 @@ class _Table:
             counts = [hand[i] + self.shown[seat][i] for i in range(KINDS)]
             counts[card.index] += 1
             return self._finish(seat, points, counts)
-        _take_meld(hand, meld, card)
+        hand = self.hands[seat] = rest_after(hand, meld, card)
         for c in meld.cards:
             self.shown[seat][c.index] += 1
             self._changed(seat, c.index)

@@ -486,6 +486,4 @@ __all__ = [
     "OPENING",
     "ClaimRecord",
     "Round",
-    "pile_size",
-    "qualifies_for_redeal",
 ]
