@@ -19,14 +19,11 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from records.deletion import delete_game, restore_game
+from records.services.derivation import COMPARED_GAME_FIELDS
 from records.models import ApiToken, AuditAction, AuditEntry, Game, GameSeat, Match, Player
 
-DERIVED_GAME_FIELDS = (
-    "ruleset", "players", "dealer", "outcome", "finisher", "on", "points", "exposed_points",
-    "hidden_points", "lucky_card", "lucky_bonus", "settlement", "event_count", "result_tag",
-    "tags", "event", "site", "date", "round_number", "canonical_text", "content_hash",
-    "engine_version", "validated_at",
-)
+# What the engine derived, and when: read-only.
+DERIVED_GAME_FIELDS = (*COMPARED_GAME_FIELDS, "engine_version", "validated_at")
 
 
 class NotAdded:

@@ -9,7 +9,6 @@ background job (jobs/analysis.py): nothing here simulates anything.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
@@ -78,11 +77,6 @@ def store_analysis(
     return row
 
 
-def stored_analysis(row: GameAnalysis) -> Analysis:
-    """The engine's value back from the stored JSON."""
-    return Analysis.from_dict(row.result)
-
-
 def mark_stale_analyses() -> int:
     """Mark every analysis made by another engine version than this one as stale (and clear
     the mark of those made by this one); returns how many are stale. `revalidate` calls it,
@@ -92,13 +86,3 @@ def mark_stale_analyses() -> int:
     GameAnalysis.objects.filter(engine_version=current, stale=True).update(stale=False)
     GameAnalysis.objects.exclude(engine_version=current).filter(stale=False).update(stale=True)
     return GameAnalysis.objects.filter(stale=True).count()
-
-
-def accuracy_of(counts: Mapping[str, Any]) -> float | None:
-    decisions = counts.get("decisions") or 0
-    return counts.get("good", 0) / decisions if decisions else None
-
-
-def mean_loss_of(counts: Mapping[str, Any]) -> float | None:
-    decisions = counts.get("decisions") or 0
-    return float(counts.get("loss", 0.0)) / decisions if decisions else None

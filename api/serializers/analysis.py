@@ -12,7 +12,6 @@ from rest_framework import serializers
 from api.serializers.common import ClosedSerializer, absolute
 from jobs.analysis import max_samples
 from jobs.models import Job
-from records.analysis import accuracy_of, mean_loss_of
 from records.models import GameAnalysis
 
 # ----------------------------------------------------------------------------- documents
@@ -124,8 +123,8 @@ def result_json(analysis: GameAnalysis) -> dict[str, Any]:
     for row in analysis.seats.select_related("player").order_by("seat"):
         seats[str(row.seat)] = {
             "decisions": row.decisions,
-            "accuracy": accuracy_of({"decisions": row.decisions, "good": row.good}),
-            "mean_loss": mean_loss_of({"decisions": row.decisions, "loss": row.loss}),
+            "accuracy": row.accuracy,
+            "mean_loss": row.mean_loss,
             "inaccuracies": row.inaccuracies,
             "mistakes": row.mistakes,
             "blunders": row.blunders,

@@ -11,8 +11,8 @@ import pytest
 from django.core.management import call_command
 
 import fourcolor
-from fourcolor.analysis import analyse
-from records.analysis import load_record, mark_stale_analyses, store_analysis, stored_analysis
+from fourcolor.analysis import Analysis, analyse
+from records.analysis import load_record, mark_stale_analyses, store_analysis
 from records.models import Game, GameAnalysis, GameSeat, SeatAnalysis
 
 from tests.analysis.fixtures import SAMPLES
@@ -32,7 +32,7 @@ def test_it_keeps_the_engines_result_with_its_parameters(four_seat_id: int) -> N
     assert (row.engine_version, row.samples, row.seed, row.stale) == (
         fourcolor.__version__, SAMPLES, 3, False)
     assert row.result == analysis.to_dict()
-    assert stored_analysis(row) == analysis
+    assert Analysis.from_dict(row.result) == analysis
     assert row.decisions == len(analysis.decisions) > 0
     assert row.seconds == 1.25
 

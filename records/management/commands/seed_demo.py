@@ -194,11 +194,8 @@ def with_comments(record: fourcolor.Record, rng: random.Random) -> fourcolor.Rec
 def _seed_piece(piece: tuple[int, int, int, datetime.date, int]) -> ImportReport:
     """One piece of a parallel seeding, in its own process: `rounds` rounds of part `part`,
     stored without announcing them (the parent announces the whole seeding once); each round
-    played at `tables` tables (records.demo_tables)."""
+    played at `tables` tables (records.demo_tables: one table is the round as played)."""
     part, rounds, seed, today, tables = piece
-    if tables == 1:
-        texts = (fourcolor.write_fcn(r) for r in demo_records(rounds, seed, today, part=part))
-        return import_texts(texts, None, max_results=0, announce=False)
     rng = random.Random(f"fourcolor-demo-tables:{seed}:{part}")
     played = demo_records(-(-rounds // tables), seed, today, part=part)
     valid = list(valid_at_tables(played, tables, rounds, rng, DEMO_NAMES, DEMO_EVENTS, today,
