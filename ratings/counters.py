@@ -81,13 +81,8 @@ METRICS: dict[str, tuple[str, str | None, bool]] = {
     "dealer_win_rate": ("dealer_wins", "dealer_rounds", True),
     "missed_wins_per_round": ("missed_wins", "rounds", False),
 }
-# The PlayerTotals column holding each metric.
-METRIC_COLUMNS: dict[str, str] = {
-    "rounds": "rounds", "wins": "wins", "win_rate": "win_rate", "net_total": "net",
-    "net_per_round": "net_per_round", "avg_win_points": "avg_win_points",
-    "best_win_points": "best_win_points", "deal_in_rate": "deal_in_rate",
-    "dealer_win_rate": "dealer_win_rate", "missed_wins_per_round": "missed_wins_per_round",
-}
+# The PlayerTotals column holding each metric: its name, but for the net total's.
+METRIC_COLUMNS: dict[str, str] = {metric: metric for metric in METRICS} | {"net_total": "net"}
 # The reviewer's ratings of decisions (records.models.SeatAnalysis, one row per seat of each
 # analysed round, docs/analysis.md), aggregated over the rows `a` joined to their games `g`.
 ANALYSIS_COUNTERS: dict[str, str] = {

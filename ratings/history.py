@@ -77,18 +77,10 @@ def rating_histories(
         rated = rated.filter(ruleset=ruleset)
     names = sorted(rated.values_list("ruleset", flat=True))
     pending = pending_ratings()
-    if limit is not None:
-        return [
-            RulesetHistory(name, tuple(rating_history(player_id, name, limit=limit)),
-                           pending=name in pending)
-            for name in names
-        ]
-    by_ruleset: dict[str, list[RatingPoint]] = {name: [] for name in names}
-    for point in rating_history(player_id, ruleset):
-        if point.ruleset in by_ruleset:
-            by_ruleset[point.ruleset].append(point)
     return [
-        RulesetHistory(name, tuple(by_ruleset[name]), pending=name in pending) for name in names
+        RulesetHistory(name, tuple(rating_history(player_id, name, limit=limit)),
+                       pending=name in pending)
+        for name in names
     ]
 
 

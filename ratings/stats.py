@@ -148,12 +148,11 @@ def _seat_opponents(filters: GameFilters, player_id: int, limit: int) -> list[di
         f"JOIN {table_name(Player)} p ON p.id = t.player_id "
         "ORDER BY t.rounds DESC, t.player_id LIMIT %s"
     )
-    out = []
-    for opponent_id, rounds, wins, opponent_wins, net, name in fetch(sql, [*params, limit]):
-        counts = {"rounds": as_int(rounds), "wins": as_int(wins),
-                  "opponent_wins": as_int(opponent_wins), "net": as_int(net)}
-        out.append(_opponent_json(opponent_id, name, counts))
-    return out
+    return [
+        _opponent_json(row[0], row[-1],
+                       {name: as_int(v) for name, v in zip(PAIR_COUNTERS, row[1:-1], strict=True)})
+        for row in fetch(sql, [*params, limit])
+    ]
 
 
 def _ratings(player_id: int, ruleset: str | None) -> dict[str, dict[str, Any]]:
