@@ -174,19 +174,17 @@ def legal_json(state: Play) -> list[dict[str, Any]]:
     rnd = state.round
     if rnd is None:
         return []
-    rights: dict[tuple[int, tuple[Card, ...]], str] = {}
+    legal = state.legal()
+    # A listed meld's cards are its meld's, in canonical order.
+    rights = {(seat, meld.cards): CLAIM_KINDS[claim]
+              for seat in {e.seat for e in legal if e.verb == "m"}
+              for meld, claim in rnd.meld_claims(seat)}
     out = []
-    for event in state.legal():
+    for event in legal:
         kind = _ROWS.get(event.verb) or VERB_NAMES[event.verb]
-        right = None
+        right = "win" if event.verb == "w" else None
         if event.verb == "m":
-            if event.seat not in {seat for seat, _ in rights}:
-                for meld, claim in rnd.meld_claims(event.seat):
-                    rights[(event.seat, tuple(sorted(meld.cards)))] = CLAIM_KINDS[claim]
-                rights.setdefault((event.seat, ()), "")
-            right = rights.get((event.seat, tuple(sorted(event.cards))))
-        elif event.verb == "w":
-            right = "win"
+            right = rights.get((event.seat, event.cards))
         out.append({
             "event": str(event),
             "seat": event.seat,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .cards import CARDS, KINDS, Card, cards_of, deck_copies, parse_card
+from .cards import CARDS, KINDS, Card, deck_copies, parse_card
 from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
 from .deal import pile_cards, pile_size, qualifies_for_redeal
 from .errors import IllegalMoveError
@@ -186,9 +186,6 @@ class Round:
         if phase == LIVE and live is not None:
             return live.owner if live.source == "draw" else next_seat(live.owner, self.players)
         return self.actor
-
-    def hand_cards(self, seat: int) -> list[Card]:
-        return cards_of(self.hands[seat])
 
     def exposed_points(self, seat: int) -> int:
         return sum(meld.points(self.ruleset, exposed=True) for meld in self.displays[seat])
