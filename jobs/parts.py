@@ -27,7 +27,6 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-import fourcolor
 from jobs import payload, publish
 from jobs.batches import queue_for_upload
 from jobs.lease import DATABASE_GONE, Heartbeat, LeaseLost, Retry, release_part
@@ -39,6 +38,7 @@ from jobs.work import (
     add_revalidated,
     new_report,
     revalidate_next,
+    revalidated_games,
 )
 from records import chunked
 from records.models import Game
@@ -157,11 +157,9 @@ def run_import_part(part: JobPart, job: Job, token: str) -> None:
 
 
 def run_revalidate_part(part: JobPart, job: Job, token: str) -> None:
-    games = Game.objects.filter(pk__gte=part.first_index)
+    games = revalidated_games(job).filter(pk__gte=part.first_index)
     if part.stop_index is not None:
         games = games.filter(pk__lt=part.stop_index)
-    if job.options.get("stale"):
-        games = games.exclude(engine_version=fourcolor.__version__)
     totals = dict(part.report or {})
     last_id = part.next_index - 1
     while ids := revalidate_next(games, last_id, totals, update=bool(job.options.get("update"))):

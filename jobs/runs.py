@@ -14,9 +14,7 @@ import logging
 from collections.abc import Callable, Iterator
 
 from django.conf import settings
-from django.db.models import QuerySet
 
-import fourcolor
 from jobs import payload, publish, work
 from jobs.analysis import run_analysis
 from jobs.batches import batch_progress, queue_for_upload, run_batch
@@ -25,7 +23,6 @@ from jobs.models import Job
 from jobs.parts import UNEXPECTED_ERROR, split_import, split_revalidate
 from jobs.work import Unavailable, new_report, revalidate_next
 from ratings.services import catch_up
-from records.models import Game
 from records.paging import analyze_if_grown
 from records.services import ImportReport, count_records, import_records
 
@@ -91,17 +88,10 @@ def run_stats(job: Job, token: str) -> None:
                    "rulesets": report.rulesets})
 
 
-def stale_games(job: Job) -> QuerySet[Game]:
-    games = Game.objects.all()
-    if job.options.get("stale"):
-        games = games.exclude(engine_version=fourcolor.__version__)
-    return games
-
-
 def run_revalidate(job: Job, token: str) -> None:
     """Revalidate games in id order, a chunk at a time, reporting after each chunk; a resumed
     job goes on after the last game of the last reported chunk."""
-    games = stale_games(job)
+    games = work.revalidated_games(job)
     if job.total is None:
         job.total = games.count()
         update(job, token, total=job.total)

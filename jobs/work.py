@@ -7,6 +7,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+import fourcolor
+from jobs.models import Job
 from records.models import Game
 from records.services import ImportReport, RevalidateReport, revalidate_games
 
@@ -32,19 +34,21 @@ def new_report(data: dict[str, Any] | None = None) -> ImportReport:
     return ImportReport(max_results=MAX_RESULTS, max_problems=MAX_PROBLEMS)
 
 
-def revalidate_report(report: RevalidateReport) -> dict[str, Any]:
-    return {
-        "checked": report.checked,
-        "unchanged": report.unchanged,
-        "changed": report.changed,
-        "refused": report.refused,
-        "updated": report.updated,
-        "details": [{"game_id": pk, "reason": reason} for pk, reason in report.details],
-        "details_omitted": report.details_omitted,
-    }
-
-
 COUNTS = ("checked", "unchanged", "changed", "refused", "updated", "details_omitted")
+
+
+def revalidate_report(report: RevalidateReport) -> dict[str, Any]:
+    details = [{"game_id": pk, "reason": reason} for pk, reason in report.details]
+    return {key: getattr(report, key) for key in COUNTS} | {"details": details}
+
+
+def revalidated_games(job: Job) -> QuerySet[Game]:
+    """The games a revalidation job checks: every game, or with its `stale` option those
+    validated by another engine version."""
+    games = Game.objects.all()
+    if job.options.get("stale"):
+        games = games.exclude(engine_version=fourcolor.__version__)
+    return games
 
 
 def add_revalidated(totals: dict[str, Any], reports: list[dict[str, Any]]) -> dict[str, Any]:
