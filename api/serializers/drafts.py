@@ -7,11 +7,16 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from api.serializers.common import PatternText, NO_NUL, ClosedSerializer, absolute
+from api.serializers.common import (
+    NO_NUL,
+    BlankablePatternText,
+    ClosedSerializer,
+    PatternText,
+    absolute,
+)
 from api.serializers.replays import FinishDoc, PlyStateDoc
 from drafts import play as drafts_play
 from drafts.models import Draft
@@ -31,21 +36,11 @@ TAG_CHARS = 1024
 
 
 def _pattern_field(pattern: str, max_length: int, *, min_length: int = 0,
-                   **kwargs: Any) -> serializers.RegexField:
-    """Text matching `pattern`, kept as sent; the schema says exactly that (spectacular would
-    write a blank-allowed field as a oneOf that "" matches twice, which makes "" invalid)."""
-    schema: dict[str, Any] = {"type": "string", "maxLength": max_length, "pattern": pattern}
-    if min_length:
-        schema["minLength"] = min_length
-    if "help_text" in kwargs:
-        schema["description"] = kwargs["help_text"]
-    # A class per field: DRF copies fields by calling the class again with the same arguments.
-    field_class = extend_schema_field(schema)(
-        type("PatternField", (PatternText,), {"blank_ok": not min_length}))
-    field: PatternText = field_class(pattern, max_length=max_length,
-                                      min_length=min_length or None, trim_whitespace=False,
-                                      **kwargs)
-    return field
+                   **kwargs: Any) -> PatternText:
+    """Text matching `pattern`, kept as sent ("" allowed unless `min_length`)."""
+    field_class = PatternText if min_length else BlankablePatternText
+    return field_class(pattern, max_length=max_length, min_length=min_length or None,
+                       trim_whitespace=False, **kwargs)
 
 
 def _text(max_length: int, **kwargs: Any) -> serializers.RegexField:
