@@ -89,13 +89,10 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
         except Game.DoesNotExist:
             raise exceptions.NotFound(_("Game %(game)s was deleted meanwhile.")
                                       % {"game": game.pk}) from None
-        context = self.get_serializer_context()
-        if got.job is None:
-            return answer(game.pk, got.analysis, None, context)
-        # A job: 202 even when an older analysis is stored (it is being replaced).
-        response = answer(game.pk, None, got.job, context)
-        if got.job.finished and got.job.status == Job.Status.DONE:
+        job, analysis = got.job, got.analysis
+        if job is not None and job.finished and job.status == Job.Status.DONE:
             # In-process (no worker): the job ran already; the result is stored.
-            stored = GameAnalysis.objects.filter(game_id=game.pk).first()
-            return answer(game.pk, stored, None, context)
-        return response
+            job, analysis = None, GameAnalysis.objects.filter(game_id=game.pk).first()
+        elif job is not None:
+            analysis = None  # 202 even when an older analysis is stored: it is being replaced
+        return answer(game.pk, analysis, job, self.get_serializer_context())

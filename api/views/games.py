@@ -98,15 +98,11 @@ class GameViewSet(
         return super().finalize_response(request, response, *args, **kwargs)
 
     def get_object(self) -> Game:
-        fields = GAME_FIELDS.get(self.action)
-        if fields is None:
-            return super().get_object()  # type: ignore[no-any-return]
-        # As GenericAPIView.get_object with get_queryset's fields below: 404, then the
-        # object's permissions. The URL's key is digits (lookup_value_regex), but any number
+        # As GenericAPIView.get_object (404, then the object's permissions) with
+        # get_queryset's fields. The URL's key is digits (lookup_value_regex), but any number
         # of them: past 20 no key is stored (and past 4,300 int() refuses the text).
         key = self.kwargs[self.lookup_url_kwarg or self.lookup_field]
-        game = (Game.objects.only(*fields).filter(pk=int(key)).first() if len(key) <= 20
-                else None)
+        game = self.get_queryset().filter(pk=int(key)).first() if len(key) <= 20 else None
         if game is None:
             raise Http404("No Game matches the given query.")
         self.check_object_permissions(self.request, game)

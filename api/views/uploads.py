@@ -133,10 +133,8 @@ class UploadView(ApiViewMixin, APIView):
             return {}  # raw FCN text says everything itself
         picked = {}
         for name in PICKED:
-            if name not in data:
-                values = []
-            else:
-                values = data.getlist(name) if hasattr(data, "getlist") else [data[name]]
+            values = data.getlist(name) if hasattr(data, "getlist") else (
+                [data[name]] if name in data else [])
             if len(values) > 1:
                 raise exceptions.ValidationError({name: [_("Send this field once.")]})
             if values and not isinstance(values[0], str):
