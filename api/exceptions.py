@@ -31,7 +31,7 @@ from django.core.exceptions import (
 from django.http import Http404, UnreadablePostError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from rest_framework import exceptions, status
+from rest_framework import exceptions, status, views
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
@@ -210,25 +210,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             error_body(500, "server_error", _("Internal server error.")), status=500
         )
 
-    headers: dict[str, str] = {}
-    auth_header = getattr(exc, "auth_header", None)  # set by DRF on 401s
-    if auth_header:
-        headers["WWW-Authenticate"] = str(auth_header)
-    wait = getattr(exc, "wait", None)
-    if wait is not None:
-        headers["Retry-After"] = "%d" % wait
+    # DRF's handler: WWW-Authenticate on a 401, Retry-After on a 429, the rollback.
+    response = views.exception_handler(exc, context)
+    assert response is not None  # an APIException
     extra: dict[str, Any] = {}
     if isinstance(exc, exceptions.ValidationError):
         extra["fields"] = _fields_of(exc.detail)
         message = _("Invalid input: %(message)s") % {"message": _message_of(exc.detail)}
     else:
         message = _said(exc, context) or _message_of(exc.detail)
-    if wait is not None:
-        extra["retry_after"] = int(wait)
-    extra["record"] = getattr(exc, "record", None)
-    set_rollback()
-    return Response(
-        error_body(exc.status_code, _code_of(exc), message, **extra),
-        status=exc.status_code,
-        headers=headers,
-    )
+    wait = getattr(exc, "wait", None)
+    extra |= {"retry_after": None if wait is None else int(wait),
+              "record": getattr(exc, "record", None)}
+    response.data = error_body(exc.status_code, _code_of(exc), message, **extra)
+    return response
