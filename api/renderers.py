@@ -21,10 +21,6 @@ from typing import Any
 
 from rest_framework.renderers import BaseRenderer
 
-FCN_MEDIA_TYPE = "text/x-fcn"
-CANONICAL_MEDIA_TYPE = "text/x-fcn; variant=canonical"
-NDJSON_MEDIA_TYPE = "application/x-ndjson"
-
 
 class TextRenderer(BaseRenderer):
     """Text the view has ready (FCN, NDJSON lines); errors never come here (api.views.base)."""
@@ -47,7 +43,7 @@ class TextRenderer(BaseRenderer):
 class FcnRenderer(TextRenderer):
     """The original text of a record (or of many, for the export)."""
 
-    media_type = FCN_MEDIA_TYPE
+    media_type = "text/x-fcn"
     format = "fcn"
 
 
@@ -56,10 +52,10 @@ class CanonicalFcnRenderer(TextRenderer):
     parameters match an Accept header with more, so `text/x-fcn; variant=canonical` would pick
     FcnRenderer if that came first."""
 
-    media_type = CANONICAL_MEDIA_TYPE
+    media_type = "text/x-fcn; variant=canonical"
     format = "canonical"
 
 
 class NdjsonRenderer(TextRenderer):
-    media_type = NDJSON_MEDIA_TYPE
+    media_type = "application/x-ndjson"
     format = "ndjson"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -22,7 +21,7 @@ from rest_framework.serializers import Serializer
 
 from api.authentication import ApiTokenAuthentication
 from api.caching import LIST_CACHE_CONTROL, etag_from_body
-from api.exceptions import error_body, exception_handler
+from api.exceptions import error_body
 from api.negotiation import FormatFirstNegotiation
 from api.renderers import TextRenderer
 from api.schema import ApiAutoSchema
@@ -155,11 +154,6 @@ class ApiViewMixin(BrowsableApiCspMixin):
         for name, value in rate_limit_headers(request).items():
             response[name] = value
         return response
-
-    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response]:
-        # Set here as well as (ideally) in REST_FRAMEWORK: the API answers in its own error
-        # shape whatever the project's settings say.
-        return exception_handler
 
     def handle_exception(self, exc: Exception) -> Response:
         # An error on an FCN or NDJSON endpoint is still the JSON error body, with a JSON
