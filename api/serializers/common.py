@@ -14,10 +14,11 @@ from records.models import Player
 NO_NUL = r"^[^\x00]*$"
 
 
-def absolute(context: dict[str, Any], name: str, *args: Any) -> str:
-    """An absolute URL when the serializer has a request (or, outside one, a `base_url` such
-    as `https://fourcolor.example`: `manage.py export_games --base-url`), else a path."""
-    path = reverse(f"api:{name}", args=args)
+def absolute(context: dict[str, Any], name: str, *args: Any, page: bool = False) -> str:
+    """The API's URL `name` (with `page`, a web page's): absolute when the serializer has a
+    request (or, outside one, a `base_url` such as `https://fourcolor.example`: `manage.py
+    export_games --base-url`), else a path."""
+    path = reverse(name if page else f"api:{name}", args=args)
     request = context.get("request")
     if request is not None:
         return str(request.build_absolute_uri(path))

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.urls import reverse
 from rest_framework import serializers
 from rest_framework.request import Request
 
@@ -230,18 +229,15 @@ class DraftSavedDoc(serializers.Serializer[Any]):
     draft = DraftDetailDoc()
 
 
-def page_url(request: Request, name: str, *args: Any) -> str:
-    return request.build_absolute_uri(reverse(name, args=args))
-
-
 def draft_json(draft: Draft, request: Request, *, detail: bool) -> dict[str, Any]:
     """A draft as the API shows it (the list's fields, or every derived one)."""
     context = {"request": request}
     data = drafts_play.state_json(draft, lookahead=detail)
     data["url"] = absolute(context, "draft-detail", draft.pk)
-    data["page"] = page_url(request, "record-draft", draft.pk)
-    data["game"] = absolute(context, "game-detail", draft.game_id) if draft.game_id else None
-    data["game_page"] = page_url(request, "game", draft.game_id) if draft.game_id else None
+    data["page"] = absolute(context, "record-draft", draft.pk, page=True)
+    game = draft.game_id
+    data["game"] = absolute(context, "game-detail", game) if game else None
+    data["game_page"] = absolute(context, "game", game, page=True) if game else None
     for name in ("created_at", "updated_at"):
         data[name] = serializers.DateTimeField().to_representation(data[name])
     if not detail:

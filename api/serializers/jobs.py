@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -95,9 +94,7 @@ class JobSerializer(serializers.ModelSerializer[Job]):
         return absolute(self.context, "job-detail", job.pk)
 
     def get_page(self, job: Job) -> str:
-        path = reverse("job", args=[job.pk])
-        request = self.context.get("request")
-        return request.build_absolute_uri(path) if request is not None else path
+        return absolute(self.context, "job", job.pk, page=True)
 
 
 class JobDetailSerializer(JobSerializer):

@@ -34,7 +34,6 @@ from api.serializers.drafts import (
     DraftSerializer,
     DraftUpdateSerializer,
     draft_json,
-    page_url,
 )
 from api.schema.drafts import DRAFTS
 from api.throttling import SCOPED_THROTTLES
@@ -184,7 +183,7 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         body = {
             "status": status,
             "game": absolute(context, "game-detail", game) if game else None,
-            "game_page": page_url(request, "game", game) if game else None,
+            "game_page": absolute(context, "game", game, page=True) if game else None,
             "job": absolute(context, "job-detail", saved.job.pk),
             "draft": draft_json(saved.draft, request, detail=True),
         }
