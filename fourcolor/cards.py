@@ -13,22 +13,11 @@ from operator import itemgetter
 
 COLOURS = "rygw"
 RANKS = "KAERHCP"
-COLOUR_NAMES = {"r": "red", "y": "yellow", "g": "green", "w": "white"}
-RANK_NAMES = {
-    "K": "general",
-    "A": "advisor",
-    "E": "elephant",
-    "R": "chariot",
-    "H": "horse",
-    "C": "cannon",
-    "P": "soldier",
-}
 # Red and yellow use the red side's xiangqi glyphs, green and white the black side's.
 _GLYPHS_WARM = "帥仕相俥傌炮兵"
 _GLYPHS_COOL = "將士象車馬包卒"
 COPIES = 4
 KINDS = len(COLOURS) * len(RANKS)  # 28
-DECK_SIZE = KINDS * COPIES  # 112
 MAX_COPIES = 8  # the deck of eight players (RULES.md §2)
 
 
@@ -93,14 +82,6 @@ class Card:
 
     def __ge__(self, other: object) -> bool:
         return self.index >= other.index if isinstance(other, Card) else NotImplemented
-
-    @property
-    def is_general(self) -> bool:
-        return self.rank == "K"
-
-    @property
-    def name(self) -> str:
-        return f"{COLOUR_NAMES[self.colour]} {RANK_NAMES[self.rank]}"
 
 
 _BY_TOKEN: dict[str, Card] = {}  # filled by Card.__new__, once per kind

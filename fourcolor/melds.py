@@ -6,7 +6,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, format_cards, sort_cards
-from .messages import MELD_LABELS
 from .rulesets import Ruleset
 
 
@@ -16,10 +15,6 @@ class Meld:
 
     kind: str
     cards: tuple[Card, ...]
-
-    @property
-    def label(self) -> str:
-        return MELD_LABELS[self.kind]
 
     @property
     def rank(self) -> str:

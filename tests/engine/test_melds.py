@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from fourcolor.melds import Meld, classify
+from fourcolor.messages import MELD_LABELS
 from fourcolor.rulesets import (
     BGA,
     CLASSIC,
@@ -116,8 +117,9 @@ def test_it_refuses_to_score_a_meld_its_ruleset_lacks() -> None:
 def test_it_names_meld_kinds_and_their_rank() -> None:
     meld = classify(cards("wA wE wK"), CLASSIC)
     assert meld is not None
-    assert (meld.label, meld.rank, str(meld)) == ("command", "K", "wK wA wE")
-    assert classify(cards("rP yP gP"), CLASSIC).label == "three-colour"  # type: ignore[union-attr]
+    assert (meld.kind, meld.rank, str(meld)) == ("command", "K", "wK wA wE")
+    group = classify(cards("rP yP gP"), CLASSIC)
+    assert group is not None and MELD_LABELS[group.kind] == "three-colour"
 
 
 @pytest.mark.parametrize(
