@@ -25,6 +25,7 @@ import datetime
 import logging
 import os
 import time
+from contextlib import suppress
 from typing import Any
 
 from django.conf import settings
@@ -34,7 +35,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from jobs.lease import Heartbeat, put_back, runner_token, taken_over
+from jobs.lease import Busy, Heartbeat, claim, put_back, runner_token, taken_over
 from jobs.models import Job, JobPart
 from jobs.parts import run_part
 from jobs.publish import request_stats_if_due
@@ -109,6 +110,15 @@ def run_one(job: Job, token: str) -> None:
             if run_part(part.pk, token) is not None:
                 break  # the database stopped it: the part waits for the next look
     logger.info("job %s: %s", job.pk, "queued again" if retry else "ended")
+
+
+def run_here(job_id: int) -> None:
+    """Run a job in this process now, as a worker would (a command's own run), unless another
+    runner holds it or it is over."""
+    token = runner_token()
+    with suppress(Busy):
+        if (job := claim(job_id, token)) is not None:
+            run_one(job, token)
 
 
 class Worker:

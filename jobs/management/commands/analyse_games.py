@@ -21,8 +21,7 @@ from jobs.analysis import Parameters
 from jobs.batches import create_batch
 from jobs.models import Job
 from jobs.publish import enqueue
-from jobs.lease import Busy, claim, runner_token
-from jobs.runs import execute
+from jobs.worker import run_here
 from records.models import MAX_ID, Player
 
 
@@ -67,24 +66,14 @@ class Command(BaseCommand):
         self._run(job)
 
     def _run(self, batch: Job) -> None:
-        token = runner_token()
-        claimed = claim(batch.pk, token)
-        if claimed is None:
-            raise CommandError(f"batch job {batch.pk} could not be started")
-        execute(claimed, token)
+        run_here(batch.pk)
         batch.refresh_from_db()
         bar = tqdm(total=batch.total or 0, initial=batch.resume_at, unit="game", disable=None,
                    leave=False)
         with bar:
             for child_id in batch.children.filter(status=Job.Status.QUEUED).order_by("pk") \
                     .values_list("pk", flat=True):
-                child_token = runner_token()
-                try:
-                    child = claim(child_id, child_token)
-                except Busy:  # a worker runs it
-                    child = None
-                if child is not None:  # else done meanwhile
-                    execute(child, child_token)
+                run_here(child_id)  # unless a worker runs it, or ran it meanwhile
                 bar.update(1)
         batch.refresh_from_db()
         report = batch.report or {}

@@ -11,7 +11,6 @@ set-up where no worker runs.)
 from __future__ import annotations
 
 import datetime
-from contextlib import suppress
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -19,10 +18,10 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from jobs.models import Job
-from jobs.lease import Busy, claim, lease_seconds, runner_token
+from jobs.lease import lease_seconds
 from jobs.publish import uses_celery
 from jobs.queue import resume
-from jobs.worker import run_one
+from jobs.worker import run_here
 
 
 def stopped_jobs() -> QuerySet[Job]:
@@ -50,10 +49,7 @@ class Command(BaseCommand):
             self.stdout.write(f"job {job.pk} ({job.kind}): resuming at {job.resume_at}")
             resume(job)
             if not uses_celery():
-                token = runner_token()
-                with suppress(Busy):  # a worker took it first
-                    if (claimed := claim(job.pk, token)) is not None:
-                        run_one(claimed, token)
+                run_here(job.pk)
                 job.refresh_from_db()
                 self.stdout.write(f"job {job.pk}: {job.status}"
                                   + (f" ({job.error})" if job.error else ""))
