@@ -31,7 +31,6 @@ from records.services.matches import MatchRound, match_credits, match_games
 from records.services.reading import count_records
 from records.services.report import ImportReport, RecordResult, RecordStatus
 from records.services.revalidating import RevalidateReport, game_differences, revalidate_games
-from records.services.storing import store_game
 
 __all__ = [
     "SEAT_FACT_FIELDS",
@@ -52,6 +51,5 @@ __all__ = [
     "match_games",
     "revalidate_games",
     "sha256_text",
-    "store_game",
     "storage_limits",
 ]

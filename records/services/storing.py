@@ -343,18 +343,3 @@ def _new_stamp() -> datetime.datetime:
             now = _last_stamp[0] + datetime.timedelta(microseconds=1)
         _last_stamp[:] = [now]
         return now
-
-
-def store_game(
-    check: fourcolor.Check,
-    original_text: str,
-    uploader: Uploader = None,
-    *,
-    ids: KnownIds | None = None,
-) -> tuple[RecordStatus, int]:
-    """Store one valid record in its own transaction: (STORED, id) or (DUPLICATE, id of the
-    game already stored with the same canonical content)."""
-    user = uploader if getattr(uploader, "is_authenticated", False) else None
-    known = ids if ids is not None else KnownIds()
-    outcomes = _store_one(ValidRecord.of(check, original_text), user, known, _new_stamp())
-    return outcomes[0]

@@ -207,13 +207,11 @@ def clear_archive() -> None:
 def store(text: str) -> int:
     """Store one record the way the import does, but without the statistics hook (whether or
     not the import service calls it): for tests that call `on_games_stored` themselves."""
-    from records.services import store_game
+    from records.services import import_texts
 
-    check = fourcolor.check_record(text)
-    assert check.ok, check.error
-    status, game_id = store_game(check, text)
-    assert status == "stored"
-    return game_id
+    (result,) = import_texts([text], announce=False).results
+    assert result.status == "stored" and result.game_id is not None, result.message
+    return result.game_id
 
 
 def import_club(labels: tuple[str, ...] = PLAY_ORDER, *, hook: bool = True) -> dict[str, int]:
