@@ -51,10 +51,11 @@ class Chunk:
         return cls(**data)
 
 
-def plan_chunks(pieces: Iterable[bytes], parts: int, *, first: int = 0,
+def plan_chunks(pieces: Iterable[bytes | str], parts: int, *, first: int = 0,
                 max_records: int | None = None, min_records: int = 1,
                 ) -> tuple[int, list[Chunk]]:
-    """How many records the file holds (at most `max_records` + 1), and its records from
+    """How many records the file holds (at most `max_records` + 1: a job's `total`, a count
+    that reads no further than the record an import refuses for the limit), and its records from
     `first` on cut into at most `parts` chunks of near-equal record counts, each of at least
     `min_records` (but one). The last chunk runs to the end of the file (it refuses the record
     past `max_records`, if any)."""

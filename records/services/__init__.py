@@ -9,7 +9,8 @@ way whichever door it came in by. One module per job:
 - `storing`: valid records stored in batches, duplicates, retries after a lost connection;
 - `importing`: `import_records` / `import_texts`, the import that ties these together;
 - `revalidating`: the engine run again over stored games;
-- `export`, `matches`: reading the archive back.
+- `checking`: the verdicts of /check/, nothing stored;
+- `matches`: reading the archive back (a match's rounds and credits).
 
 The names below are the services' public face; import them from here.
 """
@@ -27,10 +28,9 @@ from records.services.importing import (
     import_texts,
     ndjson_texts,
 )
-from records.services.matches import MatchRound, match_credits, match_games
-from records.services.reading import count_records
+from records.services.matches import MatchRound, match_credits
 from records.services.report import ImportReport, RecordResult, RecordStatus
-from records.services.revalidating import RevalidateReport, game_differences, revalidate_games
+from records.services.revalidating import RevalidateReport, revalidate_games
 
 __all__ = [
     "SEAT_FACT_FIELDS",
@@ -40,15 +40,12 @@ __all__ = [
     "RecordResult",
     "RecordStatus",
     "RevalidateReport",
-    "count_records",
     "derive_game_fields",
     "derive_seat_fields",
-    "game_differences",
     "import_records",
     "import_texts",
     "ndjson_texts",
     "match_credits",
-    "match_games",
     "revalidate_games",
     "sha256_text",
     "storage_limits",

@@ -10,7 +10,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import fourcolor
 from fourcolor.errors import FcnError
 from fourcolor.notation import MAX_LINE_CHARS
 
@@ -199,18 +198,3 @@ def line_of(text: str, first_line: int, line: int) -> str:
     if 0 <= index < len(lines):
         return lines[index][:QUOTE_CHARS]
     return ""
-
-
-def count_records(stream: Any, limit: int | None = None) -> int:
-    """How many records a file holds (as `import_records` takes it), read as a stream: for a
-    progress bar, splitting is cheap next to validating. Bad UTF-8 does not stop the count;
-    the import refuses that record. With `limit`, at most `limit` + 1: the import reads no
-    further than the record it refuses for the limit."""
-    lines = DecodedLines(stream)
-    count = 0
-    for rt in fourcolor.iter_records(lines):
-        lines.take_bad(rt.line)
-        count += 1
-        if limit is not None and count > limit:
-            break
-    return count
