@@ -33,6 +33,7 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
+from tqdm.utils import CallbackIOWrapper
 
 from records import chunked
 from records.parallel import in_processes
@@ -45,19 +46,6 @@ from records.services import (
     ndjson_texts,
 )
 from records.services.importing import announce_stored
-
-
-class _Progress:
-    """A binary file that advances a progress bar by the bytes read."""
-
-    def __init__(self, file: IO[bytes], bar: tqdm) -> None:
-        self.file = file
-        self.bar = bar
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.file.read(size)
-        self.bar.update(len(data))
-        return data
 
 
 def _ndjson_originals(file: IO[bytes], bar: tqdm) -> Iterator[str]:
@@ -200,8 +188,8 @@ class Command(BaseCommand):
                 where = f"{path}#"
             else:
                 report = import_records(
-                    _Progress(file, bar), uploader, max_results=0, max_problems=max_problems,
-                    on_result=on_result, start_at=start_at,
+                    CallbackIOWrapper(bar.update, file), uploader, max_results=0,
+                    max_problems=max_problems, on_result=on_result, start_at=start_at,
                 )
                 where = f"{path}"
         self._summary(path, where, report)
