@@ -11,10 +11,12 @@ from django.urls import reverse
 import fourcolor
 from web.views import archive as archive_views
 from records.models import Game, GameAnalysis
-from tests.web.conftest import Archive, build_archive
+from tests.web.conftest import SHARED, Archive
 from tests.web.dom import parse
 
-pytestmark = pytest.mark.django_db
+# The tests only read the archive; house variants have their own:
+# tests/web/test_archive_variants.py.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 
 def listed(html: str) -> list[int]:
@@ -84,9 +86,8 @@ def test_it_shows_invalid_filters_as_errors_without_failing(
 
 
 def test_it_paginates_and_keeps_the_filters_in_the_page_links(
-    client: Client, db: None, monkeypatch: pytest.MonkeyPatch
+    client: Client, archive: Archive, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    build_archive()
     monkeypatch.setattr(archive_views, "PAGE_SIZE", 2)
     first = client.get(reverse("archive"), {"ordering": "plies"}).content.decode()
     second = client.get(reverse("archive"), {"ordering": "plies", "page": "2"}).content.decode()
@@ -124,30 +125,3 @@ def test_the_home_page_says_what_the_site_is_and_what_to_do_first(
     assert steps[0][0] == first
     filtered = parse(client.get("/", {"analysed": "true"}).content)
     assert not filtered.find_all("section", data_field="intro")
-
-
-def test_it_filters_by_house_variant_and_tables_up_to_eight_and_names_the_variant(
-    client: Client,
-) -> None:
-    from fourcolor.generate import generate_record
-    from records.services import import_texts
-
-    import_texts([fourcolor.write_fcn(generate_record("classic", 4, 1)),
-                  fourcolor.write_fcn(generate_record("classic", 6, 2,
-                                                      switches={"steal_generals": "never"}))],
-                 None, max_results=0)
-    standard, house = Game.objects.order_by("pk").values_list("pk", flat=True)
-
-    html = client.get(reverse("archive"), {"switches": "house"}).content.decode()
-    assert listed(html) == [house]
-    assert "generals never stolen" in html  # the row names the variant
-    assert listed(client.get(reverse("archive"), {"switches": "standard"}).content.decode()
-                  ) == [standard]
-    assert listed(client.get(reverse("archive"), {"players": "6"}).content.decode()) == [house]
-    refused = client.get(reverse("archive"), {"switches": "steal_generals=always"})
-    assert "steal_generals" in refused.content.decode()  # the form's error, in the engine's words
-    assert sorted(listed(refused.content.decode())) == [standard, house]
-    # ... said in the page's language, from the error's code.
-    refused = client.get(reverse("archive"), {"switches": "steal_generals=always"},
-                         HTTP_ACCEPT_LANGUAGE="vi")
-    assert "thẻ Switches: steal_generals phải là một trong" in refused.content.decode()

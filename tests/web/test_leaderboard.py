@@ -10,11 +10,12 @@ from django.urls import reverse
 from ratings import leaderboards
 from ratings.stats import LEADERBOARD_METRICS
 from tests.analysis.test_stats import analysed  # noqa: F401 (a fixture: analysed rounds)
-from tests.web.conftest import Archive
+from tests.web.conftest import SHARED, Archive
 from tests.web.dom import Node, parse
 from web.views.leaderboard import METRIC_SHOWN
 
-pytestmark = pytest.mark.django_db
+# The tests only read the archive (the analysed rounds one adds are rolled back after it).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures(SHARED)]
 
 
 def page(client: Client, **params: str) -> Node:
