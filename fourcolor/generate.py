@@ -340,16 +340,12 @@ def generate_record(
     table.play()
     finish = table.round.end_of_record()
     names = list(names or DEFAULT_NAMES[:players])
-    all_tags: dict[str, str] = {}
-    all_tags.update(tags or {})
-    all_tags["Ruleset"] = rs.name
+    all_tags = {**(tags or {}), "Ruleset": rs.name}
     if switches:
         all_tags["Switches"] = format_switches(switches)
-    for s in range(1, players + 1):
-        all_tags[f"Seat{s}"] = names[s - 1]
-    all_tags["Dealer"] = str(dealer)
-    all_tags["Result"] = finish.result_tag
-    all_tags["Pile"] = " ".join(c.token for c in pile)
+    all_tags.update({f"Seat{s}": names[s - 1] for s in range(1, players + 1)})
+    all_tags.update(Dealer=str(dealer), Result=finish.result_tag,
+                    Pile=" ".join(c.token for c in pile))
     dealt = {s: tuple(sorted(cards, key=lambda c: c.index)) for s, cards in deal.items()}
     return Record(tags=all_tags, deal=dealt, events=table.events)
 
@@ -375,13 +371,8 @@ def generate_match(
     dealer = 1
     records: list[Record] = []
     for number in range(1, count + 1):
-        tags: dict[str, str] = {}
-        if event:
-            tags["Event"] = event
-        if date:
-            tags["Date"] = date
-        if match_id:
-            tags["Match"] = match_id
+        tags = {name: value for name, value in (("Event", event), ("Date", date),
+                                                 ("Match", match_id)) if value}
         tags["Round"] = str(number)
         record = generate_record(
             base,
