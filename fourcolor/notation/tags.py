@@ -60,6 +60,8 @@ def parse_tags(lines: list[str], record: Record, first_line: int) -> int:
     return i
 
 
+_TAG_VALUE = re.compile(r'((?:[^"\\]|\\["\\])*)')
+_ESCAPE = re.compile(r"\\(.)")
 # A tag line without escapes nor anything to check: what most tag lines are.
 _SIMPLE_TAG = re.compile(r'\s*\[([A-Za-z][A-Za-z0-9_]*)\s+"([^"\\\x00-\x1f]*)"\s*\]\s*')
 
@@ -79,29 +81,15 @@ def parse_tag_line(line: str, number: int) -> tuple[str, str]:
             col=col0 + 1,
         )
     name = m.group(1)
-    pos = m.end()
-    value: list[str] = []
-    while True:
-        if pos >= len(body):
-            raise FcnSyntaxError("tags.unclosed", line=number, col=col0 + 2 + pos, tag=name)
-        ch = body[pos]
-        if ch == "\\":
-            nxt = body[pos + 1] if pos + 1 < len(body) else ""
-            if nxt not in ('"', "\\"):
-                raise FcnSyntaxError(
-                    "tags.escape",
-                    tag=name,
-                    line=number,
-                    col=col0 + 2 + pos,
-                )
-            value.append(nxt)
-            pos += 2
-            continue
-        if ch == '"':
-            pos += 1
-            break
-        value.append(ch)
-        pos += 1
+    # The value: plain characters and the two escapes, up to the closing quote.
+    value = _TAG_VALUE.match(body, m.end())
+    assert value is not None  # it matches the empty value at least
+    pos = value.end(1)
+    if pos >= len(body):
+        raise FcnSyntaxError("tags.unclosed", line=number, col=col0 + 2 + pos, tag=name)
+    if body[pos] == "\\":  # an escape of another character
+        raise FcnSyntaxError("tags.escape", tag=name, line=number, col=col0 + 2 + pos)
+    pos += 1
     rest = body[pos:].strip()
     if rest != "]":
         raise FcnSyntaxError(
@@ -110,7 +98,7 @@ def parse_tag_line(line: str, number: int) -> tuple[str, str]:
             line=number,
             col=col0 + 2 + pos,
         )
-    text = "".join(value)
+    text = _ESCAPE.sub(r"\1", value.group(1))
     if len(text) > MAX_TAG_VALUE_CHARS:
         raise LimitError(
             "limit.tag_value", line=number, col=1, tag=name, n=MAX_TAG_VALUE_CHARS
