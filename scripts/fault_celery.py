@@ -185,7 +185,7 @@ class Run:
         from jobs.models import Job
         from records.services import import_records
 
-        text, valid = records_file(300, f"stats-{uuid.uuid4().hex[:8]}")
+        text, valid = records_file(self.args.records // 4, f"stats-{uuid.uuid4().hex[:8]}")
         self.valid += valid
         import_records(text, self.user, announce=False)  # stored, not counted: due
         proxy.cut()
@@ -232,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     common = {"CELERY_BROKER_URL": args.broker, "DEBUG": "true", "LOG_LEVEL": "WARNING",
               "JOB_PARTS": "4", "JOB_PART_MIN_SIZE": str(max(args.records // 4, 1)),
               "STATS_CHECK_SECONDS": "5", "DB_CONN_MAX_AGE": "0"}
-    os.environ.update(common, DATABASE_URL=f"{args.server}/{name}")
+    os.environ.update(common, DATABASE_URL=f"{args.server}/{name}",
+                      DJANGO_SETTINGS_MODULE="config.settings")
     env = dict(os.environ, DATABASE_URL=f"postgres://{auth}127.0.0.1:{proxy.port}/{name}")
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)
     import django
