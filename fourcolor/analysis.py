@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from .game import validate
@@ -54,16 +54,7 @@ class Decision:
     about_equal: bool = False  # sampling cannot tell the best option from another
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "ply": self.ply,
-            "seat": self.seat,
-            "played": self.played,
-            "best": self.best,
-            "options": [{"event": o.event, "ev": o.ev} for o in self.options],
-            "loss": self.loss,
-            "verdict": self.verdict,
-            "about_equal": self.about_equal,
-        }
+        return {**asdict(self), "options": [asdict(o) for o in self.options]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Decision:
@@ -97,21 +88,9 @@ class Analysis:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON line of `fourcolor analyse --json`."""
-        return {
-            "index": self.index,
-            "seats": {
-                str(s): {
-                    "decisions": v.decisions,
-                    "accuracy": v.accuracy,
-                    "mean_loss": v.mean_loss,
-                }
-                for s, v in sorted(self.seats.items())
-            },
-            "decisions": [d.to_dict() for d in self.decisions],
-            "samples": self.samples,
-            "seed": self.seed,
-            "engine": self.engine,
-        }
+        seats = {str(s): asdict(v) for s, v in sorted(self.seats.items())}
+        decisions = [d.to_dict() for d in self.decisions]
+        return {**asdict(self), "seats": seats, "decisions": decisions}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Analysis:

@@ -9,6 +9,7 @@ value. `Card.index` gives the canonical order used everywhere counts are kept in
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import total_ordering
 from operator import itemgetter
 
 COLOURS = "rygw"
@@ -27,6 +28,7 @@ def deck_copies(players: int) -> int:
     return players if players > COPIES else COPIES
 
 
+@total_ordering
 class Card:
     """One kind of card, e.g. ``rK`` (red general). Immutable and interned: ``Card("r", "K")``
     is the one red general (`CARDS[0]`), whichever way it is made."""
@@ -70,18 +72,10 @@ class Card:
     def __str__(self) -> str:
         return self.token
 
-    # Ordered by `index` (the canonical order), like any other value: every comparison works.
+    # Ordered by `index` (the canonical order), like any other value: every comparison works
+    # (`total_ordering` makes the others; equal cards are the same object).
     def __lt__(self, other: object) -> bool:
         return self.index < other.index if isinstance(other, Card) else NotImplemented
-
-    def __le__(self, other: object) -> bool:
-        return self.index <= other.index if isinstance(other, Card) else NotImplemented
-
-    def __gt__(self, other: object) -> bool:
-        return self.index > other.index if isinstance(other, Card) else NotImplemented
-
-    def __ge__(self, other: object) -> bool:
-        return self.index >= other.index if isinstance(other, Card) else NotImplemented
 
 
 _BY_TOKEN: dict[str, Card] = {}  # filled by Card.__new__, once per kind
