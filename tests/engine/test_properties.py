@@ -15,6 +15,7 @@ from fourcolor.round import ENDED, MUST_DISCARD, OPENING, Round
 from fourcolor.generate import generate_record
 from fourcolor.notation import Record, parse_record, record_from_json, record_to_json, write_fcn
 from fourcolor.rulesets import get_ruleset, with_switches
+from tests.sizes import sweep
 from tests.engine.helpers import accounted
 
 rounds = st.fixed_dictionaries(
@@ -52,7 +53,7 @@ def snapshot(rnd: Round) -> tuple[object, ...]:
     )
 
 
-@settings(max_examples=80)
+@settings(max_examples=sweep(full=80, ci=25))
 @given(args=rounds)
 def test_it_validates_every_generated_round_after_writing_and_reading_it(
     args: dict[str, Any],
@@ -68,7 +69,7 @@ def test_it_validates_every_generated_round_after_writing_and_reading_it(
     assert sum(game.finish.settlement.values()) == 0
 
 
-@settings(max_examples=60)
+@settings(max_examples=sweep(full=60, ci=20))
 @given(args=rounds)
 def test_it_accounts_for_all_112_cards_at_every_ply(args: dict[str, Any]) -> None:
     record = generated(args)
@@ -99,7 +100,7 @@ def test_it_accounts_for_all_112_cards_at_every_ply(args: dict[str, Any]) -> Non
             assert held == (21 if extra else 20), (ply, seat)
 
 
-@settings(max_examples=60)
+@settings(max_examples=sweep(full=60, ci=20))
 @given(args=rounds, cut=st.floats(0, 1))
 def test_it_replays_to_any_ply_and_goes_on_from_a_copy_like_from_the_start(
     args: dict[str, Any], cut: float
@@ -139,7 +140,7 @@ def test_it_generates_valid_rounds_with_dealt_sets_locked(ruleset: str) -> None:
 _KIND = st.tuples(st.sampled_from("rygw"), st.sampled_from("KAERHCP"))
 
 
-@settings(max_examples=300)
+@settings(max_examples=sweep(full=300, ci=100))
 @given(st.lists(_KIND, min_size=1, max_size=4), st.sampled_from(["classic", "bga"]))
 def test_cards_made_by_hand_copied_or_unpickled_are_the_parsed_cards(
     kinds: list[tuple[str, str]], ruleset: str
@@ -161,7 +162,7 @@ def test_cards_made_by_hand_copied_or_unpickled_are_the_parsed_cards(
     assert (pair is not None and pair.kind == "pair") == rs.allows("pair", made[0].rank)
 
 
-@settings(max_examples=60)
+@settings(max_examples=sweep(full=60, ci=20))
 @given(args=rounds)
 def test_validate_s_one_pass_gives_the_seat_facts_a_replay_does(args: dict[str, Any]) -> None:
     # The observer sees the round before every event; `seat_facts` replays the round again.

@@ -19,6 +19,7 @@ from fourcolor.cards import CARDS, Card, parse_card
 from fourcolor.melds import classify
 from fourcolor.rulesets import get_ruleset
 from fourcolor.split import RANK_BLOCK, best_points, best_split, block_splits
+from tests.sizes import sweep
 from tests.engine.helpers import cards, counts
 
 # cards, classic best, bga best (None: the cards do not split)
@@ -158,7 +159,7 @@ meld_hands = (
 )
 
 
-@settings(max_examples=250)
+@settings(max_examples=sweep(full=250, ci=80))
 @given(hand=st.one_of(random_hands, meld_hands), ruleset=st.sampled_from(["classic", "bga"]))
 def test_it_equals_a_brute_force_search_on_small_hands(hand: list[str], ruleset: str) -> None:
     rs = get_ruleset(ruleset)
@@ -212,7 +213,7 @@ def test_it_gives_every_classic_meld_points_of_the_parity_of_its_size() -> None:
             assert meld.points(rs, exposed=exposed) % 2 == len(group) % 2, (group, exposed)
 
 
-@settings(max_examples=150)
+@settings(max_examples=sweep(full=150, ci=50))
 @given(data=st.data())
 def test_it_scores_every_classic_winning_hand_odd(data: st.DataObject) -> None:
     """Compose random melds (at most 4 copies of a kind) up to 21 cards, expose some of them:

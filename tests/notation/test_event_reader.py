@@ -24,8 +24,10 @@ from fourcolor.notation.events import read_events
 from fourcolor.notation.tags import parse_tag_line, parse_tags
 
 from .reference_reader import reference_events
+from tests.sizes import sweep
 
-PROPERTY = settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=sweep(full=80, ci=25),
+                    suppress_health_check=[HealthCheck.too_slow])
 COMMENTS = ("again?", "nobody wants it", "a drawn general\nis never discarded", "", "  x  ")
 # What mutations put in: parts of events, faults of every kind, blanks of every kind.
 PIECES = (
@@ -198,7 +200,7 @@ def general_tag_answer(line: str) -> tuple[object, ...]:
     return ("read", {name: value}, {name: (5, line.index("[") + 1)})
 
 
-@settings(max_examples=300)
+@settings(max_examples=sweep(full=300, ci=100))
 @given(
     st.sampled_from(["", " ", "\t"]),
     st.sampled_from(["Event", "Seat1", "x_1", "1x", "", "Ruleset "]),

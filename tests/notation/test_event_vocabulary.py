@@ -18,8 +18,10 @@ from fourcolor.errors import FcnSyntaxError
 from fourcolor.generate import RULE_BOTS, generate_record
 from fourcolor.notation import Event, Record
 from fourcolor.round import Round
+from tests.sizes import sweep
 
-PROPERTY = settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=sweep(full=60, ci=20),
+                    suppress_health_check=[HealthCheck.too_slow])
 CARD = st.sampled_from(CARDS)
 COMMENTS = st.lists(st.text(max_size=8).filter(lambda t: "}" not in t), max_size=3)
 
@@ -168,7 +170,7 @@ def test_it_parses_the_text_of_every_legal_event_back_to_it(record: Record) -> N
         rnd.push(played)
 
 
-@settings(max_examples=500)
+@settings(max_examples=sweep(full=500, ci=150))
 @given(st.text(max_size=40) | st.lists(st.sampled_from(PIECES), max_size=12).map(" ".join))
 def test_it_raises_nothing_but_a_syntax_error_on_any_text(text: str) -> None:
     """Random text is read or refused in the reader's words; what it reads, a record holding

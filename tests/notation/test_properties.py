@@ -19,9 +19,11 @@ import fourcolor
 from fourcolor.cards import CARDS
 from fourcolor.generate import RULE_BOTS, generate_record
 from fourcolor.notation import Event, Record
+from tests.sizes import sweep
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
-PROPERTY = settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=sweep(full=60, ci=20),
+                    suppress_health_check=[HealthCheck.too_slow])
 END_CATEGORIES = {"truncated", "result-mismatch", "lucky"}
 
 
@@ -168,7 +170,7 @@ def verdict(record: Record, events: list[Event], result: str | None) -> fourcolo
     return fourcolor.check_record(text).error
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sweep(full=150, ci=50), suppress_health_check=[HealthCheck.too_slow])
 @given(
     generated_records(),
     st.sampled_from(MUTATIONS),
