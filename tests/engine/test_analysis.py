@@ -23,6 +23,8 @@ from fourcolor.generate import generate_record
 from fourcolor.notation import Record, parse_record, write_fcn
 from fourcolor.replay import Replay
 
+from tests.sizes import sweep
+
 from .helpers import WIN_HAND, fcn
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
@@ -259,7 +261,11 @@ def _hidden_swap(record: Record, seat: int) -> Record | None:
     return None
 
 
-@pytest.mark.parametrize("ruleset,seed", [("classic", 3), ("bga", 4), ("classic", 21), ("bga", 9)])
+# Both rulesets at the CI size; two more deals at the full size.
+HIDDEN_SWAPS = [("classic", 3), ("bga", 4), ("classic", 21), ("bga", 9)][:sweep(full=4, ci=2)]
+
+
+@pytest.mark.parametrize("ruleset,seed", HIDDEN_SWAPS)
 def test_it_never_sees_what_the_seat_could_not(ruleset: str, seed: int) -> None:
     record = generate_record(ruleset, 4, seed, bot=["greedy", "random", "greedy", "random"])
     for seat in (1, 2):
