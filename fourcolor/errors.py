@@ -61,16 +61,8 @@ class FcnError(ValueError):
         return f"{where}error[{self.category}]: {self.message}{tail}"
 
     def as_dict(self) -> dict[str, object]:
-        return {
-            "line": self.line,
-            "col": self.col,
-            "ply": self.ply,
-            "category": self.category,
-            "code": self.code,
-            "params": dict(self.params),
-            "message": self.message,
-            "event": self.event,
-        }
+        where = {key: getattr(self, key) for key in ("line", "col", "ply", "category", "code")}
+        return where | {"params": dict(self.params), "message": self.message, "event": self.event}
 
 
 class FcnSyntaxError(FcnError):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from ..cards import Card, card_or_none, cards_or_none
 from ..errors import FcnSyntaxError
@@ -53,14 +52,10 @@ _DEAL_KEYS = tuple(f"deal {seat}" for seat in range(10))
 def _deal_cards(line: str, start: int, number: int) -> tuple[Card, ...]:
     """The cards of a deal line from column `start` on, or the error for its first bad word."""
     cards: list[Card] = []
-    for word, col in _words(line, start):
-        card = card_or_none(word)
+    for m in re.finditer(r"\S+", line[start:]):
+        card = card_or_none(m.group())
         if card is None:
-            raise FcnSyntaxError("deal.card", line=number, col=col, value=word)
+            col = start + m.start() + 1
+            raise FcnSyntaxError("deal.card", line=number, col=col, value=m.group())
         cards.append(card)
     return tuple(cards)
-
-
-def _words(line: str, start: int) -> Iterator[tuple[str, int]]:
-    for m in re.finditer(r"\S+", line[start:]):
-        yield m.group(0), start + m.start() + 1
