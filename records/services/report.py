@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from django.utils import translation
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from fourcolor.errors import FcnError
 from fourcolor.messages import MESSAGES, render
@@ -245,28 +245,22 @@ def unavailable_result(index: int, line: int, resume: int) -> RecordResult:
     })
 
 
+# A duplicate's differences (fourcolor.notation.identity's codes), one phrase a code.
+DIFFERENCES = {
+    "comments_added": ngettext_lazy("adds %(count)d comment", "adds %(count)d comments",
+                                    "count"),
+    "comments_removed": ngettext_lazy("has %(count)d comment fewer",
+                                      "has %(count)d comments fewer", "count"),
+    "comments_changed": gettext_lazy("has other comments"),
+    "tag_added": gettext_lazy("adds the %(tag)s tag (“%(value)s”)"),
+    "tag_removed": gettext_lazy("has no %(tag)s tag"),
+    "tag_changed": gettext_lazy("gives %(tag)s as “%(value)s”, not “%(old)s”"),
+    "name_written": gettext_lazy("writes seat %(seat)d’s name “%(value)s”, not “%(old)s”"),
+}
+
+
 def describe_differences(differences: list[dict[str, Any]]) -> list[str]:
-    """A duplicate's differences in the active language, one phrase each ("adds 3 comments")."""
-    phrases = []
-    for difference in differences:
-        code, params = difference["code"], difference.get("params", {})
-        if code == "comments_added":
-            phrases.append(ngettext("adds %(count)d comment", "adds %(count)d comments",
-                                    params["count"]) % params)
-        elif code == "comments_removed":
-            phrases.append(ngettext("has %(count)d comment fewer", "has %(count)d comments fewer",
-                                    params["count"]) % params)
-        elif code == "comments_changed":
-            phrases.append(gettext("has other comments"))
-        elif code == "tag_added":
-            phrases.append(gettext("adds the %(tag)s tag (“%(value)s”)") % params)
-        elif code == "tag_removed":
-            phrases.append(gettext("has no %(tag)s tag") % params)
-        elif code == "tag_changed":
-            phrases.append(gettext("gives %(tag)s as “%(value)s”, not “%(old)s”") % params)
-        elif code == "name_written":
-            phrases.append(gettext("writes seat %(seat)d’s name “%(value)s”, not “%(old)s”")
-                           % params)
-        else:  # a difference a newer engine knows: its code, rather than nothing
-            phrases.append(str(code))
-    return phrases
+    """A duplicate's differences in the active language, one phrase each ("adds 3 comments");
+    a difference a newer engine knows, by its code rather than nothing."""
+    return [str(DIFFERENCES[d["code"]] % d.get("params", {})) if d["code"] in DIFFERENCES
+            else str(d["code"]) for d in differences]
