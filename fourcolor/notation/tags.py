@@ -74,12 +74,8 @@ def parse_tag_line(line: str, number: int) -> tuple[str, str]:
     body = line[col0 + 1 :]
     m = re.match(r"([A-Za-z][A-Za-z0-9_]*)\s+\"", body)
     if not m:
-        raise FcnSyntaxError(
-            "tags.malformed",
-            value=line.strip()[:60],
-            line=number,
-            col=col0 + 1,
-        )
+        quoted = line.strip()[:60]
+        raise FcnSyntaxError("tags.malformed", value=quoted, line=number, col=col0 + 1)
     name = m.group(1)
     # The value: plain characters and the two escapes, up to the closing quote.
     value = _TAG_VALUE.match(body, m.end())
@@ -92,24 +88,12 @@ def parse_tag_line(line: str, number: int) -> tuple[str, str]:
     pos += 1
     rest = body[pos:].strip()
     if rest != "]":
-        raise FcnSyntaxError(
-            "tags.bracket",
-            tag=name,
-            line=number,
-            col=col0 + 2 + pos,
-        )
+        raise FcnSyntaxError("tags.bracket", tag=name, line=number, col=col0 + 2 + pos)
     text = _ESCAPE.sub(r"\1", value.group(1))
     if len(text) > MAX_TAG_VALUE_CHARS:
-        raise LimitError(
-            "limit.tag_value", line=number, col=1, tag=name, n=MAX_TAG_VALUE_CHARS
-        )
+        raise LimitError("limit.tag_value", line=number, col=1, tag=name, n=MAX_TAG_VALUE_CHARS)
     if any(ord(c) < 32 for c in text):
-        raise FcnSyntaxError(
-            "tags.control",
-            tag=name,
-            line=number,
-            col=col0 + 1,
-        )
+        raise FcnSyntaxError("tags.control", tag=name, line=number, col=col0 + 1)
     return name, text
 
 
