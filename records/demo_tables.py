@@ -24,10 +24,6 @@ from records.services.derivation import parse_fcn_date, sha256_text
 from records.services.validating import validate_record
 from records.services.storing import ValidRecord
 
-# The tags a table changes: who sat where, when, at which event, in which match.
-_SEAT_TAGS = ("Seat1", "Seat2", "Seat3", "Seat4")
-
-
 def rounds_of_matches(records: Iterable[fourcolor.Record]) -> Iterator[list[fourcolor.Record]]:
     """Consecutive records grouped by their Match tag (a single round alone): a match is
     moved to another table whole, so its credits still run from round to round."""
@@ -63,12 +59,13 @@ def at_table(valid: ValidRecord, record: fourcolor.Record, table: dict[str, str]
 def tables_for(group: list[fourcolor.Record], count: int, rng: random.Random,
                names: tuple[str, ...], events: tuple[str, ...], today: datetime.date,
                days_back: int) -> list[dict[str, str]]:
-    """`count` tables for a match (or round): the first its own, the others new names, date,
-    event and (for a match) match id."""
+    """`count` tables for a match (or round): the first its own, the others new names for
+    every seat (up to eight), date, event and (for a match) match id."""
     first = group[0]
+    seat_tags = [f"Seat{seat}" for seat in range(1, first.players + 1)]
     tables = [{}]
     for number in range(1, count):
-        table = dict(zip(_SEAT_TAGS, rng.sample(names, first.players), strict=False))
+        table = dict(zip(seat_tags, rng.sample(names, first.players), strict=True))
         day = today - datetime.timedelta(days=rng.randrange(days_back))
         table["Date"] = day.strftime("%Y.%m.%d")
         table["Event"] = rng.choice(events)

@@ -59,3 +59,16 @@ def test_it_keeps_the_first_table_as_played() -> None:
     tables = tables_for([record], 3, random.Random(1), NAMES, EVENTS, TODAY, 30)
     assert tables[0] == {} and len(tables) == 3
     assert all(set(t) == {"Seat1", "Seat2", "Seat3", "Seat4", "Date", "Event"} for t in tables[1:])
+
+
+def test_it_names_every_seat_anew_at_a_table_of_more_than_four() -> None:
+    names = tuple(f"Player {n}" for n in range(12))
+    for players in (5, 8):
+        record = generate_record("classic", players, players, names=list(names[:players]))
+        played = _verdict(fourcolor.write_fcn(record))
+        for table in tables_for([record], 3, random.Random(players), names, EVENTS, TODAY, 30)[1:]:
+            assert set(table) >= {f"Seat{seat}" for seat in range(1, players + 1)}
+            moved = at_table(played, record, table, 0)
+            seated = [row["name"] for row in moved.seats]
+            assert len(set(seated)) == players
+            assert moved == _verdict(moved.text)
