@@ -9,6 +9,10 @@ import pytest
 from django.test import Client
 from records.tokens import create_token
 
+# Only the headers are checked: the reads and writes behind them run on both databases in their
+# own modules.
+pytestmark = pytest.mark.any_database
+
 ORIGIN = "https://other-site.example"
 TRUSTED = "https://app.example.org"
 ALLOW = "Access-Control-Allow-Origin"

@@ -15,7 +15,9 @@ from rest_framework.test import APIClient
 
 from tests.config.test_database_unavailable import _refuse
 
-pytestmark = pytest.mark.django_db
+# Only the words are checked: the errors themselves are tested on both databases beside the
+# operations that give them.
+pytestmark = [pytest.mark.django_db, pytest.mark.any_database]
 UPLOADS = "/api/v1/uploads/"
 
 

@@ -22,7 +22,8 @@ from tests.web.conftest import Archive, illegal_text
 from tests.web.dom import parse
 from tests.web.upload_result import upload_and_follow
 
-pytestmark = pytest.mark.django_db
+# Only the words are checked: the pages' queries run on both databases in their own modules.
+pytestmark = [pytest.mark.django_db, pytest.mark.any_database]
 
 
 @pytest.mark.parametrize(
