@@ -15,6 +15,7 @@ from fourcolor.bots import GreedyBot
 from fourcolor.generate import generate_record, play_out
 from fourcolor.playout import greedy_playout
 from fourcolor.rulesets import Ruleset, get_ruleset, with_switches
+from tests.sizes import sweep
 
 
 def _slow(
@@ -37,14 +38,16 @@ RULES = [
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.name}-{r.dealt_sets_locked}")
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_it_plays_exactly_as_the_greedy_bot(rules: Ruleset, players: int) -> None:
-    _compare(rules, players, careful=True, seeds=3 if players == 4 else 2)
+    # Every decision of the seeds' rounds: one round a case at the CI size.
+    _compare(rules, players, careful=True,
+             seeds=sweep(full=3, ci=1) if players == 4 else sweep(full=2, ci=1))
 
 
 @pytest.mark.parametrize("rules", RULES[1::2], ids=lambda r: f"{r.name}-{r.dealt_sets_locked}")
 def test_its_reckless_seats_play_exactly_as_the_greedy_bot_did(rules: Ruleset) -> None:
     # `reckless` seats: the greedy bot before it learnt to avoid forced finishes under a
     # threshold (GreedyBot(careful=False)), kept for the bench's comparison.
-    _compare(rules, 4, careful=False, seeds=2)
+    _compare(rules, 4, careful=False, seeds=sweep(full=2, ci=1))
 
 
 def _compare(rules: Ruleset, players: int, *, careful: bool, seeds: int) -> None:
