@@ -24,6 +24,7 @@ from .claims import (
     taken_from,
 )
 from .game import Game
+from .match import is_below_threshold
 from .round import ClaimRecord, Round
 from .moves import WinOption
 from .notation import Event, Record
@@ -171,7 +172,6 @@ def _seat_facts(game: Game, missed: list[int]) -> list[SeatFacts]:
     """The facts of every seat, given the missed wins (per seat; index 0 unused): the rest is
     counted from the events and the round's claims, once."""
     record = game.record
-    rs = game.ruleset
     players = record.players
     dealer = record.dealer
     names = record.seats
@@ -192,7 +192,7 @@ def _seat_facts(game: Game, missed: list[int]) -> list[SeatFacts]:
         last = game.claims[-1].live
         if last.owner != finish.seat:
             dealt_in_seat = last.owner
-    below = outcome == "forced" and rs.threshold is not None and (finish.points or 0) < rs.threshold
+    below = is_below_threshold(game)
     win_melds = tuple(m.kind for m in finish.exposed_melds + finish.hidden_melds)
     won_on = finish_taken_from(game) if outcome == "win" else None
     settlement = finish.settlement
