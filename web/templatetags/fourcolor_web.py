@@ -159,23 +159,18 @@ def category_label(category: str) -> str:
 
 @register.filter
 def signed(value: Any) -> str:
-    """+5, −3 (a real minus sign), 0."""
+    """+5, −3 (a real minus sign), 0; nothing for no value."""
     if value is None or value == "":
         return ""
     number = int(value)
-    if number > 0:
-        return f"+{number}"
-    if number < 0:
-        return f"\u2212{-number}"
-    return "0"
+    return f"+{number}" if number > 0 else f"\u2212{-number}" if number < 0 else "0"
 
 
 @register.filter
 def sign_class(value: Any) -> str:
-    if value is None or value == "":
-        return ""
-    number = int(value)
-    return "pos" if number > 0 else "neg" if number < 0 else "zero"
+    """The class of `signed`'s sign: pos, neg, zero."""
+    sign = signed(value)[:1]
+    return {"": "", "+": "pos", "0": "zero"}.get(sign, "neg")
 
 
 @register.filter
@@ -202,11 +197,11 @@ def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
     return mapping.get(key, mapping.get(str(key)))
 
 
-def _sentence(template: str, values: Mapping[str, SafeString]) -> SafeString:
-    """A translated template with %(name)s-style slots filled by markup: the template's own
-    text is escaped, the values are already safe."""
-    escaped = str(conditional_escape(template))
-    return mark_safe(escaped % values)  # noqa: S308 (both sides escaped)
+def html_sentence(template: str, **values: Any) -> SafeString:
+    """A translated sentence with %(name)s slots filled by markup: the sentence is escaped,
+    the values are escaped unless already safe."""
+    escaped = {key: conditional_escape(value) for key, value in values.items()}
+    return mark_safe(str(conditional_escape(template)) % escaped)  # noqa: S308 (all escaped)
 
 
 @register.simple_tag
@@ -219,10 +214,10 @@ def event_line(event: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any
     claim = event.get("claim")
     names = {int(seat["seat"]): str(seat["name"]) for seat in seats or ()}
     owner = names.get(claim["owner"], "") if claim else ""
-    says = _sentence(event_template(event["verb"], claim), {
-        "name": format_html('<span class="event__who">{}</span>', names.get(event["seat"], "")),
-        "owner": format_html('<span class="event__owner">{}</span>', owner),
-    })
+    says = html_sentence(
+        event_template(event["verb"], claim),
+        name=format_html('<span class="event__who">{}</span>', names.get(event["seat"], "")),
+        owner=format_html('<span class="event__owner">{}</span>', owner))
     groups = format_html_join("", "{}", ((cards(g, small=small),) for g in event["groups"]))
     skipped = skipped_words(claim, names)
     return format_html(

@@ -59,8 +59,13 @@ def standings(match_ids: list[int]) -> dict[int, list[Standing]]:
             Standing(row["player_id"], row["player__name"], row["credits"] or 0)
         )
     for table in out.values():
-        table.sort(key=lambda s: (-s.credits, s.name.casefold(), s.player_id))
+        table.sort(key=_rank)
     return out
+
+
+def _rank(standing: Standing) -> tuple[int, str, int]:
+    """Most credits first, then by name."""
+    return -standing.credits, standing.name.casefold(), standing.player_id
 
 
 def winners(table: list[Standing]) -> list[Standing]:
@@ -120,10 +125,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for rnd in rounds
     ]
     final = rounds[-1].credits if rounds else {}
-    table = sorted(
-        (Standing(players[name].pk, name, final.get(name, 0)) for name in names),
-        key=lambda s: (-s.credits, s.name.casefold(), s.player_id),
-    )
+    table = sorted((Standing(players[name].pk, name, final.get(name, 0)) for name in names),
+                   key=_rank)
     return render(
         request,
         "records/match.html",

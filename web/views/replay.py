@@ -21,8 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-from jobs.analysis import active_job, last_job
-from jobs.models import Job
+from jobs.analysis import active_job
 from records import replay_cache
 from records.deletion import can_delete
 from records.models import Game, GameAnalysis
@@ -31,10 +30,10 @@ from records.variants import describe
 from web.outcomes import round_sentence
 from web.views.labels import js_labels
 from web.views.evaluation_chart import evaluation_chart
-from web.views.replay_analysis import decisions_html, replay_analysis
+from web.views.replay_analysis import decisions_html, failed_job, replay_analysis
 from web.templatetags.fourcolor_web import event_line
-from web.views.replay_data import (PAYLOAD_VERSION, ReplayPayload, ReplayUnavailable,
-                                   StoredPayload, cached_payload)
+from web.views.replay_data import (PAYLOAD_VERSION, ReplayUnavailable, StoredPayload,
+                                   cached_payload)
 
 
 def _seat_param(request: HttpRequest, players: int, notices: list[str]) -> int | None:
@@ -96,16 +95,13 @@ def replay_page_etag(request: HttpRequest, game: Game) -> str | None:
         return None
     analysis = (GameAnalysis.objects.filter(game_id=game.pk)
                 .values_list("pk", "analysed_at", "stale", "engine_version").first())
-    failed = None
-    if analysis is None:
-        last = last_job(game.pk)
-        failed = last.pk if last is not None and last.status == Job.Status.FAILED else None
+    failed = failed_job(game.pk) if analysis is None else None
     user = request.user
     parts = (
         "replay-page", TEMPLATES_FINGERPRINT, replay_cache.game_key(game),
         request.get_full_path(), get_language(),
         user.pk if user.is_authenticated else "", user.is_staff, user.is_superuser,
-        analysis, failed,
+        analysis, failed and failed.pk,
     )
     digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode("utf-8"))
     return f'"{digest.hexdigest()[:40]}"'
@@ -175,7 +171,7 @@ def move_lines(game: Game, payload: StoredPayload) -> list[str]:
     )
 
 
-def board_context(payload: ReplayPayload | StoredPayload, ply: int, view: int | None,
+def board_context(payload: StoredPayload, ply: int, view: int | None,
                   players: dict[int, Any], lines: list[str] | None = None) -> dict[str, Any]:
     """What templates/records/_replay.html draws of a round at `ply` as `view` sees it
     (None: every hand), for a stored game or a record checked without storing (the check
@@ -185,7 +181,7 @@ def board_context(payload: ReplayPayload | StoredPayload, ply: int, view: int | 
     return {
         "payload": payload,
         # Built by ReplayPayload.script_tag, escaped like json_script.
-        "payload_script": mark_safe(payload.script_tag()),
+        "payload_script": mark_safe(payload.script),
         "labels_json": js_labels(),
         "state": state,
         "table": [

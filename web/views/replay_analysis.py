@@ -28,6 +28,7 @@ from jobs.analysis import active_job, last_job
 from jobs.models import Job
 from records.models import GameAnalysis
 from records.wording import card_name
+from web.templatetags.fourcolor_web import html_sentence
 
 # Options listed at once at a decision (the rest behind "more options").
 TOP_OPTIONS = 5
@@ -51,13 +52,6 @@ OPTION_PHRASES = {
     "h": gettext_lazy("calling a win with %(cards)s"),
     "pass": gettext_lazy("letting %(cards)s go"),
 }
-
-
-def _html(template: str, **values: Any) -> SafeString:
-    """A translated sentence with %(name)s placeholders filled by HTML: the sentence is
-    escaped, the values are escaped unless already safe."""
-    escaped = {key: conditional_escape(value) for key, value in values.items()}
-    return mark_safe(str(conditional_escape(template)) % escaped)
 
 
 def points(value: float, signed: bool = False) -> str:
@@ -106,11 +100,11 @@ def option_phrase(event: str, live: str | None) -> SafeString:
     if verb == "pass":
         cards = [live] if live else []
         if not cards:
-            return _html(_("letting the card go"))
+            return html_sentence(_("letting the card go"))
     template = OPTION_PHRASES.get(verb)
     if template is None:
         return format_html("{}", event)
-    return _html(str(template), cards=card_glyphs(cards))
+    return html_sentence(str(template), cards=card_glyphs(cards))
 
 
 @dataclass
@@ -262,10 +256,10 @@ class ReplayAnalysis:
 def _sentence(name: str, played: str, best: str, loss: float, live: str | None,
               about_equal: bool = False) -> SafeString:
     if played == best or round(loss, 1) == 0:
-        said = _html(_("%(name)s: %(played)s was as good as the best option."),
+        said = html_sentence(_("%(name)s: %(played)s was as good as the best option."),
                      name=name, played=option_phrase(played, live))
     else:
-        said = _html(
+        said = html_sentence(
             _("%(name)s: %(played)s instead of %(best)s loses %(loss)s points on average."),
             name=name, played=option_phrase(played, live), best=option_phrase(best, live),
             loss=points(loss),
@@ -304,6 +298,12 @@ def _decision(data: Mapping[str, Any], names: Mapping[int, str],
     )
 
 
+def failed_job(game_id: int) -> Job | None:
+    """The game's last analysis job, when it failed."""
+    last = last_job(game_id)
+    return last if last is not None and last.status == Job.Status.FAILED else None
+
+
 def replay_analysis(game_id: int, view: int | None, seats: Sequence[Mapping[str, Any]],
                     states: Sequence[Mapping[str, Any]]) -> ReplayAnalysis:
     """The game's analysis as this view of the replay shows it (`seats` and `states` are the
@@ -313,10 +313,7 @@ def replay_analysis(game_id: int, view: int | None, seats: Sequence[Mapping[str,
         .prefetch_related("seats").first()
     )
     job = active_job(game_id)
-    failed = None
-    if stored is None and job is None:
-        last = last_job(game_id)
-        failed = last if last is not None and last.status == Job.Status.FAILED else None
+    failed = failed_job(game_id) if stored is None and job is None else None
     result = ReplayAnalysis(stored, job, failed)
     if stored is None:
         return result

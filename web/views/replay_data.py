@@ -118,10 +118,6 @@ class ReplayPayload:
             "states": [_compact(state) for state in self.states],
         }
 
-    def moves(self) -> list[tuple[int, dict[str, Any] | None]]:
-        """(ply, event) of every ply after the deal: the move list."""
-        return [(state["ply"], state["event"]) for state in self.states[1:]]
-
     def script_tag(self) -> str:
         """The data as a `<script type="application/json" id="replay-data">` element, escaped
         like Django's json_script (nothing in it can end the element early)."""
@@ -228,10 +224,8 @@ class StoredPayload:
         return PlyStates(self.pickled_states)
 
     def moves(self) -> list[tuple[int, dict[str, Any] | None]]:
+        """(ply, event) of every ply after the deal: the move list."""
         return list(enumerate(self.events))[1:]
-
-    def script_tag(self) -> str:
-        return self.script
 
 
 # Bumped whenever the payload's shape changes, so that no page reads an older one.
