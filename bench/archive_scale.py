@@ -20,13 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _common import quantile
+
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "ARCHIVE-SCALE-RESULT "
-
-
-def _quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
 def _targets() -> list[tuple[str, str]]:
@@ -170,8 +167,8 @@ def main() -> None:
     measured = list(merged.items())
     for _url, result in measured:
         for read in result["reads"].values():
-            read["p50"] = _quantile(read["times"], 0.5)
-            read["p99"] = _quantile(read["times"], 0.99)
+            read["p50"] = quantile(sorted(read["times"]), 0.5)
+            read["p99"] = quantile(sorted(read["times"]), 0.99)
     for url, result in measured:
         print(f"\n## {url.rsplit('/', 1)[-1]}: {result['games']:,} games")
         for name, read in result["reads"].items():

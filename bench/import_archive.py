@@ -112,24 +112,9 @@ def generate_file(size: int, workers: int) -> tuple[Path, float | None]:
 
 
 def recreate_database(server: str) -> None:
-    host, user = _host_user(server)
-    for sql in (
-        f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)',
-        f"CREATE DATABASE \"{DB_NAME}\" ENCODING 'UTF8' TEMPLATE template0",
-    ):
-        subprocess.run(
-            ["psql", "-X", "-h", host, "-U", user, "-d", "postgres", "-q",
-             "-v", "ON_ERROR_STOP=1", "-c", sql],
-            check=True,
-            env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"},
-        )
+    from scripts.served import create_database
 
-
-def _host_user(server: str) -> tuple[str, str]:
-    # postgres://user@host:port
-    rest = server.split("://", 1)[1]
-    user, hostport = rest.split("@", 1)
-    return hostport.split(":")[0], user
+    create_database(f"{server}/{DB_NAME}")
 
 
 def setup_django(server: str) -> None:
@@ -337,17 +322,14 @@ def main() -> int:
     print()
     print(table(["pass", "games", "s", "games/s", "÷ check_record"], rows))
     print(f"\ncheck_record (mean of before and after): {check_rate:,.0f} games/s")
-    for way, (p_games, p_s), (h_games, h_s) in (
-        ("one process", (plain.total, plain_s), (hooked.total, hooked_s)),
-    ):
-        ratio_plain = p_games / p_s / check_rate
-        ratio_hook = h_games / h_s / check_rate
-        print(
-            f"import ({way}) without the statistics hook: {ratio_plain:.2f}x check_record "
-            f"(goal >= 0.5: {'met' if ratio_plain >= 0.5 else 'NOT met'})\n"
-            f"import ({way}) with the statistics hook: {ratio_hook:.2f}x check_record "
-            f"(goal >= 0.3: {'met' if ratio_hook >= 0.3 else 'NOT met'})"
-        )
+    ratio_plain = plain.total / plain_s / check_rate
+    ratio_hook = hooked.total / hooked_s / check_rate
+    print(
+        f"import (one process) without the statistics hook: {ratio_plain:.2f}x check_record "
+        f"(goal >= 0.5: {'met' if ratio_plain >= 0.5 else 'NOT met'})\n"
+        f"import (one process) with the statistics hook: {ratio_hook:.2f}x check_record "
+        f"(goal >= 0.3: {'met' if ratio_hook >= 0.3 else 'NOT met'})"
+    )
     print(
         f"statistics after the imports equal: {digest_job == digest_hook} "
         f"({digest_job} / {digest_hook}: the statistics job after the import, the hook)"
@@ -358,16 +340,9 @@ def main() -> int:
     for size in sizes:
         size_path, _ = generate_file(size, args.workers)
         before, after, games, seconds = measure_memory(args.server, size_path)
-        mem_rows.append(
-            [
-                f"{games:,}",
-                f"{size_path.stat().st_size / 1e6:.0f}",
-                f"{before / 1024:.1f}",
-                f"{after / 1024:.1f}",
-                f"{(after - before) / 1024:.1f}",
-                f"{games / seconds:,.0f}",
-            ]
-        )
+        mem_rows.append([f"{games:,}", f"{size_path.stat().st_size / 1e6:.0f}",
+                         f"{before / 1024:.1f}", f"{after / 1024:.1f}",
+                         f"{(after - before) / 1024:.1f}", f"{games / seconds:,.0f}"])
         print(
             f"memory, {games:,} rounds: peak RSS {before / 1024:.1f} MiB after setup, "
             f"{after / 1024:.1f} MiB after import",

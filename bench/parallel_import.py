@@ -15,7 +15,6 @@ import argparse
 import io
 import os
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -32,10 +31,6 @@ import import_archive  # noqa: E402
 from _common import header, table  # noqa: E402
 
 TABLES = ("records_gameseat", "records_game", "records_player", "records_match")
-
-
-def load() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
 def empty_archive() -> None:
@@ -77,15 +72,11 @@ def celery_workers(count: int, broker: str, log: Path, queue: str,
     timed)."""
     import redis
 
+    from scripts.served import celery, stop
+
     environment = dict(os.environ, CELERY_BROKER_URL=broker, **env)
-    processes = []
-    with log.open("ab") as out:
-        for number in range(count):
-            processes.append(subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info", "-Q",
-                 queue, "-n", f"bench{number}@%h", "--concurrency", "1", "--without-gossip",
-                 "--without-mingle", "--without-heartbeat"],
-                cwd=_ROOT, env=environment, stdout=out, stderr=out, start_new_session=True))
+    processes = [celery(environment, log, beat=False, queue=queue, name=f"bench{number}")
+                 for number in range(count)]
     try:
         deadline = time.monotonic() + 120
         while log.read_text(errors="replace").count(" ready.") < count:
@@ -95,8 +86,7 @@ def celery_workers(count: int, broker: str, log: Path, queue: str,
         yield
     finally:
         for process in processes:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+            stop(process, signal.SIGKILL)
         redis.Redis.from_url(broker).flushdb()
 
 
@@ -244,7 +234,7 @@ def main() -> int:
 
     print(header("Parallel import benchmark (bench/parallel_import.py)"))
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
-    print(f"cores: {os.cpu_count()}; load before: {load()}")
+    print(f"cores: {os.cpu_count()}")
     path, _ = import_archive.generate_file(args.rounds, 2)
     print(f"file: {path.relative_to(_ROOT)} ({path.stat().st_size / 1e6:.1f} MB, "
           f"{args.rounds:,} rounds)")
@@ -294,7 +284,7 @@ def main() -> int:
     print()
     print("PostgreSQL COPY of our rows (binary, into empty copies with every index):")
     print(table(["table", "rows", "MB", "s", "rows/s"], copy_rates()))
-    print(f"load after: {load()}")
+    print(f"load after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 
