@@ -3,11 +3,12 @@
     .venv/bin/python scripts/backup_restore_check.py [--server postgres://postgres@127.0.0.1:5432]
         [--games 300] [--prefix fourcolor_h6] [--keep]
 
-`<prefix>_backup` (seeded, plus the corpora's awkward records) is dumped with `pg_dump -Fc` and
-restored into `<prefix>_restore`: every table's rows and every sequence compared; its
-`export_games` (FCN and NDJSON) is imported into `<prefix>_reimport`: texts, hashes, derived
-columns, seats, totals and ratings compared by content (docs/reliability.md). Exits non-zero
-on the first difference; the databases are dropped at the end unless --keep.
+`<prefix>_backup` (migrated, copied empty to `<prefix>_empty`, then seeded with demo games
+and the corpora's awkward records) is dumped with `pg_dump -Fc` and restored into
+`<prefix>_restore`: every table's rows and every sequence compared; its `export_games` (FCN
+and NDJSON) is imported into `<prefix>_reimport`, a copy of `<prefix>_empty`: texts, hashes,
+derived columns, seats, totals and ratings compared by content (docs/reliability.md). Exits
+non-zero on the first difference; the four databases are dropped at the end unless --keep.
 """
 
 from __future__ import annotations
@@ -22,12 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scripts import served  # noqa: E402
-from scripts.served import ROOT, create_database, drop_database  # noqa: E402
+from scripts.served import ROOT, create_database, drop_database, rows  # noqa: E402
 
 CORPUS_FILES = [
     "tests/data/corpus/valid.fcn",
@@ -51,16 +50,6 @@ def url_of(server: str, name: str) -> str:
 
 def manage(database_url: str, *args: str) -> str:
     return served.manage(served.production_env(database_url), *args)
-
-
-def step(message: str) -> float:
-    print(message, flush=True)
-    return time.monotonic()
-
-
-def rows(database_url: str, sql: str) -> list[tuple[Any, ...]]:
-    with psycopg.connect(database_url) as conn:
-        return [tuple(row) for row in conn.execute(sql)]  # type: ignore[arg-type]
 
 
 def table_digests(database_url: str) -> dict[str, tuple[int, str]]:
@@ -141,7 +130,6 @@ def same(what: str, left: Any, right: Any) -> None:
 
 
 def seed(source: str, games: int) -> None:
-    manage(source, "migrate", "--noinput")
     manage(source, "seed_demo", "--games", str(games))
     manage(source, "import_games", *[str(ROOT / f) for f in CORPUS_FILES])
 
@@ -159,10 +147,10 @@ def check_dump_restore(server: str, source: str, target_name: str, workdir: Path
     same("original texts", originals(source), originals(target))
 
 
-def check_reimport(server: str, source: str, target_name: str, workdir: Path, fmt: str) -> None:
+def check_reimport(server: str, source: str, target_name: str, workdir: Path, fmt: str,
+                   empty: str) -> None:
     target = url_of(server, target_name)
-    create_database(target)
-    manage(target, "migrate", "--noinput")
+    create_database(target, template=empty)
     export = workdir / f"archive.{fmt}"
     manage(source, "export_games", "--format", fmt, "--output", str(export))
     print(f"  export_games --format {fmt}: {export.stat().st_size} bytes")
@@ -184,23 +172,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--prefix", default="fourcolor_h6")
-    parser.add_argument("--keep", action="store_true", help="keep the three databases")
+    parser.add_argument("--keep", action="store_true", help="keep the four databases")
     args = parser.parse_args(argv)
-    names = [f"{args.prefix}_{n}" for n in ("backup", "restore", "reimport")]
+    names = [f"{args.prefix}_{n}" for n in ("backup", "restore", "reimport", "empty")]
     source = url_of(args.server, names[0])
     started = time.monotonic()
     try:
         with tempfile.TemporaryDirectory(prefix="fourcolor-backup-") as tmp:
-            step(f"seeding {names[0]} ({args.games} demo games and the corpora)...")
+            print(f"seeding {names[0]} ({args.games} demo games and the corpora)...", flush=True)
+            # Migrated once: the re-imports' empty databases are copies of it.
             create_database(source)
+            manage(source, "migrate", "--noinput")
+            create_database(url_of(args.server, names[3]), template=names[0])
             seed(source, args.games)
             (count,), = rows(source, "SELECT count(*) FROM records_game")
             print(f"  {count} games")
-            step(f"pg_dump -Fc {names[0]} | pg_restore into {names[1]}")
+            print(f"pg_dump -Fc {names[0]} | pg_restore into {names[1]}", flush=True)
             check_dump_restore(args.server, source, names[1], Path(tmp))
             for fmt in ("fcn", "ndjson"):
-                step(f"export_games --format {fmt} | import_games into an empty {names[2]}")
-                check_reimport(args.server, source, names[2], Path(tmp), fmt)
+                print(f"export_games --format {fmt} | import_games into an empty {names[2]}",
+                      flush=True)
+                check_reimport(args.server, source, names[2], Path(tmp), fmt, names[3])
     except (Mismatch, subprocess.CalledProcessError) as exc:
         print(f"FAILED: {exc}", file=sys.stderr)
         return 1

@@ -2,7 +2,7 @@
 Retry-After, none a 500; the service recovers by itself; no upload is lost or doubled.
 
     .venv/bin/python scripts/fault_db_outage.py [--cut 15] [--port 8201] [--pg-port 5621]
-        [--workers 4] [--clients 6] [--broker redis://127.0.0.1:6379/14]
+        [--workers 4] [--clients 6] [--games 40] [--broker redis://127.0.0.1:6379/14]
 
 Runs as root, on a throwaway PostgreSQL `Instance` (scripts/served.py), with the README's
 production set-up (gunicorn, DEBUG off, no broker; `--broker`: a Celery worker with beat
@@ -19,8 +19,6 @@ import random
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from scripts.served import (  # noqa: E402
     Instance, celery, database, fresh_log, gunicorn, lifted_limits, make_token, manage,
-    production_env, stop, throwaway_instance, verdict)
+    production_env, request, rows, stop, throwaway_instance, uncounted, verdict)
 
 
 @dataclass
@@ -39,26 +37,6 @@ class Answer:
     status: int  # 0: no HTTP answer (connection reset, timeout)
     retry_after: str | None
     upload: str | None = None  # the uploaded record's Event tag
-
-
-def env(url: str, broker: str) -> dict[str, str]:
-    # With a broker, beat's statistics check every 5 s: the catch-up after the cut is seen
-    # within the run (the default is a minute).
-    return production_env(url, CELERY_BROKER_URL=broker, STATS_CHECK_SECONDS="5",
-                          **lifted_limits())
-
-
-def request(url: str, *, data: bytes | None = None, headers: dict[str, str] | None = None
-            ) -> tuple[int, str | None, bytes]:
-    req = urllib.request.Request(url, data=data, headers=headers or {},
-                                 method="POST" if data is not None else "GET")
-    try:
-        with urllib.request.urlopen(req, timeout=30) as response:
-            return response.status, response.headers.get("Retry-After"), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers.get("Retry-After"), error.read()
-    except OSError:
-        return 0, None, b""
 
 
 def record(n: int, rng: random.Random) -> tuple[str, str]:
@@ -88,13 +66,14 @@ def load(base: str, token: str, game: int, client: int, t0: float, stop: threadi
     ]
     while not stop.is_set():
         for what, call in steps:
-            status, retry, _ = call()
-            out.append(Answer(time.monotonic() - t0, what, status, retry))
+            status, headers, _ = call()
+            out.append(Answer(time.monotonic() - t0, what, status, headers.get("Retry-After")))
         n += 1
         event, text = record(n, rng)
-        status, retry, _ = request(f"{base}/api/v1/uploads/", data=text.encode(),
-                                   headers=auth | {"Content-Type": "text/x-fcn"})
-        out.append(Answer(time.monotonic() - t0, "api upload", status, retry, event))
+        status, headers, _ = request(f"{base}/api/v1/uploads/", data=text.encode(),
+                                     headers=auth | {"Content-Type": "text/x-fcn"})
+        out.append(Answer(time.monotonic() - t0, "api upload", status,
+                          headers.get("Retry-After"), event))
 
 
 def main() -> int:
@@ -104,6 +83,7 @@ def main() -> int:
     parser.add_argument("--pg-port", type=int, default=5621)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--clients", type=int, default=6)
+    parser.add_argument("--games", type=int, default=40, help="demo games seeded")
     parser.add_argument("--broker", default="",
                         help="a Celery broker URL (Redis or RabbitMQ): run the statistics jobs "
                              "on a Celery worker with beat, started by the script")
@@ -115,9 +95,12 @@ def main() -> int:
 def serve(db: Instance, args: argparse.Namespace) -> int:
     server = worker = None
     try:
-        environ = env(db.url, args.broker)
+        # With a broker, beat's statistics check every 5 s: the catch-up after the cut is
+        # seen within the run (the default is a minute).
+        environ = production_env(db.url, CELERY_BROKER_URL=args.broker,
+                                 STATS_CHECK_SECONDS="5", **lifted_limits())
         database(environ, drop=False)
-        manage(environ, "seed_demo", "--games", "40")
+        manage(environ, "seed_demo", "--games", str(args.games))
         token = make_token(environ, "outage")
         game = int(db.query("SELECT min(id) FROM records_game"))
         if args.broker:
@@ -194,8 +177,8 @@ def run(db: Instance, args: argparse.Namespace, token: str, game: int) -> int:
     # them as duplicates, never stores them twice. While the database is down nothing can be
     # stored, so an upload answered 503 in the cut itself must not be.
     refused_in_cut = {a.upload for a in uploads if a.status == 503 and phase(a) == "cut"}
-    stored = collections.Counter(
-        event for event, in db.rows("SELECT event FROM records_game WHERE event LIKE 'outage %'"))
+    stored = collections.Counter(event for event, in rows(
+        db.url, "SELECT event FROM records_game WHERE event LIKE 'outage %'"))
     doubled = [event for event, n in stored.items() if n > 1]
     print(f"  set-up: gunicorn, {args.workers} workers, "
           + (f"Celery worker with beat on {args.broker}" if args.broker
@@ -219,20 +202,18 @@ def run(db: Instance, args: argparse.Namespace, token: str, game: int) -> int:
     ]
     # Nothing lost from the statistics either: every stored game counted, caught up after the
     # cut by the job worker (or by Celery, beat's check included) without anything run by hand.
-    uncounted = None
     caught_up = None
     counting_began = time.monotonic()
     while time.monotonic() - counting_began < 60:
-        uncounted = db.query("SELECT count(*) FROM records_game g WHERE NOT EXISTS "
-                             "(SELECT 1 FROM ratings_countedgame c WHERE c.game_id = g.id)")
-        if uncounted == 0:
+        left = uncounted(db.url)
+        if left == 0:
             caught_up = time.monotonic() - counting_began
             break
         time.sleep(1)
-    print(f"  statistics: {uncounted} stored game(s) not counted "
+    print(f"  statistics: {left} stored game(s) not counted "
           + (f"(all counted {caught_up:.1f} s after the load ended)" if caught_up is not None
              else "a minute after the load ended"))
-    checks.append(("every stored game counted within a minute", uncounted == 0))
+    checks.append(("every stored game counted within a minute", left == 0))
     late = refused & set(stored)
     if late:
         print(f"  {len(late)} upload(s) answered 503 as the database went away were stored "

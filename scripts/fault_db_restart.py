@@ -16,15 +16,14 @@ import argparse
 import re
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scripts.served import (  # noqa: E402
-    PYTHON, ROOT, Instance, free_port, manage, production_env, run_manage, throwaway_instance,
-    verdict)
+    PYTHON, Instance, free_port, manage, production_env, records_file, run_manage, start,
+    throwaway_instance, verdict)
 
 PORTS = range(5441, 5445)
 BAD_EVERY = 250
@@ -34,68 +33,25 @@ LONG_OUTAGE_S = 12.0
 
 
 def write_file(path: Path, records: int) -> tuple[int, int, int]:
-    """The test file; returns (records in it, refused ones, repeated ones)."""
-    texts = source_texts(records)
-    bad = _bad_text()
+    """The test file: `records` valid records, a refused one (an unknown ruleset) after every
+    BAD_EVERY-th and a repeat after every REPEAT_EVERY-th; returns (records in it, refused
+    ones, repeated ones)."""
+    _, texts = records_file(records, "fault-db-restart")
     out: list[str] = []
     refused = repeated = 0
     for i, text in enumerate(texts, start=1):
         out.append(text)
         if i % BAD_EVERY == 0:
-            out.append(bad.replace("Bad Record", f"Bad Record {i}"))
+            out.append(text.replace('[Ruleset "', '[Ruleset "no-such-', 1))
             refused += 1
         if i % REPEAT_EVERY == 0:
             out.append(texts[i // 2])
             repeated += 1
-    path.write_text("\n".join(t if t.endswith("\n") else t + "\n" for t in out),
-                    encoding="utf-8", newline="\n")
+    path.write_text("\n".join(out), encoding="utf-8", newline="\n")
     return len(out), refused, repeated
 
 
-def source_texts(count: int) -> list[str]:
-    cached = sorted((ROOT / "var" / "bench").glob("import_*.fcn"),
-                    key=lambda p: int(p.stem.split("_")[1]))
-    for path in cached:
-        if int(path.stem.split("_")[1]) >= count:
-            import fourcolor
-
-            with path.open(encoding="utf-8", newline="") as f:
-                texts = []
-                for rt in fourcolor.iter_records(f):
-                    texts.append(rt.text)
-                    if len(texts) == count:
-                        return texts
-    from fourcolor import write_fcn
-    from fourcolor.generate import generate_record
-
-    print(f"generating {count} rounds (no cached benchmark file)...", flush=True)
-    return [write_fcn(generate_record(("classic", "bga")[i % 2], 2 + i % 3, 50_000 + i))
-            for i in range(count)]
-
-
-def _bad_text() -> str:
-    """A valid round whose first discard is a card the dealer does not hold."""
-    from fourcolor import write_fcn
-    from fourcolor.cards import CARDS
-    from fourcolor.generate import generate_record
-
-    record = generate_record("classic", 4, 1, tags={"Event": "Bad Record"})
-    first = record.events[0]
-    held = set(record.deal[record.dealer])
-    absent = next(c for c in CARDS if c.rank != "K" and c not in held)
-    lines = write_fcn(record).split("\n")
-    at = next(i for i, line in enumerate(lines) if line.startswith(first.text()))
-    lines[at] = f"{first.seat}x {absent.token}" + lines[at][len(first.text()):]
-    return "\n".join(lines)
-
-
-def start_import(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([PYTHON, str(ROOT / "manage.py"), "import_games", *args],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT)
-
-
-def wait_for_games(db: Instance, count: int, process: subprocess.Popen[str]) -> int:
+def wait_for_games(db: Instance, count: int, process: subprocess.Popen[bytes]) -> int:
     while process.poll() is None:
         stored = db.query("SELECT count(*) FROM records_game") or 0
         if stored >= count:
@@ -134,14 +90,8 @@ def run(db: Instance, records: int) -> int:
     # One process: a parallel import's chunks past the resume point may be stored already, and
     # the resumed run then reports them as duplicates too, which the duplicate count below
     # does not expect. (The resumed run is parallel; the Celery fault script cuts parts.)
-    process = start_import(env, str(path), "--jobs", "1")
-    output: dict[str, str] = {}
-
-    def read() -> None:
-        output["out"], output["err"] = process.communicate()
-
-    reader = threading.Thread(target=read)
-    reader.start()
+    log = db.base / "import.log"
+    process = start([PYTHON, "manage.py", "import_games", str(path), "--jobs", "1"], env, log)
     at = wait_for_games(db, valid // 4, process)
     db.stop()
     db.start()
@@ -154,19 +104,19 @@ def run(db: Instance, records: int) -> int:
     db.start()
     print(f"   {time.monotonic() - t0:5.1f} s: started again after {time.monotonic() - down:.1f}"
           " s down", flush=True)
-    reader.join()
-    first_out, first_err = output.get("out", ""), output.get("err", "")
-    first = stored_counts(first_out)
-    hint = re.search(r"Resume with: manage\.py import_games (--start-at (\d+) \S+)", first_err)
+    process.wait()
+    output = log.read_text()
+    first = stored_counts(output)
+    hint = re.search(r"Resume with: manage\.py import_games (--start-at (\d+) \S+)", output)
     print(f"first run: exit {process.returncode}, {first}")
-    for line in first_err.strip().splitlines():
+    for line in output.strip().splitlines():
         if "Traceback" in line or line.startswith("CommandError") or "WARNING" in line:
             print(f"  {line[:300]}")
     checks: list[tuple[str, bool]] = [
         ("the first run stopped with exit status 1", process.returncode == 1),
         ("it reported records not stored", first["unavailable"] > 0),
         ("it printed the resume command", hint is not None),
-        ("no traceback", "Traceback" not in first_err),
+        ("no traceback", "Traceback" not in output),
     ]
     second: dict[str, int] = {"stored": 0, "duplicates": 0, "refused": 0, "unavailable": 0}
     if hint is not None:

@@ -36,15 +36,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scripts.served import (  # noqa: E402
-    celery, database, gunicorn, lifted_limits, make_token, manage, production_env, stop)
+    celery, database, gunicorn, lifted_limits, make_token, manage, production_env, rows, stop,
+    uncounted)
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_load"
 UPLOAD_URL = "/api/v1/uploads/"
-
-
-def server_env(database_url: str, broker: str = "") -> dict[str, str]:
-    """The production set-up with the rate limits lifted."""
-    return production_env(database_url, CELERY_BROKER_URL=broker, **lifted_limits())
 
 
 @dataclass
@@ -56,21 +52,13 @@ class Targets:
 
 
 def targets(database_url: str) -> Targets:
-    import psycopg
-
-    with psycopg.connect(database_url) as conn:
-        games = conn.execute("SELECT id, event_count FROM records_game ORDER BY id").fetchall()
-        players = [row[0] for row in conn.execute("SELECT id FROM records_player")]
-    return Targets([(int(i), int(n)) for i, n in games], [int(p) for p in players])
+    games = rows(database_url, "SELECT id, event_count FROM records_game ORDER BY id")
+    players = rows(database_url, "SELECT id FROM records_player")
+    return Targets([(int(i), int(n)) for i, n in games], [int(p) for p, in players])
 
 
 def game_count(database_url: str) -> int:
-    import psycopg
-
-    with psycopg.connect(database_url) as conn:
-        row = conn.execute("SELECT count(*) FROM records_game").fetchone()
-    assert row is not None
-    return int(row[0])
+    return int(rows(database_url, "SELECT count(*) FROM records_game")[0][0])
 
 
 def content_hash(text: str) -> str:
@@ -236,15 +224,9 @@ def run_locust(host: str, token: str, data: Targets, pool: list[tuple[str, str]]
 def wait_counted(database_url: str, seconds: float) -> int:
     """Stored games the statistics do not count yet, once none are left or after `seconds`:
     each upload's statistics job (on the job worker, or Celery) must catch up by itself."""
-    import psycopg
-
     deadline = time.monotonic() + seconds
     while True:
-        with psycopg.connect(database_url) as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM records_game g WHERE NOT EXISTS "
-                "(SELECT 1 FROM ratings_countedgame c WHERE c.game_id = g.id)").fetchone()
-        left = int(row[0]) if row else 0
+        left = uncounted(database_url)
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(1)
@@ -252,17 +234,12 @@ def wait_counted(database_url: str, seconds: float) -> int:
 
 def check_database(database_url: str, ledger: Ledger, before: int, run_id: str) -> list[str]:
     """Every problem found; empty when every accepted upload is stored exactly once."""
-    import psycopg
-
     problems = []
-    with psycopg.connect(database_url) as conn:
-        rows = conn.execute(
-            "SELECT content_hash, id FROM records_game WHERE event = %s",
-            [f"load test {run_id}"],
-        ).fetchall()
-        total = conn.execute("SELECT count(*) FROM records_game").fetchone()
+    mine = rows(database_url, "SELECT content_hash, id FROM records_game WHERE event = %s",
+                [f"load test {run_id}"])
+    total = game_count(database_url)
     stored: dict[str, list[int]] = {}
-    for text_hash, game_id in rows:
+    for text_hash, game_id in mine:
         stored.setdefault(str(text_hash), []).append(int(game_id))
     for text_hash, game_id in ledger.created.items():
         if stored.get(text_hash) != [game_id]:
@@ -281,9 +258,8 @@ def check_database(database_url: str, ledger: Ledger, before: int, run_id: str) 
     if bad_pairs:
         problems.append(f"{len(bad_pairs)} concurrent pairs without exactly one created: "
                         f"{bad_pairs[:3]}")
-    assert total is not None
-    if int(total[0]) != before + len(ledger.created):
-        problems.append(f"game count {total[0]} != {before} before + {len(ledger.created)} "
+    if total != before + len(ledger.created):
+        problems.append(f"game count {total} != {before} before + {len(ledger.created)} "
                         "accepted")
     if ledger.unexpected:
         problems.append(f"{len(ledger.unexpected)} unexpected upload answers: "
@@ -349,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     print(f"preparing {args.database_url} ({args.games} seed games)...", flush=True)
-    env = server_env(args.database_url, args.broker)
+    # The production set-up with the rate limits lifted.
+    env = production_env(args.database_url, CELERY_BROKER_URL=args.broker, **lifted_limits())
     database(env, drop=args.reset)
     # seed_demo does nothing on a database that already has games (an earlier run's).
     manage(env, "seed_demo", "--games", str(args.games))

@@ -16,7 +16,6 @@ import json
 import subprocess
 import sys
 import time
-import urllib.request
 import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from served import (  # noqa: E402
-    ROOT, database, gunicorn, make_token, production_env, records_file, stop)
+    ROOT, database, gunicorn, make_token, production_env, records_file, request, rows, stop)
 from served import celery as start_celery  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/fourcolor_upload_sizes"
@@ -55,12 +54,6 @@ class Figures:
         return (self.answer_status in (201, 202) and self.answer_seconds <= answer_limit
                 and self.job_status == "done" and self.stored_twice == 0
                 and self.games_in_database == self.records - 2 == self.stored)
-
-
-def server_env(database_url: str, broker: str) -> dict[str, str]:
-    return production_env(database_url, CELERY_BROKER_URL=broker, UPLOAD_MAX_RECORDS="100000",
-                          API_UPLOAD_MAX_BYTES=str(40 * 1024 * 1024),
-                          API_THROTTLE_UPLOAD="1000000/hour")
 
 
 def make_file(megabytes: float, run: str, path: Path) -> int:
@@ -100,18 +93,11 @@ def command_line(pid: int) -> str:
 
 
 def post_file(url: str, token: str, path: Path) -> tuple[int, dict[str, Any], float]:
-    size = path.stat().st_size
     with path.open("rb") as body:
-        request = urllib.request.Request(url, data=body, method="POST", headers={
-            "Authorization": f"Token {token}", "Content-Type": "text/x-fcn",
-            "Content-Length": str(size),
-        })
         began = time.monotonic()
-        try:
-            with urllib.request.urlopen(request, timeout=600) as response:
-                status, raw = response.status, response.read()
-        except urllib.error.HTTPError as exc:
-            status, raw = exc.code, exc.read()
+        status, _, raw = request(url, data=body, timeout=600, headers={
+            "Authorization": f"Token {token}", "Content-Type": "text/x-fcn",
+            "Content-Length": str(path.stat().st_size)})
         seconds = time.monotonic() - began
     return status, json.loads(raw or b"{}"), seconds
 
@@ -119,23 +105,17 @@ def post_file(url: str, token: str, path: Path) -> tuple[int, dict[str, Any], fl
 def follow(url: str, token: str, timeout: float) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
-        request = urllib.request.Request(url, headers={"Authorization": f"Token {token}"})
-        with urllib.request.urlopen(request, timeout=30) as response:
-            job: dict[str, Any] = json.loads(response.read())
+        _, _, raw = request(url, headers={"Authorization": f"Token {token}"})
+        job: dict[str, Any] = json.loads(raw)
         if job["finished"] or time.monotonic() > deadline:
             return job
         time.sleep(0.5)
 
 
 def count_games(database_url: str, run: str) -> tuple[int, int]:
-    import psycopg
-
-    with psycopg.connect(database_url) as conn:
-        row = conn.execute(
-            "SELECT count(*), count(DISTINCT content_hash) FROM records_game "
-            "WHERE event LIKE %s", [f"{run} #%"]).fetchone()
-    assert row is not None
-    return int(row[0]), int(row[0]) - int(row[1])
+    (count, distinct), = rows(database_url, "SELECT count(*), count(DISTINCT content_hash) "
+                              "FROM records_game WHERE event LIKE %s", [f"{run} #%"])
+    return int(count), int(count) - int(distinct)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,7 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--job-timeout", type=float, default=900.0)
     args = parser.parse_args(argv)
 
-    env = server_env(args.database_url, args.celery)
+    env = production_env(args.database_url, CELERY_BROKER_URL=args.celery,
+                         UPLOAD_MAX_RECORDS="100000", API_UPLOAD_MAX_BYTES=str(40 * 1024 * 1024),
+                         API_THROTTLE_UPLOAD="1000000/hour")
     database(env, drop=True)
     token = make_token(env, "upload-sizes")
     log = ROOT / "var" / f"upload_sizes_{args.port}.log"

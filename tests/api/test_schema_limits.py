@@ -1,7 +1,7 @@
 """The schema states the limits the server enforces: a request at each
 stated limit is answered, one past it refused with the JSON error body; the schema's own
 upload example is accepted; every operation documents the query string's 414. schemathesis
-(scripts/schemathesis_run.sh) checks the same across every operation, with no exemption."""
+(scripts/schemathesis_run.py) checks the same across every operation, with no exemption."""
 
 from __future__ import annotations
 
