@@ -18,8 +18,10 @@ from fourcolor.rulesets import (
     with_switches,
 )
 from tests.notation.fcn import Fault, fault_of, fcn
+from tests.sizes import sweep
 
-PROPERTY = settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=sweep(full=60, ci=20),
+                    suppress_health_check=[HealthCheck.too_slow])
 SWITCHES_LINE = 6  # after Ruleset, Seat1, Seat2, Dealer and Result in `fcn`'s layout
 VALUE_COL = len('[Switches "') + 1
 
