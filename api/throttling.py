@@ -39,7 +39,7 @@ class MultiRateThrottle:
     def __init__(self) -> None:  # DRF's parses one rate; common.rates parses per request
         pass
 
-    def timer(self) -> float:
+    def timer(self) -> float:  # one clock for the three throttles (the tests set it)
         return time.time()
 
     def get_ident(self, request: Any) -> str:

@@ -74,6 +74,7 @@ class GameViewSet(
     filter_backends = [DjangoFilterBackend]
     filterset_class = GameFilter
     pagination_class = CursorPagination
+    throttle_classes = SCOPED_THROTTLES
     # Other paths fall through to api.urls' catch-all: a JSON 404 too.
     lookup_value_regex = r"\d+"
     queries = {"export": ExportQuery, "ply": PlyQuery, "plies": PlyRangeQuery,
@@ -243,9 +244,8 @@ class GameViewSet(
         return response
 
     def get_throttles(self) -> list[Any]:
-        if self.action == "export":
-            self.throttle_scope = "export"
-            return [throttle() for throttle in SCOPED_THROTTLES]
+        # An export also counts under its own scope (api.throttling); other reads do not.
+        self.throttle_scope = "export" if self.action == "export" else ""
         return super().get_throttles()
 
 
