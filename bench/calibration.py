@@ -26,7 +26,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 from _common import header, table
@@ -34,12 +34,10 @@ from _common import header, table
 from fourcolor import iter_records
 from fourcolor.analysis import DEFAULT_SAMPLES
 from fourcolor.generate import generate_record
-from fourcolor.cards import CARDS
 from fourcolor.inference import HandSampler, History
-from fourcolor.moves import best_completing_win
 from fourcolor.notation import Record, parse_record
+from fourcolor.playout import ready
 from fourcolor.round import ENDED, Round
-from fourcolor.split import block_splits
 
 CONFIGS = (("classic", 4), ("bga", 4), ("classic", 3))
 BUCKETS = ((0, 19), (20, 39), (40, 10_000))
@@ -48,19 +46,6 @@ LOW, HIGH, MIN_SEATS, MIN_READY = 0.8, 1.25, 100, 20
 
 # (source, ruleset, players, bucket) -> [real ready, sampled ready, uniform ready, seats]
 Tally = dict[tuple[str, str, int, int], list[float]]
-
-
-def ready(hand: Sequence[int], exposed: int, state: Round) -> bool:
-    """Whether a hand (counts) with `exposed` points on display would win with some card."""
-    rs = state.ruleset
-    for card in CARDS:
-        if hand[card.index] < state.copies:
-            counts = list(hand)
-            counts[card.index] += 1
-            if all(block_splits(counts, b, rs) for b in range(3)):
-                if best_completing_win(hand, card, rs, exposed) is not None:
-                    return True
-    return False
 
 
 def _bucket(ply: int) -> int:
@@ -86,7 +71,10 @@ def _measure(record: Record, source: str, deals: int, every: int, tally: Tally) 
         row = tally.setdefault(
             (source, state.ruleset.name, state.players, _bucket(before)), [0.0] * 4
         )
-        row[0] += sum(ready(state.hands[s], e, state) for s, e in zip(others, exposed, strict=True))
+        row[0] += sum(
+            ready(state.hands[s], e, state.ruleset, state.copies)
+            for s, e in zip(others, exposed, strict=True)
+        )
         row[3] += len(others)
         rng = random.Random(f"calibration:{before}:{seat}")
         t0 = time.process_time()
@@ -100,7 +88,10 @@ def _measure(record: Record, source: str, deals: int, every: int, tally: Tally) 
             (2, [uniform.hands()[:-1] for _ in range(deals)]),
         ):
             for hands in hands_of:
-                got = sum(ready(h, e, state) for h, e in zip(hands, exposed, strict=True))
+                got = sum(
+                    ready(h, e, state.ruleset, state.copies)
+                    for h, e in zip(hands, exposed, strict=True)
+                )
                 row[k] += got / len(hands_of)
     return cpu
 

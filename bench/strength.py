@@ -17,13 +17,15 @@ the CPU seconds it took.
 `--policy D` also plays D deals of the greedy bot with and without its bga rules (the
 forced-finish rule and the soldier discards: `make_bot("reckless")`), seats 1 and 3 careful
 then seats 2 and 4, against reckless seats everywhere, on the same deals and random numbers:
-the careful seats' mean gain per seat and round. It must not be below zero by more than two
-standard errors (the exit status says).
+the careful seats' mean gain per seat and round; and the same for the patient bot's rules
+(`make_bot("patient")`, a ready hand kept ready) against the greedy bot. Neither may be below
+zero by more than two standard errors (the exit status says).
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 import random
 import statistics
 import sys
@@ -70,35 +72,44 @@ def interval(gains: list[float]) -> tuple[float, float]:
 
 
 def policy_strength(rounds: int) -> bool:
-    """What the greedy bot's bga rules gain (module docstring): careful seats against
-    reckless ones on the same deals, per seat and round, with its standard error."""
+    """What the greedy bot's bga rules and the patient bot's rules gain (module docstring):
+    seats with the rules against seats without, on the same deals, per seat and round, with its
+    standard error."""
     ok = True
+    everyone = (1, 2, 3, 4)
+    comparisons: dict[str, Callable[[tuple[int, ...]], dict[str, tuple[int, ...]]]] = {
+        "careful vs reckless greedy": lambda rule: {"reckless": tuple(set(everyone) - set(rule))},
+        "patient vs greedy": lambda rule: {"patient": rule},
+    }
     for ruleset in ("classic", "bga"):
         rs = get_ruleset(ruleset)
-        diffs = []
-        for k in range(rounds):
-            rng = random.Random(f"bench-policy:{ruleset}:{k}")
-            dealer = k % 4 + 1
-            deal, pile = _deal(rs, 4, dealer, rng)
-            state = Round(rs, 4, dealer, deal, pile=pile)
-            discards = [e for e in state.legal_events() if e.verb == "x"]
-            card = GreedyBot(rng).choose_discard(
-                state.hands[dealer], [e.cards[0] for e in discards], rs
+        for name, seats in comparisons.items():
+            diffs = []
+            started = time.process_time()
+            for k in range(rounds):
+                rng = random.Random(f"bench-policy:{ruleset}:{k}")
+                dealer = k % 4 + 1
+                deal, pile = _deal(rs, 4, dealer, rng)
+                state = Round(rs, 4, dealer, deal, pile=pile)
+                discards = [e for e in state.legal_events() if e.verb == "x"]
+                card = GreedyBot(rng).choose_discard(
+                    state.hands[dealer], [e.cards[0] for e in discards], rs
+                )
+                state.push(next(e for e in discards if e.cards[0] is card))
+                seed = f"bench-policy:{ruleset}:{k}:play"
+                base = greedy_playout(state, random.Random(seed), **seats(()))
+                odd = greedy_playout(state, random.Random(seed), **seats((1, 3)))
+                even = greedy_playout(state, random.Random(seed), **seats((2, 4)))
+                gain = odd[1] + odd[3] - base[1] - base[3] + even[2] + even[4]
+                diffs.append((gain - base[2] - base[4]) / 4)
+            mean, se = interval(diffs)
+            ok &= mean >= -2 * se
+            changed = sum(1 for d in diffs if d)
+            print(
+                f"{name} seats, {ruleset}: {mean:+.3f} +- {se:.3f} points per seat and round "
+                f"over {rounds} deals ({changed} rounds played differently, "
+                f"{time.process_time() - started:.0f} s CPU)"
             )
-            state.push(next(e for e in discards if e.cards[0] is card))
-            seed = f"bench-policy:{ruleset}:{k}:play"
-            greedy = greedy_playout(state, random.Random(seed), reckless=(1, 2, 3, 4))
-            odd = greedy_playout(state, random.Random(seed), reckless=(2, 4))
-            even = greedy_playout(state, random.Random(seed), reckless=(1, 3))
-            gain = odd[1] + odd[3] - greedy[1] - greedy[3] + even[2] + even[4]
-            diffs.append((gain - greedy[2] - greedy[4]) / 4)
-        mean, se = interval(diffs)
-        ok &= mean >= -2 * se
-        changed = sum(1 for d in diffs if d)
-        print(
-            f"careful vs reckless greedy seats, {ruleset}: {mean:+.3f} +- {se:.3f} points per "
-            f"seat and round over {rounds} deals ({changed} rounds played differently)"
-        )
     return ok
 
 
@@ -112,7 +123,9 @@ def main() -> int:
     parser.add_argument(
         "--tables", default="classic:4,bga:4,classic:3", help="RULESET:PLAYERS,... to play"
     )
-    parser.add_argument("--policy", type=int, default=0, help="deals for the greedy bot's rules")
+    parser.add_argument(
+        "--policy", type=int, default=0, help="deals for the greedy and patient bots' rules"
+    )
     args = parser.parse_args()
     bot = args.bot or f"analyst:{args.samples}"
     for kind in (bot, args.against):

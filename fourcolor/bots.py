@@ -2,8 +2,10 @@
 (claims it may decline, melds, discards); ``greedy`` values points: it always wins when it can
 (taking the best-scoring win), claims the meld worth most (in a ruleset with a threshold, never
 one that ends the round by a forced finish under it while it has another choice), and discards
-the card that helps its hand least. The table that seats them (`fourcolor.generate`) enforces
-the rules and offers them only legal choices."""
+the card that helps its hand least; ``patient`` plays as ``greedy`` but keeps a ready hand
+ready: it discards among the cards whose discard leaves the hand ready, and lets a live card go
+rather than make a meld after which it would not be. The table that seats them
+(`fourcolor.generate`) enforces the rules and offers them only legal choices."""
 
 from __future__ import annotations
 
@@ -11,12 +13,12 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-from .cards import Card
+from .cards import CARDS, Card
 from .claims import ClaimRight
 from .melds import Meld
 from .notation import Event
-from .playout import partners
-from .round import Round
+from .playout import partners, ready, ready_discards, stays_ready
+from .round import LIVE, Round
 from .rulesets import Ruleset
 
 
@@ -40,11 +42,12 @@ class Bot(ABC):
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.seat = 0
+        self.state: Round | None = None
 
     def sit(self, state: Round, seat: int) -> None:
-        """Told its seat, and the round it plays in, before the play starts (only the analyst
-        looks at the round, and only at what its seat may see)."""
-        self.seat = seat
+        """Told its seat, and the round it plays in, before the play starts (the bots look at
+        the round only for what their seat may see: its hand, its display, the live card)."""
+        self.state, self.seat = state, seat
 
     def redeal(self) -> bool:
         return self.rng.random() < 0.5
@@ -83,20 +86,31 @@ def hand_partners(card: Card, hand: list[int], rs: Ruleset, careful: bool = True
 
 
 class GreedyBot(Bot):
-    def __init__(self, rng: random.Random, *, careful: bool = True) -> None:
+    def __init__(
+        self, rng: random.Random, *, careful: bool = True, patient: bool = False
+    ) -> None:
         # careful=False: the greedy bot as it was before it learnt its two bga rules, the
         # forced-finish rule (`Bot.careful`) and the soldier discards (`hand_partners`), kept
         # for comparisons (bench/analysis.py) and for records pinned to it (the demo, fixtures).
+        # patient=True: the patient bot (module docstring).
         super().__init__(rng)
         self.careful = careful
+        self.patient = patient
 
     def redeal(self) -> bool:
         return True
 
+    def _mine(self) -> tuple[Round, int, list[int] | None]:
+        """The round, the seat's exposed points and its locked dealt sets (None: not locked)."""
+        state = self.state
+        assert state is not None, "the table seats every bot"
+        locked = state.locked[self.seat] if state.ruleset.dealt_sets_locked else None
+        return state, state.exposed_points(self.seat), locked
+
     def choose_meld(self, options: list[Option], hand: list[int], rs: Ruleset) -> Option | None:
         if not options:
             return None
-        return max(
+        pick = max(
             options,
             key=lambda o: (
                 o.meld.points(rs, exposed=True),
@@ -104,8 +118,25 @@ class GreedyBot(Bot):
                 -o.meld.cards[0].index,
             ),
         )
+        if self.patient:
+            state, exposed, locked = self._mine()
+            live = state.live
+            assert state.phase == LIVE and live is not None
+            card = CARDS[live.card_index]
+            drawn_general = live.source == "draw" and live.owner == self.seat and card.rank == "K"
+            if (
+                not drawn_general
+                and ready(list(hand), exposed, rs, state.copies, locked)
+                and not stays_ready(hand, exposed, pick.meld, card, rs, state.copies, locked)
+            ):
+                return None
+        return pick
 
     def choose_discard(self, hand: list[int], legal: list[Card], rs: Ruleset) -> Card:
-        return min(
-            legal, key=lambda c: (hand_partners(c, hand, rs, self.careful), self.rng.random())
-        )
+        keys = {c: (hand_partners(c, hand, rs, self.careful), self.rng.random()) for c in legal}
+        if self.patient:
+            _state, exposed, locked = self._mine()
+            kept = ready_discards(list(hand), exposed, rs, _state.copies, locked)
+            if kept:
+                legal = [c for c in legal if c.index in kept]
+        return min(legal, key=keys.__getitem__)

@@ -1,6 +1,6 @@
 """Seeded self-play: bots play whole rounds and matches, deterministically from a seed.
 
-The bots: ``random`` and ``greedy`` (`fourcolor.bots`, by fixed rules), and
+The bots: ``random``, ``greedy`` and ``patient`` (`fourcolor.bots`, by fixed rules), and
 ``analyst[:SAMPLES]``, which plays the reviewer's best option (`fourcolor.analysis.advise`, at
 SAMPLES deals a decision, 32 by default) where the reviewer would mark the greedy choice with a
 loss, and otherwise plays as ``greedy``. The bots choose among the events
@@ -28,7 +28,7 @@ from .rulesets import Ruleset, format_switches, get_ruleset, variant
 # The bots that play by fixed rules, fast enough for property tests and benchmarks to draw from;
 # the analyst runs the reviewer at each of its decisions (seconds a round).
 RULE_BOTS = ("random", "greedy")
-BOTS = (*RULE_BOTS, "analyst")
+BOTS = (*RULE_BOTS, "patient", "analyst")
 ANALYST_SAMPLES = 32
 DEFAULT_NAMES = ("East", "South", "West", "North", "Player 5", "Player 6", "Player 7", "Player 8")
 
@@ -45,14 +45,10 @@ class AnalystBot(GreedyBot):
         self.careful = False  # every meld is offered: the reviewer rates them all
         self.samples = samples
         self.inferred = inferred  # False: the other hands dealt uniformly, not inferred
-        self.state: Round | None = None
         self.advice: tuple[int, str | None] = (-1, None)
         # The round so far, for the reviewer's inferred hands: the states before each event
         # and the events (set by the table when it plays the round from its deal).
         self.past: tuple[list[Round], list[Event]] | None = None
-
-    def sit(self, state: Round, seat: int) -> None:
-        self.state, self.seat = state, seat
 
     def best(self) -> str | None:
         """The canonical text of the best option now, None when the seat has no choice."""
@@ -118,7 +114,8 @@ def greedy_choice(state: Round, seat: int) -> str | None:
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
     """A bot of `kind` (one of `BOTS`, `analyst:SAMPLES`, `analyst-uniform[:SAMPLES]`: the
-    analyst with the other hands dealt uniformly, not inferred, or `reckless`: the greedy bot
+    analyst with the other hands dealt uniformly, not inferred, `patient`:
+    `GreedyBot(patient=True)`, or `reckless`: the greedy bot
     without its two bga rules, `GreedyBot(careful=False)`, as the demo archive plays) drawing its
     random choices from `rng`; `ValueError` for another kind."""
     name, _, samples = kind.partition(":")
@@ -131,6 +128,8 @@ def make_bot(kind: str, rng: random.Random) -> Bot:
         return RandomBot(rng)
     if kind == "greedy":
         return GreedyBot(rng)
+    if kind == "patient":
+        return GreedyBot(rng, patient=True)
     if kind == "reckless":
         return GreedyBot(rng, careful=False)
     raise ValueError(f"unknown bot {kind!r} (known: {', '.join(BOTS)}, analyst:SAMPLES)")

@@ -1,10 +1,11 @@
 """Fast greedy playouts for the reviewer (fourcolor/analysis.py).
 
 `greedy_playout(round, rng)` plays a round to its end exactly as the `greedy` bot of
-fourcolor/generate.py does at every seat through `Round.legal_events()` and `Round.push` (the
-same choices, the same random numbers drawn in the same order, the same settlement: a test
-plays both on thousands of deals), but on the hands' counts alone: no events are built, no rule
-is checked again, and whether a hand could win is remembered per seat until its hand changes.
+fourcolor/bots.py does at every seat (the `patient` bot at the seats named `patient`) through
+`Round.legal_events()` and `Round.push` (the same choices, the same random numbers drawn in the
+same order, the same settlement: a test plays both on thousands of deals), but on the hands'
+counts alone: no events are built, no rule is checked again, and whether a hand could win is
+remembered per seat until its hand changes.
 The reviewer plays tens of thousands of rounds per record, so this is its hot path.
 """
 
@@ -30,13 +31,14 @@ from .scoring import lucky_bonus, next_lucky_card, settle, split_hidden
 from .moves import best_completing_win, locked_ok, melds_with, rest_after, unlock
 from .melds import Meld
 from .rulesets import Ruleset
-from .split import BLOCK_OF, OTHER_BLOCKS, splits_with
+from .split import BLOCK_OF, OTHER_BLOCKS, block_splits, splits_with
 
 # The kinds a seat may discard: every kind but the generals.
 _DISCARDABLE = tuple(i for i in range(KINDS) if i % 7)
 _UNKNOWN = object()
 _WIN = ClaimRight.WIN
 _ALL_PAIRS = [True] * 7
+_READY_CACHE_SIZE = 100_000
 
 
 def partners(i: int, hand: Sequence[int], colour_groups: bool, pairs: bool) -> float:
@@ -59,6 +61,123 @@ def partners(i: int, hand: Sequence[int], colour_groups: bool, pairs: bool) -> f
         )
         score += 0.7 * (same - 1)
     return score
+
+
+def ready(
+    hand: list[int],
+    exposed: int,
+    rs: Ruleset,
+    copies: int,
+    locked: Sequence[int] | None = None,
+    known: list[bool | None] | None = None,
+) -> bool:
+    """Whether a hand (counts) with `exposed` points on display would win with some card.
+    `known`: whether each rank block of the hand splits, as `splits_with` keeps it."""
+    known = [None, None, None] if known is None else known
+    for i in range(KINDS):
+        if splits_with(hand, i, known, rs, copies):
+            if best_completing_win(hand, CARDS[i], rs, exposed, locked) is not None:
+                return True
+    return False
+
+
+def ready_discards(
+    hand: list[int], exposed: int, rs: Ruleset, copies: int, locked: Sequence[int] | None
+) -> tuple[int, ...]:
+    """The kinds a seat holding `hand` (counts, before its discard) may discard and still hold
+    a ready hand (`ready`): the patient bot discards among them when there are any.
+
+    A hand splits when each of its three rank blocks does, and a discard d and a card c to win
+    with change only their own blocks: so whether the hand's block of c splits with c added is
+    asked once per c (`fixed`), not once per discard. Without locked sets the answer is kept on
+    the ruleset (`RulesetCaches.ready_discards`): the seat under review starts its playouts
+    from the same hand on every deal."""
+    cache = rs.caches.ready_discards if locked is None else None
+    key = (tuple(hand), exposed, copies)
+    if cache is not None:
+        known_kept = cache.get(key)
+        if known_kept is not None:
+            return known_kept
+    kept = _ready_discards(hand, exposed, rs, copies, locked)
+    if cache is not None:
+        if len(cache) >= _READY_CACHE_SIZE:
+            cache.clear()
+        cache[key] = kept
+    return kept
+
+
+def _ready_discards(
+    hand: list[int], exposed: int, rs: Ruleset, copies: int, locked: Sequence[int] | None
+) -> tuple[int, ...]:
+    whole = [block_splits(hand, b, rs) for b in range(3)]
+    failing = whole.count(False)
+    if failing == 3:
+        return ()  # a discard mends one rank block and a card to win with another
+    fixed: list[bool | None] = [None] * KINDS  # the hand plus card c splits in c's block
+
+    def wins(rest: list[int], c: int) -> bool:
+        return best_completing_win(rest, CARDS[c], rs, exposed, locked) is not None
+
+    kept: list[int] = []
+    for d in _DISCARDABLE:
+        if hand[d] <= (locked[d] if locked is not None else 0):
+            continue
+        home = BLOCK_OF[d]
+        if failing - (not whole[home]) > 1:
+            continue  # two other blocks fail: one card to win with cannot mend both
+        hand[d] -= 1
+        ready_after = False
+        if block_splits(hand, home, rs):
+            # A card of another block: its block must split with it, the third as it is.
+            for c in range(KINDS):
+                block = BLOCK_OF[c]
+                if block == home or hand[c] >= copies or not whole[3 - home - block]:
+                    continue
+                known = fixed[c]
+                if known is None:
+                    hand[c] += 1
+                    known = fixed[c] = block_splits(hand, block, rs)
+                    hand[c] -= 1
+                if known and wins(hand, c):
+                    ready_after = True
+                    break
+        if not ready_after and failing - (not whole[home]) == 0:
+            # A card of the discard's own block, the other two splitting as they are.
+            for c in range(KINDS):
+                if BLOCK_OF[c] != home or hand[c] >= copies:
+                    continue
+                hand[c] += 1
+                splits = block_splits(hand, home, rs)
+                hand[c] -= 1
+                if splits and wins(hand, c):
+                    ready_after = True
+                    break
+        hand[d] += 1
+        if ready_after:
+            kept.append(d)
+    return tuple(kept)
+
+
+def stays_ready(
+    hand: Sequence[int],
+    exposed: int,
+    meld: Meld,
+    card: Card,
+    rs: Ruleset,
+    copies: int,
+    locked: Sequence[int] | None,
+) -> bool:
+    """Whether a seat holding `hand` still holds a ready hand after claiming `meld` on the live
+    `card` and its discard (or the meld leaves nothing to discard: a forced finish). A ready
+    patient seat lets the card go otherwise, and waits for its win."""
+    rest = rest_after(hand, meld, card)
+    if locked is not None and any(locked[c.index] for c in meld.cards):
+        locked = list(locked)
+        unlock(locked, rest, meld)
+    if not any(rest[i] > (locked[i] if locked is not None else 0) and i % 7 for i in range(KINDS)):
+        return True
+    exposed += meld.points(rs, exposed=True)
+    return bool(ready_discards(rest, exposed, rs, copies, locked))
 
 
 def forces_finish_below_threshold(
@@ -91,8 +210,14 @@ def forces_finish_below_threshold(
 class _Table:
     """The round's state as counts, and the greedy bot's play on it."""
 
-    def __init__(self, state: Round, rng: random.Random, careful: frozenset[int]) -> None:
+    def __init__(
+        self, state: Round, rng: random.Random, careful: frozenset[int], patient: frozenset[int]
+    ) -> None:
         rs = state.ruleset
+        # Seats that play as the patient bot: a ready hand kept ready (`ready_discards`,
+        # `stays_ready`).
+        self.patient = patient
+        self.copies = state.copies
         # Seats that never make a plain meld ending the round by a forced finish under the
         # threshold when they have another choice (`_forces_below`): the greedy bot's rule;
         # only rulesets with a threshold have one.
@@ -133,6 +258,9 @@ class _Table:
         groups = self.groups
         # A reckless seat values every rank as if its pairs were melds (`partners`).
         pairs = self.pairs if seat in self.careful_discards else _ALL_PAIRS
+        keep: tuple[int, ...] | None = None
+        if seat in self.patient:
+            keep = ready_discards(hand, self.exposed[seat], self.rs, self.copies, locked) or None
         best = -1
         best_score = best_tie = 0.0
         for i in _DISCARDABLE:
@@ -140,6 +268,8 @@ class _Table:
                 # The lowest value, ties broken by a random number drawn for every card.
                 score = partners(i, hand, groups[i % 7], pairs[i % 7])
                 tie = rand()
+                if keep is not None and i not in keep:
+                    continue
                 if best < 0 or score < best_score or (score == best_score and tie < best_tie):
                     best, best_score, best_tie = i, score, tie
         hand[best] -= 1
@@ -235,6 +365,21 @@ class _Table:
             return choice  # a drawn general must be melded
         return best
 
+    def _waits(self, seat: int, live: Live, meld: Meld) -> bool:
+        """Whether a patient seat lets the live card go rather than claim `meld`: its hand is
+        ready and would not be after the meld (a drawn general is melded all the same)."""
+        card = CARDS[live.card_index]
+        if live.source == "draw" and seat == live.owner and card.rank == "K":
+            return False
+        hand, exposed = self.hands[seat], self.exposed[seat]
+        locked = self.locked[seat] if self.locked is not None else None
+        known = self.blocks[seat]
+        if known is None:
+            known = self.blocks[seat] = [None, None, None]
+        if not ready(hand, exposed, self.rs, self.copies, locked, known):
+            return False
+        return not stays_ready(hand, exposed, meld, card, self.rs, self.copies, locked)
+
     # -------------------------------------------------------------- the rules, on counts
 
     def _finish(self, seat: int, points: int, lucky_counts: Sequence[int]) -> dict[int, int]:
@@ -273,6 +418,8 @@ class _Table:
             choice = self._meld_choice(seat, live, card)
             if seat in self.careful:
                 choice = self._careful_choice(seat, live, card, choice)
+            if choice is not None and seat in self.patient and self._waits(seat, live, choice[0]):
+                choice = None
             if choice is not None:
                 calls.append((Claim(seat, choice[1], choice[0].kind), choice[0], 0))
         if not calls and declining is not None and live.source == "draw":
@@ -355,16 +502,18 @@ def greedy_playout(
     *,
     declining: int | None = None,
     reckless: Iterable[int] = (),
+    patient: Iterable[int] = (),
 ) -> dict[int, int]:
     """The settlement of `state` played to its end by the greedy bot at every seat, drawing its
     random numbers from `rng` (a round that has ended: its own). `declining`: a seat that lets
     the current live card go. `reckless`: seats that play as `GreedyBot(careful=False)`, the
     greedy bot before its two bga rules (forced finishes under a threshold, soldier discards),
-    for comparisons (bench/analysis.py). The round is not changed."""
+    for comparisons (bench/analysis.py). `patient`: seats that play as the `patient` bot
+    (`GreedyBot(patient=True)`). The round is not changed."""
     if state.phase == ENDED:
         return state.end_of_record().settlement
     careful = frozenset(range(1, state.players + 1)) - frozenset(reckless)
-    return _Table(state, rng, careful).play(declining)
+    return _Table(state, rng, careful, frozenset(patient)).play(declining)
 
 
 __all__ = ["greedy_playout"]

@@ -93,7 +93,15 @@ class RulesetCaches:
     with it, so a copy (`with_switches`, a house ruleset) never shares or inherits answers, and
     nothing is keyed by name or `id()`. Each table belongs to one module, named beside it."""
 
-    __slots__ = ("points", "classified", "plans", "melds_with", "split_tables", "bot_choices")
+    __slots__ = (
+        "points",
+        "classified",
+        "plans",
+        "melds_with",
+        "split_tables",
+        "bot_choices",
+        "ready_discards",
+    )
 
     def __init__(self) -> None:
         # (kind, rank) -> points: `Ruleset.points`.
@@ -111,6 +119,9 @@ class RulesetCaches:
         # the greedy bot's meld and right: `playout` (rulesets without locked sets). The
         # tuples are the ones in `melds_with` above, alive as long as this table.
         self.bot_choices: dict[tuple[int, int], tuple[Meld, ClaimRight] | None] = {}
+        # (hand counts, exposed points, copies) -> the discards that keep it ready:
+        # `playout.ready_discards` (hands without locked sets; bounded).
+        self.ready_discards: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
 
 
 @dataclass(frozen=True, eq=False)

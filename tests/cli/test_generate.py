@@ -92,7 +92,8 @@ def test_it_seats_one_bot_kind_per_seat_with_bots(run: Runner) -> None:
         ("greedy,random", "--bots names 2 bots for 4 seats: give one per seat"),
         (
             "greedy,random,greedy,smart",
-            "--bots: unknown bot 'smart' (known: random, greedy, analyst, analyst:SAMPLES)",
+            "--bots: unknown bot 'smart' "
+            "(known: random, greedy, patient, analyst, analyst:SAMPLES)",
         ),
         (
             "analyst:0,greedy,greedy,greedy",
