@@ -17,14 +17,12 @@ import signal
 import subprocess
 import sys
 import time
-import zlib
 from itertools import pairwise
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import connection
@@ -49,24 +47,15 @@ PART_ENV = {"JOB_PARTS": "3", "JOB_PART_MIN_SIZE": "4", "ANALYSIS_SAMPLES": "4"}
 
 
 @pytest.fixture
-def broker(settings: Any) -> Iterator[str]:
+def broker(settings: Any, redis_broker: str) -> Iterator[str]:
     if connection.vendor != "postgresql":
         pytest.skip("the workers need a database other processes can reach: PostgreSQL")
-    # A Redis database of this test database's own (engineers' suites run side by side).
-    number = zlib.crc32(b"parts" + settings.DATABASES["default"]["NAME"].encode()) % 16
-    url = f"redis://127.0.0.1:6379/{number}"
-    client = redis.Redis.from_url(url, socket_connect_timeout=1)
-    try:
-        client.flushdb()
-    except redis.RedisError as exc:
-        pytest.skip(f"no Redis server for the broker at {url}: {exc}")
-    settings.CELERY_BROKER_URL = url
+    settings.CELERY_BROKER_URL = redis_broker
     settings.JOB_PARTS, settings.JOB_PART_MIN_SIZE = 3, 4
     before = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
-    app.conf.update(broker_url=url, task_always_eager=False)
-    yield url
+    app.conf.update(broker_url=redis_broker, task_always_eager=False)
+    yield redis_broker
     app.conf.update(before)
-    client.flushdb()
 
 
 def _worker(url: str, log: Path, **extra: str) -> subprocess.Popen[Any]:

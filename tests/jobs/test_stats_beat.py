@@ -17,12 +17,9 @@ import signal
 import subprocess
 import sys
 import time
-import zlib
 from pathlib import Path
-from typing import Any
 
 import pytest
-import redis
 from celery import beat
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -82,19 +79,10 @@ def test_it_counts_due_games_when_beat_runs_its_entry(user: AbstractUser) -> Non
 
 
 @pytest.fixture
-def broker_url() -> Any:
+def broker_url(redis_broker: str) -> str:
     if connection.vendor != "postgresql":
         pytest.skip("the worker needs a database another process can reach: PostgreSQL")
-    # A Redis database of this test database's own (engineers' suites run side by side).
-    number = 8 + zlib.crc32(settings.DATABASES["default"]["NAME"].encode()) % 8
-    url = f"redis://127.0.0.1:6379/{number}"
-    client = redis.Redis.from_url(url, socket_connect_timeout=1)
-    try:
-        client.flushdb()
-    except redis.RedisError as exc:
-        pytest.skip(f"no Redis server for the broker at {url}: {exc}")
-    yield url
-    client.flushdb()
+    return redis_broker
 
 
 @pytest.mark.slow

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import connection
@@ -34,7 +33,6 @@ from tests.worker import database_url
 
 from .conftest import make_upload
 
-BROKER = "redis://127.0.0.1:6379/5"
 RECORDS = 1200  # several of the import's 250-record batches: the kill lands mid-import
 TAKEOVER = {"CELERY_VISIBILITY_TIMEOUT": "3", "CELERY_RESTORE_INTERVAL": "1",
             "JOB_LEASE_SECONDS": "3"}
@@ -49,17 +47,11 @@ def _postgresql() -> None:
 
 
 @pytest.fixture
-def broker() -> Iterator[str]:
-    client = redis.Redis.from_url(BROKER, socket_connect_timeout=1)
-    try:
-        client.flushdb()
-    except redis.RedisError as exc:
-        pytest.skip(f"no Redis server for the broker at {BROKER}: {exc}")
+def broker(redis_broker: str) -> Iterator[str]:
     before = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
-    app.conf.update(broker_url=BROKER, task_always_eager=False)
-    yield BROKER
+    app.conf.update(broker_url=redis_broker, task_always_eager=False)
+    yield redis_broker
     app.conf.update(before)
-    client.flushdb()
 
 
 def _kill_mid_import(user: AbstractUser, log: Path, broker: str = "", parts: int = 0
