@@ -4,7 +4,8 @@
   api.views.base), 401 (a bad token: authentication is tried on reads as well), 414 (a
   query string over the limit: config.middleware) and 429 (throttled) with the error body,
   besides what the view declares itself.
-- Optional query parameters allow an empty value, which means "not given".
+- Optional query parameters allow an empty value, which means "not given"; a text one
+  without a pattern of its own has the pattern that refuses NUL, as the server does.
 - The archive's filters are documented with their real types and bounds
   (`GameFilterExtension`).
 """
@@ -25,9 +26,8 @@ from drf_spectacular.utils import (
 )
 
 from api.filters import IDS_PATTERN, MAX_IDS, IdsField
-from api.serializers.common import ClosedSerializer
+from api.serializers.common import NO_NUL, ClosedSerializer
 from api.serializers.errors import ErrorDoc
-from records.models import MAX_PLAYER_NAME
 
 T = TypeVar("T")
 
@@ -49,9 +49,6 @@ CACHE_HEADERS = {
 }
 
 
-NO_NUL = "^[^\\x00]*$"
-# A name: Django's form fields refuse NUL characters.
-NAME = {"type": "string", "maxLength": MAX_PLAYER_NAME, "pattern": NO_NUL}
 
 # The API's words for the archive's filters (their types and bounds come from the filters).
 GAME_FILTER_WORDS = {
@@ -102,7 +99,7 @@ class GameFilterExtension(DjangoFilterExtension):
         elif schema.get("type") == "integer" and "enum" in schema:
             parameter["schema"] = {"type": "integer", "enum": [int(n) for n in schema["enum"]]}
         elif isinstance(field, forms.CharField) and field.max_length is not None:
-            schema.update(maxLength=field.max_length, pattern=NO_NUL)
+            schema.update(maxLength=field.max_length)
         if field_name in GAME_FILTER_WORDS:
             parameter["description"] = GAME_FILTER_WORDS[field_name]
         return parameters
@@ -146,6 +143,10 @@ class ApiAutoSchema(AutoSchema):
             # pagination all read it so): say so.
             if parameter["in"] == "query" and not parameter.get("required"):
                 parameter["allowEmptyValue"] = True
+            # Any text: DRF and Django's forms refuse a NUL character in every one.
+            schema = parameter["schema"]
+            if schema.get("type") == "string" and not {"pattern", "format", "enum"} & set(schema):
+                schema["pattern"] = NO_NUL
         ref = self.resolve_serializer(ErrorDoc, "response").ref
         for code, description in COMMON_ERRORS.items():
             operation["responses"].setdefault(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
-from api.schema import NAME, errors, resource
+from api.schema import errors, resource
 from api.schema.stats import BAD_FILTER
 from api.serializers.games import GameSerializer
 from api.serializers.players import (
@@ -26,14 +26,6 @@ PLAYERS = resource(
             "ignored), `name` the one player of that name (case, accents' composition and "
             "blanks ignored)."
         ),
-        parameters=[
-            OpenApiParameter("search", NAME, OpenApiParameter.QUERY,
-                             description="the name as typed (each word starts a word of "
-                             "the name; accents and case ignored)"),
-            OpenApiParameter("name", NAME, OpenApiParameter.QUERY,
-                             description="the whole name (case and blanks ignored): at most "
-                             "one player"),
-        ],
         responses={200: PlayerSerializer(many=True),
                    **errors({400: "An invalid parameter.", 404: "No such page."})},
     ),

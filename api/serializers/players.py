@@ -70,7 +70,8 @@ class PlayerStatsQuery(StatsQuery):
 class PlayerQuery(serializers.Serializer[Any]):
     name = serializers.CharField(
         required=False, allow_blank=True, max_length=MAX_PLAYER_NAME,
-        help_text="the whole name (case, accents' composition and blanks ignored)",
+        help_text="the whole name (case, accents' composition and blanks ignored): at most "
+        "one player",
     )
     search = serializers.CharField(
         required=False, allow_blank=True, max_length=MAX_PLAYER_NAME,
