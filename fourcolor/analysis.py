@@ -199,7 +199,7 @@ def advise(
     `history`: the round's `inference.History` up to `state`, for the other hands inferred
     from what they did (None: dealt uniformly). `reference`: one option's text, rated as if
     the seat had played it (`played`, the loss and the verdict are then that option's): the
-    analyst bot asks how the greedy bot's choice would be marked."""
+    analyst bot asks how the patient bot's choice would be marked."""
     listed = [e for e in state.legal_events() if e.seat == seat]
     if state.phase == LIVE and state.live is not None:
         live = state.live

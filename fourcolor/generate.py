@@ -2,8 +2,8 @@
 
 The bots: ``random``, ``greedy`` and ``patient`` (`fourcolor.bots`, by fixed rules), and
 ``analyst[:SAMPLES]``, which plays the reviewer's best option (`fourcolor.analysis.advise`, at
-SAMPLES deals a decision, 32 by default) where the reviewer would mark the greedy choice with a
-loss, and otherwise plays as ``greedy``. The bots choose among the events
+SAMPLES deals a decision, 32 by default) where the reviewer would mark the patient bot's choice
+with a loss, and otherwise plays as ``patient``. The bots choose among the events
 `Round.legal_events()` lists (nothing else lists moves), and every event goes through
 `Round.push`, so a generated record is legal by construction (and the tests check it again).
 """
@@ -34,14 +34,14 @@ DEFAULT_NAMES = ("East", "South", "West", "North", "Player 5", "Player 6", "Play
 
 
 class AnalystBot(GreedyBot):
-    """At every decision of its seat, plays the greedy bot's choice unless the reviewer
+    """At every decision of its seat, plays the patient bot's choice unless the reviewer
     (`analysis.advise`, at `samples` deals, seeded by the ply and the seat) shows another
-    option better, that is, would rate the greedy choice with a loss: then the reviewer's best
-    option. Where the seat has no choice to make, the greedy bot's (a redeal is not rated:
+    option better, that is, would rate the patient choice with a loss: then the reviewer's best
+    option. Where the seat has no choice to make, the patient bot's (a redeal is not rated:
     always taken)."""
 
     def __init__(self, rng: random.Random, samples: int, *, inferred: bool = True) -> None:
-        super().__init__(rng)
+        super().__init__(rng, patient=True)
         self.careful = False  # every meld is offered: the reviewer rates them all
         self.samples = samples
         self.inferred = inferred  # False: the other hands dealt uniformly, not inferred
@@ -62,14 +62,14 @@ class AnalystBot(GreedyBot):
             past = self.past
             inferred = self.inferred and past is not None and past[0]
             history = History(*past) if inferred and past is not None else None
-            greedy = greedy_choice(state, self.seat)
+            patient = greedy_choice(state, self.seat, patient=True)
             decision = advise(
-                state, self.seat, samples=self.samples, history=history, reference=greedy
+                state, self.seat, samples=self.samples, history=history, reference=patient
             )
-            # The reviewer's best only when it would mark the greedy choice with a loss: an
-            # option it cannot tell from the greedy one is as likely worse (the highest of
+            # The reviewer's best only when it would mark the patient choice with a loss: an
+            # option it cannot tell from the patient one is as likely worse (the highest of
             # several noisy estimates is too high).
-            choice = decision.best if decision is not None and decision.loss > 0 else greedy
+            choice = decision.best if decision is not None and decision.loss > 0 else patient
             self.advice = (state.ply, choice if decision is not None else None)
         return self.advice[1]
 
@@ -90,17 +90,19 @@ class AnalystBot(GreedyBot):
         return chosen[0] if chosen else super().choose_discard(hand, legal, rs)
 
 
-def greedy_choice(state: Round, seat: int) -> str | None:
-    """The text of the option the greedy bot would choose for `seat` now, as
-    `analysis.advise` lists it ("pass": letting the live card go), None when the seat has no
-    option: the greedy bot asked at a table where no other seat claims (it breaks ties of its
-    discards' score at random: here from a fixed seed)."""
+def greedy_choice(state: Round, seat: int, *, patient: bool = False) -> str | None:
+    """The text of the option the greedy bot (`patient`: the patient bot) would choose for
+    `seat` now, as `analysis.advise` lists it ("pass": letting the live card go), None when the
+    seat has no option: the bot asked at a table where no other seat claims (it breaks ties of
+    its discards' score at random: here from a fixed seed)."""
     from .decisions import PASS
 
     listed = [e for e in state.legal_events() if e.seat == seat and e.verb in "mwx"]
     if not listed:
         return None
-    bots: list[Bot] = [GreedyBot(random.Random(0)) for _ in range(state.players)]
+    bots: list[Bot] = [
+        GreedyBot(random.Random(0), patient=patient) for _ in range(state.players)
+    ]
     table = _Table(state.copy(), bots)
     live = state.live if state.phase == LIVE else None
     if live is None:
