@@ -157,7 +157,6 @@ def pages() -> dict[str, tuple[Callable[[], None], Side]]:
         pk, plies = rng.choice(games)
         _ok(client.get(f"/games/{pk}/?ply={rng.randint(0, plies)}"))
 
-
     def detail() -> None:
         _ok(client.get(f"/api/v1/games/{rng.choice(games)[0]}/"))
 
@@ -175,11 +174,6 @@ def _empty_caches() -> None:
     from django.core.cache import cache
 
     cache.clear()
-    try:  # a tree with the replay cache's copies in each process (before they were removed)
-        from records.replay_cache import clear_local
-    except ImportError:
-        return
-    clear_local()
 
 
 def db_cache() -> dict[str, tuple[Callable[[], None], Side]]:
