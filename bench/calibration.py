@@ -36,7 +36,7 @@ from fourcolor.analysis import DEFAULT_SAMPLES
 from fourcolor.generate import generate_record
 from fourcolor.inference import HandSampler, History
 from fourcolor.notation import Record, parse_record
-from fourcolor.playout import ready
+from fourcolor.hands import ready
 from fourcolor.round import ENDED, Round
 
 CONFIGS = (("classic", 4), ("bga", 4), ("classic", 3))

@@ -17,7 +17,7 @@ from .cards import CARDS, Card
 from .claims import ClaimRight
 from .melds import Meld
 from .notation import Event
-from .playout import partners, ready, ready_discards, stays_ready
+from .hands import partners, ready, ready_discards, stays_ready
 from .round import LIVE, Round
 from .rulesets import Ruleset
 
@@ -78,7 +78,7 @@ class RandomBot(Bot):
 
 
 def hand_partners(card: Card, hand: list[int], rs: Ruleset, careful: bool = True) -> float:
-    """How much a card works with the rest of the hand (higher: keep it): `playout.partners`
+    """How much a card works with the rest of the hand (higher: keep it): `hands.partners`
     with the ruleset's switches for the card's rank. `careful=False`: every rank as if its
     pairs were melds (the greedy bot before its soldier rule, `GreedyBot`)."""
     return partners(card.index, hand, rs.allows("three_colour", card.rank),

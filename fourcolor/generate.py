@@ -22,7 +22,7 @@ from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .match import is_below_threshold, next_dealer
 from .melds import Meld, classify
 from .notation import Event, Record
-from .playout import forces_finish_below_threshold
+from .hands import forces_finish_below_threshold
 from .rulesets import Ruleset, format_switches, get_ruleset, variant
 
 # The bots that play by fixed rules, fast enough for property tests and benchmarks to draw from;

@@ -8,7 +8,7 @@ the policy model below, given the hand it held then:
 
 - a discard from hand (the opening discard, the discard after a meld): the greedy bot's choice
   softened, P(card d) proportional to exp(-`SOFT` * partners(d)) over the kinds it could
-  discard (`fourcolor.playout.partners`, the bot's discard value: the lowest is discarded);
+  discard (`fourcolor.hands.partners`, the bot's discard value: the lowest is discarded);
 - a live card the seat could claim and let go (another seat's discard or draw, its own draw
   discarded): `PASS_WIN` when its hand would have won with it, else `PASS_MELD` when it had a
   meld of it with a right that would have taken effect, else 1;
@@ -35,7 +35,7 @@ from .claims import Claim, Live, may_claim, pong_or_gan_only, resolve_claims
 from .decisions import claim_of
 from .moves import best_completing_win, meld_claims
 from .notation import Event
-from .playout import partners
+from .hands import partners
 from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .split import splits_with
 

@@ -120,7 +120,7 @@ class RulesetCaches:
         # tuples are the ones in `melds_with` above, alive as long as this table.
         self.bot_choices: dict[tuple[int, int], tuple[Meld, ClaimRight] | None] = {}
         # (hand counts, exposed points, copies) -> the discards that keep it ready:
-        # `playout.ready_discards` (hands without locked sets; bounded).
+        # `hands.ready_discards` (hands without locked sets; bounded).
         self.ready_discards: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
 
 

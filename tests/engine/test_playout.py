@@ -16,7 +16,8 @@ from fourcolor.bots import GreedyBot
 from fourcolor.generate import generate_record, play_out
 from fourcolor.cards import CARDS
 from fourcolor.melds import classify
-from fourcolor.playout import greedy_playout, ready, ready_discards, stays_ready
+from fourcolor.hands import ready, ready_discards, stays_ready
+from fourcolor.playout import greedy_playout
 from fourcolor.round import LIVE, MUST_DISCARD, OPENING
 from fourcolor.rulesets import Ruleset, get_ruleset, with_switches
 from tests.sizes import sweep

@@ -1,0 +1,192 @@
+"""What the bots judge of a hand (its counts by card kind): what a card is worth to the rest
+of it (`partners`, the greedy bot's discard value), whether it is ready to win (`ready`), which
+discards keep it ready and whether a claim does (the patient bot: `ready_discards`,
+`stays_ready`), and whether a meld forces a finish under the threshold (the careful bots).
+
+The bots of fourcolor/bots.py and the fast playouts of fourcolor/playout.py ask the same
+functions, so that the two play alike; the rules themselves are the round's (fourcolor/moves.py,
+fourcolor/split.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import CARDS, KINDS, Card
+from .melds import Meld
+from .moves import best_completing_win, rest_after, unlock
+from .rulesets import Ruleset
+from .scoring import split_hidden
+from .split import BLOCK_OF, block_splits, splits_with
+
+# The kinds a seat may discard: every kind but the generals.
+DISCARDABLE = tuple(i for i in range(KINDS) if i % 7)
+# Hands whose ready discards a ruleset keeps (`RulesetCaches.ready_discards`): past that
+# many it forgets them all and starts again.
+READY_CACHE_SIZE = 100_000
+
+
+def partners(i: int, hand: Sequence[int], colour_groups: bool, pairs: bool) -> float:
+    """How much card `i` works with the rest of the hand (its counts; higher: keep it), the
+    greedy bot's discard value: 2 per other copy, 1 per command or field partner held, 0.7 per
+    other colour of its rank held where colour groups of the rank are melds (`colour_groups`).
+
+    Where a pair of the rank is no meld (`pairs` False: bga soldiers), another copy is worth
+    0.5 only (it helps toward a triple alone, with two copies left), and the other colours
+    count only for a single copy: letting one of two copies go keeps the colour for a colour
+    group, the rank's best meld there (a bga three-colour soldier group scores 3)."""
+    colour, rank = divmod(i, 7)
+    score = (2.0 if pairs else 0.5) * (hand[i] - 1)
+    if rank < 6:
+        first = colour * 7 + (0 if rank < 3 else 3)
+        score += float((hand[first] > 0) + (hand[first + 1] > 0) + (hand[first + 2] > 0) - 1)
+    if colour_groups and (pairs or hand[i] == 1):
+        same = (
+            (hand[rank] > 0) + (hand[rank + 7] > 0) + (hand[rank + 14] > 0) + (hand[rank + 21] > 0)
+        )
+        score += 0.7 * (same - 1)
+    return score
+
+
+def ready(
+    hand: list[int],
+    exposed: int,
+    rs: Ruleset,
+    copies: int,
+    locked: Sequence[int] | None = None,
+    known: list[bool | None] | None = None,
+) -> bool:
+    """Whether a hand (counts) with `exposed` points on display would win with some card.
+    `known`: whether each rank block of the hand splits, as `splits_with` keeps it."""
+    known = [None, None, None] if known is None else known
+    for i in range(KINDS):
+        if splits_with(hand, i, known, rs, copies):
+            if best_completing_win(hand, CARDS[i], rs, exposed, locked) is not None:
+                return True
+    return False
+
+
+def ready_discards(
+    hand: list[int], exposed: int, rs: Ruleset, copies: int, locked: Sequence[int] | None
+) -> tuple[int, ...]:
+    """The kinds a seat holding `hand` (counts, before its discard) may discard and still hold
+    a ready hand (`ready`): the patient bot discards among them when there are any.
+
+    A hand splits when each of its three rank blocks does, and a discard d and a card c to win
+    with change only their own blocks: so whether the hand's block of c splits with c added is
+    asked once per c (`fixed`), not once per discard. Without locked sets the answer is kept on
+    the ruleset (`RulesetCaches.ready_discards`): the seat under review starts its playouts
+    from the same hand on every deal."""
+    cache = rs.caches.ready_discards if locked is None else None
+    key = (tuple(hand), exposed, copies)
+    if cache is not None:
+        known_kept = cache.get(key)
+        if known_kept is not None:
+            return known_kept
+    kept = _ready_discards(hand, exposed, rs, copies, locked)
+    if cache is not None:
+        if len(cache) >= READY_CACHE_SIZE:
+            cache.clear()
+        cache[key] = kept
+    return kept
+
+
+def _ready_discards(
+    hand: list[int], exposed: int, rs: Ruleset, copies: int, locked: Sequence[int] | None
+) -> tuple[int, ...]:
+    whole = [block_splits(hand, b, rs) for b in range(3)]
+    failing = whole.count(False)
+    if failing == 3:
+        return ()  # a discard mends one rank block and a card to win with another
+    fixed: list[bool | None] = [None] * KINDS  # the hand plus card c splits in c's block
+
+    def wins(rest: list[int], c: int) -> bool:
+        return best_completing_win(rest, CARDS[c], rs, exposed, locked) is not None
+
+    kept: list[int] = []
+    for d in DISCARDABLE:
+        if hand[d] <= (locked[d] if locked is not None else 0):
+            continue
+        home = BLOCK_OF[d]
+        if failing - (not whole[home]) > 1:
+            continue  # two other blocks fail: one card to win with cannot mend both
+        hand[d] -= 1
+        ready_after = False
+        if block_splits(hand, home, rs):
+            # A card of another block: its block must split with it, the third as it is.
+            for c in range(KINDS):
+                block = BLOCK_OF[c]
+                if block == home or hand[c] >= copies or not whole[3 - home - block]:
+                    continue
+                known = fixed[c]
+                if known is None:
+                    hand[c] += 1
+                    known = fixed[c] = block_splits(hand, block, rs)
+                    hand[c] -= 1
+                if known and wins(hand, c):
+                    ready_after = True
+                    break
+        if not ready_after and failing - (not whole[home]) == 0:
+            # A card of the discard's own block, the other two splitting as they are.
+            for c in range(KINDS):
+                if BLOCK_OF[c] != home or hand[c] >= copies:
+                    continue
+                hand[c] += 1
+                splits = block_splits(hand, home, rs)
+                hand[c] -= 1
+                if splits and wins(hand, c):
+                    ready_after = True
+                    break
+        hand[d] += 1
+        if ready_after:
+            kept.append(d)
+    return tuple(kept)
+
+
+def stays_ready(
+    hand: Sequence[int],
+    exposed: int,
+    meld: Meld,
+    card: Card,
+    rs: Ruleset,
+    copies: int,
+    locked: Sequence[int] | None,
+) -> bool:
+    """Whether a seat holding `hand` still holds a ready hand after claiming `meld` on the live
+    `card` and its discard (or the meld leaves nothing to discard: a forced finish). A ready
+    patient seat lets the card go otherwise, and waits for its win."""
+    rest = rest_after(hand, meld, card)
+    if locked is not None and any(locked[c.index] for c in meld.cards):
+        locked = list(locked)
+        unlock(locked, rest, meld)
+    if not any(rest[i] > (locked[i] if locked is not None else 0) and i % 7 for i in range(KINDS)):
+        return True
+    exposed += meld.points(rs, exposed=True)
+    return bool(ready_discards(rest, exposed, rs, copies, locked))
+
+
+def forces_finish_below_threshold(
+    hand: Sequence[int],
+    exposed: int,
+    meld: Meld,
+    card: Card,
+    locked: Sequence[int] | None,
+    rs: Ruleset,
+) -> bool:
+    """Whether claiming `meld` on the live `card` leaves a seat (its hand's counts, its exposed
+    points, its locked dealt sets or None) nothing to discard, a forced finish (RULES.md §5.6),
+    with fewer points than the ruleset's threshold: every other seat is then paid T + B (§7).
+    Always False without a threshold. The greedy bot never makes such a meld when it has another
+    choice (fourcolor/generate.py)."""
+    if rs.threshold is None:
+        return False
+    rest = rest_after(hand, meld, card)
+    if locked is not None and any(locked[c.index] for c in meld.cards):
+        # Melding a card of a locked set unlocks the set (as `Round.push` does).
+        locked = list(locked)
+        unlock(locked, rest, meld)
+    if any(rest[i] > (locked[i] if locked is not None else 0) and i % 7 for i in range(KINDS)):
+        return False
+    split = split_hidden(rest, locked or [0] * KINDS, rs)
+    assert split is not None, "a hand of generals and locked sets always splits"
+    return exposed + meld.points(rs, exposed=True) + split[0] < rs.threshold
