@@ -149,6 +149,8 @@ def _long_games() -> list[tuple[int, int]]:
 
 
 def pages() -> dict[str, tuple[Callable[[], None], Side]]:
+    from django.core.cache import cache
+
     client = _client()
     games = _long_games()
     rng = random.Random(1)
@@ -166,14 +168,8 @@ def pages() -> dict[str, tuple[Callable[[], None], Side]]:
 
     nothing = lambda: None  # noqa: E731
     return {"replay": (nothing, timed(replay)),
-            "replay-cold": (nothing, timed(replay, _empty_caches)),
+            "replay-cold": (nothing, timed(replay, cache.clear)),
             "api-game": (nothing, timed(detail)), "api-ply": (nothing, timed(ply))}
-
-
-def _empty_caches() -> None:
-    from django.core.cache import cache
-
-    cache.clear()
 
 
 def db_cache() -> dict[str, tuple[Callable[[], None], Side]]:

@@ -76,9 +76,8 @@ def policy_strength(rounds: int) -> bool:
     seats with the rules against seats without, on the same deals, per seat and round, with its
     standard error."""
     ok = True
-    everyone = (1, 2, 3, 4)
     comparisons: dict[str, Callable[[tuple[int, ...]], dict[str, tuple[int, ...]]]] = {
-        "careful vs reckless greedy": lambda rule: {"reckless": tuple(set(everyone) - set(rule))},
+        "careful vs reckless greedy": lambda rule: {"reckless": tuple({1, 2, 3, 4} - set(rule))},
         "patient vs greedy": lambda rule: {"patient": rule},
     }
     for ruleset in ("classic", "bga"):

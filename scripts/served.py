@@ -27,9 +27,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 SECRET_KEY = secrets.token_urlsafe(40)
-# The scripts' own DATA_DIR (collected static files), apart from the checkout's var/: the tests
-# CI runs beside the scripts read var/static, and collectstatic deletes each hashed file before
-# it writes it again.
+# The scripts' own DATA_DIR: the tests CI runs beside them read var/static, and collectstatic
+# deletes each hashed file before it writes it again.
 DATA_DIR = ROOT / "var" / "served"
 
 
