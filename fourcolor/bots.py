@@ -135,8 +135,8 @@ class GreedyBot(Bot):
     def choose_discard(self, hand: list[int], legal: list[Card], rs: Ruleset) -> Card:
         keys = {c: (hand_partners(c, hand, rs, self.careful), self.rng.random()) for c in legal}
         if self.patient:
-            _state, exposed, locked = self._mine()
-            kept = ready_discards(list(hand), exposed, rs, _state.copies, locked)
+            state, exposed, locked = self._mine()
+            kept = ready_discards(list(hand), exposed, rs, state.copies, locked)
             if kept:
                 legal = [c for c in legal if c.index in kept]
         return min(legal, key=keys.__getitem__)

@@ -103,11 +103,12 @@ class _Table:
         best_score = best_tie = 0.0
         for i in DISCARDABLE:
             if hand[i] > (locked[i] if locked is not None else 0):
-                # The lowest value, ties broken by a random number drawn for every card.
-                score = partners(i, hand, groups[i % 7], pairs[i % 7])
+                # The lowest value, ties broken by a random number drawn for every card (a
+                # patient seat's too, whether or not the card keeps its hand ready).
                 tie = rand()
                 if keep is not None and i not in keep:
                     continue
+                score = partners(i, hand, groups[i % 7], pairs[i % 7])
                 if best < 0 or score < best_score or (score == best_score and tie < best_tie):
                     best, best_score, best_tie = i, score, tie
         hand[best] -= 1
