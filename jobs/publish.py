@@ -27,8 +27,7 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from jobs.lease import lease_seconds, taken_over
 from jobs.models import Job, JobPart
-from ratings.services import pending_ratings
-from records.models import Game
+from ratings.services import stats_due
 
 logger = logging.getLogger(__name__)
 
@@ -74,11 +73,6 @@ def current_queue() -> str | None:
     of its own keeps its pieces there."""
     info = getattr(getattr(current_task, "request", None), "delivery_info", None) or {}
     return info.get("routing_key") or None
-
-
-def stats_due() -> bool:
-    """Stored games not counted yet, or ratings waiting for a replay."""
-    return bool(pending_ratings()) or Game.objects.filter(counted__isnull=True).exists()
 
 
 def request_stats() -> None:

@@ -257,14 +257,16 @@ UPDATING_CACHE_SECONDS = 30
 UPDATING_KEY = "ratings:updating"
 
 
-def ratings_updating() -> bool:
-    """Whether the statistics lag behind the stored games (games not counted yet, or ratings
-    waiting for a replay): what pages and the API show as "ratings updating". Cached: every
-    statistics page asks."""
-    def look() -> bool:
-        return bool(pending_ratings()) or Game.objects.filter(counted__isnull=True).exists()
+def stats_due() -> bool:
+    """Whether the statistics lag behind the stored games: games not counted yet, or ratings
+    waiting for a replay (the periodic check queues a statistics job then)."""
+    return bool(pending_ratings()) or Game.objects.filter(counted__isnull=True).exists()
 
-    return bool(cache.get_or_set(UPDATING_KEY, look, UPDATING_CACHE_SECONDS))
+
+def ratings_updating() -> bool:
+    """`stats_due`, as pages and the API show it ("ratings updating"); cached: every
+    statistics page asks."""
+    return bool(cache.get_or_set(UPDATING_KEY, stats_due, UPDATING_CACHE_SECONDS))
 
 
 def updating_changed() -> None:
@@ -482,4 +484,5 @@ __all__ = [
     "rate_pending",
     "recompute_ratings",
     "recompute_stats",
+    "stats_due",
 ]
