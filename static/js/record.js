@@ -396,24 +396,20 @@
 
   // The API's table (a replay ply, fourcolor.replay.Replay.state) as table.js draws it.
   function plyOf(table) {
-    if (!table) {
-      return {
-        live: null, turn: null, discards: [],
-        pile: 112 - Object.keys(st.deal).reduce(function (n, s) { return n + st.deal[s].length; }, 0),
-        seats: st.seats.map(function (_name, i) {
-          var hand = st.deal[String(i + 1)] || [];
-          return { seat: i + 1, hand: hand, count: hand.length, display: [], exposed: 0, claims: [] };
+    if (table) {
+      return Object.assign({}, table, {
+        discards: table.discards.map(function (d) { return d.card; }),
+        seats: table.seats.map(function (s) {
+          return Object.assign({}, s, { display: s.display.map(function (m) { return [m.kind, m.cards, m.points]; }) });
         }),
-      };
+      });
     }
     return {
-      live: table.live, turn: table.turn, pile: table.pile_left,
-      discards: table.discards.map(function (d) { return d.card; }),
-      seats: table.seats.map(function (s) {
-        return {
-          seat: s.seat, hand: s.hand, count: s.hand_count, exposed: s.exposed_points, claims: s.can_claim,
-          display: s.display.map(function (m) { return [m.kind, m.cards, m.points]; }),
-        };
+      live: null, turn: null, discards: [],
+      pile_left: 112 - Object.keys(st.deal).reduce(function (n, s) { return n + st.deal[s].length; }, 0),
+      seats: st.seats.map(function (_name, i) {
+        var hand = st.deal[String(i + 1)] || [];
+        return { seat: i + 1, hand: hand, hand_count: hand.length, display: [], exposed_points: 0, can_claim: [] };
       }),
     };
   }

@@ -5,9 +5,10 @@
 //
 //   var T = window.FourcolorTable(root, labels, names);  T.drawCentre(state); T.drawSeats(state);
 //
-// `state` is a ply as the replay's data holds it: live {card, owner, source}, pile, discards
-// and each seat's hand as card strings ("rK yA", or lists), count, display [[kind, cards,
-// points]], exposed, claims.
+// `state` is a ply in the engine's JSON (fourcolor/replay_json.py: live {card, owner, source},
+// pile_left, and each seat's hand_count, exposed_points, can_claim), its discards and each
+// list of cards as one string ("rK yA") or a list, each displayed meld as [kind, cards,
+// points] (web/views/replay_data.py writes the replay's so, a third of its page).
 (function () {
   "use strict";
 
@@ -97,8 +98,8 @@
       } else {
         fill("live", null, [empty()]);
       }
-      fill("pile", null, [String(st.pile)]);
-      fill("pile-words", null, [plural(L.pileLeft, st.pile)]);
+      fill("pile", null, [String(st.pile_left)]);
+      fill("pile-words", null, [plural(L.pileLeft, st.pile_left)]);
       fill("discards", null, [cardList(split(st.discards), true)]);
     }
 
@@ -109,11 +110,11 @@
         box.classList.toggle("is-turn", s.seat === st.turn);
         var badge = box.querySelector('[data-field="turn-badge"]');
         if (badge) badge.hidden = s.seat !== st.turn;
-        fill("count", box, ["(" + s.count + ")"]);
-        fill("hand", box, [s.hand === null ? hiddenHand(s.count) : cardList(split(s.hand), false)]);
-        fill("exposed", box, ["(" + fmt(L.pointsShort, { points: s.exposed }) + ")"]);
+        fill("count", box, ["(" + s.hand_count + ")"]);
+        fill("hand", box, [s.hand === null ? hiddenHand(s.hand_count) : cardList(split(s.hand), false)]);
+        fill("exposed", box, ["(" + fmt(L.pointsShort, { points: s.exposed_points }) + ")"]);
         fill("display", box, s.display.length ? s.display.map(function (m) { return meld(m[0], split(m[1]), m[2]); }) : [empty()]);
-        var claims = (s.claims || []).map(function (c) { return L.claims[c] || c; }).join(", ");
+        var claims = (s.can_claim || []).map(function (c) { return L.claims[c] || c; }).join(", ");
         var claimsNode = fill("claims", box, [fmt(L.mayClaim, { claims: claims })]);
         if (claimsNode) claimsNode.hidden = !claims;
       });

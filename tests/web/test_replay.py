@@ -122,7 +122,7 @@ def test_it_embeds_every_ply_for_the_script_as_the_engine_gives_it(
         assert [s["hand"].split() for s in shown["seats"]] == [
             s["hand"] for s in state["seats"]
         ]
-        assert shown["pile"] == state["pile_left"]
+        assert shown["pile_left"] == state["pile_left"]
         assert [[m[1].split() for m in s["display"]] for s in shown["seats"]] == [
             [m["cards"] for m in s["display"]] for s in state["seats"]
         ]

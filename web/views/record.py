@@ -142,16 +142,13 @@ def _table(state: dict[str, Any], seats: list[dict[str, Any]]
     """The table partial's context (templates/records/_table.html, as the replay draws it)
     from the draft's state: the table after the played events, or the deal so far."""
     table = state["table"]
-    if table is None:
-        rows = [{**seat, "count": len(state["deal"].get(str(seat["seat"]), [])),
-                 "hand": state["deal"].get(str(seat["seat"]), []), "display": [],
-                 "exposed": 0, "claims": [], "player": None} for seat in seats]
-        return {"live": None, "pile": 112 - sum(r["count"] for r in rows), "turn": None}, rows
-    rows = [{**seat, "count": row["hand_count"], "hand": row["hand"],
-             "display": [[m["kind"], m["cards"], m["points"]] for m in row["display"]],
-             "exposed": row["exposed_points"], "claims": row["can_claim"], "player": None}
-            for seat, row in zip(seats, table["seats"], strict=True)]
-    return {"live": table["live"], "pile": table["pile_left"], "turn": table["turn"]}, rows
+    if table is not None:
+        return table, table["seats"]
+    rows = [{**seat, "hand_count": len(state["deal"].get(str(seat["seat"]), [])),
+             "hand": state["deal"].get(str(seat["seat"]), []), "display": [],
+             "exposed_points": 0, "can_claim": []} for seat in seats]
+    return {"live": None, "pile_left": 112 - sum(r["hand_count"] for r in rows),
+            "turn": None}, rows
 
 
 @login_required

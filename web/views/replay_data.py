@@ -1,9 +1,10 @@
 """The replay page's data: every ply's table as one seat (or everybody) sees it, with the review.
 
 `replay_payload` replays the stored game once with the engine and writes each
-`fourcolor.replay.Replay.state(ply, seat)` (a `PlyState`) and its `PlyReview` as the plain dict
-that both the template (for the ply in the address) and replay.js (for every other ply,
-without asking the server again) draw: the page's own compact words for the engine's values.
+`fourcolor.replay.Replay.state(ply, seat)` (a `PlyState`) in the engine's JSON
+(fourcolor/replay_json.py, as the API and the record editor have it), with its `PlyReview`:
+the plain dict that both the template (for the ply in the address) and replay.js (for every
+other ply, without asking the server again) draw.
 Building every ply costs the same whichever ply is asked for, so the first and the last ply of
 a long round are equally cheap to serve.
 """
@@ -17,9 +18,8 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 import fourcolor
-from fourcolor.replay import MeldShown, PlyReview, Replay, round_end
-from fourcolor.replay_json import claim_json as _claim
-from fourcolor.replay_json import round_end_json
+from fourcolor.replay import PlyReview, Replay, round_end
+from fourcolor.replay_json import round_end_json, state_json
 from fourcolor.replay_json import tokens as _tokens
 
 from records import replay_cache
@@ -42,7 +42,7 @@ def load_replay(game: Game) -> Replay:
         raise ReplayUnavailable(error) from error
 
 
-def _event(replay: Replay, ply: int) -> dict[str, Any] | None:
+def _event(replay: Replay, ply: int, claim: dict[str, Any] | None) -> dict[str, Any] | None:
     if ply == 0:
         return None
     event = replay.record.events[ply - 1]
@@ -50,53 +50,27 @@ def _event(replay: Replay, ply: int) -> dict[str, Any] | None:
     return {
         "seat": event.seat,
         "verb": event.verb,
-        "claim": _claim(replay.claim(ply)),
+        "claim": claim,
         "cards": _tokens(canonical.cards),
         "groups": [_tokens(group) for group in canonical.groups],
         "text": event.text(),
     }
 
 
-def _meld(meld: MeldShown) -> list[Any]:
-    return [meld.kind, _tokens(meld.cards), meld.points]
-
-
 def _ply(replay: Replay, ply: int, seat: int | None, review: PlyReview) -> dict[str, Any]:
-    state = replay.state(ply, seat)
-    live = state.live
+    """The engine's JSON of the table at `ply` (replay_json.state_json), the event as the page
+    draws it (with its claim) and the waits and missed wins `seat` may see."""
+    state = state_json(replay.state(ply, seat))
+    claim = state.pop("claim")
+    state.pop("finish", None)  # the payload's own, once
     waits = {
         s: [{"card": w.card.token, "points": w.points, "unseen": w.unseen} for w in ws]
         for s, ws in review.waits.items()
         if seat is None or s == seat
     }
-    return {
-        "ply": ply,
-        "event": _event(replay, ply),
-        "comments": list(state.comments),
-        "phase": state.phase,
-        "turn": state.turn,
-        "live": {"card": live.card.token, "owner": live.owner, "source": live.source}
-        if live is not None else None,
-        "pile": state.pile_left,
-        "discards": [[d.seat, d.card.token] for d in state.discards],
-        "seats": [
-            {
-                "seat": s.seat,
-                "hand": _tokens(s.hand) if s.hand is not None else None,
-                "count": s.hand_count,
-                "display": [_meld(m) for m in s.display],
-                "exposed": s.exposed_points,
-                "claims": list(s.can_claim) if s.can_claim is not None else None,
-            }
-            for s in state.seats
-        ],
-        "waits": waits,
-        "missed": [
-            {"seat": m.seat, "card": m.card.token, "points": m.points}
-            for m in review.missed_wins
-            if seat is None or m.seat == seat
-        ],
-    }
+    missed = [{"seat": m.seat, "card": m.card.token, "points": m.points}
+              for m in review.missed_wins if seat is None or m.seat == seat]
+    return state | {"event": _event(replay, ply, claim), "waits": waits, "missed": missed}
 
 
 @dataclass
@@ -110,7 +84,8 @@ class ReplayPayload:
 
     def as_json(self) -> dict[str, Any]:
         """What replay.js reads: the states with every list of cards written as one string
-        ("rK yA gE"), which halves the page of a long round."""
+        ("rK yA gE") and each displayed meld as [kind, cards, points], which halves the page
+        of a long round."""
         return {
             "plies": self.plies,
             "view": self.view,
@@ -135,17 +110,21 @@ def _cards(tokens: list[str] | None) -> str | None:
     return None if tokens is None else " ".join(tokens)
 
 
+# Left out of each ply's state for replay.js: what `as_json` has once (the plies, the view,
+# the seats' names and dealer) and what the script does not draw (`expected`).
+_ONCE = ("plies", "view", "expected", "name", "dealer")
+
+
 def _compact(state: dict[str, Any]) -> dict[str, Any]:
     return {
-        **state,
-        "discards": _cards([card for _seat, card in state["discards"]]),
+        **{key: value for key, value in state.items() if key not in _ONCE},
+        "discards": _cards([discard["card"] for discard in state["discards"]]),
         "seats": [
             {
-                **seat,
+                **{key: value for key, value in seat.items() if key not in _ONCE},
                 "hand": _cards(seat["hand"]),
-                "display": [
-                    [kind, _cards(cards), points] for kind, cards, points in seat["display"]
-                ],
+                "display": [[m["kind"], _cards(m["cards"]), m["points"]]
+                            for m in seat["display"]],
             }
             for seat in state["seats"]
         ],
@@ -229,7 +208,7 @@ class StoredPayload:
 
 
 # Bumped whenever the payload's shape changes, so that no page reads an older one.
-PAYLOAD_VERSION = 3
+PAYLOAD_VERSION = 4
 
 
 def cached_payload(game: Game, view: int | None) -> StoredPayload:
