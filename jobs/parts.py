@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from jobs import payload, publish
 from jobs.batches import queue_for_upload
-from jobs.lease import DATABASE_GONE, Heartbeat, LeaseLost, Retry, release_part
+from jobs.lease import DATABASE_GONE, Heartbeat, LeaseLost, Retry, release_part, update
 from jobs.models import Job, JobPart
 from jobs.work import (
     MAX_PROBLEMS,
@@ -48,23 +48,20 @@ from records.parallel import split_range
 logger = logging.getLogger(__name__)
 
 
-def part_count(size: int) -> int:
-    """How many parts a job of `size` records (or games) becomes: JOB_PARTS at most, none
-    under JOB_PART_MIN_SIZE each (a small job is not worth the bookkeeping); 1: not split."""
-    return max(1, min(int(settings.JOB_PARTS), size // max(1, int(settings.JOB_PART_MIN_SIZE))))
-
-
-def split_import(job: Job) -> bool:
-    """Make the import job's parts (its `total` counted) and hand them to the workers (again,
-    for parts not done, when the job was delivered anew); False when it is too small to split."""
+def split_import(job: Job, token: str) -> bool:
+    """Count the import job's records and cut them into at most JOB_PARTS parts of at least
+    JOB_PART_MIN_SIZE records, in one read of the upload; hand the parts to the workers (again,
+    for parts not done, when the job was delivered anew). False when it is too small to split
+    (its `total` written, for the run to go on)."""
     if not job.parts.exists():
-        if part_count(job.total or 0) < 2:
-            return False
         count, plan = chunked.plan_chunks(
-            payload.read_range(job.pk, 0, None), part_count(job.total or 0),
+            payload.read_range(job.pk, 0, None), int(settings.JOB_PARTS),
             max_records=settings.UPLOAD_MAX_RECORDS,
+            min_records=int(settings.JOB_PART_MIN_SIZE),
         )
         if len(plan) < 2:
+            job.total = count
+            update(job, token, total=count)
             return False
         with transaction.atomic():
             JobPart.objects.bulk_create([
@@ -84,7 +81,8 @@ def split_revalidate(job: Job, games: Any) -> bool:
     the workers; False when there are too few games to split."""
     if not job.parts.exists():
         total = games.count()
-        ranges = split_range(0, total, part_count(total))
+        ranges = split_range(0, total, min(int(settings.JOB_PARTS),
+                                           total // int(settings.JOB_PART_MIN_SIZE)))
         if len(ranges) < 2:
             return False
         ordered = games.order_by("pk").values_list("pk", flat=True)

@@ -24,7 +24,6 @@ from jobs.parts import UNEXPECTED_ERROR, split_import, split_revalidate
 from jobs.work import Unavailable, new_report, revalidate_next
 from ratings.services import catch_up
 from records.paging import analyze_if_grown
-from records.chunked import plan_chunks
 from records.services import ImportReport, import_records
 
 logger = logging.getLogger(__name__)
@@ -35,10 +34,7 @@ def _source(job: Job) -> Iterator[bytes | str]:
 
 
 def run_import(job: Job, token: str) -> None:
-    if job.total is None:
-        job.total, _ = plan_chunks(_source(job), 1, max_records=settings.UPLOAD_MAX_RECORDS)
-        update(job, token, total=job.total)
-    if _splits(job) and split_import(job):
+    if _splits(job) and split_import(job, token):
         return  # the parts run on every worker; the last to end finishes the job
     base = new_report(job.report)
     start = job.resume_at
