@@ -1,8 +1,8 @@
 """The command line's JSON form of the replay values (`python -m fourcolor replay`, `review
 --json`): plain dicts and lists, cards as tokens ("rK"), seat keys as strings ("1").
 
-The API's serializers (api/serializers/replays.py) describe these values in the OpenAPI schema
-and write them with these same functions, so the two cannot drift.
+The API and the replay page write their answers with these same functions; the API's
+serializers (api/serializers/replays.py) declare the fields in the OpenAPI schema.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from drf_spectacular.utils import extend_schema_field
+from fourcolor import replay_json
 from fourcolor.rulesets import MAX_PLAYERS
 from rest_framework import serializers
 
@@ -168,7 +169,7 @@ class GameDetailSerializer(GameSerializer):
     def get_finish(self, game: Game) -> dict[str, Any] | None:
         # The engine's RoundEnd, filled by the view like `record_json`.
         finish = self.context.get("finish")
-        return FinishDoc.write(finish) if finish is not None else None
+        return replay_json.round_end_json(finish) if finish is not None else None
 
     @extend_schema_field(GameLinksSerializer)
     def get_links(self, game: Game) -> dict[str, str]:

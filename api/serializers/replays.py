@@ -1,52 +1,34 @@
 """The engine's replay values (`fourcolor.replay`): a ply's table, the review, the finish.
 
-One serializer per value. The declared fields are the OpenAPI schema; `write` writes the value
-with the engine's JSON form (fourcolor/replay_json.py, which the command line uses too), field
-for field, because a replay's plies are thousands of small values and DRF's generic field walk
-would make `GET /games/{id}/plies/` several times slower.
-tests/api/test_replay_serializers.py checks that every serializer writes exactly its declared
-fields. The class names are the schema's component names, stable so that a client generated
-from the schema keeps its types.
+One serializer per value, declaring its fields for the OpenAPI schema. The answers are
+written by the engine's JSON form of the values (fourcolor/replay_json.py, which the command
+line uses too), not by these serializers: a replay's plies are thousands of small values and
+DRF's generic field walk would make `GET /games/{id}/plies/` several times slower.
+tests/api/test_replay_serializers.py checks that each writer writes exactly the fields its
+serializer declares. The class names are the schema's component names, stable so that a
+client generated from the schema keeps its types.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from rest_framework import serializers
 
-from fourcolor import replay as values
-from fourcolor import replay_json
 from records.models import Outcome, WinSource
 
 
-class ValueDoc(serializers.Serializer[Any]):
-    # `write`: the engine's writer of the value (fourcolor/replay_json.py), a plain function:
-    # a serializer instance per nested value would cost more than the value itself (DRF's
-    # Field.__init__), and a round has thousands of them. A comment, not a docstring: the
-    # schema takes a component's description from its serializer's docstring.
-    write: Callable[[Any], dict[str, Any]]
-
-    def to_representation(self, value: Any) -> dict[str, Any]:
-        return type(self).write(value)
-
-
-class MeldDoc(ValueDoc):
+class MeldDoc(serializers.Serializer[Any]):
     kind = serializers.CharField()
     cards = serializers.ListField(child=serializers.CharField())
     points = serializers.IntegerField()
-
-    write = staticmethod(replay_json.meld_json)
 
 
 class FinishMeldDoc(MeldDoc):
     exposed = serializers.BooleanField()
 
-    write = staticmethod(replay_json.finish_meld_json)
 
-
-class FinishDoc(ValueDoc):
+class FinishDoc(serializers.Serializer[Any]):
     """The end of a round (fourcolor.replay.RoundEnd)."""
 
     outcome = serializers.ChoiceField(choices=Outcome.choices)
@@ -63,26 +45,20 @@ class FinishDoc(ValueDoc):
     declared_split = serializers.BooleanField()
     best_hidden_points = serializers.IntegerField(allow_null=True)
 
-    write = staticmethod(replay_json.round_end_json)
 
-
-class LiveDoc(ValueDoc):
+class LiveDoc(serializers.Serializer[Any]):
     card = serializers.CharField()
     owner = serializers.IntegerField()
     # A plain string: an enum here would be a third name for WinSource's values.
     source = serializers.CharField(help_text="draw or discard: where the live card came from")
 
-    write = staticmethod(replay_json.live_json)
 
-
-class DiscardDoc(ValueDoc):
+class DiscardDoc(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     card = serializers.CharField()
 
-    write = staticmethod(replay_json.discard_json)
 
-
-class SeatStateDoc(ValueDoc):
+class SeatStateDoc(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     name = serializers.CharField()
     dealer = serializers.BooleanField()
@@ -98,10 +74,8 @@ class SeatStateDoc(ValueDoc):
         help_text="what this seat may claim on the live card (null when hidden)",
     )
 
-    write = staticmethod(replay_json.seat_json)
 
-
-class ClaimDoc(ValueDoc):
+class ClaimDoc(serializers.Serializer[Any]):
     """A claim that took effect (fourcolor.replay.Replay.claim)."""
 
     # Plain strings, as `won_on`: spectacular would give choice sets named "kind" and "taken"
@@ -118,8 +92,6 @@ class ClaimDoc(ValueDoc):
     skipped = serializers.ListField(
         child=serializers.IntegerField(), help_text="seats whose turn the claim took"
     )
-
-    write = staticmethod(replay_json.claim_json)
 
 
 class PlyLinksDoc(serializers.Serializer[Any]):
@@ -155,30 +127,6 @@ class PlyStateDoc(serializers.Serializer[Any]):
     finish = FinishDoc(allow_null=True, required=False, help_text="at the last ply only")
     links = PlyLinksDoc()
 
-    def to_representation(self, state: values.PlyState) -> dict[str, Any]:
-        """The engine's fields; `game`, `says` and `links` (the archive's, not the engine's)
-        come from the context the view gives."""
-        context, ply = self.context, state.ply
-        (written,) = engine_ply_states([state], context["says"])
-        return ply_state_answer(context["game"], written, context["links"](ply))
-
-
-def engine_ply_states(states: Iterable[values.PlyState],
-                      says: Callable[[int], str | None]) -> Iterator[dict[str, Any]]:
-    """Each of one replay's states as PlyStateDoc writes it less the archive's `game` and
-    `links` (the part api.plies keeps in the replay cache), `says(ply)` beside: written
-    together (replay_json.states_json: the parts the states share are written once)."""
-    for state in replay_json.states_json(states):
-        state["says"] = says(state["ply"])
-        yield state
-
-
-def ply_state_answer(game: int, state: dict[str, Any],
-                     links: dict[str, str | None]) -> dict[str, Any]:
-    """PlyStateDoc's answer from `engine_ply_states`' part: the game's id first, the links to
-    the plies beside last."""
-    return {"game": game, **state, "links": links}
-
 
 class PlyStatesDoc(serializers.Serializer[Any]):
     """A range of ply states (`/games/{id}/plies/`)."""
@@ -194,25 +142,21 @@ class PlyStatesDoc(serializers.Serializer[Any]):
         return fields
 
 
-class WaitDoc(ValueDoc):
+class WaitDoc(serializers.Serializer[Any]):
     card = serializers.CharField()
     points = serializers.IntegerField()
     meld = serializers.ListField(child=serializers.CharField())
     unseen = serializers.IntegerField(help_text="copies the seat cannot see")
 
-    write = staticmethod(replay_json.wait_json)
 
-
-class MissedWinDoc(ValueDoc):
+class MissedWinDoc(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     card = serializers.CharField()
     points = serializers.IntegerField()
     message = serializers.CharField()
 
-    write = staticmethod(replay_json.missed_win_json)
 
-
-class PlyReviewDoc(ValueDoc):
+class PlyReviewDoc(serializers.Serializer[Any]):
     ply = serializers.IntegerField()
     event = serializers.CharField(allow_null=True)
     comments = serializers.ListField(child=serializers.CharField())
@@ -221,13 +165,9 @@ class PlyReviewDoc(ValueDoc):
     )
     missed_wins = MissedWinDoc(many=True)
 
-    write = staticmethod(replay_json.review_item_json)
-
 
 class PlyMissedWinDoc(MissedWinDoc):
     ply = serializers.IntegerField(help_text="the ply after which the card was live")
-
-    write = staticmethod(lambda missed: replay_json.missed_win_json(missed) | {"ply": missed.ply})
 
 
 class ReviewDoc(serializers.Serializer[Any]):

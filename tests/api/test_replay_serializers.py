@@ -1,5 +1,6 @@
-"""The replay serializers write their values by hand (api/serializers/replays.py): each must
-write exactly the fields it declares, so that the schema says what the answers hold."""
+"""The replay serializers (api/serializers/replays.py) declare the fields that the engine's
+JSON writers (fourcolor/replay_json.py) write: each writer must write exactly the fields its
+serializer declares, so that the schema says what the answers hold."""
 
 from __future__ import annotations
 
@@ -7,12 +8,16 @@ from typing import Any
 
 import fourcolor
 from api.serializers import replays
+from fourcolor import replay_json
 from fourcolor.generate import generate_record
 from fourcolor.replay import Replay
 
+# What the API adds to the engine's state of a ply (api.plies.ply_answers).
+ARCHIVE_FIELDS = {"game", "says", "links"}
 
-def _keys(serializer: Any, value: Any) -> set[str]:
-    return set(serializer.to_representation(value))
+
+def _keys(write: Any, value: Any) -> set[str]:
+    return set(write(value))
 
 
 def _declared(serializer: Any) -> set[str]:
@@ -32,28 +37,29 @@ def test_it_writes_exactly_the_declared_fields_of_every_replay_value() -> None:
     replay = _replay(lambda r: r.game.finish.outcome == "win")
     last = replay.state(replay.plies)
     claimed = next(replay.state(p) for p in range(replay.plies + 1) if replay.claim(p))
-    context = {"game": 1, "says": lambda ply: None, "links": lambda ply: {}}
-    state = replays.PlyStateDoc(context=context)
-    assert _keys(state, last) == _declared(state)
-    assert _keys(state, replay.state(0)) == _declared(state) - {"finish"}
+    state = replays.PlyStateDoc()
+    assert _keys(replay_json.state_json, last) | ARCHIVE_FIELDS == _declared(state)
+    assert _keys(replay_json.state_json, replay.state(0)) | ARCHIVE_FIELDS == (
+        _declared(state) - {"finish"})
     assert last.finish is not None and last.finish.melds
-    assert _keys(replays.FinishDoc(), last.finish) == _declared(replays.FinishDoc())
+    assert _keys(replay_json.round_end_json, last.finish) == _declared(replays.FinishDoc())
     meld = replays.FinishMeldDoc()
-    assert _keys(meld, last.finish.melds[0]) == _declared(meld)
+    assert _keys(replay_json.finish_meld_json, last.finish.melds[0]) == _declared(meld)
     seat = replays.SeatStateDoc()
-    assert _keys(seat, last.seats[0]) == _declared(seat)
+    assert _keys(replay_json.seat_json, last.seats[0]) == _declared(seat)
     assert claimed.claim is not None
-    assert _keys(replays.ClaimDoc(), claimed.claim) == _declared(replays.ClaimDoc())
+    assert _keys(replay_json.claim_json, claimed.claim) == _declared(replays.ClaimDoc())
     live = next(s for s in map(replay.state, range(replay.plies)) if s.live and s.discards)
-    assert _keys(replays.LiveDoc(), live.live) == _declared(replays.LiveDoc())
-    assert _keys(replays.DiscardDoc(), live.discards[0]) == _declared(replays.DiscardDoc())
+    assert _keys(replay_json.live_json, live.live) == _declared(replays.LiveDoc())
+    assert _keys(replay_json.discard_json, live.discards[0]) == _declared(replays.DiscardDoc())
     review = _replay(lambda r: r.missed_wins()).review()
     missed = next(r for r in review if r.missed_wins)
-    assert _keys(replays.PlyReviewDoc(), missed) == _declared(replays.PlyReviewDoc())
+    assert _keys(replay_json.review_item_json, missed) == _declared(replays.PlyReviewDoc())
     win = missed.missed_wins[0]
-    assert _keys(replays.MissedWinDoc(), win) == _declared(replays.MissedWinDoc())
-    assert _keys(replays.PlyMissedWinDoc(), win) == _declared(replays.PlyMissedWinDoc())
+    assert _keys(replay_json.missed_win_json, win) == _declared(replays.MissedWinDoc())
+    assert _keys(replay_json.missed_win_json, win) | {"ply"} == (
+        _declared(replays.PlyMissedWinDoc()))
     wait = next(ws[0] for r in review for ws in r.waits.values() if ws)
-    assert _keys(replays.WaitDoc(), wait) == _declared(replays.WaitDoc())
+    assert _keys(replay_json.wait_json, wait) == _declared(replays.WaitDoc())
     display = next(m for s in last.seats for m in s.display)
-    assert _keys(replays.MeldDoc(), display) == _declared(replays.MeldDoc())
+    assert _keys(replay_json.meld_json, display) == _declared(replays.MeldDoc())
