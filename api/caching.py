@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from django.http import HttpRequest, HttpResponseBase
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils import translation
-from django.utils.http import http_date, parse_etags, parse_http_date_safe
+from django.utils.http import http_date
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -77,21 +77,12 @@ def cached_answer(game: Any, etag: str, build: Callable[[], T]) -> T:
     return cached(game, part, build, ANSWER_CACHE_SECONDS)
 
 
-def _matches(header: str, etag: str) -> bool:
-    # Weak comparison (RFC 9110, 13.1.2: If-None-Match always compares weakly).
-    tags = parse_etags(header)
-    return "*" in tags or etag.removeprefix("W/") in {t.removeprefix("W/") for t in tags}
-
-
 def is_fresh(request: HttpRequest, etag: str, last_modified: float | None) -> bool:
-    """Whether the client's copy is current: If-None-Match when sent, else If-Modified-Since."""
-    if request.method not in ("GET", "HEAD"):
-        return False
-    none_match = request.headers.get("If-None-Match")
-    if none_match is not None:
-        return _matches(none_match, etag)
-    since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
-    return since is not None and last_modified is not None and int(last_modified) <= since
+    """Whether the client's copy is current: If-None-Match when sent, else If-Modified-Since
+    (Django's conditional GET, RFC 9110's order)."""
+    modified = int(last_modified) if last_modified is not None else None
+    answer = get_conditional_response(request, etag, modified)
+    return answer is not None and answer.status_code == 304
 
 
 def validators(response: HttpResponseBase, etag: str, last_modified: float | None,

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.messages import get_messages
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.utils.http import parse_etags
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import get_conditional_response
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -107,13 +107,6 @@ def replay_page_etag(request: HttpRequest, game: Game) -> str | None:
     return f'"{digest.hexdigest()[:40]}"'
 
 
-def _client_has(request: HttpRequest, etag: str) -> bool:
-    """If-None-Match names `etag`, compared weakly as RFC 9110 says (gzip_page sends the
-    ETag weak: W/"...")."""
-    tags = parse_etags(request.headers.get("If-None-Match", ""))
-    return "*" in tags or etag in {tag.removeprefix("W/") for tag in tags}
-
-
 # The embedded replay of a long round is a few hundred KB of repetitive JSON and markup: gzip
 # makes it a tenth (Django's GZipMiddleware, with its BREACH mitigation).
 @gzip_page
@@ -121,9 +114,9 @@ def _client_has(request: HttpRequest, etag: str) -> bool:
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("match").defer("original_text"), pk=pk)
     etag = replay_page_etag(request, game)
-    if etag is not None and _client_has(request, etag):
-        # The browser's copy is current: no replay, no template.
-        fresh = HttpResponseNotModified()
+    fresh = get_conditional_response(request, etag) if etag is not None else None
+    if fresh is not None and fresh.status_code == 304:
+        # The browser's copy is current (If-None-Match): no replay, no template.
         fresh["ETag"], fresh["Cache-Control"] = etag, PAGE_CACHE_CONTROL
         return fresh
     response = _replay_page(request, game)
