@@ -112,18 +112,9 @@ def etag_from_body(request: HttpRequest, response: HttpResponseBase,
     """After rendering: an ETag from the body's bytes, and 304 when the client has them."""
     if response.status_code != 200 or response.streaming or response.has_header("ETag"):
         return response
-    etag = strong_etag((hashlib.sha256(response.content).hexdigest(),))
     if not response.has_header("Cache-Control"):
         response["Cache-Control"] = cache_control
-    response["ETag"] = etag
-    if is_fresh(request, etag, None):
-        fresh = Response(status=304)
-        for header in ("ETag", "Cache-Control", "Vary", "Content-Location"):
-            if response.has_header(header):
-                fresh[header] = response[header]
-        fresh.accepted_renderer = response.accepted_renderer  # type: ignore[attr-defined]
-        fresh.accepted_media_type = response.accepted_media_type  # type: ignore[attr-defined]
-        fresh.renderer_context = response.renderer_context  # type: ignore[attr-defined]
-        fresh.render()
-        return fresh
-    return response
+    response["ETag"] = strong_etag((hashlib.sha256(response.content).hexdigest(),))
+    fresh = get_conditional_response(request, response["ETag"], response=response)
+    # A 304 with the answer's ETag, Cache-Control and Vary (RFC 9110, 15.4.5).
+    return fresh if fresh is not None and fresh.status_code == 304 else response
