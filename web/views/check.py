@@ -27,7 +27,7 @@ from records.services.checking import CheckReport, check_records
 from web.forms import UploadForm
 from web.limits import rate_limited
 from web.views.replay import board_context
-from web.views.replay_data import StoredPayload, replay_payload
+from web.views.replay_data import replay_payload
 from records.services.validating import given_tag_lines
 from web.views.verdicts import verdict_rows
 
@@ -79,8 +79,7 @@ def check(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"report": report, "rows": verdict_rows(report), "chosen": chosen,
                                "text": text, "given": given_tag_lines(given)}
     if chosen is not None:
-        payload = StoredPayload.of(
-            replay_payload(Replay(parse_record(report.canonical[chosen])), None))
+        payload = replay_payload(Replay(parse_record(report.canonical[chosen])), None)
         context.update(board_context(payload, 0, None, {}))
         context["chosen_number"] = chosen + 1
     return _page(request, form, context)

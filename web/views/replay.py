@@ -173,7 +173,7 @@ def board_context(payload: StoredPayload, ply: int, view: int | None,
     state = payload.states[ply]
     return {
         "payload": payload,
-        # Built by ReplayPayload.script_tag, escaped like json_script.
+        # Built by replay_data._script_tag, escaped like json_script.
         "payload_script": mark_safe(payload.script),
         "labels_json": js_labels(),
         "state": state,

@@ -73,34 +73,14 @@ def _ply(replay: Replay, ply: int, seat: int | None, review: PlyReview) -> dict[
     return state | {"event": _event(replay, ply, claim), "waits": waits, "missed": missed}
 
 
-@dataclass
-class ReplayPayload:
-    plies: int
-    view: int | None
-    seats: list[dict[str, Any]]  # seat, name, dealer
-    states: list[dict[str, Any]]  # one per ply, 0..plies
-    finish: dict[str, Any] | None
-    missed: list[dict[str, Any]]  # every missed win this view may see, with its ply
-
-    def as_json(self) -> dict[str, Any]:
-        """What replay.js reads: the states with every list of cards written as one string
-        ("rK yA gE") and each displayed meld as [kind, cards, points], which halves the page
-        of a long round."""
-        return {
-            "plies": self.plies,
-            "view": self.view,
-            "seats": self.seats,
-            "states": [_compact(state) for state in self.states],
-        }
-
-    def script_tag(self) -> str:
-        """The data as a `<script type="application/json" id="replay-data">` element, escaped
-        like Django's json_script (nothing in it can end the element early)."""
-        text = json.dumps(self.as_json(), ensure_ascii=False, separators=(",", ":"))
-        # str.replace, not str.translate: a few times faster on a few hundred KB.
-        for char, escape in _JSON_SCRIPT_ESCAPES:
-            text = text.replace(char, escape)
-        return f'<script id="replay-data" type="application/json">{text}</script>'
+def _script_tag(data: dict[str, Any]) -> str:
+    """`data` as a `<script type="application/json" id="replay-data">` element, escaped like
+    Django's json_script (nothing in it can end the element early)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    # str.replace, not str.translate: a few times faster on a few hundred KB.
+    for char, escape in _JSON_SCRIPT_ESCAPES:
+        text = text.replace(char, escape)
+    return f'<script id="replay-data" type="application/json">{text}</script>'
 
 
 _JSON_SCRIPT_ESCAPES = (("&", "\\u0026"), ("<", "\\u003C"), (">", "\\u003E"))
@@ -110,12 +90,14 @@ def _cards(tokens: list[str] | None) -> str | None:
     return None if tokens is None else " ".join(tokens)
 
 
-# Left out of each ply's state for replay.js: what `as_json` has once (the plies, the view,
+# Left out of each ply's state for replay.js: what its data has once (the plies, the view,
 # the seats' names and dealer) and what the script does not draw (`expected`).
 _ONCE = ("plies", "view", "expected", "name", "dealer")
 
 
 def _compact(state: dict[str, Any]) -> dict[str, Any]:
+    """A state as replay.js reads it: every list of cards written as one string ("rK yA gE")
+    and each displayed meld as [kind, cards, points], which halves the page of a long round."""
     return {
         **{key: value for key, value in state.items() if key not in _ONCE},
         "discards": _cards([discard["card"] for discard in state["discards"]]),
@@ -131,7 +113,7 @@ def _compact(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def replay_payload(replay: Replay, seat: int | None) -> ReplayPayload:
+def replay_payload(replay: Replay, seat: int | None) -> StoredPayload:
     """Every ply of the round as `seat` sees it (None: all hands open)."""
     review = replay.review()
     states = [_ply(replay, ply, seat, review[ply]) for ply in range(replay.plies + 1)]
@@ -147,7 +129,12 @@ def replay_payload(replay: Replay, seat: int | None) -> ReplayPayload:
         last = replay.claim(replay.plies) if outcome in ("win", "forced") else None
         finish["taken"] = last.taken if last else None
         finish["owner"] = last.owner if last else None
-    return ReplayPayload(replay.plies, seat, seats, states, finish, missed)
+    script = {"plies": replay.plies, "view": seat, "seats": seats,
+              "states": [_compact(state) for state in states]}
+    return StoredPayload(
+        replay.plies, seat, seats, finish, missed, [state["event"] for state in states],
+        [pickle.dumps(state, pickle.HIGHEST_PROTOCOL) for state in states], _script_tag(script),
+    )
 
 
 class PlyStates(Sequence[dict[str, Any]]):
@@ -175,10 +162,11 @@ class PlyStates(Sequence[dict[str, Any]]):
 
 @dataclass
 class StoredPayload:
-    """What the replay cache keeps of a `ReplayPayload` for the page: the script element as
-    one string, each ply's state pickled on its own (`PlyStates`) and each ply's event. Reading
-    it back is a few hundred strings, where the payload's nested dicts cost 15-50 ms to unpickle
-    for a long round (bench/archive_scale.py)."""
+    """The replay page's data of a round in one view, as the replay cache keeps it: the seats
+    (seat, name, dealer), the finish, every missed win this view may see (with its ply), each
+    ply's event, each ply's state pickled on its own (`PlyStates`) and replay.js's data as one
+    script element. Reading it back is a few hundred strings, where the states' nested dicts
+    cost 15-50 ms to unpickle for a long round (bench/archive_scale.py)."""
 
     plies: int
     view: int | None
@@ -188,15 +176,6 @@ class StoredPayload:
     events: list[dict[str, Any] | None]  # one per ply, None for ply 0 (the deal)
     pickled_states: list[bytes]
     script: str
-
-    @classmethod
-    def of(cls, payload: ReplayPayload) -> StoredPayload:
-        return cls(
-            payload.plies, payload.view, payload.seats, payload.finish, payload.missed,
-            [state["event"] for state in payload.states],
-            [pickle.dumps(state, pickle.HIGHEST_PROTOCOL) for state in payload.states],
-            payload.script_tag(),
-        )
 
     @property
     def states(self) -> PlyStates:
@@ -216,6 +195,6 @@ def cached_payload(game: Game, view: int | None) -> StoredPayload:
     game's replay in records.replay_cache. Raises ReplayUnavailable like `load_replay`."""
 
     def build() -> StoredPayload:
-        return StoredPayload.of(replay_payload(load_replay(game), view))
+        return replay_payload(load_replay(game), view)
 
     return replay_cache.cached(game, f"payload:{PAYLOAD_VERSION}:{view or 0}", build)
