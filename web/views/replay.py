@@ -170,7 +170,7 @@ def board_context(payload: StoredPayload, ply: int, view: int | None,
     (None: every hand), for a stored game or a record checked without storing (the check
     page); `players`: seat -> the archive's Player, for links (empty when not stored);
     `lines`: the move list's lines when the cache has them already (`move_lines`)."""
-    state = payload.states[ply]
+    state = payload.state(ply)
     return {
         "payload": payload,
         # Built by replay_data._script_tag, escaped like json_script.
@@ -208,7 +208,7 @@ def board_context(payload: StoredPayload, ply: int, view: int | None,
 def _analysis_context(request: HttpRequest, game_id: int, payload: Any, view: int | None,
                       ply: int) -> dict[str, Any]:
     """The game's analysis for this view: marks, chart, decisions by ply, seat accuracy."""
-    analysis = replay_analysis(game_id, view, payload.seats, payload.states)
+    analysis = replay_analysis(game_id, view, payload)
     by_ply = analysis.by_ply
     return {
         "analysis": analysis,

@@ -29,6 +29,7 @@ from jobs.models import Job
 from records.models import GameAnalysis
 from records.wording import card_name
 from web.templatetags.fourcolor_web import html_sentence
+from web.views.replay_data import StoredPayload
 
 # Options listed at once at a decision (the rest behind "more options").
 TOP_OPTIONS = 5
@@ -271,9 +272,9 @@ def _sentence(name: str, played: str, best: str, loss: float, live: str | None,
 
 
 def _decision(data: Mapping[str, Any], names: Mapping[int, str],
-              states: Sequence[Mapping[str, Any]]) -> DecisionView:
+              payload: StoredPayload) -> DecisionView:
     ply, seat = int(data["ply"]), int(data["seat"])
-    before = states[ply - 1] if 0 < ply <= len(states) else {}
+    before = payload.state(ply - 1) if 0 < ply <= payload.plies + 1 else {}
     live = (before.get("live") or {}).get("card")
     options = list(data.get("options", []))
     best_ev = max((float(o["ev"]) for o in options), default=0.0)
@@ -304,10 +305,8 @@ def failed_job(game_id: int) -> Job | None:
     return last if last is not None and last.status == Job.Status.FAILED else None
 
 
-def replay_analysis(game_id: int, view: int | None, seats: Sequence[Mapping[str, Any]],
-                    states: Sequence[Mapping[str, Any]]) -> ReplayAnalysis:
-    """The game's analysis as this view of the replay shows it (`seats` and `states` are the
-    replay payload's)."""
+def replay_analysis(game_id: int, view: int | None, payload: StoredPayload) -> ReplayAnalysis:
+    """The game's analysis as this view of the replay (`payload`) shows it."""
     stored = (
         GameAnalysis.objects.filter(game_id=game_id)
         .prefetch_related("seats").first()
@@ -317,9 +316,9 @@ def replay_analysis(game_id: int, view: int | None, seats: Sequence[Mapping[str,
     result = ReplayAnalysis(stored, job, failed)
     if stored is None:
         return result
-    names = {int(s["seat"]): str(s["name"]) for s in seats}
+    names = {int(s["seat"]): str(s["name"]) for s in payload.seats}
     result.decisions = [
-        _decision(d, names, states)
+        _decision(d, names, payload)
         for d in stored.result.get("decisions", [])
         if view is None or int(d["seat"]) == view
     ]

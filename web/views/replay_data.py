@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import json
 import pickle
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any
 
 import fourcolor
 from fourcolor.replay import PlyReview, Replay, round_end
@@ -137,34 +136,11 @@ def replay_payload(replay: Replay, seat: int | None) -> StoredPayload:
     )
 
 
-class PlyStates(Sequence[dict[str, Any]]):
-    """A payload's states kept as one pickle per ply: a page draws one ply (and the analysis
-    a few), so it reads those alone instead of unpickling every ply of the round."""
-
-    def __init__(self, pickled: list[bytes]) -> None:
-        self.pickled = pickled
-
-    def __len__(self) -> int:
-        return len(self.pickled)
-
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
-        if isinstance(index, slice):
-            return [pickle.loads(data) for data in self.pickled[index]]  # noqa: S301 (ours)
-        state: dict[str, Any] = pickle.loads(self.pickled[index])  # noqa: S301 (ours)
-        return state
-
-
 @dataclass
 class StoredPayload:
     """The replay page's data of a round in one view, as the replay cache keeps it: the seats
     (seat, name, dealer), the finish, every missed win this view may see (with its ply), each
-    ply's event, each ply's state pickled on its own (`PlyStates`) and replay.js's data as one
+    ply's event, each ply's state pickled on its own (`state`) and replay.js's data as one
     script element. Reading it back is a few hundred strings, where the states' nested dicts
     cost 15-50 ms to unpickle for a long round (bench/archive_scale.py)."""
 
@@ -177,9 +153,10 @@ class StoredPayload:
     pickled_states: list[bytes]
     script: str
 
-    @property
-    def states(self) -> PlyStates:
-        return PlyStates(self.pickled_states)
+    def state(self, ply: int) -> dict[str, Any]:
+        """The state at `ply`, unpickled alone: a page draws one ply (and its analysis a few)."""
+        state: dict[str, Any] = pickle.loads(self.pickled_states[ply])  # noqa: S301 (ours)
+        return state
 
     def moves(self) -> list[tuple[int, dict[str, Any] | None]]:
         """(ply, event) of every ply after the deal: the move list."""
