@@ -34,6 +34,9 @@ from .marks import EXTEND, KEEP, THRESHOLDS, VERDICTS, judge, screened, unit, ve
 from .playout import greedy_playout
 
 DEFAULT_SAMPLES = 128
+# Independent chains of inferred hands (`inference.HandSampler`) a decision's deals take turns
+# from: one chain can stay for many deals among hands of one kind (a seat holding a pair or not).
+CHAINS = 4
 
 
 @dataclass(frozen=True)
@@ -131,16 +134,18 @@ def _rate(point: Point, state: Round, samples: int, seed: int, history: History 
     With more than `KEEP` options (which card to discard), the first quarter of the deals
     values them all, the rest only those `marks.screened` keeps. The best option, the loss and
     "about equal" are `marks.judge`'s. While the decision is unclear (it may be a mistake and
-    the deals so far do not settle which option is best), the number of deals is doubled, up to
+    the deals so far do not settle whether it is), the number of deals is doubled, up to
     `EXTEND` times `samples`, for the options still in the race. `point.played` None: the
-    reviewer's advice (`advise`), no option played, no deals added. The deals come from
-    `inference.HandSampler`: the other hands inferred from `history` (None: uniform)."""
+    reviewer's advice (`advise`), no option played, no deals added. The deals come in turn from
+    `CHAINS` `inference.HandSampler`s: the other hands inferred from `history` (None: uniform)."""
     options, players = point.options, state.players
     results: list[list[float]] = [[] for _ in options]
     played_at = next((k for k, o in enumerate(options) if o.label == point.played), None)
     scale = unit(state.ruleset, players)
     rng = random.Random(f"fourcolor-analysis:{seed}:{point.before}:{point.seat}")
-    deals = HandSampler(history, state, point.before, point.seat, rng)
+    chains = [HandSampler(history, state, point.before, point.seat, rng)]
+    for _ in range(CHAINS - 1):  # the likelihoods of the hands one chain has seen, shared
+        chains.append(HandSampler(history, state, point.before, point.seat, rng, chains[0].known))
     active = list(range(len(options)))
     screen = 0
     if len(options) > KEEP + 1:
@@ -151,7 +156,7 @@ def _rate(point: Point, state: Round, samples: int, seed: int, history: History 
         for sample in range(done, total):
             if sample == screen and screen and len(active) > KEEP + 1:
                 active = kept = screened(results, active, played_at, scale)
-            world = deals.world()
+            world = chains[sample % CHAINS].world()
             playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
             for k in active:
                 # A pass leaves the round as it is: only a move needs a copy to be pushed on.

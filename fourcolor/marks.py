@@ -30,9 +30,9 @@ SCREEN_Z = 2.0
 # comparisons at 2, once in 740 at 3 (the figures of both are in docs/analysis.md).
 Z = 3.0
 # Adaptive sampling (`analysis._rate`): an unclear decision gets up to EXTEND times the sample
-# count, and it is clear once the gaps that decide it are SURE standard errors wide (above Z: a
-# gain just past Z is still extended until it is plain).
-EXTEND = 4
+# count, and it is clear once the top option's gain over the one played is SURE standard errors
+# wide (above Z: a gain just past Z is still extended until it is plain).
+EXTEND = 2
 SURE = 3.5
 
 
@@ -108,8 +108,8 @@ def judge(
     - `close` ("about equal") when sampling cannot tell the best from another option;
     - unclear when it might be a mistake or worse (the top option's gain over the one played,
       plus `Z` standard errors, reaches the mistake threshold in points of `unit`) while that
-      gain, or the gap between the top option and another near it, is not yet `SURE` standard
-      errors clear: which of two near options a few deals call the best is chance."""
+      gain is not yet `SURE` standard errors clear. A near tie at the top is not unclear: the
+      deals cannot tell its options apart, and it reads "about equal" whichever is named."""
     values = [round(sum(r) / len(r), 3) for r in judged]
     top = max(active, key=lambda k: (values[k], wins[k], -k))
     beats = [k for k in active if played is not None and margin(judged[k], judged[played]) > Z]
@@ -128,10 +128,7 @@ def judge(
     unclear = False
     if played is not None and top != played:
         gain, se = paired(judged[top], judged[played])
-        if (gain + Z * se) / unit >= THRESHOLDS[1]:
-            unclear = gain < SURE * se or any(
-                margin(judged[top], judged[k]) < SURE for k in active if k not in (top, played)
-            )
+        unclear = (gain + Z * se) / unit >= THRESHOLDS[1] and gain < SURE * se
     racing = [k for k in active if k in (top, played) or margin(judged[top], judged[k]) < SURE]
     return Judgement(values, best, loss, close, unclear, racing)
 

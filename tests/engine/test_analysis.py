@@ -12,7 +12,7 @@ import pytest
 
 import fourcolor
 from fourcolor.analysis import DEFAULT_SAMPLES, THRESHOLDS, VERDICTS, Analysis, analyse, verdict
-from fourcolor.marks import KEEP, SCREEN_Z, Z
+from fourcolor.marks import KEEP, SCREEN_Z, SURE, Z
 from fourcolor.marks import judge as _judge
 from fourcolor.marks import margin as _margin
 from fourcolor.marks import screened as _screened
@@ -335,17 +335,31 @@ def _near_tie_deals(played: float) -> list[list[float]]:
     ]
 
 
-def test_it_gives_a_near_tie_more_deals_when_the_option_played_may_be_a_mistake() -> None:
-    # The top's gain over the option played is plain (a mistake at a table of four), but
-    # which of the two best is named is chance: a seed could name either. The decision gets
-    # more deals, for both of them and the one played.
+def test_it_calls_a_near_tie_about_equal_without_more_deals_once_the_loss_is_plain() -> None:
+    # The top's gain over the option played is plain (a mistake at a table of four), and the
+    # two best are a tenth of a point apart: more deals would not tell them apart, and the
+    # decision already reads "about equal" whichever of the two is named.
     judged = _near_tie_deals(0.0)
     assert _margin(judged[0], judged[2]) > 5 * Z
     assert 0 <= _margin(judged[0], judged[1]) < Z / 2
     options = [False, False, False]  # none is a win
     judgement = _judge(judged, [0, 1, 2], options, 2, 3.0)
-    assert judgement.unclear
-    assert judgement.racing == [0, 1, 2]
+    assert judgement.close and not judgement.unclear
+    assert verdict(judgement.loss, 4) in ("mistake", "blunder")
+
+
+def test_it_gives_a_possible_mistake_more_deals_while_its_loss_is_not_plain() -> None:
+    # The top beats the option played by more than Z standard errors but under SURE: a seed
+    # could call it a mistake and another not, so the decision gets more deals.
+    rng = random.Random("not plain")
+    swings = [rng.gauss(0.0, 20.0) for _ in range(64)]
+    judged = [
+        [s + 5.0 + (12.0 if i % 2 else -12.0) for i, s in enumerate(swings)],
+        list(swings),
+    ]
+    assert Z < _margin(judged[0], judged[1]) < SURE
+    judgement = _judge(judged, [0, 1], [False, False], 1, 3.0)
+    assert judgement.unclear and judgement.racing == [0, 1]
 
 
 def test_it_leaves_a_near_tie_alone_when_the_option_played_cannot_be_a_mistake() -> None:
