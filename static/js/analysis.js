@@ -51,7 +51,13 @@
           window.location.reload();
           return null;
         }
-        return response.status === 202 ? response.json() : null;
+        if (response.status === 202) return response.json();
+        // A busy or restarting server (503, 429, 5xx) is asked again, less often; a refusal
+        // (the game deleted, the analysis no longer the reader's) ends the following.
+        if (response.status === 429 || response.status >= 500) {
+          window.setTimeout(follow, 5000);
+        }
+        return null;
       })
       .then(function (body) {
         if (!body || !body.job) return;

@@ -76,13 +76,32 @@ def test_it_marks_moves_and_jumps_to_a_decision_from_the_chart(
 
 
 def test_a_queued_analysis_appears_once_the_worker_is_done(
-    page: Any, seeded: Archive, held_jobs: list[Job]
+    make_page: Any, seeded: Archive, held_jobs: list[Job]
 ) -> None:
     from jobs.analysis import Parameters, request_analysis
 
+    # The page keeps following through a busy server: its first question is answered 503
+    # (as SQLite's one writer can answer while the worker stores the analysis).
+    make_page.allow("503 (Service Unavailable)")
+    page = make_page()
+    busy: list[str] = []
+
+    def first_busy(route: Any) -> None:
+        if busy:
+            route.continue_()
+        else:
+            busy.append(route.request.url)
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body="")
+
+    page.route("**/api/v1/games/*/analysis/", first_busy)
     request_analysis(seeded.missed, None, Parameters.of())
     open_replay(page, f"/games/{seeded.missed.pk}/?seat=1")
     assert page.locator("section.analysis").get_attribute("data-analysis-status") == "queued"
+    for _ in range(100):  # the page's first question (2 s after it opened), answered 503
+        if busy:
+            break
+        page.wait_for_timeout(100)
+    assert busy, "the page asked the API"
 
     run_queued()  # the worker
 
