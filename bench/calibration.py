@@ -32,7 +32,7 @@ from pathlib import Path
 from _common import header, table
 
 from fourcolor import iter_records
-from fourcolor.analysis import DEFAULT_SAMPLES
+from fourcolor.analysis import CHAINS, DEFAULT_SAMPLES, deal_chains
 from fourcolor.generate import generate_record
 from fourcolor.inference import HandSampler, History
 from fourcolor.notation import Record, parse_record
@@ -78,8 +78,8 @@ def _measure(record: Record, source: str, deals: int, every: int, tally: Tally) 
         row[3] += len(others)
         rng = random.Random(f"calibration:{before}:{seat}")
         t0 = time.process_time()
-        sampler = HandSampler(history, state, before, seat, rng)
-        draws = [sampler.hands()[:-1] for _ in range(DEFAULT_SAMPLES)]
+        chains = deal_chains(history, state, before, seat, rng)  # as the reviewer deals
+        draws = [chains[k % CHAINS].hands()[:-1] for k in range(DEFAULT_SAMPLES)]
         cpu.append(time.process_time() - t0)
         uniform = HandSampler(None, state, before, seat, rng)
         step = DEFAULT_SAMPLES // deals

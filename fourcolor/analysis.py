@@ -128,6 +128,17 @@ def _is_win(option: Option) -> bool:
     return option.event is not None and option.event.verb == "w"
 
 
+def deal_chains(
+    history: History | None, state: Round, before: int, seat: int, rng: random.Random
+) -> list[HandSampler]:
+    """The `CHAINS` samplers whose deals a decision takes in turn (deal k from chain k mod
+    `CHAINS`), sharing the likelihoods of the hands one chain has seen."""
+    chains = [HandSampler(history, state, before, seat, rng)]
+    for _ in range(CHAINS - 1):
+        chains.append(HandSampler(history, state, before, seat, rng, chains[0].known))
+    return chains
+
+
 def _rate(point: Point, state: Round, samples: int, seed: int, history: History | None) -> Decision:
     """Value every option of a decision on the same deals, and judge the one played.
 
@@ -143,9 +154,7 @@ def _rate(point: Point, state: Round, samples: int, seed: int, history: History 
     played_at = next((k for k, o in enumerate(options) if o.label == point.played), None)
     scale = unit(state.ruleset, players)
     rng = random.Random(f"fourcolor-analysis:{seed}:{point.before}:{point.seat}")
-    chains = [HandSampler(history, state, point.before, point.seat, rng)]
-    for _ in range(CHAINS - 1):  # the likelihoods of the hands one chain has seen, shared
-        chains.append(HandSampler(history, state, point.before, point.seat, rng, chains[0].known))
+    chains = deal_chains(history, state, point.before, point.seat, rng)
     active = list(range(len(options)))
     screen = 0
     if len(options) > KEEP + 1:
