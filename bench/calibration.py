@@ -32,7 +32,7 @@ from pathlib import Path
 from _common import header, table
 
 from fourcolor import iter_records
-from fourcolor.analysis import CHAINS, DEFAULT_SAMPLES, deal_chains
+from fourcolor.analysis import DEFAULT_SAMPLES, deal_chains
 from fourcolor.generate import generate_record
 from fourcolor.inference import HandSampler, History
 from fourcolor.notation import Record, parse_record
@@ -79,7 +79,7 @@ def _measure(record: Record, source: str, deals: int, every: int, tally: Tally) 
         rng = random.Random(f"calibration:{before}:{seat}")
         t0 = time.process_time()
         chains = deal_chains(history, state, before, seat, rng)  # as the reviewer deals
-        draws = [chains[k % CHAINS].hands()[:-1] for k in range(DEFAULT_SAMPLES)]
+        draws = [chains[k % len(chains)].hands()[:-1] for k in range(DEFAULT_SAMPLES)]
         cpu.append(time.process_time() - t0)
         uniform = HandSampler(None, state, before, seat, rng)
         step = DEFAULT_SAMPLES // deals

@@ -36,7 +36,11 @@ from .playout import greedy_playout
 DEFAULT_SAMPLES = 128
 # Independent chains of inferred hands (`inference.HandSampler`) a decision's deals take turns
 # from: one chain can stay for many deals among hands of one kind (a seat holding a pair or not).
+# Each chain has its own burn-in, which costs as much as about 100 deals' moves: a chain for
+# every `DEALS_PER_CHAIN` deals, so that an analysis at a few samples (the demo's 8) burns in
+# one chain, not four (its CPU would double).
 CHAINS = 4
+DEALS_PER_CHAIN = 16
 
 
 @dataclass(frozen=True)
@@ -129,12 +133,14 @@ def _is_win(option: Option) -> bool:
 
 
 def deal_chains(
-    history: History | None, state: Round, before: int, seat: int, rng: random.Random
+    history: History | None, state: Round, before: int, seat: int, rng: random.Random,
+    samples: int = DEFAULT_SAMPLES,
 ) -> list[HandSampler]:
-    """The `CHAINS` samplers whose deals a decision takes in turn (deal k from chain k mod
-    `CHAINS`), sharing the likelihoods of the hands one chain has seen."""
+    """The samplers whose deals a decision of `samples` deals takes in turn (deal k from chain
+    k mod their number): `CHAINS`, or one for every `DEALS_PER_CHAIN` deals when that is fewer,
+    sharing the likelihoods of the hands one chain has seen."""
     chains = [HandSampler(history, state, before, seat, rng)]
-    for _ in range(CHAINS - 1):
+    for _ in range(min(CHAINS, samples // DEALS_PER_CHAIN) - 1):
         chains.append(HandSampler(history, state, before, seat, rng, chains[0].known))
     return chains
 
@@ -148,13 +154,13 @@ def _rate(point: Point, state: Round, samples: int, seed: int, history: History 
     the deals so far do not settle whether it is), the number of deals is doubled, up to
     `EXTEND` times `samples`, for the options still in the race. `point.played` None: the
     reviewer's advice (`advise`), no option played, no deals added. The deals come in turn from
-    `CHAINS` `inference.HandSampler`s: the other hands inferred from `history` (None: uniform)."""
+    `deal_chains`: the other hands inferred from `history` (None: uniform)."""
     options, players = point.options, state.players
     results: list[list[float]] = [[] for _ in options]
     played_at = next((k for k, o in enumerate(options) if o.label == point.played), None)
     scale = unit(state.ruleset, players)
     rng = random.Random(f"fourcolor-analysis:{seed}:{point.before}:{point.seat}")
-    chains = deal_chains(history, state, point.before, point.seat, rng)
+    chains = deal_chains(history, state, point.before, point.seat, rng, samples)
     active = list(range(len(options)))
     screen = 0
     if len(options) > KEEP + 1:
@@ -165,7 +171,7 @@ def _rate(point: Point, state: Round, samples: int, seed: int, history: History 
         for sample in range(done, total):
             if sample == screen and screen and len(active) > KEEP + 1:
                 active = kept = screened(results, active, played_at, scale)
-            world = chains[sample % CHAINS].world()
+            world = chains[sample % len(chains)].world()
             playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
             for k in active:
                 # A pass leaves the round as it is: only a move needs a copy to be pushed on.

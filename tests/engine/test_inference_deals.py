@@ -8,6 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fourcolor.analysis import deal_chains
 from fourcolor.cards import KINDS
 from fourcolor.generate import generate_record
 from fourcolor.inference import HandSampler, History, unseen
@@ -90,3 +91,16 @@ def test_its_deals_hold_many_different_hands_late_in_a_round() -> None:
         )
         draws = {tuple(map(tuple, sampler.hands()[:-1])) for _ in range(64)}
         assert len(draws) >= 20, seed
+
+
+def test_a_decision_burns_in_a_chain_for_every_sixteen_deals_up_to_four() -> None:
+    # Each chain's burn-in costs about a hundred deals' moves: four at 2 or 8 samples (the tests',
+    # the demo's) doubled an analysis's CPU for deals that one chain gives as well.
+    record = generate_record("classic", 4, 0)
+    rounds = _rounds(record)
+    history = History(rounds, record.events)
+    counts = {
+        samples: len(deal_chains(history, rounds[20], 20, 1, random.Random("n"), samples))
+        for samples in (2, 8, 16, 32, 48, 64, 128, 1000)
+    }
+    assert counts == {2: 1, 8: 1, 16: 1, 32: 2, 48: 3, 64: 4, 128: 4, 1000: 4}
