@@ -35,7 +35,6 @@ from .claims import Claim, Live, may_claim, pong_or_gan_only, resolve_claims
 from .decisions import claim_of
 from .moves import best_completing_win, meld_claims
 from .notation import Event
-from .hands import partners
 from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .split import splits_with
 
@@ -82,6 +81,8 @@ class History:
         self.pairs = [self.ruleset.allows("pair", r) for r in "KAERHCP"]
         # The log-probability of each discard from each hand asked about (hand counts, card).
         self.discards: dict[tuple[int, ...], float] = {}
+        # exp(-SOFT * a discard value), per value (`_discard_loglik`).
+        self.weights: dict[float, float] = {}
         n = first.players + 1
         self.left: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
         self.seen: list[list[_Seen]] = [[] for _ in range(n)]
@@ -151,7 +152,9 @@ class History:
                 key = (*counts, item.card)
                 value = self.discards.get(key)
                 if value is None:
-                    value = _discard_loglik(counts, item.card, self.groups, self.pairs)
+                    value = _discard_loglik(
+                        counts, item.card, self.groups, self.pairs, self.weights
+                    )
                     self.discards[key] = value
                 total += value
             elif self._wins(counts, blocks, item):
@@ -182,16 +185,47 @@ class History:
         return False
 
 
-def _discard_loglik(hand: Sequence[int], card: int, groups: list[bool], pairs: list[bool]) -> float:
-    """The log-probability of discarding `card` from `hand` under the softened greedy choice."""
+# The kinds a seat may discard (all but the generals) in index order, each with its rank and
+# the first kind of its command or field (-1 for a soldier): `_discard_loglik`'s loop.
+_DISCARDABLE = tuple(
+    (i, i % 7, i - i % 7 + (0 if i % 7 < 3 else 3) if i % 7 < 6 else -1)
+    for i in range(KINDS)
+    if i % 7
+)
+
+
+def _discard_loglik(
+    hand: Sequence[int],
+    card: int,
+    groups: list[bool],
+    pairs: list[bool],
+    weights_of: dict[float, float],
+) -> float:
+    """The log-probability of discarding `card` from `hand` under the softened greedy choice.
+    Each kind's value is `hands.partners`'s, worked out here in the same operations (this is
+    the sampler's inner loop); `weights_of` keeps exp(-SOFT * value) per value met."""
     weights = 0.0
     mine = 0.0
-    for i in range(KINDS):
-        if hand[i] and i % 7:
-            w = math.exp(-SOFT * partners(i, hand, groups[i % 7], pairs[i % 7]))
-            weights += w
-            if i == card:
-                mine = w
+    for i, rank, first in _DISCARDABLE:
+        n = hand[i]
+        if not n:
+            continue
+        pair = pairs[rank]
+        score = (2.0 if pair else 0.5) * (n - 1)
+        if first >= 0:
+            score += float((hand[first] > 0) + (hand[first + 1] > 0) + (hand[first + 2] > 0) - 1)
+        if groups[rank] and (pair or n == 1):
+            same = (
+                (hand[rank] > 0) + (hand[rank + 7] > 0) + (hand[rank + 14] > 0)
+                + (hand[rank + 21] > 0)
+            )
+            score += 0.7 * (same - 1)
+        w = weights_of.get(score)
+        if w is None:
+            w = weights_of[score] = math.exp(-SOFT * score)
+        weights += w
+        if i == card:
+            mine = w
     return math.log(mine / weights) if mine > 0 else -math.inf
 
 

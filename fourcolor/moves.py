@@ -13,6 +13,22 @@ from .rulesets import Ruleset
 from .split import best_points
 
 NRANKS = 7
+# Per kind, the parts of `melds_with`'s cache key: (1 << colour, kind) of each other colour
+# of its rank, and its two command or field partners (None for a soldier, which has none).
+_OTHER_COLOURS = tuple(
+    tuple((1 << c, c * NRANKS + i % NRANKS) for c in range(4) if c != i // NRANKS)
+    for i in range(len(CARDS))
+)
+_PARTNERS = tuple(
+    None
+    if i % NRANKS == 6
+    else tuple(
+        j
+        for j in range(i // NRANKS * NRANKS, i // NRANKS * NRANKS + NRANKS - 1)
+        if j != i and (j % NRANKS < 3) == (i % NRANKS < 3)
+    )
+    for i in range(len(CARDS))
+)
 
 
 def melds_with(card: Card, hand: Sequence[int], ruleset: Ruleset) -> tuple[Meld, ...]:
@@ -24,14 +40,13 @@ def melds_with(card: Card, hand: Sequence[int], ruleset: Ruleset) -> tuple[Meld,
     # to 3), which other colours of its rank are held, whether its command or field partners
     # are. Those make the key of the ruleset's cache.
     colours = 0
-    for c in range(4):
-        if c != colour and hand[c * NRANKS + rank]:
-            colours |= 1 << c
-    partners = False
-    if rank < 6:
-        first = colour * NRANKS + (0 if rank < 3 else 3)
-        partners = all(hand[first + r] for r in range(3) if first + r != i)
-    key = (i, min(hand[i], 3), colours, partners)
+    for bit, other in _OTHER_COLOURS[i]:
+        if hand[other]:
+            colours |= bit
+    pair = _PARTNERS[i]
+    partners = pair is not None and hand[pair[0]] > 0 and hand[pair[1]] > 0
+    held = hand[i]
+    key = (i, held if held < 3 else 3, colours, partners)
     cache = ruleset.caches.melds_with
     known = cache.get(key)
     if known is not None:

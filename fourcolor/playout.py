@@ -21,9 +21,7 @@ from .claims import (
     ClaimRight,
     Live,
     claim_right,
-    may_claim,
     next_seat,
-    pong_or_gan_only,
     resolve_claims,
 )
 from .hands import (
@@ -134,11 +132,12 @@ class _Table:
         win = best_completing_win(hand, card, self.rs, self.exposed[seat], locked)
         return None if win is None else win.points
 
-    def _meld_choice(self, seat: int, live: Live, card: Card) -> tuple[Meld, ClaimRight] | None:
+    def _meld_choice(
+        self, seat: int, live: Live, card: Card, only_pong_or_gan: bool
+    ) -> tuple[Meld, ClaimRight] | None:
         """The meld the greedy bot claims (`_best_meld`), with its right; None when it has
-        none."""
+        none. `only_pong_or_gan`: `pong_or_gan_only` of the seat and the live card."""
         hand = self.hands[seat]
-        only_pong_or_gan = pong_or_gan_only(live, seat, self.players)
         if only_pong_or_gan and hand[live.card_index] < 2:
             return None
         # Without locked sets the choice depends only on the melds the card makes with the
@@ -233,28 +232,33 @@ class _Table:
         when the round ends."""
         live = self.live
         assert live is not None
-        card = CARDS[live.card_index]
+        index = live.card_index
+        card = CARDS[index]
         calls: list[tuple[Claim, Meld | None, int]] = []
-        first, second = OTHER_BLOCKS[card.index]
+        first, second = OTHER_BLOCKS[index]
+        # `may_claim` and `pong_or_gan_only` of each seat, from the live card's owner, its
+        # source and the seat after the owner (this loop runs for every live card).
+        owner = live.owner
+        drawn = live.source == "draw"
+        discarded = live.source == "discard"
+        after = next_seat(owner, self.players)
+        hands, blocks = self.hands, self.blocks
         for seat in range(1, self.players + 1):
-            if seat == declining or not may_claim(live, seat):
+            if seat == declining or (seat == owner and discarded):
                 continue
+            only_pong_or_gan = seat != owner and (drawn or seat != after)
             # The cheap refusals first: most seats can neither win with the card (another
             # rank block of the hand is known not to split) nor meld it (fewer than two
             # copies, and neither its drawer nor the seat after its discarder).
-            known = self.blocks[seat]
+            known = blocks[seat]
             may_win = known is None or (known[first] is not False and known[second] is not False)
-            if (
-                not may_win
-                and self.hands[seat][card.index] < 2
-                and pong_or_gan_only(live, seat, self.players)
-            ):
+            if not may_win and hands[seat][index] < 2 and only_pong_or_gan:
                 continue
             points = self._win_points(seat, card) if may_win else None
             if points is not None:
                 calls.append((Claim(seat, _WIN), None, points))
                 continue
-            choice = self._meld_choice(seat, live, card)
+            choice = self._meld_choice(seat, live, card, only_pong_or_gan)
             if seat in self.careful:
                 choice = self._careful_choice(seat, live, card, choice)
             if choice is not None and seat in self.patient and self._waits(seat, live, choice[0]):

@@ -78,3 +78,30 @@ def test_it_rarely_deals_a_pair_of_a_discard_its_seat_could_have_ponged() -> Non
     assert points >= 20
     assert uniform / points > 0.02  # uniform deals hold such a pair now and then
     assert inferred < uniform / 2
+
+
+def test_a_discards_likelihood_is_the_softened_greedy_value_of_each_kind() -> None:
+    # `_discard_loglik` works out `hands.partners` in its own loop: the same value, to the bit,
+    # for random hands of both rulesets (soldier pairs are no melds in bga).
+    from fourcolor.hands import partners
+    from fourcolor.inference import SOFT, _discard_loglik
+    from fourcolor.rulesets import get_ruleset
+
+    rng = random.Random(5)
+    for name in ("classic", "bga"):
+        rs = get_ruleset(name)
+        groups = [rs.allows("three_colour", r) for r in "KAERHCP"]
+        pairs = [rs.allows("pair", r) for r in "KAERHCP"]
+        weights: dict[float, float] = {}
+        for _ in range(300):
+            hand = [0] * 28
+            for k in rng.sample([k for k in range(28) for _ in range(4)], rng.randint(2, 21)):
+                hand[k] += 1
+            kinds = [i for i in range(28) if hand[i] and i % 7]
+            value = {
+                i: math.exp(-SOFT * partners(i, hand, groups[i % 7], pairs[i % 7])) for i in kinds
+            }
+            total = sum(value[i] for i in kinds)
+            for card in range(28):
+                expected = math.log(value[card] / total) if card in value else -math.inf
+                assert _discard_loglik(hand, card, groups, pairs, weights) == expected, (hand, card)
