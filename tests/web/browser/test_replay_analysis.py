@@ -94,10 +94,14 @@ def test_a_queued_analysis_appears_once_the_worker_is_done(
             route.fulfill(status=503, headers={"Retry-After": "1"}, body="")
 
     page.route("**/api/v1/games/*/analysis/", first_busy)
+    # The page's own clock, moved on by the test: its questions come 2 s apart, and 5 s after
+    # a busy answer, without the test waiting for them.
+    page.clock.install()
     request_analysis(seeded.missed, None, Parameters.of())
     open_replay(page, f"/games/{seeded.missed.pk}/?seat=1")
     assert page.locator("section.analysis").get_attribute("data-analysis-status") == "queued"
-    for _ in range(100):  # the page's first question (2 s after it opened), answered 503
+    page.clock.fast_forward(2_000)  # the page's first question, answered 503
+    for _ in range(100):
         if busy:
             break
         page.wait_for_timeout(100)
@@ -105,6 +109,7 @@ def test_a_queued_analysis_appears_once_the_worker_is_done(
 
     run_queued()  # the worker
 
+    page.clock.fast_forward(5_000)  # asked again after the busy answer
     page.wait_for_selector("section.analysis[data-analysis-status=done]", timeout=15_000)
     page.wait_for_selector("#replay[data-script=ready]", state="attached")
     assert page.locator("figure.chart--evaluation a.chart__point").count() > 0
@@ -122,12 +127,14 @@ def test_a_queued_analysis_says_running_once_a_worker_took_it(
     from jobs.analysis import Parameters, request_analysis
 
     page = make_page(locale=locale)
+    page.clock.install()
     request_analysis(seeded.missed, None, Parameters.of())
     open_replay(page, f"/games/{seeded.missed.pk}/")
     status = page.locator('[data-field="analysis-status"]')
     assert status.text_content() != running
 
     Job.objects.filter(status=Job.Status.QUEUED).update(status=Job.Status.RUNNING)
+    page.clock.fast_forward(2_000)  # the page's next question
 
     page.wait_for_function(
         "t => document.querySelector('[data-field=analysis-status]').textContent === t",
