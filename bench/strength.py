@@ -12,7 +12,8 @@ whatever the bots): once with seat k played by the bot under test (`--bot`, defa
 i mod N + 1 and k is seat (i + i div N) mod N + 1: every seat with every dealer. The figure is
 seat k's settlement in the first game minus the second, in points per round: its mean,
 standard error and 95 % interval over the deals, per table (ruleset and player count), with
-the CPU seconds it took.
+the CPU seconds it took. `--per-deal FILE` appends each deal's gain to FILE (JSON lines): two
+bots' runs against the same baseline then compare deal by deal.
 
 `--policy D` also plays D deals of the greedy bot with and without its bga rules (the
 forced-finish rule and the soldier discards: `make_bot("reckless")`), seats 1 and 3 careful
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+import json
 import random
 import statistics
 import sys
@@ -104,11 +106,9 @@ def policy_strength(rounds: int) -> bool:
             mean, se = interval(diffs)
             ok &= mean >= -2 * se
             changed = sum(1 for d in diffs if d)
-            print(
-                f"{name} seats, {ruleset}: {mean:+.3f} +- {se:.3f} points per seat and round "
-                f"over {rounds} deals ({changed} rounds played differently, "
-                f"{time.process_time() - started:.0f} s CPU)"
-            )
+            print(f"{name} seats, {ruleset}: {mean:+.3f} +- {se:.3f} points per seat and round "
+                  f"over {rounds} deals ({changed} rounds played differently, "
+                  f"{time.process_time() - started:.0f} s CPU)")
     return ok
 
 
@@ -119,12 +119,9 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=32, help="the analyst's deals a decision")
     parser.add_argument("--bot", default=None, help="the bot under test (analyst:SAMPLES)")
     parser.add_argument("--against", default="greedy", help="the baseline bot")
-    parser.add_argument(
-        "--tables", default="classic:4,bga:4,classic:3", help="RULESET:PLAYERS,... to play"
-    )
-    parser.add_argument(
-        "--policy", type=int, default=0, help="deals for the greedy and patient bots' rules"
-    )
+    parser.add_argument("--tables", default="classic:4,bga:4,classic:3", help="RULESET:PLAYERS,...")
+    parser.add_argument("--policy", type=int, default=0, help="deals for the bots' rules")
+    parser.add_argument("--per-deal", default=None, help="append each deal's gain to this file")
     args = parser.parse_args()
     bot = args.bot or f"analyst:{args.samples}"
     for kind in (bot, args.against):
@@ -134,11 +131,13 @@ def main() -> int:
         ruleset, players = spec.split(":")
         gains, cpu = duplicate(ruleset, int(players), args.deals, bot, args.against, args.first)
         mean, se = interval(gains)
-        row = [
-            f"{ruleset} {players}p", str(len(gains)), f"{mean:+.2f}", f"{se:.2f}",
-            f"{mean - 1.96 * se:+.2f} .. {mean + 1.96 * se:+.2f}",
-            str(sum(1 for g in gains if g)), f"{cpu:.0f}",
-        ]
+        if args.per_deal:
+            with open(args.per_deal, "a", encoding="utf-8") as out:
+                out.writelines(json.dumps({"table": spec, "deal": i, "gain": g}) + "\n"
+                               for i, g in enumerate(gains, start=args.first))
+        row = [f"{ruleset} {players}p", str(len(gains)), f"{mean:+.2f}", f"{se:.2f}",
+               f"{mean - 1.96 * se:+.2f} .. {mean + 1.96 * se:+.2f}",
+               str(sum(1 for g in gains if g)), f"{cpu:.0f}"]
         print(table(
             ["table", "deals", "gain per round", "standard error", "95 % interval",
              "deals played differently", "CPU s"],
