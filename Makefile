@@ -5,6 +5,8 @@
 #   make test                 the whole test suite, one test process per core
 #                             (PYTEST_ARGS="-k replay -x" to narrow it, "-n 0" for one process)
 #   make lint                 ruff over the repository, mypy --strict over the engine
+#   make native               the compiled engine again (install builds it): after editing the
+#                             engine, which runs as pure Python until it is rebuilt
 #
 # DATABASE_URL picks the database for all of them (SQLite under var/ when unset).
 
@@ -16,7 +18,7 @@ STAMP := $(VENV)/.installed
 RUN_ADDR ?= 127.0.0.1:8000
 PYTEST_ARGS ?=
 
-.PHONY: run test lint install chromium migrate
+.PHONY: run test lint install chromium migrate native
 
 install: $(STAMP)
 
@@ -30,7 +32,13 @@ $(PY):
 $(STAMP): pyproject.toml | $(PY)
 	@[ -x $(VENV)/bin/uv ] || $(PY) -m pip install --quiet --disable-pip-version-check uv
 	$(VENV)/bin/uv pip install --quiet --python $(PY) --upgrade-package pip pip -e '.[dev]'
+	@$(MAKE) --no-print-directory native
 	touch $@
+
+# The reviewer's hot engine modules compiled by mypyc (fourcolor/compiled.py), when mypy and a
+# C compiler are there; otherwise one line says why, and the engine stays pure Python.
+native: | $(PY)
+	@$(PY) scripts/build_native.py 2>&1 | tail -n 1
 
 migrate: $(STAMP)
 	$(PY) manage.py migrate --noinput

@@ -7,6 +7,10 @@ reads and writes FCN records. See docs/rules.md and docs/notation.md.
 
 from __future__ import annotations
 
+# First: the compiled hot modules go ahead of the sources when they were built from them
+# (fourcolor/compiled.py), before any of them is imported.
+from .compiled import ACTIVE as COMPILED
+
 from .cards import CARDS, Card, parse_card
 from .check import Check, check_record
 from .claims import Claim, ClaimRight, Live, claim_right, resolve_claims
@@ -38,6 +42,7 @@ __version__ = "1.8.1"
 
 
 __all__ = [
+    "COMPILED",
     "CARDS",
     "Card",
     "Check",
