@@ -65,13 +65,16 @@ sys.exit(0 if apps.get_model('records', 'Game').objects.exists() else 1)" >/dev/
 		$(PY) manage.py runserver $(RUN_ADDR); \
 	fi
 
-# Browser tests drive Debian's chromium. Installing it is best effort: only as root with apt.
+# Browser tests drive Debian's Chromium headless shell. Installing it is best effort: only as
+# root with apt.
 chromium:
-	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "Installing Debian's chromium for the browser tests (apt-get)..."; \
+	@if [ ! -x /usr/bin/chromium-headless-shell ] && [ "$$(id -u)" = 0 ] \
+			&& command -v apt-get >/dev/null; then \
+		echo "Installing Debian's chromium-headless-shell for the browser tests (apt-get)..."; \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends chromium; } >/dev/null 2>&1 \
-			|| echo "warning: could not install chromium; the browser tests cannot run."; \
+			apt-get install -y -qq --no-install-recommends chromium-headless-shell; } \
+			>/dev/null 2>&1 \
+			|| echo "warning: could not install chromium-headless-shell; the browser tests cannot run."; \
 	fi
 
 test: $(STAMP) chromium
