@@ -73,6 +73,15 @@ def pong_or_gan_only(live: Live, seat: int, players: int) -> bool:
     return seat != live.owner and (live.source == "draw" or seat != next_seat(live.owner, players))
 
 
+def seat_limits(live: Live, players: int) -> list[tuple[bool, bool]]:
+    """`may_claim` and `pong_or_gan_only` of every seat (indexed by seat; 0 unused) for one live
+    card: what a loop over the seats asks of each card once."""
+    return [(False, False)] + [
+        (may_claim(live, seat), pong_or_gan_only(live, seat, players))
+        for seat in range(1, players + 1)
+    ]
+
+
 # The members as plain names: reading `ClaimRight.X` goes through the enum's class-level
 # lookup (about 50 ns on 3.11), and the validator asks for a right on every meld.
 _CHI, _OWN_DRAW, _PONG, _GAN, _WIN = (

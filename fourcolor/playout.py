@@ -23,6 +23,7 @@ from .claims import (
     claim_right,
     next_seat,
     resolve_claims,
+    seat_limits,
 )
 from .hands import (
     DISCARDABLE,
@@ -236,17 +237,12 @@ class _Table:
         card = CARDS[index]
         calls: list[tuple[Claim, Meld | None, int]] = []
         first, second = OTHER_BLOCKS[index]
-        # `may_claim` and `pong_or_gan_only` of each seat, from the live card's owner, its
-        # source and the seat after the owner (this loop runs for every live card).
-        owner = live.owner
-        drawn = live.source == "draw"
-        discarded = live.source == "discard"
-        after = next_seat(owner, self.players)
+        limits = seat_limits(live, self.players)  # once per live card, not per seat asked
         hands, blocks = self.hands, self.blocks
         for seat in range(1, self.players + 1):
-            if seat == declining or (seat == owner and discarded):
+            allowed, only_pong_or_gan = limits[seat]
+            if seat == declining or not allowed:
                 continue
-            only_pong_or_gan = seat != owner and (drawn or seat != after)
             # The cheap refusals first: most seats can neither win with the card (another
             # rank block of the hand is known not to split) nor meld it (fewer than two
             # copies, and neither its drawer nor the seat after its discarder).
