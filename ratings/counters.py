@@ -13,7 +13,8 @@ from typing import Any, TypedDict
 
 from django.db import connection
 
-from ratings.models import ANY_PLAYERS, ANY_RULESET, MELD_KINDS
+from fourcolor.rulesets import MELD_KINDS
+from ratings.models import ANY_PLAYERS, ANY_RULESET
 from records.filters import GameFilters
 from records.models import Game, GameSeat, SeatAnalysis
 
@@ -56,6 +57,9 @@ SEAT_COUNTERS: dict[str, str] = {
     "missed_wins": "SUM(s.missed_wins)",
 }
 COUNTER_NAMES: tuple[str, ...] = tuple(SEAT_COUNTERS) + tuple(f"melds_{k}" for k in MELD_KINDS)
+# The counters the stored totals add batch by batch (`matches` and `best_win_points` are no sums).
+SUM_COUNTERS: tuple[str, ...] = tuple(
+    name for name in COUNTER_NAMES if name not in ("matches", "best_win_points"))
 
 # The pair figures from `a`'s side over seat pairs (a, b) of one game held by two different
 # players. Payments only flow between the finisher and each other seat (RULES.md §7), so summing
@@ -83,6 +87,9 @@ METRICS: dict[str, tuple[str, str | None, bool]] = {
 }
 # The PlayerTotals column holding each metric: its name, but for the net total's.
 METRIC_COLUMNS: dict[str, str] = {metric: metric for metric in METRICS} | {"net_total": "net"}
+# The ratios kept as columns (not computed at read time), so that each board is an index scan.
+RATIO_COLUMNS: tuple[str, ...] = tuple(
+    METRIC_COLUMNS[metric] for metric, (_, denominator, _) in METRICS.items() if denominator)
 # The reviewer's ratings of decisions (records.models.SeatAnalysis, one row per seat of each
 # analysed round, docs/analysis.md), aggregated over the rows `a` joined to their games `g`.
 ANALYSIS_COUNTERS: dict[str, str] = {
@@ -176,24 +183,22 @@ def where_sql(conditions: list[str]) -> str:
     return ("WHERE " + " AND ".join(conditions)) if conditions else ""
 
 
-def grouped(sql: str, groups: list[str], having: Iterable[str]) -> str:
-    """`sql` with its GROUP BY `groups` and HAVING conditions, if any."""
+def aggregate_sql(counters: Mapping[str, str], source: str, group_by: Iterable[str] = (),
+              conditions: Iterable[str] = (), having: Iterable[str] = (),
+              select: Iterable[str] | None = None) -> str:
+    """SELECT `select` (default: the group columns), then every aggregate of `counters`
+    (SEAT_COUNTERS over `seats_from()`, PAIR_COUNTERS over `pairs_from()`, ANALYSIS_COUNTERS
+    over `analysed_from()`), with its GROUP BY and HAVING, if any."""
+    groups = list(group_by)
+    leading = groups if select is None else list(select)
+    columns = leading + [f"{sql} AS {name}" for name, sql in counters.items()]
+    sql = f"SELECT {', '.join(columns)} FROM {source} {where_sql(list(conditions))}"
     if groups:
         sql += f" GROUP BY {', '.join(groups)}"
     having = list(having)
     if having:
         sql += " HAVING " + " AND ".join(having)
     return sql
-
-
-def seat_counters_sql(
-    group_by: Iterable[str] = (), conditions: Iterable[str] = (), having: Iterable[str] = ()
-) -> str:
-    """SELECT group columns, then every SEAT_COUNTERS aggregate, over seats ⨝ games."""
-    groups = list(group_by)
-    columns = groups + [f"{sql} AS {name}" for name, sql in SEAT_COUNTERS.items()]
-    sql = f"SELECT {', '.join(columns)} FROM {seats_from()} {where_sql(list(conditions))}"
-    return grouped(sql, groups, having)
 
 
 def meld_counts_sql(group_by: Iterable[str] = (), conditions: Iterable[str] = ()) -> str:
@@ -205,21 +210,6 @@ def meld_counts_sql(group_by: Iterable[str] = (), conditions: Iterable[str] = ()
         f"SELECT {', '.join(groups)}, COUNT(*) FROM {seats_from()} {join} {where} "
         f"GROUP BY {', '.join(groups)}"
     )
-
-
-def pair_counters_sql(
-    group_by: Iterable[str] = (),
-    conditions: Iterable[str] = (),
-    select: Iterable[str] | None = None,
-) -> str:
-    """SELECT `select` (default: the group columns), then every PAIR_COUNTERS aggregate."""
-    groups = list(group_by)
-    leading = groups if select is None else list(select)
-    columns = leading + [f"{sql} AS {name}" for name, sql in PAIR_COUNTERS.items()]
-    sql = f"SELECT {', '.join(columns)} FROM {pairs_from()} {where_sql(list(conditions))}"
-    if groups:
-        sql += f" GROUP BY {', '.join(groups)}"
-    return sql
 
 
 def counters_row(row: Iterable[Any]) -> dict[str, Any]:
@@ -237,7 +227,7 @@ def grouped_counters(group_by: list[str], conditions: list[str], params: list[An
     `conditions`, per value of the `group_by` columns."""
     out: dict[tuple[Any, ...], dict[str, Any]] = {}
     width = len(group_by)
-    for row in fetch(seat_counters_sql(group_by, conditions), params):
+    for row in fetch(aggregate_sql(SEAT_COUNTERS, seats_from(), group_by, conditions), params):
         counters = counters_row(row[width:])
         counters.update({f"melds_{kind}": 0 for kind in MELD_KINDS})
         out[tuple(row[:width])] = counters
@@ -246,18 +236,9 @@ def grouped_counters(group_by: list[str], conditions: list[str], params: list[An
     return out
 
 
-def analysis_counters_sql(
-    group_by: Iterable[str] = (), conditions: Iterable[str] = (), having: Iterable[str] = ()
-) -> str:
-    """SELECT group columns, then every ANALYSIS_COUNTERS aggregate, over analysed seats ⨝
-    games."""
-    groups = list(group_by)
-    columns = groups + [f"{sql} AS {name}" for name, sql in ANALYSIS_COUNTERS.items()]
-    sql = (
-        f"SELECT {', '.join(columns)} FROM {table_name(SeatAnalysis)} a "
-        f"JOIN {table_name(Game)} g ON g.id = a.game_id {where_sql(list(conditions))}"
-    )
-    return grouped(sql, groups, having)
+def analysed_from() -> str:
+    """`FROM` clause joining the analysed seats `a` to their games `g`."""
+    return f"{table_name(SeatAnalysis)} a JOIN {table_name(Game)} g ON g.id = a.game_id"
 
 
 def analysis_row(row: Iterable[Any]) -> dict[str, Any]:

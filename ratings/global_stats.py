@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Unpack
 
-from ratings.models import MELD_KINDS
+from fourcolor.rulesets import MELD_KINDS
 from ratings.counters import (
     FilterKeywords,
     chosen_filters,

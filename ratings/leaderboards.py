@@ -17,14 +17,15 @@ from ratings.counters import (
     METRIC_COLUMNS,
     METRICS,
     SEAT_COUNTERS,
-    analysis_counters_sql,
+    aggregate_sql,
+    analysed_from,
     analysis_row,
     counters_row,
     fetch,
     metric_value,
     player_json,
     ratio,
-    seat_counters_sql,
+    seats_from,
     totals_group,
     table_name,
     use_totals,
@@ -135,7 +136,7 @@ def _seat_board(
         )
     conditions, params = filters.where()
     having = [f"{SEAT_COUNTERS['rounds']} >= %s", f"({value_sql}) IS NOT NULL"]
-    inner = seat_counters_sql(["s.player_id"], conditions, having)
+    inner = aggregate_sql(SEAT_COUNTERS, seats_from(), ["s.player_id"], conditions, having)
     sql = _board_sql(inner, numerator, denominator, higher)
     return _board_rows(fetch(sql, [*params, min_rounds, limit]), counters_row,
                        lambda counters: metric_value(metric, counters))
@@ -148,7 +149,8 @@ def _analysis_board(
     numerator, denominator, higher = ANALYSIS_METRICS[metric]
     conditions, params = filters.where()
     having = [f"{ANALYSIS_COUNTERS['rounds']} >= %s", f"{ANALYSIS_COUNTERS[denominator]} > 0"]
-    inner = analysis_counters_sql(["a.player_id"], conditions, having)
+    inner = aggregate_sql(ANALYSIS_COUNTERS, analysed_from(), ["a.player_id"], conditions,
+                          having)
     sql = _board_sql(inner, numerator, denominator, higher)
     return _board_rows(fetch(sql, [*params, min_rounds, limit]), analysis_row,
                        lambda counters: ratio(counters[numerator], counters[denominator]))

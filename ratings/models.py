@@ -22,23 +22,6 @@ from records.models import Game, Player
 
 ANY_RULESET = ""
 ANY_PLAYERS = 0
-# fourcolor.rulesets.MELD_LABELS, in that order: one count column per kind (melds_<kind>).
-MELD_KINDS: tuple[str, ...] = (
-    "lone", "pair", "command", "field", "triple", "quad", "three_colour", "four_colour",
-)
-# The additive counters of PlayerTotals (docs/stats.md gives each one's SQL).
-SUM_COUNTERS: tuple[str, ...] = (
-    "rounds", "wins", "wins_on_self_draw", "wins_on_draw", "wins_on_discard", "deal_ins",
-    "forced",
-    "below_threshold", "below_threshold_paid", "win_points", "net", "exhausted", "no_winner",
-    "pongs", "gans", "chis", "own_draw_melds", "steals", "turns_lost", "draws", "win_turns",
-    "dealer_rounds", "dealer_wins", "redeals_declared", "missed_wins",
-) + tuple(f"melds_{kind}" for kind in MELD_KINDS)
-# Kept as columns (not computed at read time) so that each leaderboard is an index scan.
-RATIO_COLUMNS: tuple[str, ...] = (
-    "win_rate", "deal_in_rate", "net_per_round", "avg_win_points", "dealer_win_rate",
-    "missed_wins_per_round",
-)
 
 
 class DerivedState(models.Model):

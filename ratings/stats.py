@@ -24,7 +24,9 @@ from ratings.counters import (
     MAX_LIMIT,
     PAIR_COUNTERS,
     FilterKeywords,
-    analysis_counters_sql,
+    ANALYSIS_COUNTERS,
+    aggregate_sql,
+    analysed_from,
     analysis_row,
     analysis_summary,
     as_int,
@@ -32,7 +34,7 @@ from ratings.counters import (
     derive,
     fetch,
     grouped_counters,
-    pair_counters_sql,
+    pairs_from,
     player_json,
     table_name,
     totals_group,
@@ -42,6 +44,7 @@ from ratings.models import PairTotals, PlayerRating, PlayerTotals
 from records.filters import GameFilters
 from records.models import Player
 
+
 def _player(player: Player | int) -> Player:
     """The player (an instance or a primary key); Player.DoesNotExist when there is none."""
     if isinstance(player, Player):
@@ -49,11 +52,15 @@ def _player(player: Player | int) -> Player:
     return Player.objects.get(pk=int(player))
 
 
-def _seat_counters(filters: GameFilters, player_id: int) -> dict[str, Any]:
+def _where(filters: GameFilters, **players: int) -> tuple[list[str], list[Any]]:
+    """The filters' conditions, after one on each seat alias's player (`a=5`: a.player_id)."""
     conditions, params = filters.where()
-    conditions.insert(0, "s.player_id = %s")
-    params.insert(0, player_id)
-    return grouped_counters([], conditions, params)[()]
+    return ([f"{alias}.player_id = %s" for alias in players] + conditions,
+            [*players.values(), *params])
+
+
+def _seat_counters(filters: GameFilters, player_id: int) -> dict[str, Any]:
+    return grouped_counters([], *_where(filters, s=player_id))[()]
 
 
 def _totals_counters(filters: GameFilters, player_id: int) -> dict[str, Any]:
@@ -71,17 +78,15 @@ def _totals_counters(filters: GameFilters, player_id: int) -> dict[str, Any]:
 def analysis_stats(filters: GameFilters, player_id: int) -> dict[str, Any]:
     """The player's decisions as the reviewer rated them, over analysed rounds matching the
     filters (docs/stats.md, "Decision accuracy")."""
-    conditions, params = filters.where()
-    conditions.insert(0, "a.player_id = %s")
-    params.insert(0, player_id)
-    (row,) = fetch(analysis_counters_sql((), conditions), params)
+    conditions, params = _where(filters, a=player_id)
+    (row,) = fetch(aggregate_sql(ANALYSIS_COUNTERS, analysed_from(), (), conditions), params)
     return analysis_summary(analysis_row(row))
 
 
 def match_analysis_stats(match_id: int) -> dict[int, dict[str, Any]]:
     """Per player id: his decisions in the match's analysed rounds, as `analysis_stats` gives
     them (players with no analysed round left out)."""
-    sql = analysis_counters_sql(["a.player_id"], ["g.match_id = %s"])
+    sql = aggregate_sql(ANALYSIS_COUNTERS, analysed_from(), ["a.player_id"], ["g.match_id = %s"])
     return {int(row[0]): analysis_summary(analysis_row(row[1:]))
             for row in fetch(sql, [match_id])}
 
@@ -140,11 +145,10 @@ def _totals_opponents(filters: GameFilters, player_id: int, limit: int) -> list[
 def _seat_opponents(filters: GameFilters, player_id: int, limit: int) -> list[dict[str, Any]]:
     if limit == 0:
         return []
-    conditions, params = filters.where()
-    conditions.insert(0, "a.player_id = %s")
-    params.insert(0, player_id)
+    conditions, params = _where(filters, a=player_id)
+    inner = aggregate_sql(PAIR_COUNTERS, pairs_from(), ["b.player_id"], conditions)
     sql = (
-        f"SELECT t.*, p.name FROM ({pair_counters_sql(['b.player_id'], conditions)}) t "
+        f"SELECT t.*, p.name FROM ({inner}) t "
         f"JOIN {table_name(Player)} p ON p.id = t.player_id "
         "ORDER BY t.rounds DESC, t.player_id LIMIT %s"
     )
@@ -189,10 +193,8 @@ def head_to_head(
         )
         counts = row or dict.fromkeys(PAIR_COUNTERS, 0)
     else:
-        conditions, params = filters.where()
-        conditions[:0] = ["a.player_id = %s", "b.player_id = %s"]
-        params[:0] = [first.pk, second.pk]
-        (values,) = fetch(pair_counters_sql((), conditions), params)
+        conditions, params = _where(filters, a=first.pk, b=second.pk)
+        (values,) = fetch(aggregate_sql(PAIR_COUNTERS, pairs_from(), (), conditions), params)
         counts = {name: as_int(v) for name, v in zip(PAIR_COUNTERS, values, strict=True)}
     return {
         "filters": filters.statistics_json(),

@@ -20,22 +20,17 @@ from typing import Any
 
 from django.db import connection
 
-from ratings.models import (
-    ANY_PLAYERS,
-    ANY_RULESET,
-    RATIO_COLUMNS,
-    SUM_COUNTERS,
-    CountedGame,
-    PairTotals,
-    PlayerTotals,
-)
+from ratings.models import ANY_PLAYERS, ANY_RULESET, CountedGame, PairTotals, PlayerTotals
 from ratings.counters import (
     METRICS,
     METRIC_COLUMNS,
     PAIR_COUNTERS,
+    RATIO_COLUMNS,
+    SUM_COUNTERS,
     fetch,
     grouped_counters,
-    pair_counters_sql,
+    aggregate_sql,
+    pairs_from,
     ratio_columns,
     seats_from,
 )
@@ -70,10 +65,6 @@ def _counted_condition(alias: str) -> str:
     return f"EXISTS (SELECT 1 FROM {counted} c WHERE c.game_id = {alias}.id)"
 
 
-def _in_condition(column: str, ids: Sequence[int]) -> tuple[str, list[int]]:
-    return f"{column} IN ({', '.join(['%s'] * len(ids))})", list(ids)
-
-
 # ----------------------------------------------------------------------------- rebuild
 
 
@@ -105,9 +96,9 @@ def _rebuild(player_ids: Sequence[int] | None) -> tuple[int, int]:
     seat_conditions, seat_params = [counted], []
     pair_conditions, pair_params = [counted], []
     if player_ids is not None:
-        mine, seat_params = _in_condition("s.player_id", player_ids)
-        a_in, a_params = _in_condition("a.player_id", player_ids)
-        b_in, b_params = _in_condition("b.player_id", player_ids)
+        mine, seat_params = _batch_condition("s.player_id", player_ids)
+        a_in, a_params = _batch_condition("a.player_id", player_ids)
+        b_in, b_params = _batch_condition("b.player_id", player_ids)
         seat_conditions.append(mine)
         pair_conditions += [a_in, b_in]
         pair_params = a_params + b_params
@@ -204,7 +195,7 @@ def _merge_players(batch: dict[tuple[int, str, int], dict[str, Any]]) -> None:
     real = "DOUBLE PRECISION" if connection.vendor == "postgresql" else "REAL"
     for metric, column in METRIC_COLUMNS.items():
         numerator, denominator, _ = METRICS[metric]
-        if column not in RATIO_COLUMNS or denominator is None:
+        if denominator is None:
             continue
         den = f"({table}.{denominator} + excluded.{denominator})"
         num = f"({table}.{numerator} + excluded.{numerator})"
@@ -295,15 +286,15 @@ def _add_pairs(conditions: list[str], params: list[Any]) -> int:
         # Every level from one pass over the seat pairs (a rolled-up column is NULL in its
         # grouping set: "any"; games always have a ruleset and a size).
         sets = ", ".join(f"({', '.join(pair + list(g))})" for g, _, _ in _LEVEL_SQL)
-        queries = [pair_counters_sql(
-            [f"GROUPING SETS ({sets})"], conditions,
+        queries = [aggregate_sql(
+            PAIR_COUNTERS, pairs_from(), [f"GROUPING SETS ({sets})"], conditions,
             select=[*pair, f"COALESCE(g.ruleset, '{ANY_RULESET}')",
                     f"COALESCE(g.players, {ANY_PLAYERS})"],
         )]
     else:
         queries = [
-            pair_counters_sql([*pair, *group_by], conditions,
-                              select=[*pair, ruleset_sql, players_sql])
+            aggregate_sql(PAIR_COUNTERS, pairs_from(), [*pair, *group_by], conditions,
+                          select=[*pair, ruleset_sql, players_sql])
             for group_by, ruleset_sql, players_sql in _LEVEL_SQL
         ]
     written = 0
@@ -328,5 +319,4 @@ def _batch_condition(column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
             f"{column} BETWEEN %s AND %s AND {column} = ANY(%s::bigint[])",
             [min(ids), max(ids), list(ids)],
         )
-    in_ids, params = _in_condition(column, ids)
-    return in_ids, list(params)
+    return f"{column} IN ({', '.join(['%s'] * len(ids))})", list(ids)

@@ -30,9 +30,8 @@ import fourcolor
 from fourcolor import notation
 from fourcolor.facts import seat_facts
 from fourcolor.generate import generate_match, generate_record
+from ratings.counters import RATIO_COLUMNS, SUM_COUNTERS
 from ratings.models import (
-    RATIO_COLUMNS,
-    SUM_COUNTERS,
     CountedGame,
     DerivedState,
     PairTotals,
