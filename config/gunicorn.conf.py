@@ -8,15 +8,17 @@ Defaults for every host; gunicorn's own command-line options (or GUNICORN_CMD_AR
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 from pathlib import Path
 
-# The file is run by path: make the project importable for config.env and config.logging.
+# The file is run by path: make the project and its Django settings importable.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from django.conf import settings  # noqa: E402
 
 from config import gunicorn_errors  # noqa: E402
-from config.env import env_bool, env_int, env_str  # noqa: E402
-from config.logging import logging_config  # noqa: E402
 
 # --- Sockets and processes --------------------------------------------------------------------
 
@@ -65,12 +67,9 @@ access_log_format = (
     '%(h)s "%(r)s" %(s)s %(B)s %(D)sus id=%({x-request-id}o)s "%(a)s"'
 )
 errorlog = "-"
-loglevel = env_str("LOG_LEVEL", "info").lower()
+loglevel = settings.LOG_LEVEL.lower()
 # Gunicorn's own lines (worker boots, timeouts) in the application's format (LOG_FORMAT).
-_debug = env_bool("DEBUG", True)
-logconfig_dict = logging_config(
-    loglevel.upper(), env_str("LOG_FORMAT", "plain" if _debug else "json").lower()
-)
+logconfig_dict = settings.LOGGING
 
 # --- Background job workers -------------------------------------------------------------------
 
@@ -78,7 +77,7 @@ logconfig_dict = logging_config(
 # (`manage.py run_jobs`, jobs/supervisor.py): started once the server is ready, started again
 # if one dies, stopped with the master. Long work (large uploads, statistics) runs there, never
 # in a web worker's request. With CELERY_BROKER_URL set, Celery's workers do it instead.
-_job_workers = 0 if env_str("CELERY_BROKER_URL") else env_int("JOB_WORKERS", 2, minimum=0)
+_job_workers = 0 if settings.CELERY_BROKER_URL else settings.JOB_WORKERS
 _pool = None
 
 
