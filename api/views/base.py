@@ -1,5 +1,5 @@
 """What every API view shares: the error handler, JSON errors whatever the negotiated format,
-the default throttles, and the browsable API's Content-Security-Policy allowance."""
+the throttle, and the browsable API's Content-Security-Policy allowance."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from api.exceptions import error_body
 from api.negotiation import FormatFirstNegotiation
 from api.renderers import TextRenderer
 from api.schema import ApiAutoSchema
-from api.throttling import DEFAULT_THROTTLES
+from api.throttling import ApiThrottle
 from common.rates import rate_limit_headers
 
 
@@ -70,7 +70,7 @@ class BrowsableApiCspMixin:
 # one would inherit from here (each operation has its own; tests/api/test_schema.py).
 class ApiViewMixin(BrowsableApiCspMixin):
 
-    throttle_classes = DEFAULT_THROTTLES
+    throttle_classes = [ApiThrottle]
     schema = ApiAutoSchema()
     # For a 200 to GET without validators of its own (api.caching): lists and statistics.
     cache_control = LIST_CACHE_CONTROL

@@ -36,7 +36,6 @@ from api.serializers.drafts import (
     draft_json,
 )
 from api.schema.drafts import DRAFTS
-from api.throttling import SCOPED_THROTTLES
 from api.views.base import ApiViewMixin
 from drafts import services
 from drafts.models import Draft
@@ -64,7 +63,6 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
     permission_classes = [IsAuthenticated]
     pagination_class = ApiPagination
     lookup_value_regex = r"\d+"
-    throttle_classes = SCOPED_THROTTLES
     cache_control = PRIVATE_CACHE_CONTROL  # one's own drafts
     serializer_class = DraftSerializer
     parser_classes = [JsonParser]

@@ -43,7 +43,6 @@ from api.serializers.games import (
     PlyRangeQuery,
     export_max_games,
 )
-from api.throttling import SCOPED_THROTTLES
 from api.views.base import ApiViewMixin
 from records.deletion import can_delete, delete_game
 from api.filters import ApiGameFilter as GameFilter
@@ -74,12 +73,12 @@ class GameViewSet(
     filter_backends = [DjangoFilterBackend]
     filterset_class = GameFilter
     pagination_class = CursorPagination
-    throttle_classes = SCOPED_THROTTLES
     # Other paths fall through to api.urls' catch-all: a JSON 404 too.
     lookup_value_regex = r"\d+"
     queries = {"export": ExportQuery, "ply": PlyQuery, "plies": PlyRangeQuery,
                "destroy": DeleteQuery}
 
+    throttle_scope = ""
     game_validators: tuple[str, float | None] | None = None
 
     def unchanged(self, game: Game) -> Response | None:
@@ -222,7 +221,8 @@ class GameViewSet(
     # --------------------------------------------------------------------- export
 
     @action(detail=False, methods=["get"], url_path="export", url_name="export",
-            renderer_classes=[NdjsonRenderer, FcnRenderer], pagination_class=None)
+            renderer_classes=[NdjsonRenderer, FcnRenderer], pagination_class=None,
+            throttle_scope="export")  # counted under its own scope too (api.throttling)
     def export(self, request: Request) -> StreamingHttpResponse:
         data = self.query()
         games = self.filter_queryset(games_queryset(detail=True))
@@ -242,11 +242,6 @@ class GameViewSet(
         if following is not None:
             response["Link"] = link_header([(following, "next")])
         return response
-
-    def get_throttles(self) -> list[Any]:
-        # An export also counts under its own scope (api.throttling); other reads do not.
-        self.throttle_scope = "export" if self.action == "export" else ""
-        return super().get_throttles()
 
 
 def _seat(query: dict[str, Any], game: Game) -> int | None:

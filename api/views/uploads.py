@@ -24,7 +24,6 @@ from api.parsers import (
     PlainTextParser,
 )
 from api.schema.uploads import UPLOADS
-from api.throttling import SCOPED_THROTTLES
 from api.views.analysis import POLL_SECONDS
 from api.views.base import ApiViewMixin
 from api.serializers.jobs import JobDetailSerializer
@@ -57,7 +56,6 @@ class UploadView(ApiViewMixin, APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [FcnTextParser, PlainTextParser, OctetStreamParser, MultiPartParser,
                       FormParser, JsonParser, NdjsonParser]
-    throttle_classes = SCOPED_THROTTLES
     throttle_scope = "upload"
 
     def post(self, request: Request) -> Response:

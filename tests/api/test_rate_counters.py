@@ -52,7 +52,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """The throttles' clock (Redis times its windows by its own: tests that move this clock
     skip Redis)."""
     now = [time.time()]
-    monkeypatch.setattr(throttling.MultiRateThrottle, "timer", lambda self: now[0])
+    monkeypatch.setattr(throttling.ApiThrottle, "timer", lambda self: now[0])
     return now
 
 

@@ -40,7 +40,7 @@ def rates(settings: Any, **scopes: str) -> None:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     now = [1_000_000.0]
-    monkeypatch.setattr(throttling.MultiRateThrottle, "timer", lambda self: now[0])
+    monkeypatch.setattr(throttling.ApiThrottle, "timer", lambda self: now[0])
     return now
 
 
