@@ -1,9 +1,10 @@
 """The OpenAPI schema's conventions, in one AutoSchema used by every API view.
 
 - Every operation documents 400 (an unknown or invalid query parameter: see
-  api.views.base), 401 (a bad token: authentication is tried on reads as well), 414 (a
-  query string over the limit: config.middleware) and 429 (throttled) with the error body,
-  besides what the view declares itself.
+  api.views.base), 401 (a bad token: authentication is tried on reads as well; not signed
+  in, where the operation needs it), 403 on writes (CSRF, a read-only token), 414 (a query
+  string over the limit: config.middleware) and 429 (throttled) with the error body, besides
+  what the view declares itself.
 - Optional query parameters allow an empty value, which means "not given"; a text one
   without a pattern of its own has the pattern that refuses NUL, as the server does.
 - The archive's filters are documented with their real types and bounds
@@ -19,6 +20,7 @@ from django import forms
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import force_instance
+from rest_framework.permissions import SAFE_METHODS
 from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
@@ -37,7 +39,8 @@ COMMON_ERRORS = {
     "414": "The query string is longer than QUERY_STRING_MAX_BYTES (4096 by default).",
     "429": "Too many requests: retry after `Retry-After` seconds.",
 }
-
+NOT_SIGNED_IN = "Not signed in."
+WRITE_REFUSED = "CSRF check failed (session), or a read-only token (`read_only_token`)."
 
 # Sent with every 200 to GET but the streamed export, and with its 304 (api.caching).
 CACHE_HEADERS = {
@@ -148,7 +151,12 @@ class ApiAutoSchema(AutoSchema):
             if schema.get("type") == "string" and not {"pattern", "format", "enum"} & set(schema):
                 schema["pattern"] = NO_NUL
         ref = self.resolve_serializer(ErrorDoc, "response").ref
-        for code, description in COMMON_ERRORS.items():
+        common = dict(COMMON_ERRORS)
+        if {} not in operation.get("security", [{}]):
+            common["401"] = NOT_SIGNED_IN
+        if self.method not in SAFE_METHODS:
+            common["403"] = WRITE_REFUSED
+        for code, description in common.items():
             operation["responses"].setdefault(
                 code, {"content": {"application/json": {"schema": ref}}, "description": description}
             )
@@ -194,8 +202,6 @@ class ApiAutoSchema(AutoSchema):
 
 
 JSON = "application/json"
-NOT_SIGNED_IN = "Not signed in."
-CSRF_FAILED = "CSRF check failed (session authentication)."
 
 
 def errors(meanings: dict[int, str], media_type: str | None = None) -> dict[Any, Any]:

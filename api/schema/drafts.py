@@ -9,7 +9,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 
-from api.schema import CSRF_FAILED, NOT_SIGNED_IN, errors, resource
+from api.schema import errors, resource
 from api.serializers.drafts import (
     DraftCommentSerializer,
     DraftDetailDoc,
@@ -32,7 +32,7 @@ ILLEGAL = OpenApiResponse(
     ErrorDoc, "A malformed body (`validation`, `syntax`), or what it sends is refused by the "
     "rules: `illegal`, with the engine's category, message, ply and event in `record`.",
 )
-ERRORS = {**errors({401: NOT_SIGNED_IN, 403: CSRF_FAILED}), 404: NOT_YOURS}
+ERRORS = {404: NOT_YOURS}
 BAD = {400: ILLEGAL}
 DETAIL = OpenApiResponse(DraftDetailDoc, "The draft's state after the change.")
 CREATE_REQUEST = PolymorphicProxySerializer(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
-from api.schema import JSON, NOT_SIGNED_IN, errors, resource
+from api.schema import JSON, errors, resource
 from api.serializers.analysis import AnalysisAnswerDoc, AnalysisRequest
 from api.serializers.games import (
     DeletedGameSerializer,
@@ -49,7 +49,7 @@ GAMES = resource(
             "from which staff can restore it."
         ),
         responses={204: None, **errors({
-            400: "An invalid `reason`.", 401: NOT_SIGNED_IN,
+            400: "An invalid `reason`.",
             403: "Not the uploader, nor staff (or, with a session, no CSRF token)."}),
             **ERRORS_READ},
     ),
@@ -157,8 +157,7 @@ ANALYSIS = resource(
         responses={
             200: OpenApiResponse(AnalysisAnswerDoc, "Already analysed so: nothing queued."),
             202: OpenApiResponse(AnalysisAnswerDoc, "Queued (or already running)."),
-            **errors({400: "Invalid samples or seed.", 401: NOT_SIGNED_IN,
-                      403: "CSRF check failed (session).", 404: "No such game.",
+            **errors({400: "Invalid samples or seed.", 404: "No such game.",
                       429: "Too many analyses requested in the last hour."}),
         },
     ),

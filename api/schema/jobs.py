@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 
-from api.schema import NOT_SIGNED_IN, errors, resource
+from api.schema import errors, resource
 from api.serializers.jobs import (
     AnalyseRequest,
     JobDetailSerializer,
@@ -12,8 +12,7 @@ from api.serializers.jobs import (
     RevalidateRequest,
 )
 
-STAFF_ERRORS = errors({400: "An invalid option.", 403: "Not staff (or CSRF check failed).",
-                       401: NOT_SIGNED_IN})
+STAFF_ERRORS = errors({400: "An invalid option.", 403: "Not staff (or CSRF check failed)."})
 
 JOBS = resource(
     "jobs",
@@ -22,13 +21,13 @@ JOBS = resource(
                    "first, with their status and progress; a batch of analyses stands for "
                    "its games' analyses, which are not listed.",
                    responses={200: JobSerializer(many=True),
-                              **errors({404: "No such page.", 401: NOT_SIGNED_IN})}),
+                              **errors({404: "No such page."})}),
     retrieve=extend_schema(
         summary="A background job",
         description="Its status, progress and report so far. Only its creator and staff see "
                     "it; for anyone else it does not exist (404).",
         responses={200: JobDetailSerializer,
-                   **errors({404: "No such job (or not yours).", 401: NOT_SIGNED_IN})},
+                   **errors({404: "No such job (or not yours)."})},
     ),
     revalidate=extend_schema(
         summary="Revalidate the archive in the background (staff)",

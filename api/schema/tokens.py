@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
 
-from api.schema import NOT_SIGNED_IN, errors, resource
+from api.schema import errors, resource
 from api.serializers.tokens import (
     NewTokenSerializer,
     PasswordSerializer,
@@ -12,7 +12,6 @@ from api.serializers.tokens import (
     TokenSerializer,
 )
 
-CSRF_OR_SCOPE = "CSRF check failed (session), or a read-only token (`read_only_token`)."
 INVALID = "A missing or invalid field."
 TOO_MANY = "Already the most tokens one may have (50): revoke one first (`too_many_tokens`)."
 NO_TOKEN = "Signed in without a token."
@@ -23,7 +22,7 @@ TOKEN = resource(
         summary="The token this request is made with",
         description="Its name, scope and last four characters; never the key. Signed in with "
                     "a session (no token): 404, see `/auth/tokens/`.",
-        responses={200: TokenSerializer, **errors({401: NOT_SIGNED_IN, 404: NO_TOKEN})},
+        responses={200: TokenSerializer, **errors({404: NO_TOKEN})},
     ),
     post=extend_schema(
         summary="Get a new API token (with a password, or signed in)",
@@ -50,7 +49,7 @@ TOKEN = resource(
             201: NewTokenSerializer,
             **errors({400: INVALID, 401: "Wrong username or password, or an inactive user "
                                          "(or no body and not signed in).",
-                      403: CSRF_OR_SCOPE, 409: TOO_MANY,
+                      409: TOO_MANY,
                       429: "Throttled, or locked out after failed sign-ins."}),
         },
     ),
@@ -59,8 +58,7 @@ TOKEN = resource(
         description="The key stops working at once. Signed in with a session (no token): 404, "
                     "revoke one at `/auth/tokens/{id}/`.",
         request=None,
-        responses={204: None, **errors({401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE,
-                                        404: NO_TOKEN})},
+        responses={204: None, **errors({404: NO_TOKEN})},
     ),
 )
 
@@ -69,7 +67,7 @@ TOKENS = resource(
     get=extend_schema(
         summary="My API tokens",
         description="Newest first, at most 50; never their keys.",
-        responses={200: TokenSerializer(many=True), **errors({401: NOT_SIGNED_IN})},
+        responses={200: TokenSerializer(many=True)},
     ),
     post=extend_schema(
         summary="Make a named API token",
@@ -79,19 +77,17 @@ TOKENS = resource(
         request=TokenRequestSerializer,
         examples=[OpenApiExample("Read only", value={"name": "dashboard", "scope": "read"},
                                  request_only=True)],
-        responses={201: NewTokenSerializer, **errors({
-            401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE, 400: INVALID, 409: TOO_MANY})},
+        responses={201: NewTokenSerializer, **errors({400: INVALID, 409: TOO_MANY})},
     ),
 )
 
+NOT_YOURS = errors({404: "Not one of your tokens."})
 TOKEN_DETAIL = resource(
     "auth",
     get=extend_schema(summary="One of my API tokens",
-                   description="Its name, scope and last four characters; never the key.",
-                   responses={200: TokenSerializer, **errors({
-                       401: NOT_SIGNED_IN, 404: "Not one of your tokens."})}),
+                      description="Its name, scope and last four characters; never the key.",
+                      responses={200: TokenSerializer, **NOT_YOURS}),
     delete=extend_schema(summary="Revoke one of my API tokens",
-                   description="Its key stops working at once.",
-                   responses={204: None, **errors({
-                       401: NOT_SIGNED_IN, 403: CSRF_OR_SCOPE, 404: "Not one of your tokens."})}),
+                         description="Its key stops working at once.",
+                         responses={204: None, **NOT_YOURS}),
 )

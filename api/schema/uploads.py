@@ -6,7 +6,7 @@ import re
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 
-from api.schema import CSRF_FAILED, NOT_SIGNED_IN, errors, resource
+from api.schema import errors, resource
 from api.serializers.jobs import JobDetailSerializer
 from fourcolor.rulesets import RULESETS, SWITCH_NAMES, SWITCH_VALUES
 
@@ -101,7 +101,6 @@ UPLOADS = resource(
             **errors({400: "A malformed request: nothing sent, both a `file` and a `text`, a "
                            "body that is not what its type says, a `switches` the engine "
                            "refuses (a name given twice).",
-                      401: NOT_SIGNED_IN, 403: CSRF_FAILED,
                       413: "The body is larger than the upload limit.",
                       415: "An unsupported content type."}),
         },
