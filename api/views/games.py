@@ -73,8 +73,8 @@ class GameViewSet(
     filter_backends = [DjangoFilterBackend]
     filterset_class = GameFilter
     pagination_class = CursorPagination
-    # Other paths fall through to api.urls' catch-all: a JSON 404 too.
-    lookup_value_regex = r"\d+"
+    # Keys a database column holds; other paths fall through to api.urls' catch-all: a 404.
+    lookup_value_regex = "[0-9]{1,18}"
     queries = {"export": ExportQuery, "ply": PlyQuery, "plies": PlyRangeQuery,
                "destroy": DeleteQuery}
 
@@ -96,17 +96,6 @@ class GameViewSet(
         if self.game_validators is not None and response.status_code == 200:
             validators(response, *self.game_validators, GAME_CACHE_CONTROL)
         return super().finalize_response(request, response, *args, **kwargs)
-
-    def get_object(self) -> Game:
-        # As GenericAPIView.get_object (404, then the object's permissions) with
-        # get_queryset's fields. The URL's key is digits (lookup_value_regex), but any number
-        # of them: past 20 no key is stored (and past 4,300 int() refuses the text).
-        key = self.kwargs[self.lookup_url_kwarg or self.lookup_field]
-        game = self.get_queryset().filter(pk=int(key)).first() if len(key) <= 20 else None
-        if game is None:
-            raise Http404("No Game matches the given query.")
-        self.check_object_permissions(self.request, game)
-        return game
 
     def get_queryset(self) -> QuerySet[Game]:
         if (fields := GAME_FIELDS.get(self.action)) is not None:
@@ -181,15 +170,15 @@ class GameViewSet(
 
     # --------------------------------------------------------------------- replay
 
-    @action(detail=True, methods=["get"], url_path=r"plies/(?P<ply>\d+)", url_name="ply",
+    @action(detail=True, methods=["get"], url_path="plies/(?P<ply>[0-9]{1,9})", url_name="ply",
             filter_backends=[], pagination_class=None)
     def ply(self, request: Request, pk: str, ply: str) -> Response:
         query = self.query()
         game = self.get_object()
         if (fresh := self.unchanged(game)) is not None:
             return fresh
-        number = _whole_number(ply)
-        if number is None or number > game.event_count:
+        number = int(ply)
+        if number > game.event_count:
             raise Http404(_("This game has plies 0 to %(last)s.") % {"last": game.event_count})
         return Response(ply_answers(request, game, _seat(query, game), [number])[0])
 
@@ -251,8 +240,3 @@ def _seat(query: dict[str, Any], game: Game) -> int | None:
         raise Http404(_("This game has seats 1 to %(last)s.") % {"last": game.players})
     return seat
 
-
-def _whole_number(text: str) -> int | None:
-    if not (text.isascii() and text.isdecimal()) or len(text) > 9:
-        return None
-    return int(text)
