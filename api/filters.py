@@ -100,6 +100,11 @@ class ApiGameFilter(GameFilter):
         return games
 
 
+class DeletedFilter(django_filters.FilterSet):
+    since = UtcDateTimeFilter(field_name="at", lookup_expr="gte", help_text="deleted at or "
+                              "after this time, ISO 8601 (`Z` or an offset; without one, UTC)")
+
+
 def missing_ids(ids: list[int]) -> list[int]:
     """The ids among `ids` that no stored game has (never stored, or deleted)."""
     stored = set(Game.objects.filter(pk__in=ids).values_list("pk", flat=True))

@@ -77,15 +77,9 @@ def ndjson_lines(
 
 def fcn_separator(text: str) -> str:
     """What ends a record's text and leaves one blank line after it, in its own line-ending
-    style (a bare \\r stays a bare \\r: a \\n after it would turn it into \\r\\n)."""
-    if text.endswith("\r\n"):
-        return "\r\n"
-    if text.endswith("\r"):
-        return "\r"
-    if text.endswith("\n"):
-        return "\n"
-    # The record's last line had no ending (it closed its upload file): one must be added.
-    return "\n\n"
+    style (a bare \\r stays a bare \\r: a \\n after it would turn it into \\r\\n); a last line
+    without an ending (it closed its upload file) gets one first."""
+    return next((end for end in ("\r\n", "\r", "\n") if text.endswith(end)), "\n\n")
 
 
 def fcn_lines(games: QuerySet[Game]) -> Iterator[str]:

@@ -13,6 +13,14 @@ from rest_framework.parsers import BaseParser, JSONParser
 from records.services import ndjson_texts
 
 
+def content_length(request: Any) -> int:
+    """The body's declared length (0 when missing or not a number, as Django reads it)."""
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
 class FcnTextParser(BaseParser):
     """A body of FCN text (`text/x-fcn`; `text/plain` and `application/octet-stream` below).
     Other text types (`text/html`, `text/csv`) are not FCN: a 415, not an upload of refusals.

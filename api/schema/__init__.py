@@ -27,7 +27,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
-from api.filters import IDS_PATTERN, MAX_IDS, IdsField
+from api.filters import IDS_PATTERN, MAX_IDS, ApiGameFilter, IdsField
 from api.serializers.common import NO_NUL, ClosedSerializer
 from api.serializers.errors import ErrorDoc
 
@@ -103,7 +103,7 @@ class GameFilterExtension(DjangoFilterExtension):
             parameter["schema"] = {"type": "integer", "enum": [int(n) for n in schema["enum"]]}
         elif isinstance(field, forms.CharField) and field.max_length is not None:
             schema.update(maxLength=field.max_length)
-        if field_name in GAME_FILTER_WORDS:
+        if field_name in GAME_FILTER_WORDS and issubclass(filterset_class, ApiGameFilter):
             parameter["description"] = GAME_FILTER_WORDS[field_name]
         return parameters
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from drf_spectacular.utils import extend_schema_field
@@ -14,7 +12,6 @@ from fourcolor import replay_json
 from fourcolor.rulesets import MAX_PLAYERS
 from rest_framework import serializers
 
-from api.filters import UtcDateTimeField
 from api.pagination import CURSOR_PATTERN, MAX_CURSOR
 from api.serializers.common import NO_NUL, BlankablePatternText, PlayerRefSerializer, absolute
 from api.serializers.replays import FinishDoc
@@ -268,21 +265,6 @@ class ExportQuery(serializers.Serializer[Any]):
         help_text="continue after the game a `Link: <…>; rel=\"next\"` header's cursor names "
         "(empty: from the start)",
     )
-
-
-class UtcDateTime(serializers.DateTimeField):
-    """An ISO 8601 time as the archive's filters read one (api.filters.UtcDateTimeField)."""
-
-    def to_internal_value(self, value: Any) -> datetime.datetime | None:
-        try:
-            return UtcDateTimeField(required=False).clean(value)
-        except forms.ValidationError as exc:
-            raise serializers.ValidationError(exc.messages) from None
-
-
-class DeletedQuery(serializers.Serializer[Any]):
-    since = UtcDateTime(required=False, help_text="deleted at or after this time, ISO 8601 "
-                        "(`Z` or an offset; without one, UTC)")
 
 
 class DeletedGameSerializer(serializers.Serializer[Any]):

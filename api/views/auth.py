@@ -20,7 +20,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.caching import NO_STORE
-from api.exceptions import Conflict, error_body
+from api.exceptions import Conflict
+from api.parsers import content_length
 from api.schema.tokens import TOKEN, TOKEN_DETAIL, TOKENS
 from api.serializers.tokens import (
     PasswordSerializer,
@@ -49,10 +50,13 @@ def new_token(user: Any, name: str, scope: str) -> Response:
         raise Conflict(str(exc), "too_many_tokens") from exc
 
 
-def without_token() -> Response:
-    message = _("Signed in without a token: your tokens are listed at /api/v1/auth/tokens/, "
-                "each revocable at /api/v1/auth/tokens/{id}/.")
-    return Response(error_body(404, "not_found", message), status=404)
+def the_token(request: Request) -> ApiToken:
+    """The token the request is made with (404 when signed in with a session)."""
+    if not isinstance(request.auth, ApiToken):
+        raise exceptions.NotFound(_(
+            "Signed in without a token: your tokens are listed at /api/v1/auth/tokens/, each "
+            "revocable at /api/v1/auth/tokens/{id}/."))
+    return request.auth
 
 
 class SignedInOrPasswordPost(BasePermission):
@@ -100,13 +104,6 @@ def check_password(request: Request) -> tuple[Any, dict[str, Any]]:
     return user, fields
 
 
-def has_body(request: Request) -> bool:
-    try:
-        return int(request.META.get("CONTENT_LENGTH") or 0) > 0
-    except ValueError:
-        return True
-
-
 @TOKEN
 class TokenView(ApiViewMixin, APIView):
     permission_classes = [SignedInOrPasswordPost]
@@ -115,13 +112,11 @@ class TokenView(ApiViewMixin, APIView):
     cache_control = NO_STORE  # the answer names the account (and, once, holds the key)
 
     def get(self, request: Request) -> Response:
-        if not isinstance(request.auth, ApiToken):
-            return without_token()
-        return Response(token_json(request.auth))
+        return Response(token_json(the_token(request)))
 
     def post(self, request: Request) -> Response:
         # A body, even `{}`, is a password exchange (and `{}` a 400 for its missing fields).
-        if request.data or has_body(request):
+        if request.data or content_length(request):
             user, fields = check_password(request)
             return new_token(user, **fields)
         if isinstance(request.auth, ApiToken):
@@ -133,9 +128,7 @@ class TokenView(ApiViewMixin, APIView):
         )
 
     def delete(self, request: Request) -> Response:
-        if not isinstance(request.auth, ApiToken):
-            return without_token()
-        request.auth.delete()
+        the_token(request).delete()
         return Response(status=204)
 
 

@@ -4,12 +4,14 @@ it was deleted, nothing of who or why."""
 
 from __future__ import annotations
 
-from django.db.models import F, QuerySet
+from django.db.models import F
+from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import generics
 
+from api.filters import DeletedFilter
 from api.pagination import CursorPagination
 from api.schema.games import DELETED
-from api.serializers.games import DeletedGameSerializer, DeletedQuery
+from api.serializers.games import DeletedGameSerializer
 from api.views.base import ApiViewMixin
 from records.models import AuditAction, AuditEntry
 
@@ -18,12 +20,8 @@ from records.models import AuditAction, AuditEntry
 class DeletedGamesView(ApiViewMixin, generics.ListAPIView):  # type: ignore[type-arg]
     serializer_class = DeletedGameSerializer
     pagination_class = CursorPagination
-    queries = {"get": DeletedQuery}
-
-    def get_queryset(self) -> QuerySet[AuditEntry]:
-        since = self.query().get("since")
-        entries = AuditEntry.objects.filter(action=AuditAction.DELETED)
-        if since is not None:
-            entries = entries.filter(at__gte=since)
-        # Expressions, as cursor pagination follows them (api.pagination.sort_keys).
-        return entries.only("game_id", "at").order_by(F("at").asc(), F("id").asc())
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = DeletedFilter
+    # Expressions, as cursor pagination follows them (api.pagination.sort_keys).
+    queryset = AuditEntry.objects.filter(action=AuditAction.DELETED).only(
+        "game_id", "at").order_by(F("at").asc(), F("id").asc())

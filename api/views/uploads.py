@@ -22,6 +22,7 @@ from api.parsers import (
     NdjsonParser,
     OctetStreamParser,
     PlainTextParser,
+    content_length,
 )
 from api.schema.uploads import UPLOADS
 from api.views.analysis import POLL_SECONDS
@@ -38,14 +39,6 @@ PICKED = ("ruleset", "switches")
 
 def max_upload_bytes() -> int:
     return int(getattr(settings, "API_UPLOAD_MAX_BYTES", DEFAULT_MAX_BYTES))
-
-
-def content_length(request: Request) -> int:
-    """The body's declared length (0 when missing or not a number)."""
-    try:
-        return int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return 0
 
 
 @UPLOADS
