@@ -36,6 +36,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from common.unavailable import RETRY_AFTER_SECONDS, is_unavailable
+from common.errors import error_body
 from common.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
 from fourcolor.errors import FcnError
 from records.refusal_text import refusal_text
@@ -88,13 +89,6 @@ def record_json(error: FcnError) -> dict[str, Any]:
     record = error.as_dict()
     record["message"] = refusal_text(record)
     return record
-
-
-def error_body(status_code: int, code: str, message: str, **extra: Any) -> dict[str, Any]:
-    """The documented error body; `extra` adds `fields`, `record` or `retry_after`."""
-    error: dict[str, Any] = {"status": status_code, "code": code, "message": message}
-    error.update({key: value for key, value in extra.items() if value is not None})
-    return {"error": error}
 
 
 def _message_of(detail: Any) -> str:

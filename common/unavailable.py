@@ -22,11 +22,13 @@ import sys
 from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 from django.views import defaults
+
+from common.errors import error_response
 
 logger = logging.getLogger(__name__)
 
@@ -47,9 +49,7 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         with translation.override(translation.get_language_from_request(request)):
             message = str(MESSAGE)
-        response = JsonResponse({"error": {"status": 503, "code": "unavailable",
-                                           "message": message,
-                                           "retry_after": RETRY_AFTER_SECONDS}}, status=503)
+        response = error_response(503, "unavailable", message, retry_after=RETRY_AFTER_SECONDS)
     else:
         response = HttpResponse(_page(request), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
@@ -97,6 +97,5 @@ def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpR
         _log(request, exc)
         return unavailable_response(request)
     if request.path.startswith("/api/"):
-        return JsonResponse({"error": {"status": 500, "code": "server_error",
-                                       "message": "Internal server error."}}, status=500)
+        return error_response(500, "server_error", "Internal server error.")
     return defaults.server_error(request, template_name)

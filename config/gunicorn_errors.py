@@ -22,6 +22,8 @@ import socket
 
 from gunicorn import util
 
+from common.errors import error_body
+
 # The API's error codes (api/exceptions.py) for the statuses gunicorn answers itself.
 CODES = {
     400: "bad_request",
@@ -37,9 +39,8 @@ CODES = {
 def json_error(status: int, reason: str, message: str) -> bytes:
     """The whole HTTP answer: status line, headers and the JSON error body."""
     text = f"{reason}: {message}" if message else reason
-    body = json.dumps(
-        {"error": {"status": status, "code": CODES.get(status, "bad_request"), "message": text}}
-    ).encode("ascii")  # json.dumps escapes anything else, so the body is ASCII
+    body = json.dumps(error_body(status, CODES.get(status, "bad_request"), text)).encode(
+        "ascii")  # json.dumps escapes anything else, so the body is ASCII
     head = (
         f"HTTP/1.1 {status} {reason}\r\n"
         "Connection: close\r\n"

@@ -14,10 +14,11 @@ from typing import Any
 from django.conf import settings
 from django.core.handlers.wsgi import LimitedStream
 from django.core.signals import request_finished
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+from common.errors import error_response
 from config.logging import REQUEST_ID
 
 logger = logging.getLogger("fourcolor.request")
@@ -184,6 +185,5 @@ def _refusal(request: HttpRequest, status: int, code: str, said: Any,
     with translation.override(translation.get_language_from_request(request)):
         message = str(said) % params
     if request.path.startswith("/api/"):
-        return JsonResponse({"error": {"status": status, "code": code, "message": message}},
-                            status=status)
+        return error_response(status, code, message)
     return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")

@@ -16,10 +16,12 @@ from allauth.account import views as account_views
 from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from common.errors import error_response
 
 # The fields a login form may name the account by: Django's and DRF's `username`, an account
 # library's `login` (django-allauth) or `email`.
@@ -74,10 +76,7 @@ def locked_out(
     wait = cool_off_seconds()
     response: HttpResponse
     if request.path.startswith("/api/"):
-        message = lockout_message()
-        response = JsonResponse({"error": {"status": 429, "code": "locked_out",
-                                           "message": message, "retry_after": wait}},
-                                status=429)
+        response = error_response(429, "locked_out", lockout_message(), retry_after=wait)
     else:
         response = TemplateResponse(
             request, "registration/locked_out.html",

@@ -10,7 +10,7 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from api.exceptions import error_body
+from common.errors import error_response
 from common.unavailable import RETRY_AFTER_SECONDS
 from jobs.health import degraded, queue_health, statistics_health
 
@@ -59,5 +59,5 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     serve, a malformed request Django refuses before any view), elsewhere Django's page."""
     if request.path.startswith("/api/"):
         message = "Bad request: a Host header this site does not serve, or a malformed request."
-        return JsonResponse(error_body(400, "bad_request", message), status=400)
+        return error_response(400, "bad_request", message)
     return defaults.bad_request(request, exception)
