@@ -62,20 +62,17 @@ def max_samples() -> int:
 # ----------------------------------------------------------------------------- queries
 
 
+def last_job(game_id: int, *, active: bool = False) -> Job | None:
+    """The game's newest analysis job (only one queued or running, with `active`)."""
+    jobs = Job.objects.filter(kind=Job.Kind.ANALYSIS, options__game=game_id)
+    if active:
+        jobs = jobs.filter(status__in=ACTIVE)
+    return jobs.order_by("-created_at", "-pk").first()
+
+
 def active_job(game_id: int) -> Job | None:
     """The analysis job queued or running for the game, if any (the newest)."""
-    return (
-        Job.objects.filter(kind=Job.Kind.ANALYSIS, status__in=ACTIVE, options__game=game_id)
-        .order_by("-created_at", "-pk").first()
-    )
-
-
-def last_job(game_id: int) -> Job | None:
-    """The game's newest analysis job, whatever its status."""
-    return (
-        Job.objects.filter(kind=Job.Kind.ANALYSIS, options__game=game_id)
-        .order_by("-created_at", "-pk").first()
-    )
+    return last_job(game_id, active=True)
 
 
 def is_current(analysis: GameAnalysis, params: Parameters) -> bool:

@@ -19,6 +19,7 @@ and, once its last part ends, the whole report. This is the one parallel import:
 
 from __future__ import annotations
 
+import codecs
 import logging
 from typing import Any
 
@@ -142,7 +143,7 @@ def run_import_part(part: JobPart, job: Job, token: str) -> None:
 
     pieces: Any = payload.read_range(job.pk, part.start_byte, part.stop_byte)
     if job.payload_is_text:
-        pieces = chunked.decoded(pieces)
+        pieces = codecs.iterdecode(pieces, "utf-8", "surrogatepass")
     result = chunked.import_chunk(
         pieces, _chunk(part), job.created_by, start_at=max(part.next_index, part.first_index),
         max_results=MAX_RESULTS, max_problems=MAX_PROBLEMS,

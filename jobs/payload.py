@@ -9,16 +9,16 @@ the job worker").
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterator
 from typing import Any
 
 from jobs.models import Job, JobChunk
-from records.chunked import decoded
+from records.services.reading import read_pieces
 
 # Bytes per stored chunk: large enough that a 30 MB upload is 30 rows, small enough that one
 # row is nothing next to a worker's baseline memory.
 PAYLOAD_CHUNK_BYTES = 1024 * 1024
-_READ_BYTES = 64 * 1024
 
 
 def _pieces(source: Any) -> Iterator[bytes]:
@@ -26,26 +26,8 @@ def _pieces(source: Any) -> Iterator[bytes]:
 
     surrogatepass: text decoded from JSON may hold a lone surrogate; it goes back to the import
     as the same text, which refuses that record with its position."""
-    if isinstance(source, str):
-        for start in range(0, len(source), _READ_BYTES):
-            yield source[start : start + _READ_BYTES].encode("utf-8", "surrogatepass")
-        return
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-        for start in range(0, len(data), _READ_BYTES):
-            yield data[start : start + _READ_BYTES]
-        return
-    chunks = getattr(source, "chunks", None)
-    if callable(chunks):  # an UploadedFile: in memory or a temporary file, read piece by piece
-        yield from chunks(_READ_BYTES)
-        return
-    while piece := source.read(_READ_BYTES):
+    for piece in read_pieces(source):
         yield piece.encode("utf-8", "surrogatepass") if isinstance(piece, str) else piece
-
-
-def is_text(source: Any) -> bool:
-    """Whether the upload came as decoded text (handed back to the import as text)."""
-    return isinstance(source, str)
 
 
 def store(job: Job, source: Any) -> int:
@@ -70,7 +52,7 @@ def read(job_id: int, *, as_text: bool) -> Iterator[bytes | str]:
     """The job's whole upload, a chunk at a time; as text (`as_text`) decoded incrementally,
     so a character split between two chunks is whole again."""
     pieces = read_range(job_id, 0, None)
-    return decoded(pieces) if as_text else pieces
+    return codecs.iterdecode(pieces, "utf-8", "surrogatepass") if as_text else pieces
 
 
 def read_range(job_id: int, start: int, stop: int | None) -> Iterator[bytes]:

@@ -55,7 +55,7 @@ def create_import_job(source: Any, user: Any, name: str = "", *, runner: str = "
         job = Job.objects.create(
             kind=Job.Kind.IMPORT,
             created_by=creator(user),
-            payload_is_text=payload.is_text(source),
+            payload_is_text=isinstance(source, str),
             payload_name=name[:255],
             options={"given": dict(given)} if given else {},
             **({"status": Job.Status.RUNNING, "runner": runner, "started_at": now,

@@ -16,7 +16,6 @@ merged into the one report a serial import of the whole file gives.
 
 from __future__ import annotations
 
-import codecs
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,13 +41,6 @@ class Chunk:
     first_line: int
     start_byte: int
     stop_byte: int | None
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Chunk:
-        return cls(**data)
 
 
 def plan_chunks(pieces: Iterable[bytes | str], parts: int, *, first: int = 0,
@@ -95,16 +87,6 @@ def cut(pieces: Iterable[bytes], start: int, stop: int | None) -> Iterator[bytes
         position = end
         if stop is not None and position >= stop:
             return
-
-
-def decoded(pieces: Iterable[bytes]) -> Iterator[str]:
-    """UTF-8 bytes (stored with surrogatepass) back to the text they were, piece by piece."""
-    decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
-    for piece in pieces:
-        if text := decoder.decode(piece):
-            yield text
-    if tail := decoder.decode(b"", final=True):
-        yield tail
 
 
 @dataclass

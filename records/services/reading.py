@@ -24,7 +24,7 @@ _BYTE_EOL = re.compile(rb"\r\n|\n|\r")
 _TEXT_EOL = re.compile(r"\r\n|\n|\r")
 
 
-def _chunks(source: Any) -> Iterator[bytes | str]:
+def read_pieces(source: Any) -> Iterator[bytes | str]:
     """Pieces of a bytes/str value, a binary or text file object, or an iterable of pieces."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         source = io.BytesIO(bytes(source))
@@ -115,7 +115,7 @@ class DecodedLines:
         self._segment_has_bad = False
 
     def __iter__(self) -> Iterator[str]:
-        for raw in split_lines(_chunks(self.source), self.offsets):
+        for raw in split_lines(read_pieces(self.source), self.offsets):
             self.number += 1
             if self.number == 1:
                 raw = raw.removeprefix(codecs.BOM_UTF8) if isinstance(raw, bytes) else (

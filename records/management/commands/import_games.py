@@ -112,6 +112,8 @@ class Command(BaseCommand):
                 raise CommandError(
                     f"{path}: database error, the import stopped: {str(exc).strip()}"
                 ) from None
+            except OSError as exc:  # unreadable file, or a read error halfway
+                raise CommandError(f"{path}: {exc.strerror or exc}") from None
             totals.stored += report.stored
             totals.duplicates += report.duplicates
             totals.refused += report.refused
@@ -148,14 +150,6 @@ class Command(BaseCommand):
             raise CommandError(f"no user named {username!r}") from None
 
     def _import_file(
-        self, path: Path, uploader: Any, max_problems: int, start_at: int
-    ) -> ImportReport:
-        try:
-            return self._import_open(path, uploader, max_problems, start_at)
-        except OSError as exc:  # unreadable file, or a read error halfway
-            raise CommandError(f"{path}: {exc.strerror or exc}") from None
-
-    def _import_open(
         self, path: Path, uploader: Any, max_problems: int, start_at: int
     ) -> ImportReport:
         if self.jobs > 1 and path.suffix.lower() not in (".ndjson", ".jsonl"):
