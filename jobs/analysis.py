@@ -124,20 +124,13 @@ def request_analysis(game: Game, user: Any, params: Parameters) -> Answer:
         if running is not None:
             return Answer(stored, running)
         check_rate(user)
-        job = create_analysis_job(game.pk, user, params)
+        job = Job.objects.create(kind=Job.Kind.ANALYSIS, created_by=creator(user),
+                                 options=params.as_options(game.pk))
     # To Celery's workers, or left in the job table for the database worker: never run here
     # (an analysis takes seconds, and this is a request).
     publish.enqueue(job)
     job.refresh_from_db()
     return Answer(stored, job, created=True)
-
-
-def create_analysis_job(game_id: int, user: Any, params: Parameters) -> Job:
-    return Job.objects.create(
-        kind=Job.Kind.ANALYSIS,
-        created_by=creator(user),
-        options=params.as_options(game_id),
-    )
 
 
 # ----------------------------------------------------------------------------- the run

@@ -264,15 +264,6 @@ def batch_progress(batch_id: int) -> bool:
         return "status" in fields
 
 
-def queue_for_new_games(game_ids: list[int]) -> Job | None:
-    """With ANALYSIS_ON_UPLOAD, a batch of analyses of the newly stored games (default
-    parameters, jobs/batches.py: one job showing their progress, each game's analysis on any
-    worker), queued after the import's own work; nothing otherwise."""
-    if not settings.ANALYSIS_ON_UPLOAD or not game_ids:
-        return None
-    return submit_batch(None, Parameters.of(), games=game_ids)
-
-
 def queue_for_upload(job: Job) -> Job | None:
     """With ANALYSIS_ON_UPLOAD, a batch of analyses of the games an upload job stored (its
     import ran with the signal off: jobs.runs.run_import, jobs.parts.finish_job); nothing
@@ -290,6 +281,8 @@ def upload_analyses(job: Job) -> Job | None:
 
 
 def on_games_stored(sender: Any, game_ids: list[int], final: bool, **kwargs: Any) -> None:
-    """records.signals.games_stored_batch (sent once the games are committed): queue analyses
-    of the new games, with ANALYSIS_ON_UPLOAD."""
-    queue_for_new_games(list(game_ids))
+    """records.signals.games_stored_batch (sent once the games are committed): with
+    ANALYSIS_ON_UPLOAD, a batch of analyses of the new games (default parameters, queued
+    after the import's own work)."""
+    if settings.ANALYSIS_ON_UPLOAD and game_ids:
+        submit_batch(None, Parameters.of(), games=list(game_ids))

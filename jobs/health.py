@@ -29,17 +29,14 @@ def counting_bound() -> int:
     return max(300, 3 * int(settings.STATS_CHECK_SECONDS))
 
 
-def _uncounted_before(cutoff: datetime.datetime) -> int:
-    return Game.objects.filter(counted__isnull=True, uploaded_at__lt=cutoff).count()
-
-
 def degraded() -> list[str]:
     """Why the background work is behind (empty: it is not)."""
     now = timezone.now()
     reasons = []
     bound = counting_bound()
+    cutoff = now - datetime.timedelta(seconds=bound)
     late = cache.get_or_set(
-        LAG_KEY, lambda: _uncounted_before(now - datetime.timedelta(seconds=bound)),
+        LAG_KEY, Game.objects.filter(counted__isnull=True, uploaded_at__lt=cutoff).count,
         LAG_CACHE_SECONDS)
     if late:
         reasons.append(f"{late} stored games waiting more than {bound} s to be counted in "

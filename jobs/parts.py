@@ -20,6 +20,7 @@ and, once its last part ends, the whole report. This is the one parallel import:
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import logging
 from typing import Any
 
@@ -64,15 +65,7 @@ def split_import(job: Job, token: str) -> bool:
             job.total = count
             update(job, token, total=count)
             return False
-        with transaction.atomic():
-            JobPart.objects.bulk_create([
-                JobPart(job=job, number=c.number, first_index=c.first_index,
-                        stop_index=c.stop_index, first_line=c.first_line,
-                        start_byte=c.start_byte, stop_byte=c.stop_byte,
-                        next_index=c.first_index, heartbeat_at=timezone.now())
-                for c in plan
-            ])
-            Job.objects.filter(pk=job.pk).update(total=count, heartbeat_at=timezone.now())
+        _store_parts(job, count, [dataclasses.asdict(chunk) for chunk in plan])
     _dispatch(job)
     return True
 
@@ -88,16 +81,22 @@ def split_revalidate(job: Job, games: Any) -> bool:
             return False
         ordered = games.order_by("pk").values_list("pk", flat=True)
         starts = [ordered[span.start] for span in ranges]
-        with transaction.atomic():
-            JobPart.objects.bulk_create([
-                JobPart(job=job, number=number, first_index=start,
-                        stop_index=starts[number + 1] if number + 1 < len(starts) else None,
-                        next_index=start, heartbeat_at=timezone.now())
-                for number, start in enumerate(starts)
-            ])
-            Job.objects.filter(pk=job.pk).update(total=total, heartbeat_at=timezone.now())
+        _store_parts(job, total, [
+            {"number": number, "first_index": start,
+             "stop_index": starts[number + 1] if number + 1 < len(starts) else None}
+            for number, start in enumerate(starts)])
     _dispatch(job)
     return True
+
+
+def _store_parts(job: Job, total: int, parts: list[dict[str, Any]]) -> None:
+    """The job's parts (JobPart fields each), each to start at its first record or game."""
+    with transaction.atomic():
+        JobPart.objects.bulk_create([
+            JobPart(job=job, next_index=part["first_index"], heartbeat_at=timezone.now(), **part)
+            for part in parts
+        ])
+        Job.objects.filter(pk=job.pk).update(total=total, heartbeat_at=timezone.now())
 
 
 def _dispatch(job: Job) -> None:

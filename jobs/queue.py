@@ -29,11 +29,6 @@ def background_min_bytes() -> int:
     return int(settings.BACKGROUND_IMPORT_MIN_BYTES)
 
 
-def is_large(size: int) -> bool:
-    """Whether an upload of `size` bytes runs as a background job."""
-    return size >= background_min_bytes()
-
-
 def upload_size(source: Any, declared: int = 0) -> int:
     """An upload's size in bytes: pasted text's in UTF-8, an uploaded file's, else `declared`
     (a raw body's Content-Length), so that the web form and the API decide alike whether it
@@ -66,14 +61,6 @@ def create_import_job(source: Any, user: Any, name: str = "", *, runner: str = "
     return job
 
 
-def create_revalidate_job(user: Any, *, stale: bool = False, update: bool = False) -> Job:
-    return Job.objects.create(
-        kind=Job.Kind.REVALIDATE,
-        created_by=creator(user),
-        options={"stale": stale, "update": update},
-    )
-
-
 def resume(job: Job) -> None:
     """Queue a failed or abandoned job again: it goes on from `resume_at`."""
     Job.objects.filter(pk=job.pk).exclude(status=Job.Status.DONE).update(
@@ -96,7 +83,7 @@ def submit_upload(source: Any, user: Any, name: str = "", *, size: int | None = 
     BACKGROUND_IMPORT_MIN_BYTES), queued for a worker otherwise. A small upload the database
     stopped half-way is queued again for the worker (nothing to send again); if the database
     is still down, OperationalError: the request answers 503 like any other meanwhile."""
-    inline = size is not None and not is_large(size)
+    inline = size is not None and size < background_min_bytes()
     token = runner_token() if inline else ""
     job = create_import_job(source, user, name, runner=token, given=given)
     if not inline:
@@ -114,6 +101,7 @@ def submit_upload(source: Any, user: Any, name: str = "", *, size: int | None = 
 
 
 def submit_revalidate(user: Any, *, stale: bool = False, update: bool = False) -> Job:
-    job = create_revalidate_job(user, stale=stale, update=update)
+    job = Job.objects.create(kind=Job.Kind.REVALIDATE, created_by=creator(user),
+                             options={"stale": stale, "update": update})
     publish.enqueue(job)
     return job

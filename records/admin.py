@@ -109,16 +109,12 @@ class GameAdmin(NotAdded, admin.ModelAdmin):  # games come in through a validati
 
 
 @admin.register(GameSeat)
-class GameSeatAdmin(NotAddedNorDeleted, admin.ModelAdmin):  # a seat goes with its game
+class GameSeatAdmin(ReadOnly, NotAddedNorDeleted, admin.ModelAdmin):  # the engine's word
     list_display = ("game", "seat", "player", "won", "forced", "points", "delta")
     list_filter = ("won", "forced", "dealt_in", "is_dealer", "game__ruleset", "game__players")
     search_fields = ("player__name", "player__name_key", "name", "game__event")
     raw_id_fields = ("game", "player")
     list_select_related = ("game", "player")
-
-    def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
-        # Every column is the engine's word: nothing to edit by hand.
-        return [f.name for f in GameSeat._meta.fields]
 
 
 @admin.register(AuditEntry)
@@ -134,9 +130,6 @@ class AuditEntryAdmin(ReadOnly, NotAddedNorDeleted, admin.ModelAdmin):  # by rec
     @admin.display(description=_("players"))
     def players_shown(self, entry: AuditEntry) -> str:
         return " · ".join(str(name) for name in entry.seats)
-
-    def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
-        return [f.name for f in AuditEntry._meta.fields]
 
     def has_restore_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("records.add_game")
@@ -164,17 +157,10 @@ RESTORE_MESSAGES = {
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(ReadOnly, admin.ModelAdmin):
     """Staff see and revoke (delete) anyone's tokens; keys are made by their owners only."""
 
     list_display = ("user", "name", "scope", "last_four", "created")
     list_filter = ("scope",)
     search_fields = ("user__username", "name")
     fields = list_display
-    readonly_fields = list_display
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

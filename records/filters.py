@@ -3,38 +3,10 @@
 `GameFilters` (a frozen dataclass) is what the archive, the player pages, the statistics, the
 API and `manage.py export_games` filter by; `GameFilters.apply` is the one place a Game
 queryset is filtered and ordered by it, and `GameFilters.where` / `lookups` the same conditions
-for the statistics' SQL. Each field means one thing everywhere:
-
-===============  ============================================================================
-``player``       a player's name as people type it: each word starts a word of the name,
-                 accents and case ignored (`records.search`): "nguyen an" finds "Nguyễn
-                 Văn An", "jo" finds "Jonas Weber"
-``opponent``     another player's name, the same way: games where both ``player`` and
-                 ``opponent`` sat (alone, it behaves like ``player``)
-``player_name``  a player's whole name (compared as `player_key`s): ``export_games --player``
-``ruleset``      a ruleset name (``classic``, ``bga``); a name no game has selects nothing
-``players``      the number of seats, 2 to 8 (five or more: classic only)
-``switches``     the house variant: ``standard`` (the ruleset as shipped), ``house`` (any
-                 house variant), or a ``Switches`` tag's value, selecting that exact variant
-                 whatever order or spelling it is given in (``steal_generals=never``: rounds
-                 played with that switch alone). Statistics and ratings pool the variants
-                 with their ruleset (docs/stats.md), so they do not take it
-``outcome``      ``win``, ``forced``, ``exhausted``, ``redeal`` or ``unfinished``
-``since``        the played date (``Date`` tag), on or after; games without a date are left
-                 out whenever ``since`` or ``until`` is given
-``until``        the played date, on or before (``since`` after ``until``: an empty range)
-``match``        a match's name (its ``Match`` tag) as people type it, like ``player``; a
-                 name that is exactly a match's tag selects that match alone
-``match_tag``    a ``Match`` tag value (compared as `match_key`s): ``export_games --match``
-``min_points``   the finisher's points at least this (games without points are left out)
-``uploaded_by``  who uploaded, as people type it, like ``player``; a name that is exactly a
-                 username selects that account alone (the account page's link)
-``analysed``     True: games with a stored analysis (docs/analysis.md; any engine or
-                 settings, a stale one too); False: games without one. Query parameter
-                 ``analysed=true`` or ``false``
-``ordering``     ``date``, ``points``, ``plies``, ``players`` or ``uploaded``, ``-`` for
-                 descending; several in turn. Default: newest played first.
-===============  ============================================================================
+for the statistics' SQL. Each field means one thing everywhere: the query parameters of the
+same names (docs/api.md, "Games", has the table). Two more, for `manage.py export_games`:
+``player_name``, a player's whole name (compared as `player_key`s), and ``match_tag``, a
+``Match`` tag value (compared as `match_key`s).
 
 The statistics take ``ruleset``, ``players``, ``since`` and ``until`` only (the groups their
 stored totals answer, `GameFilters.for_statistics`).
@@ -47,7 +19,7 @@ Parsers, each validating before anything is queried:
   Invalid values are form errors (`GameFilter.errors`); the valid filters still apply;
 - Python values (`GameFilters.of`, the statistics' keyword arguments): ValueError;
 - `manage.py export_games` options (`GameFilters.from_options`): ``--player`` is
-  ``player_name``, ``--match`` is ``match_tag``, as the command has always documented.
+  ``player_name``, ``--match`` is ``match_tag``.
 
 Nothing here knows about templates or DRF: the web and the API wrap the same classes.
 """

@@ -68,3 +68,22 @@ def test_it_shows_the_original_text_read_only(admin_client_logged_in: Client) ->
     assert "original_text" not in form.fields
     assert "points" not in form.fields and "content_hash" not in form.fields
     assert "Bình" in response.content.decode()
+
+
+def test_seats_audit_entries_and_tokens_open_read_only(admin_client_logged_in: Client) -> None:
+    from records.deletion import delete_game
+    from records.tokens import create_token
+
+    _archive()
+    seat = GameSeat.objects.first()
+    assert seat is not None
+    entry = delete_game(Game.objects.exclude(pk=seat.game_id).first())
+    token, _key = create_token(get_user_model().objects.get(username="root"), "laptop")
+    for path, shown in ((f"records/gameseat/{seat.pk}", seat.name),
+                        (f"records/auditentry/{entry.pk}", entry.by_name or entry.content_hash),
+                        (f"records/apitoken/{token.pk}", "laptop")):
+        response = admin_client_logged_in.get(f"/admin/{path}/change/")
+        assert response.status_code == 200, path
+        page = response.content.decode()
+        assert shown in page, path
+        assert 'name="_save"' not in page and "<textarea" not in page, path

@@ -114,9 +114,7 @@ class Command(BaseCommand):
                 ) from None
             except OSError as exc:  # unreadable file, or a read error halfway
                 raise CommandError(f"{path}: {exc.strerror or exc}") from None
-            totals.stored += report.stored
-            totals.duplicates += report.duplicates
-            totals.refused += report.refused
+            totals = totals.merge(report)
             if report.stopped:
                 self._resume_hint(report, paths[number:], options)
         if len(paths) > 1:
