@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jobs.models import Job, JobChunk
-from records.services.reading import read_pieces
+from records.services.reading import READ_CHUNK, read_pieces
 
 # Bytes per stored chunk: large enough that a 30 MB upload is 30 rows, small enough that one
 # row is nothing next to a worker's baseline memory.
@@ -26,7 +26,8 @@ def _pieces(source: Any) -> Iterator[bytes]:
 
     surrogatepass: text decoded from JSON may hold a lone surrogate; it goes back to the import
     as the same text, which refuses that record with its position."""
-    for piece in read_pieces(source):
+    chunks = getattr(source, "chunks", None)  # an UploadedFile: from its start, piece by piece
+    for piece in chunks(READ_CHUNK) if callable(chunks) else read_pieces(source):
         yield piece.encode("utf-8", "surrogatepass") if isinstance(piece, str) else piece
 
 
