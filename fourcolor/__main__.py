@@ -26,6 +26,7 @@ from .generate import BOTS, generate_record, make_bot
 from .melds import classify
 from .notation import (
     Record,
+    RecordText,
     iter_records,
     parse_record,
     record_from_json,
@@ -78,13 +79,27 @@ def _open(path: str) -> Iterator[TextIO]:
             stream.close()
 
 
-def _records(path: str) -> Iterator[tuple[int, int, str, bool]]:
+def _records(path: str) -> Iterator[RecordText]:
     with _open(path) as stream:
-        for rt in iter_records(stream):
-            yield rt.index, rt.line, rt.text, rt.oversize
+        yield from iter_records(stream)
 
 
-_ERROR_FIELDS = ("ply", "line", "col", "category", "code", "params", "message", "event")
+def _chosen(path: str, index: int | None) -> Iterator[tuple[int, Record]]:
+    """Record `index` of the file (None: each), read: `UsageError` when there is none."""
+    found = False
+    for rt in _records(path):
+        if index is not None and rt.index != index:
+            continue
+        found = True
+        if rt.oversize:
+            raise UsageError(f"{path}: record {rt.index} is too large")
+        yield rt.index, _parse(rt.text, rt.line)
+    if not found:
+        raise UsageError(f"{path}: there is no record {index}")
+
+
+def _load(path: str, index: int) -> Record:
+    return next(_chosen(path, index))[1]
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -92,13 +107,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     all_valid = True
     for path in args.files:
-        for index, line, text, oversize in _records(path):
-            check = check_record(text, line, oversize=oversize)
+        for rt in _records(path):
+            check = check_record(rt.text, rt.line, oversize=rt.oversize)
             err = check.error
             if args.json:
-                item: dict[str, Any] = {"file": path, "index": index, "valid": err is None}
+                item: dict[str, Any] = {"file": path, "index": rt.index, "valid": err is None}
                 if err is not None:
-                    item.update({k: getattr(err, k) for k in _ERROR_FIELDS})
+                    item.update(err.as_dict())
                 else:
                     assert check.game is not None
                     f = check.game.finish
@@ -240,15 +255,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load(path: str, index: int) -> Record:
-    for i, line, text, oversize in _records(path):
-        if i == index:
-            if oversize:
-                raise UsageError(f"{path}: record {index} is too large")
-            return _parse(text, line)
-    raise UsageError(f"{path}: there is no record {index}")
-
-
 def _parse(text: str, line: int) -> Record:
     try:
         return parse_record(text, line)
@@ -283,8 +289,8 @@ def _converted_records(args: argparse.Namespace) -> Iterator[Record]:
             except FcnError as err:
                 raise UsageError(f"{args.file}: record {n}: {err.message}") from None
         return
-    for _i, line, text, _oversize in _records(args.file):
-        yield _parse(text, line)
+    for rt in _records(args.file):
+        yield _parse(rt.text, rt.line)
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
@@ -366,14 +372,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
     if args.samples < 1 or args.samples > 100_000:
         raise UsageError("--samples must be between 1 and 100000")
-    found = False
-    for i, line, text, oversize in _records(args.file):
-        if args.index is not None and i != args.index:
-            continue
-        found = True
-        if oversize:
-            raise UsageError(f"{args.file}: record {i} is too large")
-        record = _parse(text, line)
+    for i, record in _chosen(args.file, args.index):
         try:
             result = analyse(record, samples=args.samples, seed=args.seed, index=i)
         except FcnError as err:
@@ -396,8 +395,6 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                 f"  ply {d.ply:>3} seat {d.seat}: {d.played}{mark} (loss {d.loss:.2f}, "
                 f"{d.verdict}; best {d.best}) [{options}{more}]"
             )
-    if not found:
-        raise UsageError(f"{args.file}: there is no record {args.index}")
     return 0
 
 
