@@ -373,7 +373,8 @@ class Replay:
                 continue
             if ply > 0 and events[ply - 1].verb in "ch":
                 continue  # the same live card was judged at the ply before the calls
-            for seat, card, points in missed_on_live_card(rnd, events, ply):
+            for seat, card, points in missed_on_live(rnd.live, rnd.players, events, ply,
+                                                     rnd.best_win):
                 missed.append(MissedWin(ply, seat, card, points))
         return missed
 
@@ -400,17 +401,6 @@ class Replay:
         return out
 
 
-def missed_on_live_card(
-    rnd: Round, events: Sequence[Event], ply: int
-) -> list[tuple[int, Card, int]]:
-    """Seats that could have won on the live card of `rnd` (the round after `ply` events) and
-    did not: (seat, card, points). The claim that took effect is the first event after any
-    listed calls; a seat whose win was outranked by it, or that called a win, missed nothing."""
-    if rnd.live is None:
-        return []
-    return missed_on_live(rnd.live, rnd.players, events, ply, rnd.best_win)
-
-
 def missed_on_live(
     live: Live,
     players: int,
@@ -418,9 +408,11 @@ def missed_on_live(
     ply: int,
     best_win: Callable[[int, Card], WinOption | None],
 ) -> list[tuple[int, Card, int]]:
-    """`missed_on_live_card` given the live card, the number of players and the seats' best
-    win on a card now (`Round.best_win`, or an equivalent: `fourcolor.facts` asks about every
-    live card of a round without keeping a `Round` at each)."""
+    """Seats that could have won on the `live` card after `ply` events and did not: (seat,
+    card, points). The claim that took effect is the first event after any listed calls; a
+    seat whose win was outranked by it, or that called a win, missed nothing. `best_win` is
+    each seat's best win on a card now (`Round.best_win`, or an equivalent: `fourcolor.facts`
+    asks about every live card of a round without keeping a `Round` at each)."""
     card = CARDS[live.card_index]
     nxt = ply
     called: set[int] = set()

@@ -16,7 +16,7 @@ from fourcolor.facts import SeatFacts, SeatFactsObserver, seat_facts, skipped_se
 from fourcolor.game import Game
 from fourcolor.round import LIVE, Round
 from fourcolor.generate import generate_record
-from fourcolor.replay import Replay, missed_on_live_card
+from fourcolor.replay import Replay, missed_on_live
 from tests.engine.helpers import WAITS, all_rights_game, play
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
@@ -38,7 +38,8 @@ def reference_facts(game: Game) -> list[SeatFacts]:
         live = state.live
         if state.phase == LIVE and live is not None:
             if not (ply > 0 and events[ply - 1].verb in "ch"):
-                for s, _card, _points in missed_on_live_card(state, events, ply):
+                for s, _card, _points in missed_on_live(live, players, events, ply,
+                                                         state.best_win):
                     missed[s] += 1
             if event.verb in "mw" and not (event.seat == live.owner and live.source == "draw"):
                 turns[event.seat] += 1
