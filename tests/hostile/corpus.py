@@ -2,10 +2,12 @@
 
 Small cases are files under tests/data/hostile/; cases too large to commit (a 33 MiB upload, a
 record of 100,000 events, 20,000 tiny records, a 2 MiB line) are made here by generator
-functions named in the manifest. Every case says what the import service must answer for each
-record it holds: stored, duplicate, or refused at a line, column, ply and category. The web
-form and the API answers follow from that, except for cases over an upload size limit, which
-both doors refuse before reading them (`over_upload_limit`).
+functions named in the manifest. The tiny records are 2,000 at the CI size (tests/sizes.py):
+the manifest gives the full size, and UPLOAD_MAX_RECORDS has tests of its own. Every case says
+what the import service must answer for each record it holds: stored, duplicate, or refused at
+a line, column, ply and category. The web form and the API answers follow from that, except
+for cases over an upload size limit, which both doors refuse before reading them
+(`over_upload_limit`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.sizes import sweep
 
 HOSTILE = Path(__file__).resolve().parent.parent / "data" / "hostile"
 MANIFEST = HOSTILE / "MANIFEST.json"
@@ -128,9 +132,12 @@ def events_100k_one_line() -> Iterator[bytes]:
         yield data[start : start + PIECE]
 
 
+TINY_RECORDS = sweep(full=20_000, ci=2_000)
+
+
 def many_tiny_records() -> Iterator[bytes]:
-    """20,000 two-line records that each lack every required tag."""
-    yield b'[A "b"]\nx\n\n' * 20_000
+    """TINY_RECORDS two-line records that each lack every required tag."""
+    yield b'[A "b"]\nx\n\n' * TINY_RECORDS
 
 
 GENERATORS: dict[str, Callable[[], Iterator[bytes]]] = {
@@ -155,11 +162,12 @@ def _expected(item: dict[str, Any]) -> Expected:
 def _records(entry: dict[str, Any]) -> tuple[Expected, ...]:
     if "repeat" in entry:  # {"repeat": N, "record": {...}, "line_step": K}
         spec = entry["repeat"]
+        count = TINY_RECORDS if entry.get("generator") == "many_tiny_records" else spec["count"]
         first = _expected(spec["record"])
         return tuple(
             Expected(first.status, (first.line or 0) + k * spec["line_step"], first.col,
                      first.ply, first.category)
-            for k in range(spec["count"])
+            for k in range(count)
         )
     return tuple(_expected(item) for item in entry["records"])
 
