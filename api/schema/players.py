@@ -78,7 +78,6 @@ PLAYER_GAMES = resource(
             "The games where the player held a seat, with the game list's filters, ordering "
             "and pages."
         ),
-        parameters=[OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)],
         responses={200: GameSerializer(many=True),
                    **errors({400: "An invalid filter value.", 404: "No such player or page."})},
     ),

@@ -38,16 +38,19 @@ class AnalysisRequest(ClosedSerializer):
         return value
 
 
-class AnalysisJobDoc(serializers.Serializer[Any]):
+class AnalysisJobDoc(serializers.Serializer[Job]):
     id = serializers.IntegerField()
-    url = serializers.CharField(help_text="the job in the API (its creator and staff)")
+    url = serializers.SerializerMethodField(help_text="the job in the API (its creator and staff)")
     status = serializers.ChoiceField(choices=Job.Status.choices)
-    done = serializers.IntegerField(help_text="decisions rated so far")
+    done = serializers.IntegerField(source="resume_at", help_text="decisions rated so far")
     total = serializers.IntegerField(allow_null=True, help_text="decisions to rate (once known)")
     percent = serializers.IntegerField(allow_null=True)
-    samples = serializers.IntegerField()
-    seed = serializers.IntegerField()
+    samples = serializers.IntegerField(source="options.samples")
+    seed = serializers.IntegerField(source="options.seed")
     error = serializers.CharField(help_text="why the job failed ('' otherwise)")
+
+    def get_url(self, job: Job) -> str:
+        return absolute(self.context, "job-detail", job.pk)
 
 
 class OptionDoc(serializers.Serializer[Any]):
@@ -101,21 +104,6 @@ class AnalysisAnswerDoc(serializers.Serializer[Any]):
 
 
 # ----------------------------------------------------------------------------- shaping
-
-
-def job_json(job: Job, context: dict[str, Any]) -> dict[str, Any]:
-    options = job.options or {}
-    return {
-        "id": job.pk,
-        "url": absolute(context, "job-detail", job.pk),
-        "status": job.status,
-        "done": job.resume_at,
-        "total": job.total,
-        "percent": job.percent,
-        "samples": options.get("samples"),
-        "seed": options.get("seed"),
-        "error": job.error,
-    }
 
 
 def result_json(analysis: GameAnalysis) -> dict[str, Any]:

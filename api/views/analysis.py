@@ -16,7 +16,12 @@ from rest_framework.response import Response
 
 from api.parsers import JsonParser
 from api.serializers.common import absolute
-from api.serializers.analysis import AnalysisAnswerDoc, AnalysisRequest, job_json, result_json
+from api.serializers.analysis import (
+    AnalysisAnswerDoc,
+    AnalysisJobDoc,
+    AnalysisRequest,
+    result_json,
+)
 from api.schema.games import ANALYSIS
 from api.views.base import ApiViewMixin
 from common.rates import RateLimited
@@ -41,7 +46,7 @@ def answer(game_id: int, analysis: GameAnalysis | None, job: Job | None,
     body = {
         "game": game_id,
         "status": "done" if analysis is not None else (job.status if job else "queued"),
-        "job": job_json(job, context) if job is not None else None,
+        "job": AnalysisJobDoc(job, context=context).data if job is not None else None,
         "result": result_json(analysis) if analysis is not None else None,
     }
     url = absolute(context, "game-analysis", game_id)

@@ -175,16 +175,12 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         except Illegal as illegal:
             # The archive refused the ended round: the draft's content, not this empty request.
             raise Conflict(str(illegal.detail), "illegal", illegal.record) from None
-        context = {"request": request}
-        game = saved.game_id
-        status = "running" if game is None else "duplicate" if saved.duplicate else "created"
-        body = {
-            "status": status,
-            "game": absolute(context, "game-detail", game) if game else None,
-            "game_page": absolute(context, "game", game, page=True) if game else None,
-            "job": absolute(context, "job-detail", saved.job.pk),
-            "draft": draft_json(saved.draft, request, detail=True),
-        }
+        draft = draft_json(saved.draft, request, detail=True)  # the saved game is its game
+        status = ("running" if saved.game_id is None else "duplicate" if saved.duplicate
+                  else "created")
+        body = {"status": status, "game": draft["game"], "game_page": draft["game_page"],
+                "job": absolute({"request": request}, "job-detail", saved.job.pk),
+                "draft": draft}
         code = {"created": 201, "duplicate": 200, "running": 202}[status]
         headers = {"Location": body["game"] or body["job"]}
         return Response(body, status=code, headers=headers)
