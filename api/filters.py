@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django import forms
 from django.db.models import QuerySet
 
-from records.filters import GameFilter, GameFilters
+from records.filters import GameFilter
 from records.models import Game
 
 MAX_IDS = 200  # the largest page (api.pagination.MAX_PAGE_SIZE): every game asked, one page
@@ -70,33 +70,17 @@ class UtcDateTimeFilter(django_filters.Filter):
 
 class ApiGameFilter(GameFilter):
     """The archive's filters, `uploaded_by` included (records.filters), and `ids` and
-    `updated_since` (see the module doc)."""
+    `updated_since` (see the module doc), which the archive's filter value (`GameFilters`)
+    does not hold: each filters the games on its own."""
 
-    ids = IdsFilter(field_name="id", max_length=4096)
-    updated_since = UtcDateTimeFilter(field_name="updated_at")
-
-    def api_only(self) -> dict[str, Any]:
-        """The values of `ids` and `updated_since`, taken out of the form's cleaned data (the
-        archive's filter value, `GameFilters`, has no such fields)."""
-        if "_api_only" not in self.__dict__:
-            self.is_valid()
-            cleaned = getattr(self.form, "cleaned_data", {})
-            self._api_only = {name: cleaned.pop(name, None) for name in API_ONLY}
-        return self._api_only
-
-    @property
-    def value(self) -> GameFilters:
-        if self.is_bound:
-            self.api_only()
-        return super().value
+    ids = IdsFilter(field_name="id", lookup_expr="in", max_length=4096)
+    updated_since = UtcDateTimeFilter(field_name="updated_at", lookup_expr="gte")
 
     def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        extra = {name: self.form.cleaned_data.pop(name, None) for name in API_ONLY}
         games = super().filter_queryset(queryset)
-        extra = self.api_only()
-        if extra["ids"]:
-            games = games.filter(pk__in=extra["ids"])
-        if extra["updated_since"] is not None:
-            games = games.filter(updated_at__gte=extra["updated_since"])
+        for name, value in extra.items():
+            games = self.filters[name].filter(games, value)
         return games
 
 

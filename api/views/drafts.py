@@ -94,10 +94,8 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
         return self._answer(draft)
 
     def list(self, request: Request) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
-        drafts = list(page if page is not None else self.get_queryset())
-        body = [draft_json(draft, request, detail=False) for draft in drafts]
-        return self.get_paginated_response(body) if page is not None else Response(body)
+        page = self.paginate_queryset(self.get_queryset()) or []
+        return self.get_paginated_response([draft_json(d, request, detail=False) for d in page])
 
     def create(self, request: Request) -> Response:
         fields = DraftFieldsSerializer(data=request.data)
