@@ -25,8 +25,8 @@ RETURNING` counts every window of a request (PostgreSQL, and SQLite from 3.35); 
 script (INCR, and PEXPIRE when the counter is new). A counter's window opens with its first
 request and ends a window's length later, when the count starts again from nothing. On the
 database its row holds the count as plain digits, not a pickle: only `count_hits` and
-`uncount_hits` read it (Django's `get` cannot). Other caches (the tests' per-process one) count
-under a lock of this process.
+`uncount_hits` read it (Django's `get` cannot). Where the database cannot return the counted row
+(SQLite before 3.35), and in the tests' per-process cache, a lock of this process counts.
 """
 
 from __future__ import annotations
@@ -136,11 +136,15 @@ class DatabaseCache(DjangoDatabaseCache):
 
     def count_hits(self, windows: Sequence[tuple[str, int]],
                    now: float, cost: int = 1) -> list[tuple[int, float]]:
-        """One statement: see `count_hits` below."""
+        """Count one request (`cost` hits: a request for several analyses) in each of `windows`
+        ((counter name, window in seconds)), atomically, in one statement: every worker and
+        machine sharing the cache counts together. Returns each counter's count with this
+        request and the seconds left in its window. A counter's window opens with its first
+        request; once it has ended the next request opens a new one at its cost."""
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         if not connection.features.can_return_columns_from_insert:
-            return _count_hits_here(self, windows, now, cost)
+            return count_locally(self, windows, now, cost)
         quote = connection.ops.quote_name
         table, key, value, expires = (quote(self._table), quote("cache_key"), quote("value"),
                                       quote("expires"))
@@ -170,11 +174,12 @@ class DatabaseCache(DjangoDatabaseCache):
         return [counted[name] for name, _ in windows]
 
     def uncount_hits(self, names: Sequence[str], now: float, cost: int = 1) -> None:
-        """See `uncount_hits` below."""
+        """Take back the request `count_hits` counted in these counters (a request that was
+        refused: it spends none of the client's allowance), in the windows still open."""
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         if not connection.features.can_return_columns_from_insert:
-            _uncount_hits_here(self, names, now, cost)
+            uncount_locally(self, names, now, cost)
             return
         quote = connection.ops.quote_name
         table, key, value, expires = (quote(self._table), quote("cache_key"), quote("value"),
@@ -214,7 +219,7 @@ class RedisCache(DjangoRedisCache):
 
     def count_hits(self, windows: Sequence[tuple[str, int]],
                    now: float, cost: int = 1) -> list[tuple[int, float]]:
-        """One script: see `count_hits` below. Redis's clock times the windows (`now` is
+        """One script: as DatabaseCache.count_hits. Redis's clock times the windows (`now` is
         the caller's, for the other stores)."""
         client = self._cache.get_client(write=True)
         if self._count_script is None:
@@ -226,7 +231,7 @@ class RedisCache(DjangoRedisCache):
         return [(int(answer[i]), int(answer[i + 1]) / 1000) for i in range(0, len(answer), 2)]
 
     def uncount_hits(self, names: Sequence[str], now: float, cost: int = 1) -> None:
-        """See `uncount_hits` below."""
+        """As DatabaseCache.uncount_hits."""
         client = self._cache.get_client(write=True)
         if self._count_script is None:
             self.count_hits([], now)  # registers both scripts
@@ -260,36 +265,13 @@ return 0
 """
 
 
-def count_hits(cache: Any, windows: Sequence[tuple[str, int]],
-               now: float, cost: int = 1) -> list[tuple[int, float]]:
-    """Count one request (`cost` hits: a request for several analyses) in each of `windows`
-    ((counter name, window in seconds)) of `cache`, atomically: every worker and machine
-    sharing the cache counts together. Returns each counter's count with this request and the
-    seconds left in its window. A counter's window opens with its first request; once it has
-    ended the next request opens a new one at its cost."""
-    method = getattr(cache, "count_hits", None)
-    if method is not None:
-        counted: list[tuple[int, float]] = method(windows, now, cost)
-        return counted
-    return _count_hits_here(cache, windows, now, cost)
-
-
-def uncount_hits(cache: Any, names: Sequence[str], now: float, cost: int = 1) -> None:
-    """Take back the request `count_hits` counted in these counters (a request that was
-    refused: it spends none of the client's allowance), in the windows still open."""
-    method = getattr(cache, "uncount_hits", None)
-    if method is not None:
-        method(names, now, cost)
-    else:
-        _uncount_hits_here(cache, names, now, cost)
-
-
-# Caches that are not shared (the tests' per-process one): a lock of this process is enough.
+# Counting without the database's RETURNING (and in the tests' per-process cache): a lock of this
+# process.
 _counting = threading.Lock()
 
 
-def _count_hits_here(cache: Any, windows: Sequence[tuple[str, int]],
-                     now: float, cost: int = 1) -> list[tuple[int, float]]:
+def count_locally(cache: Any, windows: Sequence[tuple[str, int]],
+                  now: float, cost: int = 1) -> list[tuple[int, float]]:
     answer = []
     with _counting:
         for name, window in windows:
@@ -301,7 +283,7 @@ def _count_hits_here(cache: Any, windows: Sequence[tuple[str, int]],
     return answer
 
 
-def _uncount_hits_here(cache: Any, names: Sequence[str], now: float, cost: int = 1) -> None:
+def uncount_locally(cache: Any, names: Sequence[str], now: float, cost: int = 1) -> None:
     with _counting:
         for name in names:
             held = cache.get(name)

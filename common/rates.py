@@ -2,7 +2,7 @@
 
 Each scope has one or more rates, `"20/minute,120/hour"`: a burst rate and a sustained one.
 A request passes only when it is within every rate of its scope. Each rate is a counter per
-client in a fixed window (common.cache.count_hits): the window opens with the client's first
+client in a fixed window (the cache's count_hits): the window opens with the client's first
 request and lasts the rate's period (a minute, an hour, ...); the requests it allows are
 counted, and when it ends the count starts again. So a burst spends the minute's allowance and
 waits under a minute, instead of the hour's allowance and an hour; only a client that keeps
@@ -38,7 +38,6 @@ from django.conf import settings
 from django.core.cache import cache as default_cache
 from rest_framework.settings import api_settings
 
-from common.cache import count_hits, uncount_hits
 from common.proxies import client_address
 
 DEFAULT_RATES = {
@@ -118,11 +117,11 @@ def count(scope: str, key: str, *, cost: int = 1, now: float | None = None,
         return False, [RateState(limit, window, limit, window, None) for limit, window in rates]
     # One counter per window length: two rates of one period share it.
     counters = {window: f"rate:{key}:{window}" for _, window in rates}
-    hits = count_hits(cache, [(name, w) for w, name in counters.items()], now, cost)
+    hits = cache.count_hits([(name, w) for w, name in counters.items()], now, cost)
     counted = dict(zip(counters, hits, strict=True))
     allowed = all(counted[window][0] <= limit for limit, window in rates)
     if not allowed:
-        uncount_hits(cache, list(counters.values()), now, cost)
+        cache.uncount_hits(list(counters.values()), now, cost)
     return allowed, [_state(limit, window, *counted[window], allowed, cost)
                      for limit, window in rates]
 

@@ -68,7 +68,7 @@ def _process_local_cache(settings: Any) -> None:
     if not SHARED_CACHES:
         SHARED_CACHES.update(settings.CACHES)  # type: ignore[attr-defined]
     settings.CACHES = {  # type: ignore[attr-defined]
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+        "default": {"BACKEND": "tests.local_cache.CountingLocMemCache"}}
     # Rate-limit counters (common.rates) never carry over: users' ids repeat between tests.
     clear_test_cache()
 

@@ -1,4 +1,4 @@
-"""The rate limits' counters (api.throttling over common.cache.count_hits): a fixed window per
+"""The rate limits' counters (api.throttling over the cache's count_hits): a fixed window per
 client and rate, counted with one atomic operation per request, holding the same limits in every
 store the site may count in: the site's database cache (SQLite or PostgreSQL, whichever the run
 uses), Redis, and the per-process cache of the tests."""
@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("redis")]
 STORES = {
     "database": lambda: SHARED_CACHES,
     "redis": lambda: {"default": redis_test_cache()},
-    "locmem": lambda: {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+    "locmem": lambda: {"default": {"BACKEND": "tests.local_cache.CountingLocMemCache"}},
 }
 
 

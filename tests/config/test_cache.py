@@ -97,17 +97,17 @@ def test_its_redis_cache_keeps_and_reads_entries(redis_cache: Any) -> None:
     assert redis_cache.get("a") is None
 
 
-# --- Request counters (common.cache.count_hits, for api.throttling) ---------------------------
+# --- Request counters (the caches' count_hits, for common.rates) ---------------------------
 
 
 def test_it_counts_hits_in_windows_that_open_with_the_first(site_cache: Any) -> None:
     windows = [("a:60", 60), ("a:3600", 3600)]
 
-    first = database_cache.count_hits(site_cache, windows, 1_000.0)
-    second = database_cache.count_hits(site_cache, windows, 1_010.0)
-    database_cache.uncount_hits(site_cache, ["a:60", "a:3600"], 1_010.0)
-    third = database_cache.count_hits(site_cache, windows, 1_020.0)
-    next_minute = database_cache.count_hits(site_cache, windows, 1_060.0)
+    first = site_cache.count_hits(windows, 1_000.0)
+    second = site_cache.count_hits(windows, 1_010.0)
+    site_cache.uncount_hits(["a:60", "a:3600"], 1_010.0)
+    third = site_cache.count_hits(windows, 1_020.0)
+    next_minute = site_cache.count_hits(windows, 1_060.0)
 
     assert first == [(1, 60.0), (1, 3600.0)]
     assert second == [(2, 50.0), (2, 3590.0)]
@@ -116,16 +116,16 @@ def test_it_counts_hits_in_windows_that_open_with_the_first(site_cache: Any) -> 
 
 
 def test_taking_back_a_hit_leaves_an_ended_window_ended(site_cache: Any) -> None:
-    database_cache.count_hits(site_cache, [("b:60", 60)], 1_000.0)
-    database_cache.uncount_hits(site_cache, ["b:60"], 1_061.0)
+    site_cache.count_hits([("b:60", 60)], 1_000.0)
+    site_cache.uncount_hits(["b:60"], 1_061.0)
 
-    assert database_cache.count_hits(site_cache, [("b:60", 60)], 1_062.0) == [(1, 60.0)]
+    assert site_cache.count_hits([("b:60", 60)], 1_062.0) == [(1, 60.0)]
 
 
 def test_it_counts_every_window_of_a_request_in_one_statement(site_cache: Any) -> None:
     site_cache._sets_since_count = 0
     with CaptureQueriesContext(connection) as queries:
-        database_cache.count_hits(site_cache, [("c:60", 60), ("c:3600", 3600)], 1_000.0)
+        site_cache.count_hits([("c:60", 60), ("c:3600", 3600)], 1_000.0)
     # (The savepoint around it is the test's transaction's: a request's runs in autocommit.)
     counting = [q["sql"] for q in queries.captured_queries if "fourcolor_cache" in q["sql"]]
 
@@ -143,7 +143,7 @@ def test_workers_counting_at_once_lose_no_hit(settings: Any) -> None:
     def worker() -> None:
         try:
             for _ in range(25):
-                database_cache.count_hits(store, [("d:60", 60)], 1e9)
+                store.count_hits([("d:60", 60)], 1e9)
         finally:
             connections.close_all()
 
@@ -153,23 +153,23 @@ def test_workers_counting_at_once_lose_no_hit(settings: Any) -> None:
     for thread in threads:
         thread.join()
 
-    assert database_cache.count_hits(store, [("d:60", 60)], 1e9)[0][0] == 201
+    assert store.count_hits([("d:60", 60)], 1e9)[0][0] == 201
     store.clear()
 
 
 def test_its_redis_counters_count_at_once_and_expire(redis_cache: Any) -> None:
     def worker() -> None:
         for _ in range(25):
-            database_cache.count_hits(redis_cache, [("e:60", 60), ("e:3600", 3600)], 0.0)
+            redis_cache.count_hits([("e:60", 60), ("e:3600", 3600)], 0.0)
 
     threads = [threading.Thread(target=worker) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    (minute, minute_left), (hour, hour_left) = database_cache.count_hits(
-        redis_cache, [("e:60", 60), ("e:3600", 3600)], 0.0)
-    database_cache.uncount_hits(redis_cache, ["e:60"], 0.0)
+    (minute, minute_left), (hour, hour_left) = redis_cache.count_hits(
+        [("e:60", 60), ("e:3600", 3600)], 0.0)
+    redis_cache.uncount_hits(["e:60"], 0.0)
 
     assert (minute, hour) == (201, 201) and 59 < minute_left <= 60 and 3599 < hour_left <= 3600
     assert redis_cache.get("e:60") == 200
