@@ -41,28 +41,18 @@ Points = tuple[int, int]  # (hidden, exposed)
 # kind -> rank (or "*") -> (hidden, exposed), or None where the rank is excluded.
 MeldTable = Mapping[str, Mapping[str, Points | None]]
 
+# The switches of a few values each, and the numbers (0 to 100) of the bga settlement.
 SWITCH_VALUES: dict[str, tuple[Any, ...]] = {
-    "color_groups": ("any", "soldiers"),
     "steal_generals": ("gan", "never"),
     "below_threshold": ("fixed", "shortfall"),
     "lucky_draw": (True, False),
     "redeal": (True, False),
     "dealt_sets_locked": (True, False),
+    "color_groups": ("any", "soldiers"),
 }
-
-
-# The names a `Switches` tag may set (RULES.md §8a), in the order the canonical tag writes them.
-SWITCH_NAMES = (
-    "steal_generals",
-    "below_threshold",
-    "lucky_draw",
-    "redeal",
-    "dealt_sets_locked",
-    "color_groups",
-    "threshold",
-    "base",
-)
 _NUMBERS = ("threshold", "base")
+# The names a `Switches` tag may set (RULES.md §8a), in the order the canonical tag writes them.
+SWITCH_NAMES = (*SWITCH_VALUES, *_NUMBERS)
 _NUMBER_RE = re.compile(r"0|[1-9][0-9]{0,2}")
 # What the bga settlement's numbers mean for a ruleset settled without them (classic).
 _SETTLEMENT_ONLY = ("threshold", "base", "below_threshold")
@@ -373,7 +363,7 @@ def with_switches(ruleset: Ruleset, **switches: Any) -> Ruleset:
     `threshold`, `base` and `below_threshold` are numbers of the bga settlement: a ruleset
     settled without a threshold (classic) keeps its settlement (RULES.md §8a)."""
     for key in switches:
-        if key not in SWITCH_VALUES and key not in ("threshold", "base", "name"):
+        if key not in SWITCH_NAMES and key != "name":
             raise RulesetError(f"unknown switch {key!r}")
     switches = _checked(switches)
     if ruleset.threshold is None:
