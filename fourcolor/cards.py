@@ -131,11 +131,6 @@ def counts_of(cards: Iterable[Card]) -> list[int]:
     return counts
 
 
-def cards_of(counts: list[int]) -> list[Card]:
-    """The inverse of `counts_of`, in canonical order."""
-    return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
-
-
 def _index(card: Card) -> int:
     return card.index
 

@@ -284,9 +284,4 @@ def render(code: str, params: Mapping[str, Any]) -> str:
     return _FORMATTER.vformat(MESSAGES[code][1], (), params)
 
 
-def placeholders(template: str) -> set[str]:
-    """The parameter names a template uses."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
-__all__ = ["MELD_LABELS", "MESSAGES", "WAITING", "WORDS", "placeholders", "render"]
+__all__ = ["MELD_LABELS", "MESSAGES", "WAITING", "WORDS", "render"]

@@ -9,6 +9,7 @@ hold a general or end a round by itself.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -273,3 +274,8 @@ def verdict(record: Record) -> tuple[str, int] | None:
     except FcnError as err:
         return err.category, err.ply
     return None
+
+
+def placeholders(template: str) -> set[str]:
+    """The parameter names an error message template (fourcolor/messages.py) uses."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}

@@ -14,7 +14,8 @@ import pytest
 
 import fourcolor
 from fourcolor.errors import FcnError
-from fourcolor.messages import MESSAGES, placeholders, render
+from fourcolor.messages import MESSAGES, render
+from tests.engine.helpers import placeholders
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

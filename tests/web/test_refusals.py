@@ -21,9 +21,10 @@ from django.utils import translation
 
 import fourcolor
 from fourcolor import messages
-from fourcolor.messages import MESSAGES, placeholders
+from fourcolor.messages import MESSAGES
 from records import refusal_text
 from records.services import import_records
+from tests.engine.helpers import placeholders
 from tests.web.dom import parse
 
 DATA = Path(__file__).resolve().parents[1] / "data"
