@@ -73,7 +73,7 @@ class Decision:
             options=tuple(OptionValue(str(o["event"]), float(o["ev"])) for o in data["options"]),
             loss=float(data["loss"]),
             verdict=str(data["verdict"]),
-            about_equal=bool(data.get("about_equal", False)),  # absent before the flag
+            about_equal=bool(data.get("about_equal", False)),
         )
 
 

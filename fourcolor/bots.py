@@ -89,9 +89,9 @@ class GreedyBot(Bot):
     def __init__(
         self, rng: random.Random, *, careful: bool = True, patient: bool = False
     ) -> None:
-        # careful=False: the greedy bot as it was before it learnt its two bga rules, the
-        # forced-finish rule (`Bot.careful`) and the soldier discards (`hand_partners`), kept
-        # for comparisons (bench/analysis.py) and for records pinned to it (the demo, fixtures).
+        # careful=False: the greedy bot without its two bga rules, the forced-finish rule
+        # (`Bot.careful`) and the soldier discards (`hand_partners`), for comparisons
+        # (bench/analysis.py) and the records played by it (the demo, fixtures).
         # patient=True: the patient bot (module docstring).
         super().__init__(rng)
         self.careful = careful
