@@ -11,18 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import CARDS, Card
-from .claims import (
-    DISCARD,
-    DRAW,
-    SELF_DRAW,
-    TAKEN_FROM,
-    ClaimRight,
-    Live,
-    claim_order,
-    may_claim,
-    skipped_seats,
-    taken_from,
-)
+from .claims import TAKEN_FROM, ClaimRight, Live, claim_order, may_claim, skipped_seats, taken_from
 from .game import Game
 from .match import is_below_threshold
 from .round import ClaimRecord, Round
@@ -260,15 +249,4 @@ def _count_claims(game: Game, turns: list[int]) -> tuple[list[int], ...]:
 _CHI, _OWN_DRAW, _PONG, _GAN = ClaimRight.CHI, ClaimRight.OWN_DRAW, ClaimRight.PONG, ClaimRight.GAN
 
 
-__all__ = [
-    "DISCARD",
-    "DRAW",
-    "SELF_DRAW",
-    "TAKEN_FROM",
-    "SeatFacts",
-    "SeatFactsObserver",
-    "finish_taken_from",
-    "seat_facts",
-    "skipped_seats",
-    "taken_from",
-]
+__all__ = ["TAKEN_FROM", "SeatFacts", "SeatFactsObserver", "finish_taken_from", "seat_facts"]

@@ -10,8 +10,8 @@ from dataclasses import fields, replace
 
 import pytest
 
-from fourcolor.claims import Live
-from fourcolor.facts import SeatFacts, finish_taken_from, seat_facts, skipped_seats, taken_from
+from fourcolor.claims import Live, skipped_seats, taken_from
+from fourcolor.facts import SeatFacts, finish_taken_from, seat_facts
 from fourcolor.deal import pile_size
 from fourcolor.game import validate
 from fourcolor.generate import generate_record

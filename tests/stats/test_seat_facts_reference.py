@@ -12,7 +12,8 @@ import pytest
 
 import fourcolor
 from fourcolor.claims import ClaimRight
-from fourcolor.facts import SeatFacts, SeatFactsObserver, seat_facts, skipped_seats
+from fourcolor.claims import skipped_seats
+from fourcolor.facts import SeatFacts, SeatFactsObserver, seat_facts
 from fourcolor.game import Game
 from fourcolor.round import LIVE, Round
 from fourcolor.generate import generate_record
