@@ -35,10 +35,6 @@ from ratings.models import CountedGame
 from records.models import GameSeat
 
 
-def _quiet(phase: str, done: int) -> None:
-    return None
-
-
 def _uncount(game_id: int, also: Iterable[int] = ()) -> CountedGame | None:
     """Drop the game's counted row and rebuild its players' totals (and those of `also`):
     the row dropped, or None when the game was not counted."""
@@ -73,7 +69,7 @@ def _take_out(game_id: int, also: Iterable[int] = (), *, replay: bool) -> None:
         pending = dict(state.pending)
         if entry.rated and replay:
             start = min(entry.order_key, pending.pop(entry.ruleset, entry.order_key))
-            services.rate_from(entry.ruleset, start, _quiet)
+            services.rate_from(entry.ruleset, start)
         elif entry.rated:
             pending[entry.ruleset] = min(entry.order_key,
                                          pending.get(entry.ruleset, entry.order_key))

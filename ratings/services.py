@@ -42,7 +42,6 @@ MODEL = PlackettLuce()
 BATCH = 5000  # games per totals batch in on_games_stored (one aggregation, one upsert each)
 CHUNK = 2000  # games per chunk when rating or listing the archive
 RATED_OUTCOMES = ("win", "forced")
-DEFAULT_REPLAY_LIMIT = 10_000
 
 Progress = Callable[[str, int], None]  # (phase, games done since the last call)
 
@@ -168,7 +167,7 @@ def on_games_stored(
         else:
             for ruleset in sorted(set(start) | set(pending)):
                 key = min(start.get(ruleset, "\uffff"), pending.pop(ruleset, "\uffff"))
-                if defer and _rated_after(ruleset, key) > replay_limit():
+                if defer and _rated_after(ruleset, key) > settings.RATINGS_REPLAY_LIMIT:
                     # Too long to wait for: the scheduled pass replays it.
                     pending[ruleset] = key
                     report.deferred[ruleset] = key
@@ -199,11 +198,6 @@ def _count(wanted: list[int], report: StatsReport, progress: Progress) -> dict[s
         report.games += len(fresh)
         progress("count", len(fresh))
     return start
-
-
-def replay_limit() -> int:
-    """The most rated rounds an import replays at once (settings.RATINGS_REPLAY_LIMIT)."""
-    return int(getattr(settings, "RATINGS_REPLAY_LIMIT", DEFAULT_REPLAY_LIMIT))
 
 
 def _rated_after(ruleset: str, key: str) -> int:
@@ -335,7 +329,7 @@ def dense_ranks(deltas: Sequence[int]) -> list[int]:
     return [order.index(d) + 1 for d in deltas]
 
 
-def rate_from(ruleset: str, start_key: str | None, progress: Progress) -> int:
+def rate_from(ruleset: str, start_key: str | None, progress: Progress = _no_progress) -> int:
     """Roll the ratings of `ruleset` back to just before `start_key` (None: to the start) and
     rate every counted round from there on in play order; returns the rounds rated."""
     state: dict[int, tuple[float, float, int]] = {}  # player -> (mu, sigma, rated rounds)
