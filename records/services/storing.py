@@ -129,11 +129,9 @@ def _get_or_create(
     for attempt in (1, 2):
         if not missing:
             break
-        for start in range(0, len(missing), 500):
-            chunk = missing[start : start + 500]
-            rows = model.objects.filter(**{f"{column}__in": chunk}).values_list(column, "pk")
-            for key, pk in rows:
-                found[key] = new[key] = pk
+        rows = model.objects.only("pk", column).in_bulk(missing, field_name=column)
+        for key, row in rows.items():
+            found[key] = new[key] = row.pk
         missing = [key for key in missing if key not in found]
         if missing and attempt == 1:
             model.objects.bulk_create(
@@ -236,14 +234,9 @@ def seat_rows(
 
 def _stored_hashes(hashes: set[str]) -> dict[str, tuple[int, datetime.datetime, int | None]]:
     """The stored games among these content hashes: hash -> (id, uploaded_at, uploader id)."""
-    wanted = sorted(hashes)
-    stored = {}
-    for start in range(0, len(wanted), 500):
-        rows = Game.objects.filter(content_hash__in=wanted[start : start + 500]).values_list(
-            "content_hash", "pk", "uploaded_at", "uploaded_by_id"
-        )
-        stored.update((h, (pk, at, by)) for h, pk, at, by in rows)
-    return stored
+    games = Game.objects.only("pk", "content_hash", "uploaded_at", "uploaded_by_id").in_bulk(
+        sorted(hashes), field_name="content_hash")
+    return {h: (game.pk, game.uploaded_at, game.uploaded_by_id) for h, game in games.items()}
 
 
 def _store_records(
