@@ -96,14 +96,11 @@ def env_rates(name: str, default: str, *, environ: Mapping[str, str] | None = No
     """Request rates, one or more separated by commas: `20/minute,120/hour` (a burst and a
     sustained rate). Each is a count and a period: s, sec, second, m, min, minute, h, hour,
     d or day."""
-    value = _raw(name, environ)
-    if value is None:
-        return default
-    parts = [part.strip() for part in value.split(",")]
+    parts = env_list(name, default.split(","), environ=environ)
     if not all(_RATE.fullmatch(part) for part in parts):
         raise ImproperlyConfigured(
-            f"The environment variable {name}={value!r} is not a list of rates such as "
-            "'20/minute,120/hour' (periods: second, minute, hour, day)."
+            f"The environment variable {name}={_raw(name, environ)!r} is not a list of rates "
+            "such as '20/minute,120/hour' (periods: second, minute, hour, day)."
         )
     return ",".join(parts)
 
