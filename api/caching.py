@@ -77,14 +77,6 @@ def cached_answer(game: Any, etag: str, build: Callable[[], T]) -> T:
     return cached(game, part, build, ANSWER_CACHE_SECONDS)
 
 
-def is_fresh(request: HttpRequest, etag: str, last_modified: float | None) -> bool:
-    """Whether the client's copy is current: If-None-Match when sent, else If-Modified-Since
-    (Django's conditional GET, RFC 9110's order)."""
-    modified = int(last_modified) if last_modified is not None else None
-    answer = get_conditional_response(request, etag, modified)
-    return answer is not None and answer.status_code == 304
-
-
 def validators(response: HttpResponseBase, etag: str, last_modified: float | None,
                cache_control: str) -> HttpResponseBase:
     response["ETag"] = etag
@@ -94,8 +86,15 @@ def validators(response: HttpResponseBase, etag: str, last_modified: float | Non
     return response
 
 
-def not_modified(etag: str, last_modified: float | None, cache_control: str) -> Response:
-    """304: no body, the validators and Cache-Control again (RFC 9110, 15.4.5)."""
+def not_modified(request: HttpRequest, etag: str, last_modified: float | None,
+                 cache_control: str) -> Response | None:
+    """304 when the client's copy is current: If-None-Match when sent, else If-Modified-Since
+    (Django's conditional GET, RFC 9110's order); no body, the validators and Cache-Control
+    again (RFC 9110, 15.4.5). None otherwise."""
+    modified = int(last_modified) if last_modified is not None else None
+    answer = get_conditional_response(request, etag, modified)
+    if answer is None or answer.status_code != 304:
+        return None
     response = Response(status=304)
     validators(response, etag, last_modified, cache_control)
     patch_vary_headers(response, ("Accept",))

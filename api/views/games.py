@@ -25,7 +25,6 @@ from api.caching import (
     cached_answer,
     game_etag,
     game_last_modified,
-    is_fresh,
     not_modified,
     validators,
 )
@@ -86,9 +85,7 @@ class GameViewSet(
         validators, before any replay or serialisation); the validators are sent either way."""
         etag, modified = game_etag(self.request, game, self.action), game_last_modified(game)
         self.game_validators = (etag, modified)
-        if is_fresh(self.request, etag, modified):
-            return not_modified(etag, modified, GAME_CACHE_CONTROL)
-        return None
+        return not_modified(self.request, etag, modified, GAME_CACHE_CONTROL)
 
     def finalize_response(
         self, request: Request, response: HttpResponseBase, *args: Any, **kwargs: Any

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Generator, Iterator
 from typing import IO, Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 from tqdm import tqdm
 
 from api.game_object import fcn_lines, games_queryset, ndjson_lines
@@ -75,8 +75,9 @@ class Command(BaseCommand):
                 except OSError as exc:
                     raise CommandError(f"{options['output']}: {exc.strerror or exc}") from None
             else:
+                self.stdout.ending = ""  # the pieces hold their own line endings
                 try:
-                    written = self._write(pieces, None, bar)
+                    written = self._write(pieces, self.stdout, bar)
                 except BrokenPipeError:
                     # The reader went away (`export_games | head`): stop quietly, like cat,
                     # closing the database cursor while the connection is still open.
@@ -88,14 +89,12 @@ class Command(BaseCommand):
         self.stderr.write(f"exported {written} games ({fmt}) to {where}")
 
     def _write(
-        self, pieces: Generator[tuple[str, int], None, None], out: IO[str] | None, bar: tqdm
+        self, pieces: Generator[tuple[str, int], None, None], out: IO[str] | OutputWrapper,
+        bar: tqdm,
     ) -> int:
         written = 0
         for text, games in pieces:
-            if out is not None:
-                out.write(text)
-            else:
-                self.stdout.write(text, ending="")
+            out.write(text)
             written += games
             bar.update(games)
         return written
