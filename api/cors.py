@@ -60,7 +60,7 @@ def is_trusted(request: HttpRequest) -> bool:
     return (
         origin is not None
         and request.path_info.startswith("/api/")
-        and origin in getattr(settings, "API_CORS_TRUSTED_ORIGINS", ())
+        and origin in settings.API_CORS_TRUSTED_ORIGINS
     )
 
 

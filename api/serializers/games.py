@@ -237,10 +237,6 @@ class DeleteQuery(serializers.Serializer[Any]):
     )
 
 
-def export_max_games() -> int:
-    return int(getattr(settings, "API_EXPORT_MAX_GAMES", 10_000))
-
-
 class ExportQuery(serializers.Serializer[Any]):
     max = serializers.IntegerField(
         required=False, min_value=1,
@@ -252,9 +248,9 @@ class ExportQuery(serializers.Serializer[Any]):
         # The bound is the setting's, also in the schema (generated with the same settings):
         # a `max` the schema allows is never refused.
         fields = super().get_fields()
-        fields["max"].max_value = export_max_games()
-        fields["max"].validators.append(MaxValueValidator(
-            export_max_games(), f"At most {export_max_games()} games per export request."))
+        most = fields["max"].max_value = settings.API_EXPORT_MAX_GAMES
+        fields["max"].validators.append(
+            MaxValueValidator(most, f"At most {most} games per export request."))
         return fields
     with_text = serializers.BooleanField(
         required=False, default=False,

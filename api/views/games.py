@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.conf import settings
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponseBase, StreamingHttpResponse
 from django_filters.rest_framework import DjangoFilterBackend
@@ -40,7 +41,6 @@ from api.serializers.games import (
     GameSerializer,
     PlyQuery,
     PlyRangeQuery,
-    export_max_games,
 )
 from api.views.base import ApiViewMixin
 from records.deletion import can_delete, delete_game
@@ -213,7 +213,7 @@ class GameViewSet(
         data = self.query()
         games = self.filter_queryset(games_queryset(detail=True))
         games = forward_from(games, data.get("cursor"))
-        cap = export_max_games()
+        cap = settings.API_EXPORT_MAX_GAMES
         if data.get("max") is None and games[cap:cap + 1].exists():
             # Refused rather than cut short: a client must not take a partial archive for all.
             raise serializers.ValidationError({"max": [

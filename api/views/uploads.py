@@ -31,14 +31,10 @@ from api.serializers.jobs import JobDetailSerializer
 from jobs.queue import submit_upload, upload_size
 from records.variants import PickError, picked_tags
 
-DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 FRAMED_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded", "application/json")
 # A form's or JSON's fields beside the records: the ruleset and house rules for the records
 # whose own tags do not say, as the upload page picks them.
 PICKED = ("ruleset", "switches")
-
-def max_upload_bytes() -> int:
-    return int(getattr(settings, "API_UPLOAD_MAX_BYTES", DEFAULT_MAX_BYTES))
 
 
 @UPLOADS
@@ -56,9 +52,9 @@ class UploadView(ApiViewMixin, APIView):
         source = self._source(request)
         given = self._given(request)
         size = upload_size(source, content_length(request))
-        if size > max_upload_bytes():
+        if size > settings.API_UPLOAD_MAX_BYTES:
             raise PayloadTooLarge(_("The upload has %(size)s bytes; the limit is %(limit)s.")
-                                  % {"size": size, "limit": max_upload_bytes()})
+                                  % {"size": size, "limit": settings.API_UPLOAD_MAX_BYTES})
         name = getattr(source, "name", "")
         submitted = submit_upload(source, request.user, name if isinstance(name, str) else "",
                                   size=size, given=given)
@@ -74,7 +70,7 @@ class UploadView(ApiViewMixin, APIView):
         """A body far over the limit is refused before it is read (a form's or JSON's with
         room for its framing: the file or the text inside is measured once parsed)."""
         length = content_length(request)
-        limit = max_upload_bytes()
+        limit = settings.API_UPLOAD_MAX_BYTES
         framed = request.content_type.split(";")[0].strip().lower() in FRAMED_TYPES
         if length > limit + (settings.UPLOAD_FRAMING_BYTES if framed else 0):
             raise PayloadTooLarge(_("The body has %(size)s bytes; the limit is %(limit)s.")
