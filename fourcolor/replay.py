@@ -23,7 +23,6 @@ from typing import TypeVar
 from .cards import CARDS, Card
 from .claims import (
     CLAIM_KINDS,
-    ClaimRight,
     Live,
     claim_order,
     may_claim,
@@ -463,7 +462,6 @@ def round_end(game: Game) -> RoundEnd:
 
 __all__ = [
     "ClaimMade",
-    "ClaimRight",
     "Discard",
     "FinishMeld",
     "LiveCard",
