@@ -392,15 +392,4 @@ def generate_match(
     return records
 
 
-__all__ = [
-    "BOTS",
-    "AnalystBot",
-    "Bot",
-    "GreedyBot",
-    "RandomBot",
-    "generate_match",
-    "generate_record",
-    "make_bot",
-    "next_dealer",
-    "play_out",
-]
+__all__ = ["BOTS", "AnalystBot", "generate_match", "generate_record", "make_bot", "play_out"]
