@@ -44,12 +44,7 @@ _stored_since_analyze = 0
 
 def planned_rows(queryset: Any) -> int:
     """The PostgreSQL planner's estimate of the rows `queryset` returns (no row is read)."""
-    sql, params = queryset.order_by().query.sql_with_params()
-    with connections[queryset.db].cursor() as cursor:
-        cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
-        plan = cursor.fetchone()[0]
-    if isinstance(plan, str):
-        plan = json.loads(plan)
+    plan = json.loads(queryset.order_by().explain(format="json"))
     return int(plan[0]["Plan"]["Plan Rows"])
 
 
