@@ -183,6 +183,9 @@ class Claim:
             return _PONG.priority
         return self.right.priority
 
+    def __reduce__(self) -> tuple[type[Claim], tuple[int, ClaimRight, str]]:
+        return (Claim, (self.seat, self.right, self.kind))  # as `Meld.__reduce__`
+
 
 def claim_order(live: Live, players: int) -> list[int]:
     """Seats in the order that breaks ties: from the drawer for a draw, from the seat after

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-MODULES = ("split", "hands", "playout", "inference")
+MODULES = ("split", "hands", "playout", "inference", "claims", "moves", "melds")
 FOLDER = "_compiled"
 STAMP = "SOURCES"
 

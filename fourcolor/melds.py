@@ -29,6 +29,11 @@ class Meld:
     def __str__(self) -> str:
         return format_cards(self.cards)
 
+    def __reduce__(self) -> tuple[type[Meld], tuple[str, tuple[Card, ...]]]:
+        # Pickled and copied through the constructor: compiled (fourcolor/compiled.py), a frozen
+        # dataclass cannot be filled in field by field.
+        return (Meld, (self.kind, self.cards))
+
 
 def meld_shape(cards: Sequence[Card]) -> str | None:
     """The kind of meld these cards form by shape alone, ignoring what a ruleset allows."""

@@ -78,6 +78,9 @@ class WinOption:
     meld: Meld  # the meld that takes the winning card (exposed)
     points: int  # the finisher's total P (display + meld exposed + best hidden split)
 
+    def __reduce__(self) -> tuple[type[WinOption], tuple[Meld, int]]:
+        return (WinOption, (self.meld, self.points))  # as `Meld.__reduce__`
+
 
 def rest_after(hand: Sequence[int], meld: Meld, card: Card) -> list[int]:
     rest = list(hand)

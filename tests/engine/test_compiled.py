@@ -3,7 +3,9 @@ from the sources as they are, and it analyses exactly as the pure-Python engine 
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -12,7 +14,12 @@ from pathlib import Path
 import pytest
 
 import fourcolor
+from fourcolor.cards import parse_card
+from fourcolor.claims import Claim, ClaimRight
 from fourcolor.compiled import FOLDER, STAMP, digest, use
+from fourcolor.melds import classify
+from fourcolor.moves import WinOption
+from fourcolor.rulesets import get_ruleset
 
 PACKAGE = Path(fourcolor.__file__).parent
 RECORDS = Path(__file__).resolve().parent.parent / "data" / "corpus" / "missed_wins.fcn"
@@ -60,3 +67,11 @@ def test_the_compiled_engine_analyses_exactly_as_the_pure_python_one() -> None:
     pure_module, pure = _analyse(pure=True)
     assert compiled_module.endswith(".so") and pure_module.endswith(".py")
     assert compiled == pure and '"decisions"' in pure
+
+
+def test_the_engine_values_pickle_and_copy_whether_compiled_or_not() -> None:
+    meld = classify([parse_card(t) for t in ("rK", "rA", "rE")], get_ruleset("classic"))
+    assert meld is not None
+    for value in (meld, Claim(2, ClaimRight.PONG, "triple"), WinOption(meld, 12)):
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.deepcopy(value) == value and copy.copy(value) == value
