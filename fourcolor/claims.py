@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
+from .cards import KINDS
 from .messages import render
 from .rulesets import Ruleset
 
@@ -54,6 +55,23 @@ class ClaimRefused(Exception):
 
     def __str__(self) -> str:
         return render(self.code, self.params)
+
+
+# Every live card a discard or a draw can make, [seat][card index], for the seats a record can
+# name (one digit; a round built by hand with more seats makes its live cards as they come):
+# a round makes one per discard and draw, the reviewer's playouts millions.
+_DISCARD_LIVES = [[Live(i, seat, "discard") for i in range(KINDS)] for seat in range(10)]
+_DRAW_LIVES = [[Live(i, seat, "draw") for i in range(KINDS)] for seat in range(10)]
+
+
+def discard_live(index: int, seat: int) -> Live:
+    """The live card of `seat`'s discard of kind `index`."""
+    return _DISCARD_LIVES[seat][index] if seat < 10 else Live(index, seat, "discard")
+
+
+def draw_live(index: int, seat: int) -> Live:
+    """The live card of `seat`'s draw of kind `index`."""
+    return _DRAW_LIVES[seat][index] if seat < 10 else Live(index, seat, "draw")
 
 
 def next_seat(seat: int, players: int) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import CARDS, KINDS, Card
+from .cards import CARDS, KINDS, RANKS, Card
 from .melds import Meld
 from .moves import best_completing_win, rest_after, unlock
 from .rulesets import Ruleset
@@ -24,6 +24,19 @@ DISCARDABLE = tuple(i for i in range(KINDS) if i % 7)
 # Hands whose ready discards a ruleset keeps (`RulesetCaches.ready_discards`): past that
 # many it forgets them all and starts again.
 READY_CACHE_SIZE = 100_000
+
+
+def rank_rules(rs: Ruleset) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """Per rank (K A E R H C P), whether its colour groups (three colours) are melds of `rs`
+    and whether its pairs are: what `partners` asks of the ruleset, kept on it (a playout
+    starts with them)."""
+    known = rs.caches.rank_rules
+    if known is None:
+        known = rs.caches.rank_rules = (
+            tuple(rs.allows("three_colour", r) for r in RANKS),
+            tuple(rs.allows("pair", r) for r in RANKS),
+        )
+    return known
 
 
 def partners(i: int, hand: Sequence[int], colour_groups: bool, pairs: bool) -> float:

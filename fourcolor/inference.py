@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from .cards import CARDS, KINDS
 from .claims import Claim, Live, may_claim, pong_or_gan_only, resolve_claims
 from .decisions import claim_of
+from .hands import rank_rules
 from .moves import best_completing_win, meld_claims
 from .notation import Event
 from .round import LIVE, MUST_DISCARD, OPENING, Round
@@ -77,8 +78,7 @@ class History:
         self.ruleset = first.ruleset
         self.players = first.players
         self.copies = first.copies
-        self.groups = [self.ruleset.allows("three_colour", r) for r in "KAERHCP"]
-        self.pairs = [self.ruleset.allows("pair", r) for r in "KAERHCP"]
+        self.groups, self.pairs = rank_rules(self.ruleset)
         # The log-probability of each discard from each hand asked about (hand counts, card).
         self.discards: dict[tuple[int, ...], float] = {}
         # exp(-SOFT * a discard value), per value (`_discard_loglik`).
@@ -197,8 +197,8 @@ _DISCARDABLE = tuple(
 def _discard_loglik(
     hand: Sequence[int],
     card: int,
-    groups: list[bool],
-    pairs: list[bool],
+    groups: tuple[bool, ...],
+    pairs: tuple[bool, ...],
     weights_of: dict[float, float],
 ) -> float:
     """The log-probability of discarding `card` from `hand` under the softened greedy choice.

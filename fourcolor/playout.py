@@ -21,6 +21,8 @@ from .claims import (
     ClaimRight,
     Live,
     claim_right,
+    discard_live,
+    draw_live,
     next_seat,
     resolve_claims,
     seat_limits,
@@ -29,6 +31,7 @@ from .hands import (
     DISCARDABLE,
     forces_finish_below_threshold,
     partners,
+    rank_rules,
     ready,
     ready_discards,
     stays_ready,
@@ -41,7 +44,7 @@ from .split import BLOCK_OF, OTHER_BLOCKS, splits_with
 
 _UNKNOWN = object()
 _WIN = ClaimRight.WIN
-_ALL_PAIRS = [True] * 7
+_ALL_PAIRS = (True,) * 7
 
 
 class _Table:
@@ -83,8 +86,7 @@ class _Table:
         self.locked = [list(x) for x in state.locked] if rs.dealt_sets_locked else None
         # Per seat: whether each rank block of its hand splits (None: not known yet).
         self.blocks: list[list[bool | None] | None] = [None] * (state.players + 1)
-        self.groups = [rs.allows("three_colour", r) for r in "KAERHCP"]
-        self.pairs = [rs.allows("pair", r) for r in "KAERHCP"]
+        self.groups, self.pairs = rank_rules(rs)
 
     # -------------------------------------------------------------- the greedy bot's choices
 
@@ -112,7 +114,7 @@ class _Table:
                     best, best_score, best_tie = i, score, tie
         hand[best] -= 1
         self._changed(seat, best)
-        self.live = Live(best, seat, "discard")
+        self.live = discard_live(best, seat)
         self.phase = LIVE
 
     def _changed(self, seat: int, kind: int) -> None:
@@ -310,14 +312,14 @@ class _Table:
         live = self.live
         assert live is not None
         if live.source == "draw":
-            self.live = Live(live.card_index, live.owner, "discard")  # the drawer's discard
+            self.live = discard_live(live.card_index, live.owner)  # the drawer's discard
             return None
         if self.pile_left == 0:
             return {s: 0 for s in range(1, self.players + 1)}  # exhausted
         card = self.pile[self.drawn]
         self.drawn += 1
         self.pile_left -= 1
-        self.live = Live(card.index, next_seat(live.owner, self.players), "draw")
+        self.live = draw_live(card.index, next_seat(live.owner, self.players))
         return None
 
     def play(self, declining: int | None) -> dict[int, int]:

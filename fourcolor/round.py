@@ -14,7 +14,17 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .cards import CARDS, KINDS, Card, deck_copies, parse_card
-from .claims import Claim, ClaimRefused, ClaimRight, Live, claim_right, next_seat, resolve_claims
+from .claims import (
+    Claim,
+    ClaimRefused,
+    ClaimRight,
+    Live,
+    claim_right,
+    discard_live,
+    draw_live,
+    next_seat,
+    resolve_claims,
+)
 from .deal import pile_cards, pile_size, qualifies_for_redeal
 from .errors import IllegalMoveError
 from .messages import WAITING
@@ -45,10 +55,6 @@ class ClaimRecord(NamedTuple):
 
 # A named tuple from a plain tuple, without the class's Python-level `__new__`.
 _new_named_tuple = tuple.__new__
-# Every live card a discard or a draw can make, [seat][card index], for the seats a record can
-# name (one digit; a round built by hand with more seats makes its live cards as they come).
-_DISCARD_LIVES = [[Live(i, seat, "discard") for i in range(KINDS)] for seat in range(10)]
-_DRAW_LIVES = [[Live(i, seat, "draw") for i in range(KINDS)] for seat in range(10)]
 
 
 # A meld's plan is kept on the ruleset (`Ruleset.caches.plans`): few melds recur, and working
@@ -303,7 +309,7 @@ class Round:
             raise IllegalMoveError("turn.discard", seat=seat)
         self.discards.append((seat, card))
         index = card.index
-        self.live = _DISCARD_LIVES[seat][index] if seat < 10 else Live(index, seat, "discard")
+        self.live = discard_live(index, seat)
         self.phase = LIVE
 
     def _discard_from_hand(self, seat: int, card: Card) -> None:
@@ -338,7 +344,7 @@ class Round:
         seen[index] += 1
         self.drawn += 1
         self.pile_left -= 1
-        self.live = _DRAW_LIVES[seat][index] if seat < 10 else Live(index, seat, "draw")
+        self.live = draw_live(index, seat)
 
     def _check_meld(
         self, seat: int, event: Event, win: bool

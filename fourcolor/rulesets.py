@@ -91,6 +91,7 @@ class RulesetCaches:
         "split_tables",
         "bot_choices",
         "ready_discards",
+        "rank_rules",
     )
 
     def __init__(self) -> None:
@@ -112,6 +113,8 @@ class RulesetCaches:
         # (hand counts, exposed points, copies) -> the discards that keep it ready:
         # `hands.ready_discards` (hands without locked sets; bounded).
         self.ready_discards: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
+        # Per rank, whether its colour groups and its pairs are melds: `hands.rank_rules`.
+        self.rank_rules: tuple[tuple[bool, ...], tuple[bool, ...]] | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -90,8 +90,8 @@ def test_a_discards_likelihood_is_the_softened_greedy_value_of_each_kind() -> No
     rng = random.Random(5)
     for name in ("classic", "bga"):
         rs = get_ruleset(name)
-        groups = [rs.allows("three_colour", r) for r in "KAERHCP"]
-        pairs = [rs.allows("pair", r) for r in "KAERHCP"]
+        groups = tuple(rs.allows("three_colour", r) for r in "KAERHCP")
+        pairs = tuple(rs.allows("pair", r) for r in "KAERHCP")
         weights: dict[float, float] = {}
         for _ in range(300):
             hand = [0] * 28
