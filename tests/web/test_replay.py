@@ -289,9 +289,9 @@ def test_it_says_one_card_and_many_cards_in_each_language(
     language: str, one: str, other: str
 ) -> None:
     from django.template import Context, Template
+    from django.template.loader import render_to_string
     from django.utils import translation
 
-    from web.templatetags.fourcolor_web import hidden_hand
     from web.views.labels import js_labels
 
     pile = Template('{% load i18n %}{% blocktranslate count counter=n %}card left'
@@ -300,7 +300,8 @@ def test_it_says_one_card_and_many_cards_in_each_language(
         labels = js_labels()
         for n, expected in ((1, one), (2, other)):
             hidden, left = expected.split("|")
-            assert parse(str(hidden_hand(n))).words() == hidden
+            drawn = render_to_string("records/_hidden_hand.html", {"count": n})
+            assert parse(drawn).words() == hidden
             assert pile.render(Context({"n": n})) == left
             assert labels["cardsHidden"][0 if n == 1 else 1] % {"count": n} == hidden
             assert labels["pileLeft"][0 if n == 1 else 1] == left

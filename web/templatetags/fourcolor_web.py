@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.utils.translation import pgettext_lazy
 
 from fourcolor.cards import parse_card
@@ -76,33 +75,12 @@ LEGEND_MARKS = {
 }
 
 
-@register.simple_tag
-def card_legend(rank: str = "R") -> SafeString:
+@register.inclusion_tag("records/_card_legend.html")
+def card_legend() -> dict[str, Any]:
     """The four colours of one rank, each with its name and the shape of its corner mark (the
     cue that does not depend on telling the inks apart)."""
-    items = format_html_join(
-        "",
-        '<li data-colour="{}">{}<span>{} <span class="muted">({})</span></span></li>',
-        (
-            (colour, card(f"{colour}{rank}", small=True), COLOUR_NAMES[colour],
-             LEGEND_MARKS[colour])
-            for colour in "rygw"
-        ),
-    )
-    return format_html(
-        '<ul class="card-legend" aria-label="{}">{}</ul>', _("Card colours and their marks"), items
-    )
-
-
-@register.simple_tag
-def hidden_hand(count: int) -> SafeString:
-    """Another seat's hand in a one-seat view: its size only."""
-    text = ngettext("%(count)s hidden card", "%(count)s hidden cards", count) % {"count": count}
-    return format_html(
-        '<div class="hand-hidden" data-hidden="true"><ul class="cards" aria-hidden="true">'
-        '<li class="card card--back card--sm"></li></ul><span>{}</span></div>',
-        text,
-    )
+    return {"colours": [(colour, f"{colour}R", COLOUR_NAMES[colour], LEGEND_MARKS[colour])
+                        for colour in "rygw"]}
 
 
 @register.simple_tag
