@@ -192,7 +192,7 @@ class GameExportLineSerializer(GameDetailSerializer):
 
 # ----------------------------------------------------------------------------- queries
 
-MAX_PLY = 10**9 - 1  # what `_whole_number` reads in a ply's path
+MAX_PLY = 10**9 - 1  # the most a ply in the path can be (api.views.games: 9 digits)
 
 
 class PlyQuery(serializers.Serializer[Any]):
