@@ -83,22 +83,6 @@ def card_legend() -> dict[str, Any]:
                         for colour in "rygw"]}
 
 
-@register.simple_tag
-def meld(kind: str, tokens: Sequence[str], points: int | None = None,
-         small: bool = True) -> SafeString:
-    """A meld: its cards, its name and (optionally) its points."""
-    name = str(MELD_NAMES.get(kind, kind))
-    pts = (
-        format_html(' <span class="meld__points">{}</span>',
-                    _("%(points)s pt") % {"points": points})
-        if points is not None else ""
-    )
-    return format_html(
-        '<div class="meld" data-kind="{}">{}<span class="meld__name">{}</span>{}</div>',
-        kind, cards(tokens, small=small), name, pts,
-    )
-
-
 @register.filter
 def card_label(token: str) -> str:
     return card_name(token)
