@@ -31,7 +31,6 @@ from drafts.play import (
     OWN_TAGS,
     check_head,
     play,
-    record_of,
 )
 
 # Unfinished drafts one user may keep at once: a draft is a round at a table, not storage.
@@ -317,7 +316,6 @@ __all__ = [
     "create_from_fcn",
     "delete_draft",
     "open_drafts",
-    "record_of",
     "redo",
     "save_draft",
     "set_comment",
