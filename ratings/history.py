@@ -13,7 +13,7 @@ rounds, as the current rating does.
 from __future__ import annotations
 
 import datetime
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from ratings.models import PlayerRating, RatingEvent
@@ -34,9 +34,6 @@ class RatingPoint:
     sigma: float
     ordinal: float  # mu - 3 sigma: the number the site shows
     delta: float  # change of the ordinal in this round
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)

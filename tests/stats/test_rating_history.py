@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from typing import Any
 
@@ -50,7 +51,7 @@ def test_it_gives_one_ruleset_when_asked(club: dict[str, int]) -> None:
 
     assert bga.ruleset == "bga"
     assert [p.game_id for p in bga.points] == [club["B1"], club["B2"], club["B3"]]
-    assert bga.points[0].as_dict() | {"mu": 0, "sigma": 0, "ordinal": 0, "delta": 0} == {
+    assert dataclasses.asdict(bga.points[0]) | {"mu": 0, "sigma": 0, "ordinal": 0, "delta": 0} == {
         "game_id": club["B1"], "ruleset": "bga", "date": datetime.date(2026, 11, 28),
         "number": 1, "seat": bga.points[0].seat, "rank": bga.points[0].rank,
         "mu": 0, "sigma": 0, "ordinal": 0, "delta": 0,
