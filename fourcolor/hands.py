@@ -39,7 +39,7 @@ def rank_rules(rs: Ruleset) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
     return known
 
 
-def partners(i: int, hand: Sequence[int], colour_groups: bool, pairs: bool) -> float:
+def partners(i: int, hand: list[int], colour_groups: bool, pairs: bool) -> float:
     """How much card `i` works with the rest of the hand (its counts; higher: keep it), the
     greedy bot's discard value: 2 per other copy, 1 per command or field partner held, 0.7 per
     other colour of its rank held where colour groups of the rank are melds (`colour_groups`).
@@ -157,7 +157,7 @@ def _ready_discards(
 
 
 def stays_ready(
-    hand: Sequence[int],
+    hand: list[int],
     exposed: int,
     meld: Meld,
     card: Card,
@@ -179,7 +179,7 @@ def stays_ready(
 
 
 def forces_finish_below_threshold(
-    hand: Sequence[int],
+    hand: list[int],
     exposed: int,
     meld: Meld,
     card: Card,

@@ -195,7 +195,7 @@ _DISCARDABLE = tuple(
 
 
 def _discard_loglik(
-    hand: Sequence[int],
+    hand: list[int],
     card: int,
     groups: tuple[bool, ...],
     pairs: tuple[bool, ...],

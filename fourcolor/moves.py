@@ -31,7 +31,7 @@ _PARTNERS = tuple(
 )
 
 
-def melds_with(card: Card, hand: Sequence[int], ruleset: Ruleset) -> tuple[Meld, ...]:
+def melds_with(card: Card, hand: list[int], ruleset: Ruleset) -> tuple[Meld, ...]:
     """Every meld of `ruleset` made of `card` plus cards from `hand` (counts), in a fixed order:
     lone general, identical cards by size, command or field, colour groups."""
     i = card.index
@@ -82,7 +82,7 @@ class WinOption:
         return (WinOption, (self.meld, self.points))  # as `Meld.__reduce__`
 
 
-def rest_after(hand: Sequence[int], meld: Meld, card: Card) -> list[int]:
+def rest_after(hand: list[int], meld: Meld, card: Card) -> list[int]:
     rest = list(hand)
     skipped = False
     for c in meld.cards:
@@ -190,7 +190,7 @@ def without_locked_sets(
 
 
 def hidden_points(
-    rest: Sequence[int], ruleset: Ruleset, locked: Sequence[int] | None = None
+    rest: list[int], ruleset: Ruleset, locked: Sequence[int] | None = None
 ) -> int | None:
     """Best hidden points of `rest` (counts), keeping locked dealt sets whole."""
     if locked is None or not any(locked):
@@ -201,7 +201,7 @@ def hidden_points(
 
 
 def best_completing_win(
-    hand: Sequence[int],
+    hand: list[int],
     card: Card,
     ruleset: Ruleset,
     display_points: int,
@@ -230,7 +230,7 @@ def meld_claims(
     players: int,
     live: Live,
     seat: int,
-    hand: Sequence[int],
+    hand: list[int],
     locked: Sequence[int] | None = None,
 ) -> list[tuple[Meld, ClaimRight]]:
     """The plain melds (not wins) `seat` may make with the live card, with their rights."""

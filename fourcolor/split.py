@@ -11,7 +11,7 @@ or two such choices.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import product
 
@@ -120,7 +120,7 @@ def _tables(ruleset: Ruleset) -> _RankTables:
 
 
 def _best_block(
-    counts: Sequence[int], tables: _RankTables, ranks: tuple[int, int, int], bonus: int | None
+    counts: list[int], tables: _RankTables, ranks: tuple[int, int, int], bonus: int | None
 ) -> tuple[int, tuple[int, ...]] | None:
     """Best points of a three-rank block (K A E with commands, R H C with fields) and how many
     of the block's combined melds each colour takes; None when the block does not split."""
@@ -173,7 +173,7 @@ _RHC = (3, 4, 5)
 _P = 6
 
 
-def best_points(counts: Sequence[int], ruleset: Ruleset) -> int | None:
+def best_points(counts: list[int], ruleset: Ruleset) -> int | None:
     """The best hidden points of splitting the counted cards, or None: `best_split` without
     building the melds (the hot path of validation and review). The counts must be real: at
     most `MAX_COPIES` of a kind (not checked here; `best_split` checks)."""
@@ -200,7 +200,7 @@ def best_points(counts: Sequence[int], ruleset: Ruleset) -> int | None:
 RANK_BLOCK = (0, 0, 0, 1, 1, 1, 2)
 
 
-def block_splits(counts: Sequence[int], block: int, ruleset: Ruleset) -> bool:
+def block_splits(counts: list[int], block: int, ruleset: Ruleset) -> bool:
     """Whether the counted cards of one rank block (`RANK_BLOCK`) split into melds. A hand
     splits when each of its three blocks does, so a caller asking about many hands that differ
     in one block (`fourcolor.facts`: a hand plus each live card) can work the others out once."""
@@ -239,7 +239,7 @@ def splits_with(hand: list[int], index: int, known: list[bool | None], ruleset: 
     return ok
 
 
-def best_split_counts(counts: Sequence[int], ruleset: Ruleset) -> Split | None:
+def best_split_counts(counts: list[int], ruleset: Ruleset) -> Split | None:
     """`best_split` on a 28-long count list. ValueError when a kind is counted more times than
     the largest deck holds (`MAX_COPIES`: eight players' sets; the rank tables stop there)."""
     if max(counts) > MAX_COPIES:
