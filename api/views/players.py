@@ -48,7 +48,7 @@ class PlayerViewSet(
 ):
     queryset = Player.objects.all()
     pagination_class = ApiPagination
-    lookup_value_regex = r"\d+"
+    lookup_value_regex = "[0-9]{1,18}"  # keys a database column holds; others: the 404 catch-all
     queries = {"list": PlayerQuery, "stats": PlayerStatsQuery, "head_to_head": StatsQuery,
                "ratings": RatingHistoryQuery}
 

@@ -187,3 +187,17 @@ def test_it_answers_an_over_long_query_string_in_json() -> None:
 
     assert response.status_code == 414
     assert response.json()["error"]["status"] == 414
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("resource", ["drafts", "jobs", "players"])
+@pytest.mark.parametrize("key", ["9" * 19, "9" * 5000, "١٢"])
+def test_a_key_no_database_column_holds_is_a_json_404(
+    client_for: Any, user: Any, resource: str, key: str
+) -> None:
+    # 5,000 digits are past what int() reads; 19 past a 64-bit key; Arabic-Indic digits are
+    # digits to `\d`, not to the URL's pattern.
+    response = client_for(user).get(f"/api/v1/{resource}/{key}/")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
