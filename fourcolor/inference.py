@@ -30,14 +30,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import CARDS, KINDS
+from .cards import CARDS, KINDS, MAX_COPIES
 from .claims import Claim, Live, may_claim, pong_or_gan_only, resolve_claims
 from .decisions import claim_of
 from .hands import rank_rules
 from .moves import best_completing_win, meld_claims
 from .notation import Event
 from .round import LIVE, MUST_DISCARD, OPENING, Round
-from .split import splits_with
+from .split import BLOCK_OF, splits_with
 
 # The policy model (module docstring): how sharply the discards follow the greedy bot's value,
 # and how likely a seat lets go a live card it could win with, or meld.
@@ -78,11 +78,7 @@ class History:
         self.ruleset = first.ruleset
         self.players = first.players
         self.copies = first.copies
-        self.groups, self.pairs = rank_rules(self.ruleset)
-        # The log-probability of each discard from each hand asked about (hand counts, card).
-        self.discards: dict[tuple[int, ...], float] = {}
-        # exp(-SOFT * a discard value), per value (`_discard_loglik`).
-        self.weights: dict[float, float] = {}
+        self.weights = discard_weights(*rank_rules(self.ruleset))
         n = first.players + 1
         self.left: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
         self.seen: list[list[_Seen]] = [[] for _ in range(n)]
@@ -147,16 +143,11 @@ class History:
             if isinstance(item, tuple):
                 for k in item:
                     counts[k] += 1
-                blocks = [None, None, None]
+                    blocks[BLOCK_OF[k]] = None  # the other blocks split as they did
             elif item.what == _DISCARD:
-                key = (*counts, item.card)
-                value = self.discards.get(key)
-                if value is None:
-                    value = _discard_loglik(
-                        counts, item.card, self.groups, self.pairs, self.weights
-                    )
-                    self.discards[key] = value
-                total += value
+                # Not kept per hand: a hand's counts before a discard seldom recur (1 % in a
+                # bga round), and the key would cost more than the sum.
+                total += _discard_loglik(counts, item.card, self.weights)
             elif self._wins(counts, blocks, item):
                 total += _LOG_PASS_WIN
             elif item.what == _PASS and self._melds(seat, counts, item):
@@ -194,39 +185,50 @@ _DISCARDABLE = tuple(
 )
 
 
-def _discard_loglik(
-    hand: list[int],
-    card: int,
-    groups: tuple[bool, ...],
-    pairs: tuple[bool, ...],
-    weights_of: dict[float, float],
-) -> float:
-    """The log-probability of discarding `card` from `hand` under the softened greedy choice.
-    Each kind's value is `hands.partners`'s, worked out here in the same operations (this is
-    the sampler's inner loop); `weights_of` keeps exp(-SOFT * value) per value met."""
-    weights = 0.0
+def _weight_at(rank: int, n: int, held: int, same: int) -> int:
+    """Where `discard_weights` keeps the weight of a kind of `rank` held `n` times, with `held`
+    kinds of its command or field held (0 for a soldier) and `same` colours of its rank."""
+    return ((rank * (MAX_COPIES + 1) + n) * 4 + held) * 5 + same
+
+
+def discard_weights(groups: tuple[bool, ...], pairs: tuple[bool, ...]) -> list[float]:
+    """exp(-SOFT * `hands.partners`'s value) for every kind a hand can hold, at `_weight_at`
+    (the value worked out from the counts in the same operations, to the bit)."""
+    weights = []
+    for rank in range(7):
+        pair = pairs[rank]
+        for n in range(MAX_COPIES + 1):
+            for held in range(4):
+                for same in range(5):
+                    score = (2.0 if pair else 0.5) * (n - 1)
+                    if rank < 6:
+                        score += float(held - 1)
+                    if groups[rank] and (pair or n == 1):
+                        score += 0.7 * (same - 1)
+                    weights.append(math.exp(-SOFT * score))
+    return weights
+
+
+def _discard_loglik(hand: list[int], card: int, weights: list[float]) -> float:
+    """The log-probability of discarding `card` from `hand` under the softened greedy choice,
+    each kind's weight looked up in `discard_weights` (this is the sampler's inner loop)."""
+    total = 0.0
     mine = 0.0
     for i, rank, first in _DISCARDABLE:
         n = hand[i]
         if not n:
             continue
-        pair = pairs[rank]
-        score = (2.0 if pair else 0.5) * (n - 1)
+        held = 0
         if first >= 0:
-            score += float((hand[first] > 0) + (hand[first + 1] > 0) + (hand[first + 2] > 0) - 1)
-        if groups[rank] and (pair or n == 1):
-            same = (
-                (hand[rank] > 0) + (hand[rank + 7] > 0) + (hand[rank + 14] > 0)
-                + (hand[rank + 21] > 0)
-            )
-            score += 0.7 * (same - 1)
-        w = weights_of.get(score)
-        if w is None:
-            w = weights_of[score] = math.exp(-SOFT * score)
-        weights += w
+            held = (hand[first] > 0) + (hand[first + 1] > 0) + (hand[first + 2] > 0)
+        same = (
+            (hand[rank] > 0) + (hand[rank + 7] > 0) + (hand[rank + 14] > 0) + (hand[rank + 21] > 0)
+        )
+        w = weights[_weight_at(rank, n, held, same)]
+        total += w
         if i == card:
             mine = w
-    return math.log(mine / weights) if mine > 0 else -math.inf
+    return math.log(mine / total) if mine > 0 else -math.inf
 
 
 def unseen(state: Round, seat: int) -> list[int]:

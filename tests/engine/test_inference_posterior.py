@@ -84,7 +84,7 @@ def test_a_discards_likelihood_is_the_softened_greedy_value_of_each_kind() -> No
     # `_discard_loglik` works out `hands.partners` in its own loop: the same value, to the bit,
     # for random hands of both rulesets (soldier pairs are no melds in bga).
     from fourcolor.hands import partners
-    from fourcolor.inference import SOFT, _discard_loglik
+    from fourcolor.inference import SOFT, _discard_loglik, discard_weights
     from fourcolor.rulesets import get_ruleset
 
     rng = random.Random(5)
@@ -92,7 +92,7 @@ def test_a_discards_likelihood_is_the_softened_greedy_value_of_each_kind() -> No
         rs = get_ruleset(name)
         groups = tuple(rs.allows("three_colour", r) for r in "KAERHCP")
         pairs = tuple(rs.allows("pair", r) for r in "KAERHCP")
-        weights: dict[float, float] = {}
+        weights = discard_weights(groups, pairs)
         for _ in range(300):
             hand = [0] * 28
             for k in rng.sample([k for k in range(28) for _ in range(4)], rng.randint(2, 21)):
@@ -104,4 +104,4 @@ def test_a_discards_likelihood_is_the_softened_greedy_value_of_each_kind() -> No
             total = sum(value[i] for i in kinds)
             for card in range(28):
                 expected = math.log(value[card] / total) if card in value else -math.inf
-                assert _discard_loglik(hand, card, groups, pairs, weights) == expected, (hand, card)
+                assert _discard_loglik(hand, card, weights) == expected, (hand, card)
