@@ -2,10 +2,10 @@
 transports (the database worker, jobs/worker.py, and Celery, jobs/tasks.py), over the services
 (records.services, ratings.services, the engine's analysis).
 
-A run writes its progress under its lease (jobs.lease.update): every record is stored in a
-committed batch before `resume_at` moves past it, so a run taken over or resumed never stores a
-record twice (one stored in the batch a kill interrupted is recognised by its content hash) and
-never stores part of one (a batch is a transaction).
+A run writes its progress under its lease (jobs.lease.update): a serial import's progress
+commits in the transaction of the batch it reports (a batch is a transaction), so a run taken
+over or resumed starts after the last committed batch, never stores a record twice nor part of
+one, and counts every record once, as a run never killed would.
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ def run_import(job: Job, token: str) -> None:
     # upload waits for a rating replay.
     report = import_records(
         _source(job), job.created_by, max_results=work.MAX_RESULTS, max_problems=work.MAX_PROBLEMS,
-        progress=progress, start_at=start, max_records=settings.UPLOAD_MAX_RECORDS,
+        progress=progress, progress_in_batch=True, start_at=start,
+        max_records=settings.UPLOAD_MAX_RECORDS,
         announce=False, given=job.options.get("given") or {},
     )
     if report.stored:

@@ -21,6 +21,7 @@ Import policy (see `import_records`):
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import time
@@ -71,7 +72,10 @@ class ImportOptions:
       progress bars and streaming answers); the report keeps the counts and the first results
       and problems.
     - `progress(report)` is called after each committed batch and once at the end; then
-      `report.next_index` is where a resumed import would start.
+      `report.next_index` is where a resumed import would start. With `progress_in_batch`
+      it is called inside each batch's transaction instead (and once at the end), so that
+      the progress it writes commits with the batch's games or not at all: a job's serial
+      run, whose resumed run would otherwise count a killed batch's games as duplicates.
     - `start_at`: skip the first `start_at` records of the stream (not validated, stored nor
       counted; result indexes and lines stay those of the whole stream), to resume an
       interrupted import with `start_at=report.next_index`.
@@ -90,6 +94,7 @@ class ImportOptions:
     max_problems: int = 100
     on_result: Callable[[RecordResult], None] | None = None
     progress: Callable[[ImportReport], None] | None = None
+    progress_in_batch: bool = False
     start_at: int = 0
     max_records: int | None = None
     announce: bool = True
@@ -184,6 +189,7 @@ class _Importer:
         self.report = report
         self.on_result = options.on_result
         self.progress = options.progress
+        self.progress_in_batch = options.progress_in_batch
         self.ids = KnownIds()
         self.queue: list[RecordResult | ValidRecord] = []
         self.valid = 0
@@ -206,7 +212,20 @@ class _Importer:
         if not queue:
             return
         valid = [entry for entry in queue if isinstance(entry, ValidRecord)]
-        outcomes = storing.store_retrying(valid, self.user, self.ids) if valid else {}
+        reported = False
+
+        def report_with_games(outcomes: storing.Outcomes) -> None:
+            nonlocal reported
+            if self.progress is not None and self.progress_in_batch:
+                ahead = copy.deepcopy(self.report)
+                for result in self._results(queue, outcomes):
+                    ahead.add(result, keep=result is self.report.limit_refusal)
+                ahead.next_index = queue[-1].index + 1
+                self.progress(ahead)
+                reported = True
+
+        outcomes = (storing.store_retrying(valid, self.user, self.ids, report_with_games)
+                    if valid else {})
         if isinstance(outcomes, DatabaseError):
             self.down = outcomes
             self.report.stopped = "database unavailable"
@@ -219,18 +238,10 @@ class _Importer:
                     entry = unavailable_result(entry.index, entry.line, valid[0].index)
                 self.emit(entry)
             return
-        differs = duplicate_differences(
-            (v.index, v.fields["canonical_text"], outcomes[v.index][1]) for v in valid
-            if outcomes[v.index][0] is RecordStatus.DUPLICATE
-        )
-        for entry in queue:
-            if isinstance(entry, ValidRecord):
-                status, game_id = outcomes[entry.index]
-                entry = RecordResult(entry.index, entry.line, status, game_id=game_id,
-                                     differences=differs.get(entry.index, []))
-                if status is RecordStatus.STORED:
-                    self.stored.append(game_id)
-            self.emit(entry)
+        for result in self._results(queue, outcomes):
+            if result.status is RecordStatus.STORED and result.game_id is not None:
+                self.stored.append(result.game_id)
+            self.emit(result)
         self.report.next_index = queue[-1].index + 1
         if not self.announce:
             self.stored.clear()
@@ -238,8 +249,26 @@ class _Importer:
             announce_stored(self.stored, final=False)
             self.stored.clear()
             self.unsettled = True
-        if self.progress is not None:
+        if self.progress is not None and not reported:
             self.progress(self.report)
+
+    @staticmethod
+    def _results(queue: list[RecordResult | ValidRecord], outcomes: storing.Outcomes
+                 ) -> list[RecordResult]:
+        """The batch's results in file order, its stored records' outcomes filled in."""
+        differs = duplicate_differences(
+            (entry.index, entry.fields["canonical_text"], outcomes[entry.index][1])
+            for entry in queue if isinstance(entry, ValidRecord)
+            and outcomes[entry.index][0] is RecordStatus.DUPLICATE
+        )
+        results = []
+        for entry in queue:
+            if isinstance(entry, ValidRecord):
+                status, game_id = outcomes[entry.index]
+                entry = RecordResult(entry.index, entry.line, status, game_id=game_id,
+                                     differences=differs.get(entry.index, []))
+            results.append(entry)
+        return results
 
     def finish(self) -> ImportReport:
         self.flush()

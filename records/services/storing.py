@@ -241,28 +241,31 @@ def _stored_hashes(hashes: set[str]) -> dict[str, tuple[int, datetime.datetime, 
 
 def _store_records(
     valid: list[ValidRecord], user: Any, ids: KnownIds, stamp: datetime.datetime,
-    retry: bool = False,
+    retry: bool = False, before_commit: Callable[[Outcomes], None] | None = None,
 ) -> Outcomes:
-    """Store records in one transaction: all of them or none."""
+    """Store records in one transaction: all of them or none. `before_commit(outcomes)` runs
+    inside it, so that what it writes (a job's progress) commits with the games or not at all."""
     new_players: dict[str, int] = {}
     new_matches: dict[str, int] = {}
     with transaction.atomic():
         outcomes, mine = _insert(valid, user, ids, stamp, retry, new_players, new_matches)
         for game_id in mine:
             send_on_commit(game_stored, game_id)
+        if before_commit is not None:
+            before_commit(outcomes)
     ids.remember(new_players, new_matches)
     return outcomes
 
 
 def _store_batch(
     valid: list[ValidRecord], user: Any, ids: KnownIds, stamp: datetime.datetime,
-    retry: bool = False,
+    retry: bool = False, before_commit: Callable[[Outcomes], None] | None = None,
 ) -> Outcomes:
     """Store a batch in one transaction; when a unique index refuses it (a concurrent upload
     stored one of its records, or deleted a cached player), store it record by record."""
     if len(valid) > 1:
         try:
-            return _store_records(valid, user, ids, stamp, retry)
+            return _store_records(valid, user, ids, stamp, retry, before_commit)
         except IntegrityError:
             ids.clear()  # a cached id may point at a row deleted meanwhile: look again
     outcomes: Outcomes = {}
@@ -298,7 +301,10 @@ def _store_one(
     raise AssertionError("unreachable")
 
 
-def store_retrying(valid: list[ValidRecord], user: Any, ids: KnownIds) -> Outcomes | DatabaseError:
+def store_retrying(
+    valid: list[ValidRecord], user: Any, ids: KnownIds,
+    before_commit: Callable[[Outcomes], None] | None = None,
+) -> Outcomes | DatabaseError:
     """`_store_batch`, retried on a new connection after each of DB_RETRY_DELAYS when the
     connection is lost; the last error when it stays lost. Every attempt stamps the games with
     the same upload time, which is how a retry recognises games its lost commit stored."""
@@ -307,7 +313,7 @@ def store_retrying(valid: list[ValidRecord], user: Any, ids: KnownIds) -> Outcom
     retry = False
     while True:
         try:
-            return _store_batch(valid, user, ids, stamp, retry)
+            return _store_batch(valid, user, ids, stamp, retry, before_commit)
         except _DB_DOWN as exc:
             if connection.in_atomic_block:
                 raise  # the caller's transaction is lost with the connection: theirs to handle
