@@ -21,7 +21,7 @@ Import policy (see `import_records`):
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import json
 import logging
 import time
@@ -212,17 +212,21 @@ class _Importer:
         if not queue:
             return
         valid = [entry for entry in queue if isinstance(entry, ValidRecord)]
-        reported = False
+        # With progress_in_batch: the outcomes whose progress was written in their transaction
+        # and the results built for it (a batch redone record by record after it is not).
+        reported: tuple[storing.Outcomes, list[RecordResult]] | None = None
 
         def report_with_games(outcomes: storing.Outcomes) -> None:
             nonlocal reported
             if self.progress is not None and self.progress_in_batch:
-                ahead = copy.deepcopy(self.report)
-                for result in self._results(queue, outcomes):
+                results = self._results(queue, outcomes)
+                ahead = dataclasses.replace(self.report, results=list(self.report.results),
+                                            problems=list(self.report.problems))
+                for result in results:
                     ahead.add(result, keep=result is self.report.limit_refusal)
                 ahead.next_index = queue[-1].index + 1
                 self.progress(ahead)
-                reported = True
+                reported = (outcomes, results)
 
         outcomes = (storing.store_retrying(valid, self.user, self.ids, report_with_games)
                     if valid else {})
@@ -238,7 +242,9 @@ class _Importer:
                     entry = unavailable_result(entry.index, entry.line, valid[0].index)
                 self.emit(entry)
             return
-        for result in self._results(queue, outcomes):
+        committed = reported is not None and reported[0] is outcomes
+        results = reported[1] if committed and reported else self._results(queue, outcomes)
+        for result in results:
             if result.status is RecordStatus.STORED and result.game_id is not None:
                 self.stored.append(result.game_id)
             self.emit(result)
@@ -249,7 +255,7 @@ class _Importer:
             announce_stored(self.stored, final=False)
             self.stored.clear()
             self.unsettled = True
-        if self.progress is not None and not reported:
+        if self.progress is not None and not committed:
             self.progress(self.report)
 
     @staticmethod
