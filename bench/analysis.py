@@ -121,21 +121,20 @@ def _by_decision(result: Analysis) -> dict[tuple[int, int], tuple[str, str, bool
 
 
 def _settled_as_the_win(record: Record, game: Game, at: int, seat: int) -> bool:
-    """Whether the plain meld at event `at`, which ends the round by a forced finish, settles
-    exactly as the seat's best win on the same card would have, on the record's own deal and
-    pile (RULES.md §5.6, §7: the proof that such a meld loses nothing, docs/analysis.md)."""
+    """Whether the round, played on from the missed win at event `at` as the record plays it,
+    settles exactly as the seat's best win on that card would have, on the record's own deal
+    and pile (docs/analysis.md, "Missed wins": the move played lost nothing)."""
     state = Round.from_record(record, game.ruleset)
     for event in record.events[:at]:
         state.push(event)
-    settlements = []
-    for event in [record.events[at]] + [
-        e for e in state.legal_events() if e.verb == "w" and e.seat == seat
-    ]:
-        after = state.copy()
-        after.push(event)
-        settlements.append(after.end_of_record().settlement)
-    meld, wins = settlements[0], settlements[1:]
-    return max(w[seat] for w in wins) == meld[seat] and meld in wins
+    wins = []
+    for event in state.legal_events():
+        if event.verb == "w" and event.seat == seat:
+            after = state.copy()
+            after.push(event)
+            wins.append(after.end_of_record().settlement)
+    ended = game.finish.settlement
+    return max(w[seat] for w in wins) == ended[seat] and ended in wins
 
 
 def missed_wins(samples: int) -> None:
@@ -163,9 +162,9 @@ def missed_wins(samples: int) -> None:
         if d.verdict in BAD and d.best[1] == "w":
             caught += 1
             reason = "caught"
-        elif game.finish.outcome == "forced" and ply == len(record.events):
+        elif d.best[1] == "w" and values[d.played] == values[d.best]:
             same = _settled_as_the_win(record, game, missed.ply, row["seat"])
-            reason = f"forced finish: {'settled as the win' if same else 'NOT settled as the win'}"
+            reason = f"valued as the win; {'' if same else 'NOT '}settled as it on its deal"
         elif d.loss == 0:
             reason = "no option beats the one played (loss 0)"
         elif d.best[1] != "w":
