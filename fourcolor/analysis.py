@@ -30,7 +30,7 @@ from .round import LIVE, Round
 from .notation import Record
 from .decisions import PASS, Option, Point, decision_points
 from .inference import HandSampler, History
-from .marks import EXTEND, KEEP, THRESHOLDS, VERDICTS, judge, screened, unit, verdict
+from .marks import EXTEND, KEEP, THRESHOLDS, VERDICTS, Z, judge, screened, unit, verdict
 from .playout import greedy_playout
 
 DEFAULT_SAMPLES = 128
@@ -145,16 +145,19 @@ def deal_chains(
     return chains
 
 
-def _rate(point: Point, state: Round, samples: int, seed: int, history: History | None) -> Decision:
+def _rate(
+    point: Point, state: Round, samples: int, seed: int, history: History | None, z: float = Z
+) -> Decision:
     """Value every option of a decision on the same deals, and judge the one played.
 
     With more than `KEEP` options (which card to discard), the first quarter of the deals
     values them all, the rest only those `marks.screened` keeps. The best option, the loss and
     "about equal" are `marks.judge`'s. While the decision is unclear (it may be a mistake and
     the deals so far do not settle whether it is), the number of deals is doubled, up to
-    `EXTEND` times `samples`, for the options still in the race. `point.played` None: the
-    reviewer's advice (`advise`), no option played, no deals added. The deals come in turn from
-    `deal_chains`: the other hands inferred from `history` (None: uniform)."""
+    `EXTEND` times `samples`, for the options still in the race (`z`: `marks.judge`'s
+    standard errors for "better"). `point.played` None: the reviewer's advice (`advise`), no
+    option played, no deals added. The deals come in turn from `deal_chains`: the other hands
+    inferred from `history` (None: uniform)."""
     options, players = point.options, state.players
     results: list[list[float]] = [[] for _ in options]
     played_at = next((k for k, o in enumerate(options) if o.label == point.played), None)
@@ -182,7 +185,7 @@ def _rate(point: Point, state: Round, samples: int, seed: int, history: History 
         # that chose them would flatter them (the best of several noisy means is too high).
         fresh = screen if len(kept) < len(options) and total > screen else 0
         judged = [r[fresh:] if k in kept else r for k, r in enumerate(results)]
-        judgement = judge(judged, active, [_is_win(o) for o in options], played_at, scale)
+        judgement = judge(judged, active, [_is_win(o) for o in options], played_at, scale, z)
         if not judgement.unclear or total >= samples * EXTEND:
             break
         # The next deals go to the options still in the race: the one played, the top one and
@@ -211,6 +214,7 @@ def advise(
     seed: int = 0,
     history: History | None = None,
     reference: str | None = None,
+    z: float = Z,
 ) -> Decision | None:
     """The reviewer's advice to `seat` on `state`, a round in play: the options the seat has
     now (a discard; or claims on the live card besides letting it go, for its drawer
@@ -219,7 +223,9 @@ def advise(
     `history`: the round's `inference.History` up to `state`, for the other hands inferred
     from what they did (None: dealt uniformly). `reference`: one option's text, rated as if
     the seat had played it (`played`, the loss and the verdict are then that option's): the
-    analyst bot asks how the patient bot's choice would be marked."""
+    analyst bot asks how the patient bot's choice would be marked. `z`: the standard errors by
+    which an option's gain must be clear to count as better (`marks.judge`; the marks use
+    `marks.Z`)."""
     listed = [e for e in state.legal_events() if e.seat == seat]
     if state.phase == LIVE and state.live is not None:
         live = state.live
@@ -235,7 +241,7 @@ def advise(
     if reference is not None and reference not in (o.label for o in options):
         raise ValueError(f"{reference!r} is not an option of seat {seat}")
     point = Point(state.ply, state.ply + 1, seat, options, reference)
-    return _rate(point, state, samples, seed, history)
+    return _rate(point, state, samples, seed, history, z)
 
 
 def analyse(

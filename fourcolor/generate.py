@@ -2,8 +2,8 @@
 
 The bots: ``random``, ``greedy`` and ``patient`` (`fourcolor.bots`, by fixed rules), and
 ``analyst[:SAMPLES]``, which plays the reviewer's best option (`fourcolor.analysis.advise`, at
-SAMPLES deals a decision, 32 by default) where the reviewer would mark the patient bot's choice
-with a loss, and otherwise plays as ``patient``. The bots choose among the events
+SAMPLES deals a decision, 32 by default) where it beats the patient bot's choice by
+`ANALYST_Z` standard errors, and otherwise plays as ``patient``. The bots choose among the events
 `Round.legal_events()` lists (nothing else lists moves), and every event goes through
 `Round.push`, so a generated record is legal by construction (and the tests check it again).
 """
@@ -30,15 +30,19 @@ from .rulesets import Ruleset, format_switches, get_ruleset, variant
 RULE_BOTS = ("random", "greedy")
 BOTS = (*RULE_BOTS, "patient", "analyst")
 ANALYST_SAMPLES = 32
+# The standard errors by which the reviewer's best option must beat the patient choice for the
+# analyst to play it. The marks' `Z` = 3 guards a verdict against false "better" options; a bot
+# that waits for 3 leaves the patient choice too seldom: at 1 it gains 1.3 points a round more
+# in classic 4p (docs/analysis.md, "Strength in duplicate play").
+ANALYST_Z = 1.0
 DEFAULT_NAMES = ("East", "South", "West", "North", "Player 5", "Player 6", "Player 7", "Player 8")
 
 
 class AnalystBot(GreedyBot):
     """At every decision of its seat, plays the patient bot's choice unless the reviewer
     (`analysis.advise`, at `samples` deals, seeded by the ply and the seat) shows another
-    option better, that is, would rate the patient choice with a loss: then the reviewer's best
-    option. Where the seat has no choice to make, the patient bot's (a redeal is not rated:
-    always taken)."""
+    option better by `ANALYST_Z` standard errors: then the reviewer's best option. Where the
+    seat has no choice to make, the patient bot's (a redeal is not rated: always taken)."""
 
     def __init__(self, rng: random.Random, samples: int, *, inferred: bool = True) -> None:
         super().__init__(rng, patient=True)
@@ -64,11 +68,12 @@ class AnalystBot(GreedyBot):
             history = History(*past) if inferred and past is not None else None
             patient = greedy_choice(state, self.seat, patient=True)
             decision = advise(
-                state, self.seat, samples=self.samples, history=history, reference=patient
+                state, self.seat, samples=self.samples, history=history, reference=patient,
+                z=ANALYST_Z,
             )
-            # The reviewer's best only when it would mark the patient choice with a loss: an
-            # option it cannot tell from the patient one is as likely worse (the highest of
-            # several noisy estimates is too high).
+            # The reviewer's best only when it beats the patient choice (a loss): an option it
+            # cannot tell from the patient one is as likely worse (the highest of several noisy
+            # estimates is too high).
             choice = decision.best if decision is not None and decision.loss > 0 else patient
             self.advice = (state.ply, choice if decision is not None else None)
         return self.advice[1]

@@ -96,39 +96,41 @@ def judge(
     wins: Sequence[bool],
     played: int | None,
     unit: float,
+    z: float = Z,
 ) -> Judgement:
     """The best option from each option's values on the same deals (`wins[k]`: option k is a
     win; `played` None: no option was played, the reviewer's advice), the loss of the one
-    played in points, and whether the decision is still unclear (docs/analysis.md, steps 6-8):
+    played in points, and whether the decision is still unclear (docs/analysis.md, steps 6-8),
+    an option counting as better than another when its gain is `z` standard errors clear:
 
     - the best is the highest estimate, but a win sampling cannot tell from it is named
       instead: it ends the round now with a known settlement, the others only on average;
     - the loss is the best's gain over the one played when some option beats it (a gain over
-      `Z` standard errors), else 0, sampling cannot tell the one played from the best;
+      `z` standard errors), else 0, sampling cannot tell the one played from the best;
     - `close` ("about equal") when sampling cannot tell the best from another option;
     - unclear when it might be a mistake or worse (the top option's gain over the one played,
-      plus `Z` standard errors, reaches the mistake threshold in points of `unit`) while that
+      plus `z` standard errors, reaches the mistake threshold in points of `unit`) while that
       gain is not yet `SURE` standard errors clear. A near tie at the top is not unclear: the
       deals cannot tell its options apart, and it reads "about equal" whichever is named."""
     values = [round(sum(r) / len(r), 3) for r in judged]
     top = max(active, key=lambda k: (values[k], wins[k], -k))
-    beats = [k for k in active if played is not None and margin(judged[k], judged[played]) > Z]
+    beats = [k for k in active if played is not None and margin(judged[k], judged[played]) > z]
     # A win near the top, named instead: when nothing beats the one played, or it does too.
     near_wins = [
         k
         for k in active
-        if wins[k] and k != top and margin(judged[top], judged[k]) <= Z
+        if wins[k] and k != top and margin(judged[top], judged[k]) <= z
         and (not beats or k in beats)
     ]
     best = top if wins[top] else max(near_wins, key=lambda k: (values[k], -k), default=top)
     loss = 0.0
     if played is not None and best != played and beats:
         loss = round(max(values[best] - values[played], 0.0), 3)
-    close = any(margin(judged[best], judged[k]) <= Z for k in active if k != best)
+    close = any(margin(judged[best], judged[k]) <= z for k in active if k != best)
     unclear = False
     if played is not None and top != played:
         gain, se = paired(judged[top], judged[played])
-        unclear = (gain + Z * se) / unit >= THRESHOLDS[1] and gain < SURE * se
+        unclear = (gain + z * se) / unit >= THRESHOLDS[1] and gain < SURE * se
     racing = [k for k in active if k in (top, played) or margin(judged[top], judged[k]) < SURE]
     return Judgement(values, best, loss, close, unclear, racing)
 

@@ -322,6 +322,17 @@ def test_it_names_the_highest_estimate_among_options_as_good_as_it_about_equal()
     assert judgement.loss == round(judgement.values[1] - judgement.values[2], 3) > 0
 
 
+def test_a_lower_z_counts_a_smaller_gain_as_better() -> None:
+    # The analyst bot's bar (`generate.ANALYST_Z`): a gain 2 standard errors clear beats the
+    # option played at z = 1, not at the marks' Z.
+    rng = random.Random("lower bar")
+    swings = [rng.gauss(0.0, 20.0) for _ in range(64)]
+    judged = [[s + 1.0 + (4.0 if i % 2 else -4.0) for i, s in enumerate(swings)], list(swings)]
+    assert 1.0 < _margin(judged[0], judged[1]) <= Z
+    assert _judge(judged, [0, 1], [False, False], 1, 3.0).loss == 0.0
+    assert _judge(judged, [0, 1], [False, False], 1, 3.0, z=1.0).loss == 1.0
+
+
 def _near_tie_deals(played: float) -> list[list[float]]:
     """Three discards on the same 64 deals: the top (0, worth 10), one a tenth of a point
     below it (1), and the one played (2, worth `played`). Each option's own noise is +-4 in a

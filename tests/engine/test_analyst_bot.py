@@ -1,6 +1,6 @@
 """The `analyst` bot of fourcolor/generate.py plays the patient bot's choice unless the reviewer
-(`fourcolor.analysis.advise`) shows another option better, and nothing the seat cannot see
-changes the reviewer's advice."""
+(`fourcolor.analysis.advise`) shows another option better by `ANALYST_Z` standard errors, and
+nothing the seat cannot see changes the reviewer's advice."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fourcolor.analysis import advise
 from fourcolor.decisions import PASS
 from fourcolor.cards import parse_card
 from fourcolor.bots import hand_partners
-from fourcolor.generate import generate_record, greedy_choice
+from fourcolor.generate import ANALYST_Z, generate_record, greedy_choice
 from fourcolor.inference import History
 from fourcolor.round import LIVE, MUST_DISCARD, Round
 
@@ -33,7 +33,9 @@ def test_it_leaves_the_patient_choice_only_for_one_the_reviewer_shows_better(
         # The bot reads the round so far (inferred hands): the same history here.
         history = History(rounds, record.events[:ply])
         greedy = greedy_choice(state, seat, patient=True)
-        decision = advise(state, seat, samples=SAMPLES, history=history, reference=greedy)
+        decision = advise(
+            state, seat, samples=SAMPLES, history=history, reference=greedy, z=ANALYST_Z
+        )
         if decision is not None:
             advised += 1
             assert decision.played == greedy
