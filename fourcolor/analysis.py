@@ -34,9 +34,10 @@ from .marks import EXTEND, KEEP, THRESHOLDS, VERDICTS, Z, judge, screened, unit,
 from .playout import greedy_playout
 
 DEFAULT_SAMPLES = 128
-# Independent chains of inferred hands (`inference.HandSampler`) a decision's deals take turns
-# from: one chain can stay for many deals among hands of one kind (a seat holding a pair or not).
-# Each chain has its own burn-in, which costs as much as about 100 deals' moves: a chain for
+# Chains of inferred hands (`inference.HandSampler`) a decision's deals take turns from: one
+# chain can stay for many deals among hands of one kind (a seat holding a pair or not). Each
+# chain has its own burn-in on both styles, from where the first chain's moves on the greedy
+# style ended, which costs as much as about 100 deals' moves: a chain for
 # every `DEALS_PER_CHAIN` deals, so that an analysis at a few samples (the demo's 8) burns in
 # one chain, not four (its CPU would double).
 CHAINS = 4
@@ -138,10 +139,10 @@ def deal_chains(
 ) -> list[HandSampler]:
     """The samplers whose deals a decision of `samples` deals takes in turn (deal k from chain
     k mod their number): `CHAINS`, or one for every `DEALS_PER_CHAIN` deals when that is fewer,
-    sharing the likelihoods of the hands one chain has seen."""
+    sharing the likelihoods of the hands one chain has seen and the first's greedy start."""
     chains = [HandSampler(history, state, before, seat, rng)]
     for _ in range(min(CHAINS, samples // DEALS_PER_CHAIN) - 1):
-        chains.append(HandSampler(history, state, before, seat, rng, chains[0].known))
+        chains.append(HandSampler(history, state, before, seat, rng, chains[0].known, chains[0]))
     return chains
 
 

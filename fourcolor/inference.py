@@ -4,7 +4,7 @@ A card never joins a hand after the deal (a drawn or claimed card goes to a disp
 discards), so a guess of a seat's current hand fixes its whole history: its hand before any
 event is the guess plus every card that has left the hand since (its discards from hand, the
 hand cards of its melds). Each public decision of the seat then has an exact probability under
-the policy model below, given the hand it held then:
+each of two styles of play, given the hand it held then. The soft style:
 
 - a discard from hand (the opening discard, the discard after a meld): the greedy bot's choice
   softened, P(card d) proportional to exp(-`SOFT` * partners(d)) over the kinds it could
@@ -14,13 +14,21 @@ the policy model below, given the hand it held then:
   meld of it with a right that would have taken effect, else 1;
 - a meld it claimed although its hand would have won with the card: `PASS_WIN`.
 
+The greedy style is the greedy bot itself (`fourcolor.bots.GreedyBot`, as `generate._Table`
+asks it): 1 / the number of kinds tied for the lowest value for a discard of one of them; a
+win always taken; a live card let go only when the meld it would claim (`History._greedy_pick`)
+would not have taken effect; the meld it claimed that one; its dealt hand one it would not
+redeal. Each decision it would have made otherwise costs `SLIP`. A seat plays the greedy style
+with prior probability `GREEDY`, summed out: its likelihood is the mixture of the two.
+
 The posterior of the other hands is the uniform deal of the unseen cards (what the seat under
-review could not see) weighted by the product of those probabilities. `HandSampler` draws from
-it by Metropolis: a move swaps one card between two of the bins (another seat's hand, the
+review could not see) weighted by the product of the seats' likelihoods. `HandSampler` draws
+from it by Metropolis: a move swaps one card between two of the bins (another seat's hand, the
 unseen rest that makes the pile) and is accepted with the ratio of the likelihoods, so every
-state agrees with everything public (hand sizes, copies, displays, discards). A seat's
-likelihood is kept per hand it has been seen with. Everything is drawn from the caller's
-random generator: the same seed gives the same deals.
+state agrees with everything public (hand sizes, copies, displays, discards). A chain first
+moves on the greedy style alone (`GREEDY_START` moves per hidden card), then on the mixture
+(`BURN_IN`). A seat's likelihoods are kept per hand it has been seen with. Everything is drawn
+from the caller's random generator: the same seed gives the same deals.
 """
 
 from __future__ import annotations
@@ -31,9 +39,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import CARDS, KINDS, MAX_COPIES
-from .claims import Claim, Live, may_claim, pong_or_gan_only, resolve_claims
+from .claims import Claim, ClaimRight, Live, may_claim, pong_or_gan_only, resolve_claims
+from .deal import qualifies_for_redeal
 from .decisions import claim_of
-from .hands import rank_rules
+from .hands import forces_finish_below_threshold, rank_rules
+from .melds import Meld, classify
 from .moves import best_completing_win, meld_claims
 from .notation import Event
 from .round import LIVE, MUST_DISCARD, OPENING, Round
@@ -44,14 +54,22 @@ from .split import BLOCK_OF, splits_with
 SOFT = 4.0
 PASS_WIN = 0.02
 PASS_MELD = 0.05
-# Metropolis moves before the first deal (per card hidden in the other hands) and between deals:
-# with one move between deals, a decision's deals hold nearly the same hands (a few distinct
-# hands in 128 deals late in a round), and two seeds' deals differ by more than either's error.
+# The greedy style: each decision the bot would have made otherwise costs SLIP (not 0: a
+# chain started anywhere still finds the hands it would have played); its prior probability.
+SLIP = 1e-6
+GREEDY = 0.9
+# Metropolis moves per card hidden in the other hands on the greedy style alone, then on the
+# mixture before the first deal, and moves between deals: with one move between deals, a
+# decision's deals hold nearly the same hands (a few distinct hands in 128 deals late in a
+# round), and two seeds' deals differ by more than either's error.
+GREEDY_START = 24
 BURN_IN = 8
 THIN = 4
 
 _LOG_PASS_WIN = math.log(PASS_WIN)
 _LOG_PASS_MELD = math.log(PASS_MELD)
+_LOG_SLIP = math.log(SLIP)
+_LOG_SOFT_STYLE, _LOG_GREEDY_STYLE = math.log(1 - GREEDY), math.log(GREEDY)
 _DISCARD, _PASS, _CLAIM = 0, 1, 2
 
 
@@ -67,6 +85,7 @@ class _Seen:
     live: Live | None = None
     exposed: int = 0  # the seat's exposed points then (a win's points count them)
     rival: Claim | None = None  # another seat's meld that took the card
+    meld: Meld | None = None  # the seat's own meld of it (_CLAIM)
 
 
 class History:
@@ -79,6 +98,7 @@ class History:
         self.players = first.players
         self.copies = first.copies
         self.weights = discard_weights(*rank_rules(self.ruleset))
+        self.redeal = self.ruleset.redeal
         n = first.players + 1
         self.left: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
         self.seen: list[list[_Seen]] = [[] for _ in range(n)]
@@ -117,7 +137,8 @@ class History:
             exposed = state.exposed_points(seat)
             card = live.card_index
             if taken and follow.seat == seat:
-                self.seen[seat].append(_Seen(i, j, _CLAIM, card, live, exposed))
+                meld = classify(follow.cards, self.ruleset)
+                self.seen[seat].append(_Seen(i, j, _CLAIM, card, live, exposed, None, meld))
             else:
                 self.seen[seat].append(_Seen(i, j, _PASS, card, live, exposed, rival))
 
@@ -135,9 +156,17 @@ class History:
         self, seat: int, hand: Sequence[int], plan: Sequence[tuple[int, ...] | _Seen]
     ) -> float:
         """The log-probability of `seat`'s decisions in `plan` given that it holds `hand`
-        (counts) at the end of it."""
+        (counts) at the end of it: the two styles' (`styles`) mixed by their prior
+        probabilities (`GREEDY`)."""
+        return _mixed(self.styles(seat, hand, plan))
+
+    def styles(
+        self, seat: int, hand: Sequence[int], plan: Sequence[tuple[int, ...] | _Seen]
+    ) -> tuple[float, float]:
+        """The log-probabilities of `seat`'s decisions in `plan` given that it holds `hand`
+        (counts) at the end of it, under the softened model and under the greedy bot."""
         counts = list(hand)
-        total = 0.0
+        soft = greedy = 0.0
         blocks: list[bool | None] = [None, None, None]
         for item in plan:
             if isinstance(item, tuple):
@@ -147,12 +176,70 @@ class History:
             elif item.what == _DISCARD:
                 # Not kept per hand: a hand's counts before a discard seldom recur (1 % in a
                 # bga round), and the key would cost more than the sum.
-                total += _discard_loglik(counts, item.card, self.weights)
+                mine, ties = _discard_loglik(counts, item.card, self.weights)
+                soft += mine
+                greedy += -math.log(ties) if ties else _LOG_SLIP
             elif self._wins(counts, blocks, item):
-                total += _LOG_PASS_WIN
-            elif item.what == _PASS and self._melds(seat, counts, item):
-                total += _LOG_PASS_MELD
-        return total
+                soft += _LOG_PASS_WIN
+                greedy += _LOG_SLIP
+            elif item.what == _PASS:
+                if self._melds(seat, counts, item):
+                    soft += _LOG_PASS_MELD
+                    if self._greedy_claims(seat, counts, item):
+                        greedy += _LOG_SLIP
+            else:
+                pick = self._greedy_pick(seat, counts, item)
+                if pick is None or pick[0] != item.meld:
+                    greedy += _LOG_SLIP
+        if self.redeal and qualifies_for_redeal(counts, self.ruleset):
+            greedy += _LOG_SLIP  # the greedy bot redeals when its dealt hand may
+        return soft, greedy
+
+    def _greedy_pick(
+        self, seat: int, hand: list[int], seen: _Seen
+    ) -> tuple[Meld, ClaimRight] | None:
+        """The meld the greedy bot holding `hand` would claim of the live card (None: it lets
+        the card go), as `generate._Table` asks it: the most exposed points, then the most
+        cards, then the lowest first card; never a forced finish under the threshold while
+        it has another choice (a drawn general is always melded)."""
+        live = seen.live
+        assert live is not None
+        options = meld_claims(self.ruleset, self.players, live, seat, hand)
+        if not options:
+            return None
+        card = CARDS[seen.card]
+        choosable = options
+        if self.ruleset.threshold is not None:
+            safe = [
+                option
+                for option in options
+                if not forces_finish_below_threshold(
+                    hand, seen.exposed, option[0], card, None, self.ruleset
+                )
+            ]
+            general = live.source == "draw" and live.owner == seat and card.rank == "K"
+            if safe or not general:
+                choosable = safe
+        if not choosable:
+            return None
+        rs = self.ruleset
+        return max(
+            choosable,
+            key=lambda o: (o[0].points(rs, exposed=True), len(o[0].cards), -o[0].cards[0].index),
+        )
+
+    def _greedy_claims(self, seat: int, hand: list[int], seen: _Seen) -> bool:
+        """Whether the greedy bot holding `hand` would have claimed the live card that `seat`
+        let go, with a right that would have taken effect."""
+        pick = self._greedy_pick(seat, hand, seen)
+        if pick is None:
+            return False
+        if seen.rival is None:
+            return True
+        live = seen.live
+        assert live is not None
+        mine = Claim(seat, pick[1], pick[0].kind)
+        return resolve_claims([seen.rival, mine], live, self.players) is mine
 
     def _wins(self, hand: list[int], blocks: list[bool | None], seen: _Seen) -> bool:
         """Whether `hand` would have won with the live card (`blocks`: which rank blocks of
@@ -209,11 +296,14 @@ def discard_weights(groups: tuple[bool, ...], pairs: tuple[bool, ...]) -> list[f
     return weights
 
 
-def _discard_loglik(hand: list[int], card: int, weights: list[float]) -> float:
+def _discard_loglik(hand: list[int], card: int, weights: list[float]) -> tuple[float, int]:
     """The log-probability of discarding `card` from `hand` under the softened greedy choice,
-    each kind's weight looked up in `discard_weights` (this is the sampler's inner loop)."""
+    each kind's weight looked up in `discard_weights` (this is the sampler's inner loop); and
+    how many kinds tie for the greedy bot's discard when `card` is one of them (else 0)."""
     total = 0.0
     mine = 0.0
+    top = 0.0
+    ties = 0
     for i, rank, first in _DISCARDABLE:
         n = hand[i]
         if not n:
@@ -226,9 +316,22 @@ def _discard_loglik(hand: list[int], card: int, weights: list[float]) -> float:
         )
         w = weights[_weight_at(rank, n, held, same)]
         total += w
+        if w > top:
+            top, ties = w, 1
+        elif w == top:
+            ties += 1
         if i == card:
             mine = w
-    return math.log(mine / total) if mine > 0 else -math.inf
+    if mine <= 0:
+        return -math.inf, 0
+    return math.log(mine / total), (ties if mine == top else 0)
+
+
+def _mixed(styles: tuple[float, float]) -> float:
+    """The seat's log-likelihood, each style weighted by its prior probability."""
+    soft, greedy = styles[0] + _LOG_SOFT_STYLE, styles[1] + _LOG_GREEDY_STYLE
+    top = max(soft, greedy)
+    return top + math.log(math.exp(soft - top) + math.exp(greedy - top))
 
 
 def unseen(state: Round, seat: int) -> list[int]:
@@ -262,14 +365,16 @@ class HandSampler:
         before: int,
         seat: int,
         rng: random.Random,
-        known: list[dict[tuple[int, ...], float]] | None = None,
+        known: list[dict[tuple[int, ...], tuple[float, float]]] | None = None,
+        start: HandSampler | None = None,
     ) -> None:
         self.state = state
         self.seat = seat
         self.rng = rng
         self.others = [s for s in range(1, state.players + 1) if s != seat]
         self.deck = [i for i, n in enumerate(unseen(state, seat)) for _ in range(n)]
-        self.bins = self._shuffled()
+        self.bins = self._shuffled() if start is None else [list(b) for b in start.found]
+        self.found: list[list[int]] = []  # the state after the moves on the greedy style
         self.history = history
         self.plans = [history.plan(s, before) for s in self.others] if history else []
         # The moves: every pair of bins (another seat's hand, the rest) that both hold a card.
@@ -285,10 +390,18 @@ class HandSampler:
         self.counts = [_counts(b) for b in self.bins[:-1]]
         # Each other seat's likelihood per hand seen: `known` shares it with another chain.
         self.known = [{} for _ in self.others] if known is None else known
-        self.logl = [self._loglik(k, self.counts[k]) for k in range(len(self.others))]
-        hidden = sum(sizes[:-1])
-        for _ in range(BURN_IN * hidden if self.moves else 0):
-            self._move()
+        hidden = sum(sizes[:-1]) if self.moves else 0
+        # Started on the greedy style alone, the chain finds the hands a greedy seat holds
+        # (under both styles a random shuffle seldom leads there), then moves on both. `start`:
+        # another chain whose state after its greedy moves this one starts from.
+        for greedy in (True, False):
+            self.greedy = greedy
+            self.logl = [self._loglik(k, self.counts[k]) for k in range(len(self.others))]
+            moves = BURN_IN if not greedy else GREEDY_START if start is None else 0
+            for _ in range(moves * hidden):
+                self._move()
+            if greedy:
+                self.found = [list(b) for b in self.bins]
 
     def _shuffled(self) -> list[list[int]]:
         """The unseen cards shuffled into the other hands (their sizes kept) and the rest."""
@@ -308,10 +421,11 @@ class HandSampler:
         if self.history is None or not self.plans[k]:
             return 0.0
         key = tuple(counts)
-        value = self.known[k].get(key)
-        if value is None:
-            value = self.known[k][key] = self.history.loglik(self.others[k], counts, self.plans[k])
-        return value
+        styles = self.known[k].get(key)
+        if styles is None:
+            styles = self.history.styles(self.others[k], counts, self.plans[k])
+            self.known[k][key] = styles
+        return styles[1] if self.greedy else _mixed(styles)
 
     def _move(self) -> None:
         """One Metropolis move: swap a card of one bin with a card of another."""

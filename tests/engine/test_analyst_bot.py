@@ -19,7 +19,7 @@ SAMPLES = 3
 
 # Rounds where the analyst at 3 samples leaves the patient choice at least once: at so few deals
 # the reviewer seldom shows an option better (most rounds have no such decision).
-@pytest.mark.parametrize("ruleset,seed,seat", [("classic", 9, 4), ("bga", 1, 1)])
+@pytest.mark.parametrize("ruleset,seed,seat", [("classic", 10, 1), ("bga", 1, 1)])
 def test_it_leaves_the_patient_choice_only_for_one_the_reviewer_shows_better(
     ruleset: str, seed: int, seat: int
 ) -> None:
