@@ -98,7 +98,9 @@ def test_it_rarely_deals_a_greedy_seat_the_copy_that_would_have_made_its_pong_a_
                 assert live is not None
                 state = rounds[before]
                 reviewer = live.owner  # the discarder: it sees neither hand
-                if state.phase == ENDED or reviewer == seat or not unseen(state, reviewer)[seen.card]:
+                if state.phase == ENDED or reviewer == seat:
+                    continue
+                if not unseen(state, reviewer)[seen.card]:
                     continue
                 k = [s for s in range(1, 5) if s != reviewer].index(seat)
                 for history_or_none in (history, None):
