@@ -110,14 +110,7 @@ class GreedyBot(Bot):
     def choose_meld(self, options: list[Option], hand: list[int], rs: Ruleset) -> Option | None:
         if not options:
             return None
-        pick = max(
-            options,
-            key=lambda o: (
-                o.meld.points(rs, exposed=True),
-                len(o.meld.cards),
-                -o.meld.cards[0].index,
-            ),
-        )
+        pick = max(options, key=lambda o: o.meld.greedy_rank(rs))
         if self.patient:
             state, exposed, locked = self._mine()
             live = state.live

@@ -199,9 +199,9 @@ class History:
         self, seat: int, hand: list[int], seen: _Seen
     ) -> tuple[Meld, ClaimRight] | None:
         """The meld the greedy bot holding `hand` would claim of the live card (None: it lets
-        the card go), as `generate._Table` asks it: the most exposed points, then the most
-        cards, then the lowest first card; never a forced finish under the threshold while
-        it has another choice (a drawn general is always melded)."""
+        the card go), as `generate._Table` asks it: the highest `Meld.greedy_rank`, never a
+        forced finish under the threshold while it has another choice (a drawn general is
+        always melded)."""
         live = seen.live
         assert live is not None
         options = meld_claims(self.ruleset, self.players, live, seat, hand)
@@ -222,11 +222,7 @@ class History:
                 choosable = safe
         if not choosable:
             return None
-        rs = self.ruleset
-        return max(
-            choosable,
-            key=lambda o: (o[0].points(rs, exposed=True), len(o[0].cards), -o[0].cards[0].index),
-        )
+        return max(choosable, key=lambda o: o[0].greedy_rank(self.ruleset))
 
     def _greedy_claims(self, seat: int, hand: list[int], seen: _Seen) -> bool:
         """Whether the greedy bot holding `hand` would have claimed the live card that `seat`

@@ -26,6 +26,11 @@ class Meld:
             raise ValueError(f"{self.kind} of {self.rank} is not a meld of {ruleset.name}")
         return value[1] if exposed else value[0]
 
+    def greedy_rank(self, ruleset: Ruleset) -> tuple[int, int, int]:
+        """The greedy bot's order among the melds it may claim, highest first: the most
+        exposed points, then the most cards, then the lowest first card."""
+        return (self.points(ruleset, exposed=True), len(self.cards), -self.cards[0].index)
+
     def __str__(self) -> str:
         return format_cards(self.cards)
 

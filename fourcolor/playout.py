@@ -182,7 +182,7 @@ class _Table:
                 right = claim_right(rs, self.players, live, seat, meld.kind, card.rank, win=False)
             except ClaimRefused:
                 continue
-            rank_key = (meld.points(rs, exposed=True), len(meld.cards), -meld.cards[0].index)
+            rank_key = meld.greedy_rank(rs)
             if best is None or rank_key > best_key:
                 best, best_key = (meld, right), rank_key
         return best
