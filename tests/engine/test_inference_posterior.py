@@ -30,6 +30,21 @@ def _rounds(record: Record) -> list[Round]:
     return rounds
 
 
+def _shares(
+    history: History, state: Round, before: int, reviewer: int, seat: int, seed: int,
+    card: int, copies: int,
+) -> tuple[float, float]:
+    """The share of 64 deals, seen by `reviewer`, in which `seat` holds `copies` or more of
+    `card`: with the hands inferred from `history`, and dealt uniformly."""
+    k = [s for s in range(1, state.players + 1) if s != reviewer].index(seat)
+    shares = []
+    for history_or_none in (history, None):
+        rng = random.Random(f"{seed}:{before}:{seat}")
+        sampler = HandSampler(history_or_none, state, before, reviewer, rng)
+        draws = [sampler.hands()[k] for _ in range(64)]
+        shares.append(sum(h[card] >= copies for h in draws) / len(draws))
+    return shares[0], shares[1]
+
 def test_it_finds_a_win_let_go_unlikely() -> None:
     # Each missed win of the conformance sample: the seat's real hand would have won with the
     # card it let go (or melded instead), so the likelihood of that hand carries PASS_WIN.
@@ -65,17 +80,8 @@ def test_it_rarely_deals_a_pair_of_a_discard_its_seat_could_have_ponged() -> Non
                 if state.phase == ENDED or state.hands[seat] != rounds[seen.at].hands[seat]:
                     continue  # the hand changed since: the pass says less about it now
                 reviewer = live.owner  # the discarder: it sees neither hand
-                k = [s for s in range(1, 5) if s != reviewer].index(seat)
-                for history_or_none in (history, None):
-                    rng = random.Random(f"{seed}:{before}:{seat}")
-                    sampler = HandSampler(history_or_none, state, before, reviewer, rng)
-                    draws = [sampler.hands()[k] for _ in range(64)]
-                    share = sum(h[seen.card] >= 2 for h in draws) / len(draws)
-                    if history_or_none is None:
-                        uniform += share
-                    else:
-                        inferred += share
-                points += 1
+                mine, anyone = _shares(history, state, before, reviewer, seat, seed, seen.card, 2)
+                inferred, uniform, points = inferred + mine, uniform + anyone, points + 1
     assert points >= 20
     assert uniform / points > 0.02  # uniform deals hold such a pair now and then
     assert inferred < uniform / 2
@@ -102,17 +108,8 @@ def test_it_rarely_deals_a_greedy_seat_the_copy_that_would_have_made_its_pong_a_
                     continue
                 if not unseen(state, reviewer)[seen.card]:
                     continue
-                k = [s for s in range(1, 5) if s != reviewer].index(seat)
-                for history_or_none in (history, None):
-                    rng = random.Random(f"{seed}:{before}:{seat}")
-                    sampler = HandSampler(history_or_none, state, before, reviewer, rng)
-                    draws = [sampler.hands()[k] for _ in range(64)]
-                    share = sum(h[seen.card] > 0 for h in draws) / len(draws)
-                    if history_or_none is None:
-                        uniform += share
-                    else:
-                        inferred += share
-                points += 1
+                mine, anyone = _shares(history, state, before, reviewer, seat, seed, seen.card, 1)
+                inferred, uniform, points = inferred + mine, uniform + anyone, points + 1
     assert points >= 40
     assert uniform / points > 0.1
     assert inferred < uniform / 3
