@@ -83,7 +83,7 @@ def play_order_key(
 def _entries(game_ids: Sequence[int]) -> list[dict[str, Any]]:
     """The `CountedGame` rows of these games, as dicts (`copy_rows`: no model instance each)."""
     rows = (
-        Game.objects.filter(pk__any_of=game_ids)
+        Game.objects.filter(pk__in=game_ids)
         .values("pk", "ruleset", "date", "uploaded_at", "round_number", "content_hash",
                 "match__key", "outcome")
         .annotate(
@@ -183,7 +183,7 @@ def _count(wanted: list[int], report: StatsReport, progress: Progress) -> dict[s
     start: dict[str, str] = {}
     for chunk in _chunks(wanted, BATCH):
         fresh = list(
-            Game.objects.filter(pk__any_of=chunk, counted__isnull=True)
+            Game.objects.filter(pk__in=chunk, counted__isnull=True)
             .values_list("pk", flat=True)
         )
         if not fresh:
@@ -384,7 +384,7 @@ def _ordered_chunks(games: Any) -> Iterator[list[tuple[int, str]]]:
 def _seats_of(game_ids: list[int]) -> dict[int, list[tuple[int, int, int]]]:
     seats: dict[int, list[tuple[int, int, int]]] = {pk: [] for pk in game_ids}
     rows = (
-        GameSeat.objects.filter(game_id__any_of=game_ids)
+        GameSeat.objects.filter(game_id__in=game_ids)
         .order_by("game_id", "seat")
         .values_list("game_id", "seat", "player_id", "delta")
     )

@@ -163,7 +163,7 @@ def _new_matches(in_batch: str, params: list[Any]) -> dict[tuple[int, str, int],
     for start in range(0, len(matches), 500):
         chunk = matches[start : start + 500]
         known = (
-            GameSeat.objects.filter(game__match_id__any_of=chunk, game__counted__isnull=False)
+            GameSeat.objects.filter(game__match_id__in=chunk, game__counted__isnull=False)
             .values_list("player_id", "game__match_id", "game__ruleset", "game__players")
             .distinct()
         )

@@ -7,14 +7,6 @@ class RecordsConfig(AppConfig):
     verbose_name = _("Game records")
 
     def ready(self) -> None:
-        from django.db.models import Field, ForeignObject
-
-        from records.lookups import AnyOf
-
-        # Relations keep lookups of their own (Django does not pass Field's on to them).
-        Field.register_lookup(AnyOf)
-        ForeignObject.register_lookup(AnyOf)
-
         from records.paging import analyze_after_import
         from records.signals import games_stored_batch
 
