@@ -60,8 +60,7 @@ class DatabaseCache(DjangoDatabaseCache):
 
     def _base_set(self, mode: str, key: str, value: Any,
                   timeout: float | None = DEFAULT_TIMEOUT) -> bool:  # type: ignore[assignment]
-        db = router.db_for_write(self.cache_model_class)
-        connection = connections[db]
+        db, connection = self._connection()
         if mode != "set" or connection.vendor != "postgresql":
             return bool(super()._base_set(mode, key, value, timeout))
         try:
@@ -77,8 +76,7 @@ class DatabaseCache(DjangoDatabaseCache):
         """Every entry in one statement (a few for thousands) on PostgreSQL and SQLite, where
         Django's writes them one by one (five round trips each): a game's ply states are a
         set_many of some 130 entries (records.replay_cache.cached_pieces)."""
-        db = router.db_for_write(self.cache_model_class)
-        connection = connections[db]
+        db, connection = self._connection()
         if not data or connection.vendor not in ("postgresql", "sqlite"):
             return list(super().set_many(data, timeout, version))
         keys = [self.make_and_validate_key(key, version=version) for key in data]
@@ -97,22 +95,17 @@ class DatabaseCache(DjangoDatabaseCache):
         """Write `keys` = `values` in one `INSERT ... ON CONFLICT DO UPDATE`, as Django's
         `set` writes an entry (a pickle in base64, expiry to the second)."""
         timeout = self.get_backend_timeout(timeout)
-        if timeout is None:
-            expires = datetime.max
-        else:
-            expires = datetime.fromtimestamp(timeout, tz=timezone.utc if settings.USE_TZ else None)
-        moment = connection.ops.adapt_datetimefield_value(expires.replace(microsecond=0))
-        quote = connection.ops.quote_name
+        moment = self._moment(connection, None if timeout is None else int(timeout))
         rows: list[Any] = []
         for key, value in zip(keys, values, strict=True):
             encoded = base64.b64encode(pickle.dumps(value, self.pickle_protocol))
             rows += [key, encoded.decode("latin1"), moment]
+        table, key, value, expires = self._names(connection)
         cursor.execute(
-            f"INSERT INTO {quote(self._table)} ({quote('cache_key')}, {quote('value')}, "
-            f"{quote('expires')}) VALUES " + ", ".join(["(%s, %s, %s)"] * len(keys))
-            + f" ON CONFLICT ({quote('cache_key')}) DO UPDATE SET "
-            f"{quote('value')} = EXCLUDED.{quote('value')}, "
-            f"{quote('expires')} = EXCLUDED.{quote('expires')}",
+            f"INSERT INTO {table} ({key}, {value}, {expires}) VALUES "
+            + ", ".join(["(%s, %s, %s)"] * len(keys))
+            + f" ON CONFLICT ({key}) DO UPDATE SET "
+            f"{value} = EXCLUDED.{value}, {expires} = EXCLUDED.{expires}",
             rows,
         )
 
@@ -141,18 +134,14 @@ class DatabaseCache(DjangoDatabaseCache):
         machine sharing the cache counts together. Returns each counter's count with this
         request and the seconds left in its window. A counter's window opens with its first
         request; once it has ended the next request opens a new one at its cost."""
-        db = router.db_for_write(self.cache_model_class)
-        connection = connections[db]
+        db, connection = self._connection()
         if not connection.features.can_return_columns_from_insert:
             return count_locally(self, windows, now, cost)
-        quote = connection.ops.quote_name
-        table, key, value, expires = (quote(self._table), quote("cache_key"), quote("value"),
-                                      quote("expires"))
+        table, key, value, expires = self._names(connection)
         keys = {self.make_and_validate_key(name): name for name, _ in windows}
         rows: list[Any] = []
-        for name, window in windows:
-            rows += [self.make_and_validate_key(name), str(cost),
-                     self._moment(connection, now + window)]
+        for made, (_, window) in zip(keys, windows, strict=True):
+            rows += [made, str(cost), self._moment(connection, now + window)]
         # A window that has ended starts again at one, ending a window's length from now (the
         # new row's `expires`); else one more, in the same window. Both SET expressions read
         # the row as it was.
@@ -176,14 +165,11 @@ class DatabaseCache(DjangoDatabaseCache):
     def uncount_hits(self, names: Sequence[str], now: float, cost: int = 1) -> None:
         """Take back the request `count_hits` counted in these counters (a request that was
         refused: it spends none of the client's allowance), in the windows still open."""
-        db = router.db_for_write(self.cache_model_class)
-        connection = connections[db]
+        db, connection = self._connection()
         if not connection.features.can_return_columns_from_insert:
             uncount_locally(self, names, now, cost)
             return
-        quote = connection.ops.quote_name
-        table, key, value, expires = (quote(self._table), quote("cache_key"), quote("value"),
-                                      quote("expires"))
+        table, key, value, expires = self._names(connection)
         with self._writing(db) as cursor:
             cursor.execute(
                 f"UPDATE {table} SET {value} = "
@@ -193,11 +179,22 @@ class DatabaseCache(DjangoDatabaseCache):
                 + [self._moment(connection, now)],
             )
 
+    def _connection(self) -> tuple[str, Any]:
+        db = router.db_for_write(self.cache_model_class)
+        return db, connections[db]
+
+    def _names(self, connection: Any) -> tuple[str, str, str, str]:
+        """The table's name and its three columns', quoted."""
+        quote = connection.ops.quote_name
+        return quote(self._table), quote("cache_key"), quote("value"), quote("expires")
+
     @staticmethod
-    def _moment(connection: Any, seconds: float) -> Any:
-        """`seconds` since the epoch as the table's `expires` holds it (to the microsecond:
-        Django's whole seconds would make a window up to a second longer than its rate)."""
-        moment = datetime.fromtimestamp(seconds, tz=timezone.utc if settings.USE_TZ else None)
+    def _moment(connection: Any, seconds: float | None) -> Any:
+        """`seconds` since the epoch as the table's `expires` holds it (None: never). A
+        counter's to the microsecond (Django's whole seconds would make a window up to a
+        second longer than its rate); an entry's whole seconds, as Django writes them."""
+        moment = (datetime.max.replace(microsecond=0) if seconds is None else
+                  datetime.fromtimestamp(seconds, tz=timezone.utc if settings.USE_TZ else None))
         return connection.ops.adapt_datetimefield_value(moment)
 
 

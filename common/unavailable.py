@@ -45,25 +45,19 @@ def is_unavailable(exc: BaseException | None) -> bool:
 
 
 def unavailable_response(request: HttpRequest) -> HttpResponse:
+    """The 503 in the visitor's language, read from the request itself (the language cookie,
+    then Accept-Language), never from the session, which needs the database; chosen here
+    because the error may be raised before LocaleMiddleware has run."""
     response: HttpResponse
-    if request.path.startswith("/api/"):
-        with translation.override(translation.get_language_from_request(request)):
-            message = str(MESSAGE)
-        response = error_response(503, "unavailable", message, retry_after=RETRY_AFTER_SECONDS)
-    else:
-        response = HttpResponse(_page(request), status=503)
+    with translation.override(translation.get_language_from_request(request)):
+        if request.path.startswith("/api/"):
+            response = error_response(503, "unavailable", str(MESSAGE),
+                                      retry_after=RETRY_AFTER_SECONDS)
+        else:
+            response = HttpResponse(render_to_string("503.html"), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
     return response
-
-
-def _page(request: HttpRequest) -> str:
-    """The plain page in the visitor's language. The language is read from the request
-    itself (the language cookie, then Accept-Language), never from the session, which needs
-    the database; and it is chosen here because the error may be raised before
-    LocaleMiddleware has run (a session loaded by an earlier middleware)."""
-    with translation.override(translation.get_language_from_request(request)):
-        return render_to_string("503.html")
 
 
 def _log(request: HttpRequest, exc: BaseException) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from typing import overload
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -18,35 +17,17 @@ _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
 
 
-def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
-    """The variable's value with surrounding blanks removed; None when unset or blank."""
+def env_str(name: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """A string variable with surrounding blanks removed; None when unset or blank."""
     value = (os.environ if environ is None else environ).get(name)
     if value is None or not value.strip():
         return None
     return value.strip()
 
 
-@overload
-def env_str(name: str, default: str, *, environ: Mapping[str, str] | None = None) -> str: ...
-
-
-@overload
-def env_str(
-    name: str, default: None = None, *, environ: Mapping[str, str] | None = None
-) -> str | None: ...
-
-
-def env_str(
-    name: str, default: str | None = None, *, environ: Mapping[str, str] | None = None
-) -> str | None:
-    """A string variable; `default` when unset or blank."""
-    value = _raw(name, environ)
-    return default if value is None else value
-
-
 def env_bool(name: str, default: bool = False, *, environ: Mapping[str, str] | None = None) -> bool:
     """A boolean variable: 1/true/yes/on or 0/false/no/off, case-insensitive."""
-    value = _raw(name, environ)
+    value = env_str(name, environ)
     if value is None:
         return default
     lowered = value.lower()
@@ -69,7 +50,7 @@ def env_int(
     environ: Mapping[str, str] | None = None,
 ) -> int:
     """An integer variable, optionally bounded (inclusive)."""
-    value = _raw(name, environ)
+    value = env_str(name, environ)
     if value is None:
         return default
     try:
@@ -99,7 +80,7 @@ def env_rates(name: str, default: str, *, environ: Mapping[str, str] | None = No
     parts = env_list(name, default.split(","), environ=environ)
     if not all(_RATE.fullmatch(part) for part in parts):
         raise ImproperlyConfigured(
-            f"The environment variable {name}={_raw(name, environ)!r} is not a list of rates "
+            f"The environment variable {name}={env_str(name, environ)!r} is not a list of rates "
             "such as '20/minute,120/hour' (periods: second, minute, hour, day)."
         )
     return ",".join(parts)
@@ -109,7 +90,7 @@ def env_list(
     name: str, default: list[str] | None = None, *, environ: Mapping[str, str] | None = None
 ) -> list[str]:
     """A comma-separated list; blanks around items are dropped, empty items are refused."""
-    value = _raw(name, environ)
+    value = env_str(name, environ)
     if value is None:
         return list(default or [])
     items = [item.strip() for item in value.split(",")]
@@ -140,7 +121,7 @@ FIXED = ("SQLITE_TIMEOUT", "API_PAGE_SIZE", "DATA_UPLOAD_MAX_MEMORY_SIZE",
 def refuse_retired(environ: Mapping[str, str] | None = None) -> None:
     """ImproperlyConfigured when a variable the settings no longer read is set."""
     names = [name for name in (os.environ if environ is None else environ)
-             if _raw(name, environ) is not None]
+             if env_str(name, environ) is not None]
     for name in names:
         if name in RETIRED or (name.startswith("GUNICORN_") and name != "GUNICORN_CMD_ARGS"):
             instead = RETIRED.get(name, RETIRED["GUNICORN_*"])

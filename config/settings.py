@@ -147,7 +147,7 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 
 _DEFAULT_DATABASE_URL = f"sqlite:///{DATA_DIR / 'fourcolor.sqlite3'}"
-DATABASE_URL = env_str("DATABASE_URL", _DEFAULT_DATABASE_URL)
+DATABASE_URL = env_str("DATABASE_URL") or _DEFAULT_DATABASE_URL
 try:
     _database = dj_database_url.parse(
         DATABASE_URL,
@@ -417,12 +417,12 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Logging --------------------------------------------------------------------------------
 
-LOG_LEVEL = (env_str("LOG_LEVEL", "INFO")).upper()
+LOG_LEVEL = (env_str("LOG_LEVEL") or "INFO").upper()
 if not isinstance(logging.getLevelName(LOG_LEVEL), int):
     raise ImproperlyConfigured(f"LOG_LEVEL={LOG_LEVEL!r} is not a logging level name.")
 
 # "json": one JSON object per line, for log collectors; "plain" for people (config/logging.py).
-LOG_FORMAT = env_str("LOG_FORMAT", "plain" if DEBUG else "json").lower()
+LOG_FORMAT = (env_str("LOG_FORMAT") or ("plain" if DEBUG else "json")).lower()
 if LOG_FORMAT not in LOG_FORMATS:
     raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r} is not one of {LOG_FORMATS}.")
 LOGGING = logging_config(LOG_LEVEL, LOG_FORMAT)

@@ -31,9 +31,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-            row = cursor.fetchone()
-        if row is None or row[0] != 1:
-            raise DatabaseError(f"SELECT 1 returned {row!r}")
         reasons = degraded()
     except DatabaseError as exc:
         logger.exception("Health check: database unavailable")

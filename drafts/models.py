@@ -8,8 +8,6 @@ are played, the rest are the undone ones that redo brings back (a new event drop
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -38,7 +36,7 @@ class Draft(models.Model):
         help_text="the archive's game once saved (stored, or the duplicate already there)",
     )
     created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         indexes = [models.Index(fields=["owner", "game", "-updated_at"], name="draft_owner_open")]
@@ -46,8 +44,3 @@ class Draft(models.Model):
     def __str__(self) -> str:
         return f"draft {self.pk}: " + " · ".join(str(name) for name in self.seats)
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        self.updated_at = timezone.now()
-        if "update_fields" in kwargs and kwargs["update_fields"] is not None:
-            kwargs["update_fields"] = {*kwargs["update_fields"], "updated_at"}
-        super().save(*args, **kwargs)

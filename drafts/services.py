@@ -305,21 +305,3 @@ def delete_draft(user: Any, pk: int) -> None:
     if not deleted:
         raise Draft.DoesNotExist
 
-
-__all__ = [
-    "DraftConflict",
-    "FcnError",
-    "MAX_OPEN_DRAFTS",
-    "Saved",
-    "add_event",
-    "create_draft",
-    "create_from_fcn",
-    "delete_draft",
-    "open_drafts",
-    "redo",
-    "save_draft",
-    "set_comment",
-    "undo",
-    "update_draft",
-    "user_drafts",
-]

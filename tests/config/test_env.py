@@ -83,10 +83,10 @@ def test_it_refuses_a_list_with_an_empty_item(raw: str) -> None:
         env_list("HOSTS", environ={"HOSTS": raw})
 
 
-def test_it_reads_strings_with_and_without_default() -> None:
+def test_it_reads_strings_trimmed_and_blank_as_unset() -> None:
     assert env_str("S", environ={"S": " value "}) == "value"
     assert env_str("S", environ={}) is None
-    assert env_str("S", "fallback", environ={"S": ""}) == "fallback"
+    assert env_str("S", environ={"S": "  "}) is None
 
 
 @pytest.mark.parametrize(("environ", "says"), [
