@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from .cards import CARDS, Card
-from .claims import ClaimRight
+from .claims import ClaimRight, must_meld
 from .melds import Meld
 from .notation import Event
 from .hands import partners, ready, ready_discards, stays_ready
@@ -116,9 +116,8 @@ class GreedyBot(Bot):
             live = state.live
             assert state.phase == LIVE and live is not None
             card = CARDS[live.card_index]
-            drawn_general = live.source == "draw" and live.owner == self.seat and card.rank == "K"
             if (
-                not drawn_general
+                not must_meld(live, self.seat)
                 and ready(list(hand), exposed, rs, state.copies, locked)
                 and not stays_ready(hand, exposed, pick.meld, card, rs, state.copies, locked)
             ):

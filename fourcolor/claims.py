@@ -84,6 +84,12 @@ def may_claim(live: Live, seat: int) -> bool:
     return seat != live.owner or live.source != "discard"
 
 
+def must_meld(live: Live, seat: int) -> bool:
+    """Whether `seat` must meld the live card: a general it drew, which it may neither discard
+    nor let go."""
+    return live.source == "draw" and live.owner == seat and live.card_index % 7 == 0
+
+
 def pong_or_gan_only(live: Live, seat: int, players: int) -> bool:
     """Whether `seat` may meld the live card only as a pong or a gan (with a hidden pair or
     triple of it), wins aside: any seat but its drawer and, on a discard, the next seat (who

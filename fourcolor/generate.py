@@ -16,13 +16,13 @@ from typing import Any
 
 from .bots import Bot, GreedyBot, Option, RandomBot
 from .cards import CARDS, Card, full_deck
-from .claims import Claim, ClaimRight, Live, claim_right, resolve_claims
+from .claims import Claim, ClaimRight, Live, claim_right, must_meld, resolve_claims
 from .game import validate
 from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .match import is_below_threshold, next_dealer
 from .melds import Meld, classify
 from .notation import Event, Record
-from .hands import forces_finish_below_threshold
+from .hands import unforced
 from .rulesets import Ruleset, format_switches, get_ruleset, variant
 
 # The bots that play by fixed rules, fast enough for property tests and benchmarks to draw from;
@@ -181,9 +181,7 @@ class _Table:
                 live = r.live
                 if r.phase == LIVE and live is not None:
                     kept = [e for e in events if e.seat != declining or e.verb not in "mw"]
-                    # (A drawer letting its drawn general go still has to meld it.)
-                    drawn_general = live.source == "draw" and live.owner == declining
-                    events = events if not kept and drawn_general else kept
+                    events = events if not kept and must_meld(live, declining) else kept
                 declining = None
             if r.phase == OPENING:
                 self.opening(events)
@@ -213,9 +211,8 @@ class _Table:
         self.push(by_card[card])
 
     def _meld_call(self, seat: int, own: list[Event], live: Live) -> Option | None:
-        """The meld `seat`'s bot calls among its listed melds, if any; a drawn general is
-        always melded (never declined, and with a careful bot, even when every meld of it
-        forces a finish below the threshold)."""
+        """The meld `seat`'s bot calls among its listed melds, if any (a careful bot: among
+        those `hands.unforced` leaves it); a drawn general is always melded."""
         r = self.round
         card = CARDS[live.card_index]
         options = []
@@ -228,19 +225,15 @@ class _Table:
                 options.append(Option(seat, right, meld, 0, e))
         hand = r.hands[seat]
         bot = self.bots[seat]
-        drawn_general = live.source == "draw" and seat == live.owner and card.rank == "K"
+        must = must_meld(live, seat)
         choosable = options
-        if bot.careful and self.rs.threshold is not None:
+        if bot.careful:
             locked = r.locked[seat] if self.rs.dealt_sets_locked else None
-            exposed = r.exposed_points(seat)
-            safe = [
-                o
-                for o in options
-                if not forces_finish_below_threshold(hand, exposed, o.meld, card, locked, self.rs)
-            ]
-            choosable = safe if safe or not drawn_general else options
+            melds = [o.meld for o in options]
+            choosable = unforced(options, melds, hand, r.exposed_points(seat), card, locked,
+                                 self.rs, must)
         pick = bot.choose_meld(choosable, hand, self.rs)
-        return options[0] if pick is None and drawn_general else pick
+        return options[0] if pick is None and must else pick
 
     def claims(self, events: list[Event]) -> bool:
         """Each seat's call on the live card among its listed wins and melds; the call that

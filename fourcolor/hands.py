@@ -11,6 +11,7 @@ fourcolor/split.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from .cards import CARDS, KINDS, RANKS, Card
 from .melds import Meld
@@ -18,6 +19,8 @@ from .moves import best_completing_win, rest_after, unlock
 from .rulesets import Ruleset
 from .scoring import split_hidden
 from .split import BLOCK_OF, block_splits, splits_with
+
+_O = TypeVar("_O")
 
 # The kinds a seat may discard: every kind but the generals.
 DISCARDABLE = tuple(i for i in range(KINDS) if i % 7)
@@ -203,3 +206,26 @@ def forces_finish_below_threshold(
     split = split_hidden(rest, locked or [0] * KINDS, rs)
     assert split is not None, "a hand of generals and locked sets always splits"
     return exposed + meld.points(rs, exposed=True) + split[0] < rs.threshold
+
+
+def unforced(
+    options: list[_O],
+    melds: list[Meld],
+    hand: list[int],
+    exposed: int,
+    card: Card,
+    locked: Sequence[int] | None,
+    rs: Ruleset,
+    must: bool,
+) -> list[_O]:
+    """The options a careful bot chooses among: those whose meld (`melds[k]` of `options[k]`)
+    does not force a finish under the threshold (`forces_finish_below_threshold`); all of them
+    when none is left and the seat `must` meld the card (a general it drew)."""
+    if rs.threshold is None:
+        return options
+    safe = [
+        option
+        for option, meld in zip(options, melds, strict=True)
+        if not forces_finish_below_threshold(hand, exposed, meld, card, locked, rs)
+    ]
+    return safe if safe or not must else options

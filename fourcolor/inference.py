@@ -39,10 +39,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import CARDS, KINDS, MAX_COPIES
-from .claims import Claim, ClaimRight, Live, may_claim, pong_or_gan_only, resolve_claims
+from .claims import Claim, ClaimRight, Live, may_claim, must_meld, pong_or_gan_only, resolve_claims
 from .deal import qualifies_for_redeal
 from .decisions import claim_of
-from .hands import forces_finish_below_threshold, rank_rules
+from .hands import rank_rules, unforced
 from .melds import Meld, classify
 from .moves import best_completing_win, meld_claims
 from .notation import Event
@@ -199,27 +199,14 @@ class History:
         self, seat: int, hand: list[int], seen: _Seen
     ) -> tuple[Meld, ClaimRight] | None:
         """The meld the greedy bot holding `hand` would claim of the live card (None: it lets
-        the card go), as `generate._Table` asks it: the highest `Meld.greedy_rank`, never a
-        forced finish under the threshold while it has another choice (a drawn general is
-        always melded)."""
+        the card go), as `generate._Table` asks it: the highest `Meld.greedy_rank` among those
+        `hands.unforced` leaves it."""
         live = seen.live
         assert live is not None
         options = meld_claims(self.ruleset, self.players, live, seat, hand)
-        if not options:
-            return None
-        card = CARDS[seen.card]
-        choosable = options
-        if self.ruleset.threshold is not None:
-            safe = [
-                option
-                for option in options
-                if not forces_finish_below_threshold(
-                    hand, seen.exposed, option[0], card, None, self.ruleset
-                )
-            ]
-            general = live.source == "draw" and live.owner == seat and card.rank == "K"
-            if safe or not general:
-                choosable = safe
+        melds = [option[0] for option in options]
+        choosable = unforced(options, melds, hand, seen.exposed, CARDS[seen.card], None,
+                             self.ruleset, must_meld(live, seat))
         if not choosable:
             return None
         return max(choosable, key=lambda o: o[0].greedy_rank(self.ruleset))

@@ -23,6 +23,7 @@ from .claims import (
     claim_right,
     discard_live,
     draw_live,
+    must_meld,
     next_seat,
     resolve_claims,
     seat_limits,
@@ -202,15 +203,12 @@ class _Table:
             return choice
         melds = melds_with(card, self.hands[seat], self.rs)
         best = self._best_meld(seat, live, card, melds, careful=True)
-        if best is None and live.source == "draw" and seat == live.owner and card.rank == "K":
-            return choice  # a drawn general must be melded
-        return best
+        return choice if best is None and must_meld(live, seat) else best
 
     def _waits(self, seat: int, live: Live, meld: Meld) -> bool:
         """Whether a patient seat lets the live card go rather than claim `meld`: its hand is
         ready and would not be after the meld (a drawn general is melded all the same)."""
-        card = CARDS[live.card_index]
-        if live.source == "draw" and seat == live.owner and card.rank == "K":
+        if must_meld(live, seat):
             return False
         hand, exposed = self.hands[seat], self.exposed[seat]
         locked = self.locked[seat] if self.locked is not None else None
@@ -219,6 +217,7 @@ class _Table:
             known = self.blocks[seat] = [None, None, None]
         if not ready(hand, exposed, self.rs, self.copies, locked, known):
             return False
+        card = CARDS[live.card_index]
         return not stays_ready(hand, exposed, meld, card, self.rs, self.copies, locked)
 
     # -------------------------------------------------------------- the rules, on counts
@@ -263,9 +262,8 @@ class _Table:
                 choice = None
             if choice is not None:
                 calls.append((Claim(seat, choice[1], choice[0].kind), choice[0], 0))
-        if not calls and declining is not None and live.source == "draw":
-            if live.owner == declining and card.rank == "K":
-                return self._claims(None)  # a drawn general must be melded
+        if not calls and declining is not None and must_meld(live, declining):
+            return self._claims(None)
         if not calls:
             return self._no_claim()
         if len(calls) == 1:
