@@ -11,8 +11,9 @@ with, when they apply:
 - `retry_after`: for 429, the seconds to wait (also in the `Retry-After` header).
 
 An engine or notation error escaping a view (a stored game whose text the current engine
-refuses, see `manage.py revalidate`) is a 422. Anything unexpected is logged with its traceback
-and answered with a 500 in the same shape, never with a traceback page.
+refuses, see `manage.py revalidate`) is a 422. The database's absence goes on to
+common.unavailable's 503, as everywhere on the site. Anything else unexpected is logged with its
+traceback and answered with a 500 in the same shape, never with a traceback page.
 """
 
 from __future__ import annotations
@@ -35,9 +36,8 @@ from rest_framework import exceptions, status, views
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from common.unavailable import RETRY_AFTER_SECONDS, is_unavailable
 from common.errors import error_body
-from common.unavailable import MESSAGE as UNAVAILABLE_MESSAGE
+from common.unavailable import is_unavailable
 from fourcolor.errors import FcnError
 from records.refusal_text import refusal_text
 
@@ -176,7 +176,7 @@ def _as_drf(exc: Exception) -> Exception:
     return exc
 
 
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: the error body for every exception (see the module doc)."""
     if isinstance(exc, FcnError):
         set_rollback()
@@ -185,17 +185,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return Response(
             error_body(422, "record_error", where + record["message"], record=record), status=422
         )
-    exc = _as_drf(exc)
     if is_unavailable(exc):
-        # Raised anywhere in the view: the token lookup, a throttle's counter, the queries.
-        logger.warning("database unavailable, answered 503: %s", " ".join(str(exc).split()))
-        set_rollback()
-        return Response(
-            error_body(503, "unavailable", str(UNAVAILABLE_MESSAGE),
-                       retry_after=RETRY_AFTER_SECONDS),
-            status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS),
-                                 "Cache-Control": "no-store"},
-        )
+        # Raised anywhere in the view (the token lookup, a throttle's counter, the queries):
+        # DRF raises it on, to common.unavailable.DatabaseUnavailableMiddleware.
+        return None
+    exc = _as_drf(exc)
     if not isinstance(exc, exceptions.APIException):
         view = context.get("view")
         logger.exception("Unexpected error in %s", type(view).__name__ if view else "the API")

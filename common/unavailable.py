@@ -4,8 +4,8 @@ Any request may be the one that finds the database gone, at any step: loading th
 looking up an API token, counting a throttle, the view's own queries, saving the session on
 the way out. Wherever the error is raised, it ends here:
 
-- a view's (or a template response's) exception: `DatabaseUnavailableMiddleware`;
-- an API view's, authentication and throttles included: `api.exceptions.exception_handler`;
+- a view's (or a template response's) exception, an API view's authentication and throttles
+  included: `DatabaseUnavailableMiddleware`;
 - anything else, a middleware's included: `server_error`, the project's `handler500`.
 
 The answer uses no database (no session, no user, no template context processors): the API's

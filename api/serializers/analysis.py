@@ -105,19 +105,15 @@ class AnalysisAnswerDoc(serializers.Serializer[Any]):
 
 # ----------------------------------------------------------------------------- shaping
 
+SEAT_FIGURES = ("decisions", "accuracy", "mean_loss", "inaccuracies", "mistakes", "blunders")
+
 
 def result_json(analysis: GameAnalysis) -> dict[str, Any]:
-    seats = {}
-    for row in analysis.seats.select_related("player").order_by("seat"):
-        seats[str(row.seat)] = {
-            "decisions": row.decisions,
-            "accuracy": row.accuracy,
-            "mean_loss": row.mean_loss,
-            "inaccuracies": row.inaccuracies,
-            "mistakes": row.mistakes,
-            "blunders": row.blunders,
-            "player": {"id": row.player_id, "name": row.player.name},
-        }
+    seats = {
+        str(row.seat): {name: getattr(row, name) for name in SEAT_FIGURES}
+        | {"player": {"id": row.player_id, "name": row.player.name}}
+        for row in analysis.seats.select_related("player").order_by("seat")
+    }
     return {
         "engine": analysis.engine_version,
         "samples": analysis.samples,

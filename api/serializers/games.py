@@ -144,27 +144,24 @@ class GameDetailSerializer(GameSerializer):
             "engine_version", "validated_at", "links",
         ]
 
-    def _record_json(self, game: Game) -> dict[str, Any]:
-        # Filled by the view (one engine pass per request): the record's JSON twin.
-        return self.context["record_json"]
-
+    # `record_json` (the record's JSON twin) and `finish` are filled by api.game_object.game_json:
+    # one engine pass per game.
     @extend_schema_field(
         {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}
     )
     def get_deal(self, game: Game) -> dict[str, list[str]]:
-        return self._record_json(game)["deal"]
+        return self.context["record_json"]["deal"]
 
     @extend_schema_field(EventDoc(many=True))
     def get_events(self, game: Game) -> list[dict[str, Any]]:
-        return self._record_json(game)["events"]
+        return self.context["record_json"]["events"]
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_comments(self, game: Game) -> list[str]:
-        return list(self._record_json(game).get("comments", []))
+        return list(self.context["record_json"].get("comments", []))
 
     @extend_schema_field(FinishDoc(allow_null=True))
     def get_finish(self, game: Game) -> dict[str, Any] | None:
-        # The engine's RoundEnd, filled by the view like `record_json`.
         finish = self.context.get("finish")
         return replay_json.round_end_json(finish) if finish is not None else None
 

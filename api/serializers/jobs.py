@@ -125,20 +125,15 @@ class JobDetailSerializer(JobSerializer):
             for key in RevalidateReportDoc().fields
         }
 
-
     @extend_schema_field(AnalysesReportDoc(allow_null=True))
     def get_analyses_report(self, job: Job) -> dict[str, Any] | None:
         if job.kind != Job.Kind.ANALYSES:
             return None
         data, options = job.report or {}, job.options or {}
-        return {
-            "analysed": int(data.get("analysed", 0)),
-            "current": int(data.get("current", 0)),
-            "failed": int(data.get("failed", 0)),
-            "failed_games": list(data.get("failed_games", [])),
-            "samples": int(options.get("samples", 0)),
-            "seed": int(options.get("seed", 0)),
-        }
+        counts = {key: int(data.get(key, 0)) for key in ("analysed", "current", "failed")}
+        return counts | {"failed_games": list(data.get("failed_games", [])),
+                         "samples": int(options.get("samples", 0)),
+                         "seed": int(options.get("seed", 0))}
 
 
 class AnalyseRequest(AnalysisRequest):

@@ -21,11 +21,11 @@ from rest_framework.serializers import Serializer
 
 from api.authentication import ApiTokenAuthentication
 from api.caching import LIST_CACHE_CONTROL, etag_from_body
-from api.exceptions import error_body
 from api.negotiation import FormatFirstNegotiation
 from api.renderers import TextRenderer
 from api.schema import ApiAutoSchema
 from api.throttling import ApiThrottle
+from common.errors import error_response
 from common.rates import rate_limit_headers
 
 
@@ -172,4 +172,4 @@ class ApiViewMixin(BrowsableApiCspMixin):
 def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Every unknown address under /api/: the error body, in JSON."""
     message = _("No API endpoint at %(path)s.") % {"path": request.path}
-    return JsonResponse(error_body(404, "not_found", message), status=404)
+    return error_response(404, "not_found", message)

@@ -18,27 +18,26 @@ from rest_framework.generics import get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.filters import ApiGameFilter
+from api.game_object import games_queryset
 from api.pagination import ApiPagination, CursorPagination
 from api.schema.players import PLAYER_GAMES, PLAYERS
+from api.serializers.games import GameSerializer
 from api.serializers.players import (
     PLAYER_ORDERING,
+    PlayerDetailSerializer,
     PlayerQuery,
+    PlayerSerializer,
     PlayerStatsQuery,
     RatingHistoryQuery,
 )
-from api.serializers.games import GameSerializer
-from api.serializers.players import PlayerDetailSerializer, PlayerSerializer
-from api.serializers.stats import PlayerRatingsDoc
-from api.serializers.stats import StatsQuery
-from api.views.stats import call, parse
+from api.serializers.stats import PlayerRatingsDoc, StatsQuery
 from api.views.base import ApiViewMixin
-from api.game_object import games_queryset
-from ratings.history import rating_histories
-from api.filters import ApiGameFilter as GameFilter
+from api.views.stats import call, parse
 from ratings import stats
+from ratings.history import rating_histories
 from records import search as name_search
 from records.models import Game, GameSeat, NameWord, Player, player_key
-
 
 
 @PLAYERS
@@ -56,9 +55,7 @@ class PlayerViewSet(
         return Player.objects.annotate(rounds=Count("seats"))
 
     def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
-        if self.action == "retrieve":
-            return PlayerDetailSerializer
-        return PlayerSerializer
+        return PlayerDetailSerializer if self.action == "retrieve" else PlayerSerializer
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         query = self.query()
@@ -69,15 +66,12 @@ class PlayerViewSet(
             players = players.filter(name_key=name)
         ordering = PLAYER_ORDERING[query.get("ordering", "name")]
         page = self.paginate_queryset(players.order_by(*ordering))
-        serializer = PlayerSerializer(page, many=True, context=self.get_serializer_context())
-        return self.get_paginated_response(serializer.data)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     @action(detail=True, methods=["get"], url_path="stats", url_name="stats",
             pagination_class=None)
     def stats(self, request: Request, pk: str) -> Response:
-        player = self.get_object()
-        params = parse(self)
-        return Response(call(stats.player_stats, player, **params))
+        return Response(call(stats.player_stats, self.get_object(), **parse(self)))
 
     @action(detail=True, methods=["get"], url_path=r"head-to-head/(?P<other>\d+)",
             url_name="head-to-head", pagination_class=None)
@@ -87,9 +81,7 @@ class PlayerViewSet(
         if opponent.pk == player.pk:
             # No such pair: a 404 like any other pair that does not exist.
             raise Http404(_("There is no head-to-head of a player with themself."))
-        params = parse(self)
-        return Response(call(stats.head_to_head, player, opponent, **params))
-
+        return Response(call(stats.head_to_head, player, opponent, **parse(self)))
 
     @action(detail=True, methods=["get"], url_path="ratings", url_name="ratings",
             pagination_class=None)
@@ -107,7 +99,7 @@ class PlayerGamesView(ApiViewMixin, generics.ListAPIView):
     queryset = Game.objects.none()  # for the schema; get_queryset picks the player's games
     serializer_class = GameSerializer
     filter_backends = [DjangoFilterBackend]
-    filterset_class = GameFilter
+    filterset_class = ApiGameFilter
     pagination_class = CursorPagination
 
     def get_queryset(self) -> QuerySet[Game]:
