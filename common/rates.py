@@ -40,12 +40,14 @@ from rest_framework.settings import api_settings
 
 from common.proxies import client_address
 
+# The defaults of the settings' rates (API_THROTTLE_ANON, ...: every scope but `check`).
 DEFAULT_RATES = {
     "anon": "60/minute,1000/hour",
     "user": "300/minute,10000/hour",
     "upload": "20/minute,120/hour",
     "check": "30/minute,300/hour",
     "export": "10/minute,60/hour",
+    # The record editor's changes (an event a tap): a round at a table, not a script.
     "drafts": "120/minute,3000/hour",
 }
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}

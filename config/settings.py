@@ -17,6 +17,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 from whitenoise.compress import Compressor
 
+from common.rates import DEFAULT_RATES
 from fourcolor import analysis as _analysis
 
 from config.email import account_settings, email_settings
@@ -43,7 +44,6 @@ DATA_DIR = Path(_data_dir).resolve() if _data_dir else BASE_DIR / "var"
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 DEBUG = env_bool("DEBUG", True)
 
-_DEV_SECRET_KEY = "django-insecure-fourcolor-development-key-never-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY") or ""
 if not SECRET_KEY:
     if not DEBUG:
@@ -52,7 +52,7 @@ if not SECRET_KEY:
             "(for example: export SECRET_KEY=\"$(python -c 'import secrets; "
             "print(secrets.token_urlsafe(50))')\")."
         )
-    SECRET_KEY = _DEV_SECRET_KEY
+    SECRET_KEY = "django-insecure-fourcolor-development-key-never-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
@@ -279,14 +279,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # A burst rate and a sustained one each, API_THROTTLE_ANON ... (common/rates.py).
     "DEFAULT_THROTTLE_RATES": {
-        # A burst rate and a sustained one each (api/throttling.py).
-        "anon": env_rates("API_THROTTLE_ANON", "60/minute,1000/hour"),
-        "user": env_rates("API_THROTTLE_USER", "300/minute,10000/hour"),
-        "upload": env_rates("API_THROTTLE_UPLOAD", "20/minute,120/hour"),
-        "export": env_rates("API_THROTTLE_EXPORT", "10/minute,60/hour"),
-        # The record editor's changes (an event a tap): a round at a table, not a script.
-        "drafts": env_rates("API_THROTTLE_DRAFTS", "120/minute,3000/hour"),
+        scope: env_rates(f"API_THROTTLE_{scope.upper()}", rate)
+        for scope, rate in DEFAULT_RATES.items() if scope != "check"
     },
     # Engine and notation errors, and every other error, in the one documented body.
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
@@ -393,9 +389,7 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 if env_bool("BEHIND_HTTPS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # `check --deploy` warns (W021) while preload is off, deliberately.
-SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD or not SECURE_HSTS_SECONDS else [
-    "security.W021"
-]
+SILENCED_SYSTEM_CHECKS = ["security.W021"] if HTTPS else []
 
 # Only the project's own files, no inline script or style, no CDN (data: images for Swagger
 # UI's icons, blob: workers for Redoc's search; api.views.base.BROWSABLE_API_CSP relaxes styles).

@@ -135,8 +135,8 @@ class DraftStartForm(HouseRulesForm):
 
     ruleset = forms.ChoiceField(label=_("Ruleset"), choices=[("classic", "classic"),
                                                               ("bga", "bga")])
-    dealer = forms.ChoiceField(label=_("Dealer"),
-                               choices=[(str(n), str(n)) for n in range(1, MAX_PLAYERS + 1)])
+    dealer = forms.ChoiceField(label=_("Dealer"), choices=lambda: [
+        (str(n), _("Seat %(number)s") % {"number": n}) for n in range(1, MAX_PLAYERS + 1)])
     event = forms.CharField(label=_("Event"), max_length=200, required=False)
     date = forms.DateField(label=_("Date"), required=False,
                            widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
@@ -145,8 +145,6 @@ class DraftStartForm(HouseRulesForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["dealer"].choices = [  # type: ignore[attr-defined]
-            (str(n), _("Seat %(number)s") % {"number": n}) for n in range(1, MAX_PLAYERS + 1)]
         for number in range(1, MAX_PLAYERS + 1):  # seat1 ... seat8, the first two required
             self.fields[f"seat{number}"] = forms.CharField(
                 label=_("Seat %(number)s") % {"number": number}, max_length=100,
