@@ -1,22 +1,17 @@
 """Deleting a game, with an audit trail from which it can be restored.
 
-Games are immutable records (the original text is never rewritten), so the one change a user
-can make to what they uploaded is to delete it, and only its uploader or staff may
-(`can_delete`: the web page, the API and the admin all ask it). Every deletion goes through
-`delete_game`, which in one transaction:
+Games are immutable, so the one change a user can make to what they uploaded is to delete it,
+and only its uploader or staff may (`can_delete`: the web page, the API and the admin ask it).
+`delete_game`, in one transaction:
 
-1. sends `records.signals.game_deleting`, so that apps keeping derived data (statistics,
-   ratings) drop the game under their own lock, taken before the game's rows are touched (the
-   order imports take them in, so the two never deadlock);
-2. writes an `AuditEntry`: who, when, why, and everything needed to undo it, above all the
-   original text, verbatim;
-3. deletes the game and its seats, then the match if no round of it is left and the players
-   left without any seat: nothing derived outlives the records it came from, and re-importing
-   the text creates them again.
+1. sends `records.signals.game_deleting`, so that apps keeping derived data drop the game
+   under their own lock, taken before the game's rows (the order imports take them in: no
+   deadlock);
+2. writes an `AuditEntry`: who, when, why, and the original text, verbatim;
+3. deletes the game and its seats, then its match and players if no game names them any more.
 
-A match's credits are computed from its remaining rounds on every request, so they stay
-consistent by construction. `restore_game` re-imports an entry's text (a new upload by the
-original uploader; the same canonical content and content hash, under a new id).
+`restore_game` re-imports an entry's text (a new upload by the original uploader: the same
+content hash, under a new id).
 """
 
 from __future__ import annotations
@@ -50,12 +45,22 @@ def _user(user: Any) -> Any:
     return user if getattr(user, "is_authenticated", False) else None
 
 
+def _entry(action: str, by: Any, reason: str, **fields: Any) -> AuditEntry:
+    user = _user(by)
+    return AuditEntry.objects.create(action=action, by=user, by_name=_name(user), reason=reason,
+                                     **fields)
+
+
+# What a restored game's entry copies from its deletion's.
+_UPLOAD_FIELDS = ("ruleset", "seats", "match_tag", "uploaded_by", "uploader_name", "uploaded_at",
+                  "original_text")
+
+
 def delete_game(game: Game | int, by: Any = None, reason: str = "") -> AuditEntry:
     """Delete a game (an instance or its id) and its seats, leaving an audit entry; returns the
     entry. Game.DoesNotExist when it is not (or no longer) stored. The caller checks
     `can_delete` first: this function is also what staff tools call."""
     pk = game.pk if isinstance(game, Game) else int(game)
-    user = _user(by)
     with transaction.atomic():
         # Derived data first: its receivers take their lock before any row of the game.
         game_deleting.send(sender=Game, game_id=pk)
@@ -65,11 +70,8 @@ def delete_game(game: Game | int, by: Any = None, reason: str = "") -> AuditEntr
             .get(pk=pk)
         )
         seats = list(stored.seats.order_by("seat").values_list("name", "player_id"))
-        entry = AuditEntry.objects.create(
-            action=AuditAction.DELETED,
-            by=user,
-            by_name=_name(user),
-            reason=reason.strip()[:MAX_REASON],
+        entry = _entry(
+            AuditAction.DELETED, by, reason.strip()[:MAX_REASON],
             game_id=stored.pk,
             content_hash=stored.content_hash,
             ruleset=stored.ruleset,
@@ -107,22 +109,13 @@ def restore_game(entry: AuditEntry, by: Any = None) -> RecordResult:
     report = import_texts([entry.original_text], entry.uploaded_by)
     result = report.results[0]
     if result.status is RecordStatus.STORED and result.game_id is not None:
-        user = _user(by)
-        AuditEntry.objects.create(
-            action=AuditAction.RESTORED,
-            by=user,
-            by_name=_name(user),
-            reason=f"restored from audit entry {entry.pk} (game {entry.game_id})",
+        _entry(
+            AuditAction.RESTORED, by,
+            f"restored from audit entry {entry.pk} (game {entry.game_id})",
             game_id=result.game_id,
             content_hash=Game.objects.values_list("content_hash", flat=True).get(
                 pk=result.game_id
             ),
-            ruleset=entry.ruleset,
-            seats=entry.seats,
-            match_tag=entry.match_tag,
-            uploaded_by=entry.uploaded_by,
-            uploader_name=entry.uploader_name,
-            uploaded_at=entry.uploaded_at,
-            original_text=entry.original_text,
+            **{name: getattr(entry, name) for name in _UPLOAD_FIELDS},
         )
     return result

@@ -1,27 +1,16 @@
 """The archive's game filters: one validated value, `GameFilters`, and its parsers.
 
-`GameFilters` (a frozen dataclass) is what the archive, the player pages, the statistics, the
-API and `manage.py export_games` filter by; `GameFilters.apply` is the one place a Game
-queryset is filtered and ordered by it, and `GameFilters.where` / `lookups` the same conditions
-for the statistics' SQL. Each field means one thing everywhere: the query parameters of the
-same names (docs/api.md, "Games", has the table). Two more, for `manage.py export_games`:
-``player_name``, a player's whole name (compared as `player_key`s), and ``match_tag``, a
-``Match`` tag value (compared as `match_key`s).
+`GameFilters` is what the archive, the player pages, the statistics, the API and
+`manage.py export_games` filter by: `apply` filters and orders a Game queryset, `lookups` and
+`where` are the same conditions for the statistics. Its fields are the query parameters of the
+same names (docs/api.md, "Games"), and two for `export_games`: ``player_name``, a whole name
+(compared as `player_key`s), and ``match_tag``, a ``Match`` tag value (as `match_key`s). The
+statistics take ``ruleset``, ``players``, ``since`` and ``until`` only (`for_statistics`).
 
-The statistics take ``ruleset``, ``players``, ``since`` and ``until`` only (the groups their
-stored totals answer, `GameFilters.for_statistics`).
-
-Parsers, each validating before anything is queried:
-
-- query parameters (the web archive and player pages, every API list and statistic):
-  `GameFilter` (django-filter), the parameters named as the fields above except
-  ``player_name`` and ``match_tag``; `StatisticsFilter` is its four statistics' parameters.
-  Invalid values are form errors (`GameFilter.errors`); the valid filters still apply;
-- Python values (`GameFilters.of`, the statistics' keyword arguments): ValueError;
-- `manage.py export_games` options (`GameFilters.from_options`): ``--player`` is
-  ``player_name``, ``--match`` is ``match_tag``.
-
-Nothing here knows about templates or DRF: the web and the API wrap the same classes.
+Parsers, each validating before anything is queried: query parameters by `GameFilter`
+(django-filter; `StatisticsFilter` for the statistics' four; an invalid value is a form error
+and the valid ones still apply), Python values by `GameFilters.of` (ValueError), and
+`export_games`' options by `GameFilters.from_options`.
 """
 
 from __future__ import annotations
@@ -115,10 +104,8 @@ def _named(exact: QuerySet[Any], kind: str, name: str) -> Any:
 
 @dataclass(frozen=True)
 class GameFilters:
-    """One validated game filter (the fields are documented in the module docstring).
-
-    Empty fields (None, "" or ()) filter nothing. Build it with a parser (`GameFilter`,
-    `of`, `from_options`); the constructor itself trusts its values."""
+    """One validated game filter. Empty fields (None, "" or ()) filter nothing. Build it with
+    a parser (`GameFilter`, `of`, `from_options`); the constructor trusts its values."""
 
     player: str = ""
     opponent: str = ""
@@ -332,7 +319,7 @@ class StatisticsFilter(django_filters.FilterSet):
 
     class Meta:
         model = Game
-        fields = ["ruleset", "players", "since", "until"]
+        fields: list[str] = []  # the declared filters only
 
     @property
     def value(self) -> GameFilters:
@@ -388,7 +375,7 @@ class SwitchesFilter(django_filters.CharFilter):
 
 
 class GameFilter(StatisticsFilter):
-    """Every filter's query parameter, and the ordering (see the module docstring)."""
+    """Every filter's query parameter, and the ordering."""
 
     player = django_filters.CharFilter(label=_("Player"), max_length=MAX_PLAYER_NAME)
     opponent = django_filters.CharFilter(label=_("Opponent"), max_length=MAX_PLAYER_NAME)
@@ -413,9 +400,3 @@ class GameFilter(StatisticsFilter):
         empty_label=_("any"),
     )
     ordering = GameOrderingFilter(label=_("Sort by"), empty_label=_("newest played first"))
-
-    class Meta:
-        model = Game
-        fields = ["player", "opponent", "ruleset", "players", "switches", "outcome", "since",
-                  "until",
-                  "match", "min_points", "uploaded_by", "analysed"]

@@ -175,9 +175,8 @@ class Game(models.Model):
             models.Index(fields=["uploaded_at"], name="game_uploaded_at"),
             models.Index(fields=["updated_at"], name="game_updated_at"),
             models.Index(fields=["match", "round_number"], name="game_match_round"),
-            # The archive's default order has its own index, created per database by migration
-            # 0002 (SQLite cannot write NULLS LAST in an index, PostgreSQL needs it); so has the
-            # order by points, most first, which the `min_points` filter reads too (0006).
+            # The default order's index and the points order's are created per database by
+            # migrations 0002 and 0006 (only PostgreSQL writes NULLS LAST in an index).
             # Few games are stale: a partial index lists them without weighing on the others.
             models.Index(fields=["id"], condition=models.Q(stale=True), name="game_stale"),
         ]
@@ -185,21 +184,6 @@ class Game(models.Model):
     def __str__(self) -> str:
         names = " · ".join(self.tags.get(f"Seat{n}", "?") for n in range(1, self.players + 1))
         return f"#{self.pk} {self.ruleset} {names} [{self.result_tag}]"
-
-    def summary(self) -> dict[str, object]:
-        """The stored verdict: how the round ended, with its points and settlement."""
-        return {
-            "outcome": self.outcome,
-            "seat": self.finisher,
-            "on": self.on,
-            "points": self.points,
-            "exposed_points": self.exposed_points,
-            "hidden_points": self.hidden_points,
-            "lucky_card": self.lucky_card,
-            "lucky_bonus": self.lucky_bonus,
-            "settlement": self.settlement,
-            "result": self.result_tag,
-        }
 
 
 class GameSeat(models.Model):
@@ -241,11 +225,9 @@ class GameSeat(models.Model):
     redeal_declared = models.BooleanField(_("redeal declared"), default=False)
     missed_wins = models.PositiveSmallIntegerField(_("missed wins"), default=0)
     win_melds = models.JSONField(_("winning melds"), default=list, blank=True)
-    # --- a copy of the game's column (derived from its Date tag, as the game's is) ----------
-    # So that a player's newest rounds are read from the seats' own index (migration 0008:
-    # player, date DESC NULLS LAST, game DESC) and a page stops after what it shows, instead of
-    # joining every seat of the player's history to its game to sort them by the game's date.
-    # Written with the seat (records.services.storing, revalidating); revalidate compares it.
+    # A copy of the game's date: a player's newest rounds are read from the seats' own index
+    # (migration 0008: player, date DESC NULLS LAST, game DESC) without joining every seat of
+    # their history to its game. Written and compared like the other derived columns.
     date = models.DateField(_("date"), null=True, blank=True)
 
     objects = CopyQuerySet.as_manager()
@@ -257,12 +239,9 @@ class GameSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="gameseat_unique_seat"),
         ]
-        indexes = [
-            # A player's rounds, newest first, and per-player aggregates joined to games.
-            models.Index(fields=["player", "game"], name="gameseat_player_game"),
-            # A player's rounds newest played first (player, date DESC NULLS LAST, game DESC)
-            # has its own index, created per database by migration 0008 (as game_newest_played).
-        ]
+        # A player's rounds and per-player aggregates joined to games (newest played first:
+        # migration 0008's index).
+        indexes = [models.Index(fields=["player", "game"], name="gameseat_player_game")]
 
     def __str__(self) -> str:
         return f"game {self.game_id} seat {self.seat}: {self.name}"

@@ -1,25 +1,16 @@
 """Pages of games without counting a million rows: exact counts for small results, the
 planner's estimate beyond (PostgreSQL), and a cap on how deep page numbers go.
 
-`COUNT(*)` over a million games reads every row (hundreds of ms), and a page number deep in
-them is an OFFSET that reads as many; a listing needs neither. So a result's count is exact up
-to EXACT_UP_TO games (a count of at most that many rows, cheap whatever the archive's size);
-beyond, on PostgreSQL, it is the planner's estimate for the same query (`EXPLAIN`, which reads
-the table statistics, not the rows), and the page says "≈"; when it expects far more
-(TRUST_ESTIMATE_ABOVE times EXACT_UP_TO) not even the capped count is made. Page numbers stop
-at MAX_PAGES:
-the filters and the sort orders reach any game sooner than paging through tens of thousands.
-The API's game lists count the same way in their numbered pages (`count_estimated` says when
-the count is the planner's); their cursor pages count nothing. On SQLite (the small default
-set-up) the count above the threshold is exact.
+`COUNT(*)` over a million games reads every row, and a deep page number is an OFFSET that reads
+as many. So a count is exact up to EXACT_UP_TO games; beyond, on PostgreSQL, it is the
+planner's estimate for the same query (`EXPLAIN`: the table statistics, not the rows) and the
+page says "≈" (the API: `count_estimated`). Page numbers stop at MAX_PAGES: the filters and the
+sort orders reach any game sooner. On SQLite the count above the threshold is exact.
 
-The planner's estimate is only as good as the table's statistics: on a table never ANALYZEd
-it said 173,500 for 76,041 games (and the last page was empty). Autovacuum refreshes them
-after gradual growth, not at once after a bulk import; so an import that stored more than
-ANALYZE_AFTER_ROWS games, and a tenth of the table, ANALYZEs the games' tables at its end
-(`analyze_if_grown`: on the `games_stored_batch` signal, and at a background import job's
-end): a few hundred milliseconds of sampling, at most once per such import, after which
-estimates are within a few per cent. After `pg_restore`, run `ANALYZE` (docs/deploy.md).
+The estimate is only as good as the table's statistics, which autovacuum does not refresh at
+once after a bulk import (a table never ANALYZEd said 173,500 for 76,041 games): an import that
+stored more than ANALYZE_AFTER_ROWS games, and a tenth of the table, ANALYZEs the games' tables
+at its end (`analyze_if_grown`). After `pg_restore`, run `ANALYZE` (docs/deploy.md).
 """
 
 from __future__ import annotations

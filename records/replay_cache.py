@@ -1,10 +1,6 @@
-"""The one cache of what the archive derives from a stored game: its replay's pages and answers.
-
-A replay costs a parse and a pass of the engine over the record (a few ms for a long round),
-its review several times that, and what the web page and the API make of it more again; a
-replay page, a client stepping through the plies, and every worker ask for the same game again
-and again. What they make is kept in Django's cache (`CACHES`: Redis when REDIS_URL is set,
-the database's cache table otherwise), shared by every worker and machine, for CACHE_SECONDS:
+"""The one cache of what the archive derives from a stored game: its replay's pages and answers,
+kept in Django's cache (`CACHES`: Redis when REDIS_URL is set, the database's cache table
+otherwise), shared by every worker and machine, for CACHE_SECONDS:
 
 - `cached`: one value (the web page's payload, the API's answer to one address);
 - `cached_pieces`: a list kept a piece an entry (the API's ply states), so that a request

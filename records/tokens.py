@@ -54,10 +54,6 @@ class ApiToken(models.Model):
     def __str__(self) -> str:
         return f"{self.name} (…{self.last_four})"
 
-    @property
-    def writes(self) -> bool:
-        return self.scope == Scope.WRITE
-
 
 def create_token(user: Any, name: str, scope: str = Scope.WRITE) -> tuple[ApiToken, str]:
     """A new token for `user` (the others keep working) and its key, which is not stored."""

@@ -1,19 +1,13 @@
 """Importing uploads: every record validated by the engine first, the valid ones stored in batches.
 
-Everything that writes games goes through here (the commands, the API and the web upload are
-thin layers over it), so that a game is stored the same way whichever door it came in by.
+Every door that writes games (the commands, the API, the web upload, the jobs) comes through
+here. The policy:
 
-Import policy (see `import_records`):
-
-- each record is validated by the engine first; the valid ones are stored in batches, one short
-  transaction per batch (games, seats, new players, new matches, a few statements in all), so
-  a record's game and seats are always committed together and nothing is partially stored;
-- a record whose canonical text (`fourcolor.write_fcn`) is already stored is a *duplicate*. A
-  batch looks its hashes up first, but the unique index on `Game.content_hash` has the last
-  word: when a concurrent upload stores one of them meanwhile, the batch's INSERT fails, and
-  the batch is stored again record by record, each in its own transaction (savepoint), where
-  the index tells which is a duplicate. So two uploads of the same file racing on PostgreSQL
-  still end with one stored game per record;
+- the valid records are stored in batches, one short transaction each, so a record's game and
+  seats are always committed together;
+- a record whose round is stored already is a *duplicate*; the unique index on
+  `Game.content_hash` has the last word, so two uploads of one file racing still end with one
+  game per record (records.services.storing);
 - a refused record is reported with its line, column, ply, category, message and line text;
 - a lost database connection is retried; if it stays lost the import stops and reports every
   record not stored (status "unavailable") and the record to resume from (`start_at`).
@@ -114,17 +108,11 @@ def import_records(
     `stream`: bytes or str, a binary or text file object (open text files with newline='' to
     keep line endings verbatim), or an iterable of lines. Bytes are decoded as strict UTF-8;
     a record with invalid UTF-8 is refused with the position of the first bad byte.
+    `options`: the keywords of `ImportOptions`.
 
-    Up to BATCH_RECORDS valid records (or those validated within BATCH_SECONDS) are stored
-    per transaction: each record's game and seats are always committed together.
-
-    `options`: the keywords of `ImportOptions` (which says what each means; an unknown one is
-    a TypeError).
-
-    When the database connection is lost the batch is retried on a new connection (see
-    DB_RETRY_DELAYS); if it stays lost, the import stops: the records not stored get the
-    status "unavailable" (category `unavailable`), `report.stopped` says why and
-    `report.next_index` is the first record not stored. Other database errors are raised.
+    When the database stays unavailable the import stops: the records not stored get the
+    status "unavailable", `report.stopped` says why and `report.next_index` is the first
+    record not stored. Other database errors are raised.
 
     `first_index`, `first_line`: the stream is a piece of a larger file that starts at the
     first line of its record `first_index` (0-based), line `first_line` (a chunk of a
@@ -146,10 +134,8 @@ def import_texts(
     **options: Any,
 ) -> ImportReport:
     """Like `import_records` (the same `options`), for texts that are one record each (a JSON
-    upload, an NDJSON export's `original`s): each is stored exactly as given, lines counted
-    from 1 in it.
-    `start_at` skips that many texts (their indexes count); past `max_records` texts the next
-    one is refused and the rest not read."""
+    upload, an NDJSON export's texts): each is stored exactly as given, lines counted from 1
+    in it."""
     records = (
         fourcolor.RecordText(index, 1, text, len(text) > MAX_RECORD_CHARS)
         for index, text in enumerate(texts)
@@ -358,11 +344,9 @@ def _too_many(importer: _Importer, rt: fourcolor.RecordText, max_records: int) -
 
 
 def announce_stored(game_ids: Sequence[int], *, final: bool = True) -> None:
-    """Tell derived-data apps about freshly stored games, STATS_BATCH at a time (far cheaper
-    than one by one); `final` on the import's last call (the last batch). A failing receiver is
-    logged and never fails the upload: such games stay due, and the next statistics job (jobs
-    app) counts them. A parallel import's chunks store without announcing: the whole upload is
-    announced once, at its end, as a serial import's last call."""
+    """Tell derived-data apps about freshly stored games, STATS_BATCH at a time; `final` on
+    the import's last call. A failing receiver is logged and never fails the upload: such
+    games stay due, and the next statistics job counts them."""
     pieces = [game_ids[i:i + STATS_BATCH] for i in range(0, len(game_ids), STATS_BATCH)]
     for number, piece in enumerate(pieces or [[]]):
         last = final and number == max(len(pieces) - 1, 0)

@@ -1,25 +1,18 @@
 """`manage.py import_games FILE...`: validate and store every record of FCN files.
 
-Records are validated, then stored in batches (a record's game and seats always in the same
-transaction); refused records are listed at the end as
-`FILE:LINE:COL: error[CATEGORY]: MESSAGE (ply N: "EVENT")`, duplicates with the stored game.
-An `.ndjson`/`.jsonl` file (as written by `export_games --format ndjson` or the API's
-`/games/export/?with_text=true`) is read through its objects' `text`, the record as uploaded
-(`original` in exports written before the two had one line shape), so such an export imports
-back byte for byte.
+Refused records are listed as `FILE:LINE:COL: error[CATEGORY]: MESSAGE (ply N: "EVENT")`,
+duplicates with the stored game. An `.ndjson`/`.jsonl` export (`export_games --format ndjson`,
+the API's `/games/export/?with_text=true`) is read through its objects' `text`, the record as
+uploaded, so it imports back byte for byte.
 
-When the database stays unavailable (after the service's retries) the import stops, lists the
-records not stored and prints the command that resumes it: `--start-at N` starts the first
-FILE at its record N (counted from 1: the first record not stored), and the exit status is 1.
+When the database stays unavailable the import stops, lists the records not stored and prints
+the command that resumes it (`--start-at N`: the first FILE from its record N, counted from 1);
+the exit status is 1.
 
-An FCN file of at least 2 x CHUNK_RECORDS records is imported in `--jobs N` processes (default:
-the machine's cores, at most 8), each its own contiguous range of the file's records
-(records.chunked, the chunks an upload job's parts are too): the verdicts, the stored games and
-the report are those of a serial import. Duplicates across the ranges are stored once (the
-content hash's unique index). The database must be one that other processes reach: on SQLite in
-memory the ranges run one after another in this process; on an SQLite file the processes
-validate side by side and SQLite serialises their writes (one short transaction per batch).
-NDJSON files are read in one process.
+An FCN file of at least 2 x CHUNK_RECORDS records is imported in `--jobs N` processes, each a
+contiguous range of its records (records.chunked, as an upload job's parts): the verdicts, the
+stored games and the report are those of a serial import. On SQLite in memory the ranges run
+one after another in this process. NDJSON files are read in one process.
 """
 
 from __future__ import annotations

@@ -3,24 +3,16 @@ self-play.
 
 Matches and single rounds played by the engine's bots (`fourcolor.generate`), both rulesets,
 2 to 4 players with names in several scripts (and one table in VARIANT_EVERY a house variant
-of either ruleset or a classic table of 5 to 8), dated over the past six months, stored through
-the import service like any upload. Does nothing when the database already has games, unless
---force (then the same seed only yields duplicates: pass another --seed for new games).
+or a classic table of 5 to 8), dated over the past six months, stored through the import
+service like any upload. Does nothing when the database already has games, unless --force
+(then the same seed only yields duplicates: pass another --seed for new games).
 
-The demo shows every feature a visitor can look for: claims of every kind (pong, gan, chi on
-one's own draw and on the previous seat's discard, claims that skip seats) and forced finishes
-come from the bots' play; in every single round (not a match's) won on a live card, the
-winner lets it go (`with_missed_win`) and the bots play on, so the review panel has missed
-wins to list;
-about one round in three carries comments (in the three languages of the site) on its first
-meld and its last event; matches keep running credits. Other apps add their part when the
-archive is filled (`records.signals.demo_seeded`): drafts.demo makes a demo user's drafts.
-
-Then a few of them (`--analyse`, spread over the archive: the shortest round of each slice)
-are analysed, so that the demo shows the reviewer's marks, chart and options: here, in this
-command, at a modest sample count (`--analysis-samples`), which keeps `make run`'s start-up
-short; a real request for an analysis (replay page, API) runs as a background job at the
-full count.
+The demo shows what a visitor can look for: claims of every kind and forced finishes come from
+the bots' play; in every single round won on a live card the winner lets it go and the bots
+play on (`with_missed_win`), so the review panel has missed wins to list; one round in three
+carries comments; matches keep running credits. Other apps add their part
+(`records.signals.demo_seeded`: drafts.demo makes a demo user's drafts). Then `--analyse` of
+the games are analysed here at a modest sample count, which keeps `make run`'s start-up short.
 """
 
 from __future__ import annotations
@@ -69,9 +61,7 @@ HOUSE_VARIANTS: dict[str, tuple[dict[str, Any], ...]] = {
     "bga": ({"steal_generals": "never", "threshold": 8},
             {"below_threshold": "shortfall", "color_groups": "any"}),
 }
-# The greedy bot as it was before its two bga rules (fourcolor.generate.make_bot): the demo
-# shows forced finishes under the threshold, which the greedy bot now avoids, and its archive
-# stays the one it was.
+# A bot that also makes forced finishes under the threshold, for the demo to show them.
 DEMO_BOT = "reckless"
 DAYS_BACK = 182
 # Single rounds whose winner misses the win (every one), and rounds with comments: one in
@@ -86,7 +76,6 @@ DEMO_COMMENTS = (
     "Ván này kết thúc rất nhanh.",
     "和牌！漂亮。",
 )
-# Games analysed by default, and at how many samples per option (see the module's docstring).
 DEMO_ANALYSES = 3
 DEMO_SAMPLES = 8
 ANALYSED_MIN_EVENTS = 30
