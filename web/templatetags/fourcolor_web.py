@@ -199,9 +199,10 @@ def move_list(context: Mapping[str, Any], moves: Sequence[tuple[int, Mapping[str
               lines: Sequence[str] | None = None) -> SafeString:
     """The replay's move list: ply 0 (the deal) and every event, each a link to its ply that
     keeps the rest of the address (the seat view). One tag rather than a template loop with
-    `{% querystring %}`: 0.4 ms against 27 ms of CPU for 300 moves. `marks`: ply -> the analysis' worst decision there (its mark,
-    ?! ? ??, goes after the move, as Lichess writes it). `lines`: each ply's `event_line`,
-    already drawn (web.views.replay.move_lines keeps them in the replay cache)."""
+    `{% querystring %}`: 0.4 ms against 27 ms of CPU for 300 moves. `marks`: ply -> the
+    analysis' worst decision there (its mark, ?! ? ??, goes after the move, as Lichess writes
+    it). `lines`: each ply's `event_line`, already drawn (web.views.replay.move_lines keeps
+    them in the replay cache)."""
     query = context["request"].GET.copy()
     # One link, its ply number cut out: the same address as encoding the query per move (or
     # per move after all, if another parameter's value holds the slot's text).
