@@ -13,13 +13,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.http import HttpRequest, HttpResponse
-from django.utils.cache import get_conditional_response
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_safe
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition, require_safe
 
 from jobs.analysis import active_job
 from records import replay_cache
@@ -67,11 +67,6 @@ def _ply_param(request: HttpRequest, plies: int, notices: list[str]) -> int:
     return 0
 
 
-# A browser may keep the page but asks each time whether it is still current: it is the
-# viewer's own (their name, what they may delete, the CSRF token of the page's forms).
-PAGE_CACHE_CONTROL = "private, no-cache"
-
-
 def _templates_fingerprint() -> str:
     """A hash of the site's templates: a deploy that changes the page is a new ETag."""
     digest = hashlib.sha256()
@@ -84,18 +79,21 @@ def _templates_fingerprint() -> str:
 TEMPLATES_FINGERPRINT = _templates_fingerprint()
 
 
-def replay_page_etag(request: HttpRequest, game: Game) -> str | None:
+def replay_page_etag(request: HttpRequest, pk: int) -> str | None:
     """The replay page's validator, built from what the page is made of, not from its body
     (which carries a fresh CSRF token each time): the game's stored facts and validation, the
     running engine and templates, the address (ply, seat, the chart's options), the language,
     the viewer (who they are and whether staff: the page's controls and header differ), and
     the game's analysis. None when the page must be drawn: a message is waiting to be shown
-    once, or an analysis job is queued or running (the page shows its progress)."""
-    if active_job(game.pk) is not None or len(get_messages(request)):
+    once, or an analysis job is queued or running (the page shows its progress); or no such
+    game (the view answers 404)."""
+    game = Game.objects.filter(pk=pk).only(
+        "content_hash", "engine_version", "validated_at", "stale", "uploaded_by_id").first()
+    if game is None or active_job(pk) is not None or len(get_messages(request)):
         return None
-    analysis = (GameAnalysis.objects.filter(game_id=game.pk)
+    analysis = (GameAnalysis.objects.filter(game_id=pk)
                 .values_list("pk", "analysed_at", "stale", "engine_version").first())
-    failed = failed_job(game.pk) if analysis is None else None
+    failed = failed_job(pk) if analysis is None else None
     user = request.user
     parts = (
         "replay-page", TEMPLATES_FINGERPRINT, replay_cache.game_key(game),
@@ -108,21 +106,16 @@ def replay_page_etag(request: HttpRequest, game: Game) -> str | None:
 
 
 # The embedded replay of a long round is a few hundred KB of repetitive JSON and markup: gzip
-# makes it a tenth (Django's GZipMiddleware, with its BREACH mitigation).
+# makes it a tenth (Django's GZipMiddleware, with its BREACH mitigation). A browser may keep
+# the page but asks each time whether it is still current (a 304 draws nothing): it is the
+# viewer's own (their name, what they may delete, the CSRF token of the page's forms).
 @gzip_page
 @require_safe
+@cache_control(private=True, no_cache=True)
+@condition(etag_func=replay_page_etag)
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("match").defer("original_text"), pk=pk)
-    etag = replay_page_etag(request, game)
-    fresh = get_conditional_response(request, etag) if etag is not None else None
-    if fresh is not None and fresh.status_code == 304:
-        # The browser's copy is current (If-None-Match): no replay, no template.
-        fresh["ETag"], fresh["Cache-Control"] = etag, PAGE_CACHE_CONTROL
-        return fresh
-    response = _replay_page(request, game)
-    if etag is not None and response.status_code == 200:
-        response["ETag"], response["Cache-Control"] = etag, PAGE_CACHE_CONTROL
-    return response
+    return _replay_page(request, game)
 
 
 def _replay_page(request: HttpRequest, game: Game) -> HttpResponse:

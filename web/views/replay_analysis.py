@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 import fourcolor
 from fourcolor.cards import parse_card
+from fourcolor.notation import Event
 from jobs.analysis import active_job, last_job
 from jobs.models import Job
 from records.models import GameAnalysis
@@ -82,30 +83,16 @@ def card_glyphs(tokens: Sequence[str]) -> SafeString:
     return mark_safe("".join(parts))
 
 
-def event_cards(event: str) -> tuple[str, list[str]]:
-    """(verb, the cards of the meld or discard) of a canonical event: "2w rK rK rK (yA yE yR)"
-    gives ("w", ["rK", "rK", "rK"]); "pass" gives ("pass", [])."""
-    if event == "pass":
-        return "pass", []
-    head, *rest = event.split()
-    cards = []
-    for word in rest:
-        if word.startswith("("):
-            break  # the declared split of the rest of the hand: not part of the choice
-        cards.append(word)
-    return head[-1:], cards
-
-
 def option_phrase(event: str, live: str | None) -> SafeString:
-    verb, cards = event_cards(event)
-    if verb == "pass":
-        cards = [live] if live else []
-        if not cards:
+    """An option of a decision (an event's canonical text, or "pass": letting `live` go) as
+    a choice, in words."""
+    if event == "pass":
+        if not live:
             return html_sentence(_("letting the card go"))
-    template = OPTION_PHRASES.get(verb)
-    if template is None:
-        return format_html("{}", event)
-    return html_sentence(str(template), cards=card_glyphs(cards))
+        return html_sentence(str(OPTION_PHRASES["pass"]), cards=card_glyphs([live]))
+    parsed = Event.parse(event)
+    return html_sentence(str(OPTION_PHRASES[parsed.verb]),
+                         cards=card_glyphs([card.token for card in parsed.cards]))
 
 
 @dataclass
