@@ -21,6 +21,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 
+from fourcolor.errors import FcnError
 from jobs.analysis import active_job
 from records import replay_cache
 from records.deletion import can_delete
@@ -32,8 +33,7 @@ from web.views.labels import js_labels
 from web.views.evaluation_chart import evaluation_chart
 from web.views.replay_analysis import decisions_html, failed_job, replay_analysis
 from web.templatetags.fourcolor_web import event_line
-from web.views.replay_data import (PAYLOAD_VERSION, ReplayUnavailable, StoredPayload,
-                                   cached_payload)
+from web.views.replay_data import PAYLOAD_VERSION, StoredPayload, cached_payload
 
 
 def _seat_param(request: HttpRequest, players: int, notices: list[str]) -> int | None:
@@ -124,11 +124,11 @@ def _replay_page(request: HttpRequest, game: Game) -> HttpResponse:
     view = _seat_param(request, game.players, notices)
     try:
         payload = cached_payload(game, view)
-    except ReplayUnavailable as exc:
+    except FcnError as error:
         return render(
             request, "records/replay_unavailable.html",
             {"game": game, "seat_rows": seat_rows,
-             "error": refusal_text(exc.error.as_dict(), [row.player.name for row in seat_rows]),
+             "error": refusal_text(error.as_dict(), [row.player.name for row in seat_rows]),
              "can_delete": can_delete(request.user, game)},
         )
     ply = _ply_param(request, payload.plies, notices)

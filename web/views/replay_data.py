@@ -16,29 +16,12 @@ import pickle
 from dataclasses import dataclass
 from typing import Any
 
-import fourcolor
 from fourcolor.replay import PlyReview, Replay, round_end
 from fourcolor.replay_json import round_end_json, state_json
 from fourcolor.replay_json import tokens as _tokens
 
 from records import replay_cache
 from records.models import Game
-
-
-class ReplayUnavailable(Exception):
-    """The stored text no longer replays with this engine (see `manage.py revalidate`)."""
-
-    def __init__(self, error: fourcolor.FcnError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
-def load_replay(game: Game) -> Replay:
-    """The engine's replay of a stored game (records.replay_cache)."""
-    try:
-        return replay_cache.load_replay(game)
-    except fourcolor.FcnError as error:
-        raise ReplayUnavailable(error) from error
 
 
 def _event(replay: Replay, ply: int, claim: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -169,9 +152,10 @@ PAYLOAD_VERSION = 4
 
 def cached_payload(game: Game, view: int | None) -> StoredPayload:
     """The payload of a stored game for one view (with its script element), kept beside the
-    game's replay in records.replay_cache. Raises ReplayUnavailable like `load_replay`."""
+    game's replay in records.replay_cache. `fourcolor.FcnError` when the running engine
+    refuses the stored text (see `manage.py revalidate`)."""
 
     def build() -> StoredPayload:
-        return replay_payload(load_replay(game), view)
+        return replay_payload(replay_cache.load_replay(game), view)
 
     return replay_cache.cached(game, f"payload:{PAYLOAD_VERSION}:{view or 0}", build)
