@@ -5,15 +5,12 @@ and which dealt hands may ask for a redeal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import CARDS, KINDS, Card, cards_or_none, deck_copies, parse_card
 from .errors import IllegalRecordError
 from .notation import Record
 from .rulesets import Ruleset
-
-if TYPE_CHECKING:
-    from .round import Round
 
 
 def pile_size(players: int) -> int:
@@ -44,30 +41,7 @@ def pile_cards(tag: str) -> tuple[Card, ...]:
     return tuple(parse_card(t) for t in tag.split())  # raises for the first bad word
 
 
-def deal_is_sound(record: Record, state: Round) -> bool:
-    """Whether `check_deal` would find nothing, decided with whole-list operations: the
-    sizes first, then the copies (the round has counted the deal already)."""
-    deal = record.deal
-    dealer = state.dealer
-    for seat in range(1, state.players + 1):
-        if len(deal[seat]) != (21 if seat == dealer else 20):
-            return False
-    seen = state.seen
-    copies = state.copies
-    if max(seen) > copies:
-        return False
-    pile = state.pile
-    if pile is None:
-        return True
-    if len(pile) != pile_size(state.players):
-        return False
-    counts = list(seen)
-    for card in pile:
-        counts[card.index] += 1
-    return max(counts) <= copies
-
-
-def check_deal(record: Record, ruleset: Ruleset, pile: Sequence[Card] | None) -> None:
+def check_deal(record: Record, pile: Sequence[Card] | None) -> None:
     """The first fault of the deal and the Pile tag, in seat and card order (ply 0)."""
 
     def fail(code: str, key: str, **params: Any) -> IllegalRecordError:

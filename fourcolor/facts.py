@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import CARDS, Card
-from .claims import TAKEN_FROM, ClaimRight, Live, claim_order, may_claim, skipped_seats, taken_from
+from .claims import TAKEN_FROM, ClaimRight, Live, skipped_seats, taken_from
 from .game import Game
 from .match import is_below_threshold
 from .round import ClaimRecord, Round
@@ -56,8 +56,6 @@ def finish_taken_from(game: Game) -> str | None:
     return taken_from(last.live, last.seat)
 
 
-
-
 class SeatFactsObserver:
     """Collects the per-seat facts of a round while `validate(record, observer=...)` replays
     it: called with the round before each event is pushed (the rules stay in `Round`; this
@@ -83,9 +81,6 @@ class SeatFactsObserver:
         # Per seat: per block, whether that block of its hand splits (None: not worked out
         # since the block last changed).
         self.splits: list[list[bool | None]] = [[None, None, None] for _ in range(players + 1)]
-        # The seats that may claim a live card, in claim order (`claims.claim_order`), by
-        # (owner, source): a round has at most 2 × players of them.
-        self.orders: dict[tuple[int, str], tuple[int, ...]] = {}
 
     def __call__(self, state: Round, event: Event) -> None:
         live = state.live
@@ -93,7 +88,7 @@ class SeatFactsObserver:
         # card was judged then.
         if live is not None and live is not self.judged:
             self.judged = live
-            self._judge(state, live, event)
+            self._judge(state, live)
         verb = event.verb
         # A discard comes from the hand, except the drawer's discard of its draw; a meld or a
         # win takes cards from it, all of one block (the live card's).
@@ -102,36 +97,15 @@ class SeatFactsObserver:
             for card in event.cards:
                 splits[BLOCK_OF[card.index]] = None
 
-    def _judge(self, state: Round, live: Live, event: Event) -> None:
-        """Count the missed wins on `live`, answered by `event`."""
-        verb = event.verb
-        missed = self.missed
-        if verb in "ch":
-            # Calls come first: the claim that takes effect is further on (`missed_on_live`).
-            def best_win(seat: int, card: Card) -> WinOption | None:
-                return self._best_win(state, seat, card.index)
+    def _judge(self, state: Round, live: Live) -> None:
+        """Count the missed wins on `live` (`replay.missed_on_live`)."""
 
-            for s, _card, _points in missed_on_live(
-                live, self.players, self.events, state.ply, best_win
-            ):
-                missed[s] += 1
-            return
-        # The seats before the winner in claim order (a win outranks every other claim, and
-        # ties go by the order) had the chance; all of them when nobody wins on it.
-        winner = event.seat if verb == "w" else 0
-        order = self.orders.get((live.owner, live.source))
-        if order is None:
-            order = self.orders[live.owner, live.source] = self._claimants(live)
-        index = live.card_index
-        for s in order:
-            if s == winner:
-                break
-            if self._best_win(state, s, index) is not None:
-                missed[s] += 1
+        def best_win(seat: int, card: Card) -> WinOption | None:
+            return self._best_win(state, seat, card.index)
 
-    def _claimants(self, live: Live) -> tuple[int, ...]:
-        """The claim order on `live` less the discarder of a discard (who never claims it)."""
-        return tuple(seat for seat in claim_order(live, self.players) if may_claim(live, seat))
+        for s, _card, _points in missed_on_live(live, self.players, self.events, state.ply,
+                                                best_win):
+            self.missed[s] += 1
 
     def _best_win(self, state: Round, seat: int, index: int) -> WinOption | None:
         """`Round.best_win` of `seat` with card `index`, refusing most cards by rank block."""

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .deal import check_deal, deal_is_sound
+from .deal import check_deal
 from .errors import IllegalMoveError, IllegalRecordError
 from .notation import Event, Record
 from .round import ClaimRecord, Round
@@ -74,9 +74,8 @@ def validate(
             "tags.ruleset_players", line=line, col=col,
             n=record.players, ruleset=ruleset.name, m=ruleset.max_players,
         )
-    state = Round.from_record(record, ruleset)  # reads the Pile tag once, for both
-    if not deal_is_sound(record, state):
-        check_deal(record, ruleset, state.pile)  # finds the fault to report
+    state = Round.from_record(record, ruleset)
+    check_deal(record, state.pile)
     push = state.push
     # Each push raises IllegalMoveError (an IllegalRecordError) at the ply and event at fault.
     if observer is None:

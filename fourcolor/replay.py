@@ -7,9 +7,8 @@ sees it; `Replay.review()` gives, for every ply, each seat's waits (the cards th
 win right now, with the points) and the missed wins (a seat could have won on the live card and
 did not take it), as `PlyReview`s.
 
-These are values (frozen dataclasses, cards as `Card`s): each consumer writes them in its own
-words. `fourcolor.replay_json` is the command line's JSON form; the API has one serializer per
-value (`api/serializers/replays.py`); the web replay page reads the attributes.
+These are values (frozen dataclasses, cards as `Card`s); `fourcolor.replay_json` writes them as
+JSON.
 """
 
 from __future__ import annotations
@@ -220,7 +219,6 @@ class Replay:
             self.rounds.append(state.copy())
         self.rounds[-1].close()  # an exhausted round's last state shows it over
         self._review: list[dict[int, list[Wait]]] | None = None
-        self._missed: tuple[MissedWin, ...] | None = None
         # A displayed meld stays on the table for the rest of the round, and a hand changes
         # at its seat's moves only: one value for all the states that show it.
         self._melds_shown: _Made[Meld, MeldShown] = _Made(partial(_shown, self.ruleset))
@@ -360,11 +358,6 @@ class Replay:
         """Each time a seat could have won on the live card and the round went on without its
         win. A win that another seat's claim took in priority order is not missed, nor is a
         win a seat called (``h``) that lost on priority."""
-        if self._missed is None:  # once per replay, as the waits
-            self._missed = tuple(self._missed_wins())
-        return list(self._missed)
-
-    def _missed_wins(self) -> list[MissedWin]:
         missed: list[MissedWin] = []
         events = self.record.events
         for ply, rnd in enumerate(self.rounds):
