@@ -1,32 +1,23 @@
-"""The site's cache backends: Django's, with one write statement on the database, and the rate
-limits' hit counters.
+"""The site's cache backends: Django's, with one-statement writes on the database, and the
+rate limits' request counters (`count_hits`, for common.rates).
 
-**The database** (CACHES without REDIS_URL), with a `set` of one statement on PostgreSQL and a
-`set_many` of one statement on PostgreSQL and SQLite. It earns its place on a game's first API
-reads (a ply, then the detail: the game's 100-odd ply states written by one `set_many`, the
-answer by one `set`): 33 ms of CPU against 173 ms with Django's own writes, 0.30 s against
-6.6 s median wall time on a loaded machine (2,000 games on PostgreSQL; `bench/speed_layers.py
-db_cache`, docs/performance.md "Speed layers").
+**The database** (CACHES without REDIS_URL). Django's DatabaseCache writes an entry in five
+round trips: it counts the whole table (to cull it past MAX_ENTRIES), then selects the key and
+updates or inserts it. Here `set` is one `INSERT ... ON CONFLICT DO UPDATE` on PostgreSQL and
+`set_many` one statement on PostgreSQL and SQLite; the table is counted (and culled as Django
+does) once every CULL_CHECK_EVERY sets of a process, so it may hold up to that many entries per
+process above MAX_ENTRIES for a while. `add`, `touch` and other databases are Django's. Gain on
+a game's first API reads (a ply, then the detail: its 100-odd ply states in one `set_many`):
+33 ms of CPU against 173 ms, 0.30 s against 6.6 s median wall time on a loaded machine (2,000
+games on PostgreSQL; `bench/speed_layers.py db_cache`, docs/performance.md "Speed layers").
 
-Django's DatabaseCache writes an entry in five round trips to the database: it counts the whole
-table (to cull it when over MAX_ENTRIES), then, in a transaction, selects the key and updates
-or inserts it. Every API request writes its client's rate-limit counter (api.throttling), so
-that was five of the round trips of a request that otherwise makes two or three. Here, on
-PostgreSQL, `set` is one `INSERT ... ON CONFLICT DO UPDATE` (atomic by itself, as the
-transaction made Django's), and the table is counted (and culled as Django does) once every
-CULL_CHECK_EVERY sets of a process rather than at every one: it may hold up to that many
-entries per process above MAX_ENTRIES for a while. `set_many` is one statement too, on
-PostgreSQL and SQLite. `add` and `touch`, and other databases, are Django's.
-
-**Request counters** (`count_hits`, for the API's rate limits, api.throttling): one counter per
-client and rate window, counted up by one atomic operation per request rather than read, changed
-and written back whole. On the database cache one `INSERT ... ON CONFLICT DO UPDATE ...
-RETURNING` counts every window of a request (PostgreSQL, and SQLite from 3.35); on Redis one Lua
-script (INCR, and PEXPIRE when the counter is new). A counter's window opens with its first
-request and ends a window's length later, when the count starts again from nothing. On the
-database its row holds the count as plain digits, not a pickle: only `count_hits` and
-`uncount_hits` read it (Django's `get` cannot). Where the database cannot return the counted row
-(SQLite before 3.35), and in the tests' per-process cache, a lock of this process counts.
+**Request counters**: one counter per client and rate window, counted up by one atomic
+operation per request: on the database one `INSERT ... ON CONFLICT DO UPDATE ... RETURNING`
+for every window of a request (PostgreSQL, and SQLite from 3.35), on Redis one Lua script. A
+window opens with its counter's first request and ends a window's length later, when the count
+starts again. On the database the row holds the count as plain digits, not a pickle (only
+`count_hits` and `uncount_hits` read it). Without RETURNING (SQLite before 3.35), and in the
+tests' per-process cache, a lock of this process counts.
 """
 
 from __future__ import annotations

@@ -92,16 +92,15 @@ class QueryStringLimitMiddleware:
 
 class RequestBodyMiddleware:
     """Reads a body Django cannot size by itself: chunked (`Transfer-Encoding: chunked`, no
-    `Content-Length`) or compressed (`Content-Encoding: gzip`).
+    `Content-Length`: Django would see it empty) or compressed (`Content-Encoding: gzip`).
 
-    Django reads exactly `Content-Length` bytes of a body, so without one it sees an empty
-    body: a chunked upload was answered "Send FCN text...". When the server marks the input
-    as ending by itself (`wsgi.input_terminated`, as gunicorn does) the body is spooled to a
-    temporary file (memory up to 1 MiB); a gzip body is spooled decoded. Either way at most the
-    largest upload any door takes (with room for a form's framing): a longer one, or a small
-    gzip body that would expand past it, is a 413 before anything of it is used. Then the
-    request carries its real length and no encoding, and every size check and parser works
-    as for any body. A body gzip cannot decode is a 400; another encoding a 415.
+    When the server marks the input as ending by itself (`wsgi.input_terminated`, as gunicorn
+    does) the body is spooled to a temporary file (memory up to 1 MiB); a gzip body is spooled
+    decoded. Either way at most the largest upload any door takes (with room for a form's
+    framing): a longer one, or a small gzip body that would expand past it, is a 413 before
+    anything of it is used. Then the request carries its real length and no encoding, and every
+    size check and parser works as for any body. A body gzip cannot decode is a 400; another
+    encoding a 415.
     """
 
     SPOOL_MEMORY = 1024 * 1024

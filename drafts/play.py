@@ -6,7 +6,7 @@ call; the engine (`fourcolor`) is the one judge of every deal, tag and event.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import fourcolor
@@ -229,8 +229,7 @@ def table_json(state: Play) -> dict[str, Any] | None:
     if state.lucky_missing:
         # The table does not depend on the lucky card, which the replay's last round asks for
         # (its close()): any card stands in, or the Pile tag's own when there is one.
-        record = Record(tags=dict(record.tags), deal=record.deal, events=record.events,
-                        comments=record.comments)
+        record = replace(record, tags=dict(record.tags))
         if "Pile" in record.tags:
             record.tags.pop("Lucky", None)
         else:

@@ -44,18 +44,14 @@ class CheckForm(UploadForm):
         data = super().clean()
         size = upload_size(data.get("file") or data.get("text") or "")
         if size > check_max_bytes():
-            raise self.too_big(size)
+            raise forms.ValidationError(
+                _("This is %(size)s; the check page checks at most %(max)s at a time, in the "
+                  "request. Split the file, or upload it: uploads that large are checked on "
+                  "the job worker."),
+                params={"size": filesizeformat(size), "max": filesizeformat(check_max_bytes())},
+                code="too_big",
+            )
         return data
-
-    @staticmethod
-    def too_big(size: int) -> forms.ValidationError:
-        return forms.ValidationError(
-            _("This is %(size)s; the check page checks at most %(max)s at a time, in the "
-              "request. Split the file, or upload it: uploads that large are checked on the "
-              "job worker."),
-            params={"size": filesizeformat(size), "max": filesizeformat(check_max_bytes())},
-            code="too_big",
-        )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
