@@ -79,16 +79,13 @@ class GameAdmin(NotAdded, admin.ModelAdmin):  # games come in through a validati
     list_filter = ("ruleset", "outcome", "players", "stale", "engine_version")
     search_fields = ("seats__player__name", "seats__player__name_key", "seats__name", "event",
                      "site", "match__tag", "content_hash")
-    readonly_fields = ("original_text", *DERIVED_GAME_FIELDS, "uploaded_at")
-    raw_id_fields = ("match", "uploaded_by")
+    # The match is the record's `Match` tag: not edited by hand either.
+    readonly_fields = ("original_text", *DERIVED_GAME_FIELDS, "uploaded_at", "match")
+    raw_id_fields = ("uploaded_by",)
     date_hierarchy = "uploaded_at"
     inlines = [GameSeatInline]
     list_select_related = ("match", "uploaded_by")
     ordering = ("-id",)
-
-    def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
-        # The match is the record's `Match` tag: not edited by hand either.
-        return [*self.readonly_fields, "match"]
 
     def delete_model(self, request: HttpRequest, obj: Game) -> None:
         delete_game(obj, by=request.user, reason=str(_("deleted in the admin")))

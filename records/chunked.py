@@ -1,17 +1,14 @@
-"""A parallel import: an upload cut into chunks (contiguous ranges of its records), each chunk
-imported on its own (another process, another worker, another machine), the chunks' reports
-merged into the one report a serial import of the whole file gives.
+"""A parallel import: an upload cut into chunks (contiguous ranges of its records), each
+imported on its own (another process or worker), their reports merged into the one report a
+serial import of the whole file gives.
 
-- `plan_chunks` reads the file once (splitting records is cheap next to validating them) and
-  says where each chunk starts: its first record, line and byte. A chunk's import reads only its
-  own bytes (`import_chunk`), with the whole file's record indexes and line numbers.
-- Duplicates across chunks are stored once: the content hash's unique index decides, as for two
-  uploads racing (records.services.storing). Which record of a repeated pair was stored first
-  may then differ from the file's order; `merge_chunks` gives the file's first occurrence the
-  verdict "stored" and the later ones "duplicate", as a serial import does, from each chunk's
-  ledger (every record stored or found a duplicate: index, line, verdict, game).
-- A chunk is idempotent: imported again (its worker was killed) from the last record it
-  reported, records it stored in a batch the kill cut short are found by their content hash.
+- `plan_chunks` reads the file once and says where each chunk starts (record, line, byte); a
+  chunk's import reads only its own bytes, with the whole file's indexes and line numbers.
+- Duplicates across chunks are stored once (the content hash's unique index decides), maybe not
+  in file order; `merge_chunks` gives the file's first occurrence the verdict "stored" and the
+  later ones "duplicate", from each chunk's ledger (index, line, verdict, game).
+- A chunk imported again (its worker was killed) finds what its cut-short batch stored by the
+  content hash.
 """
 
 from __future__ import annotations
@@ -105,10 +102,8 @@ def import_chunk(
     ledger: Ledger | None = None, given: Mapping[str, str] | None = None,
 ) -> ChunkResult:
     """Import one chunk: `pieces` are the chunk's own bytes (or text), from `chunk.start_byte`
-    on. `start_at`: resume at this record (the chunk's `report.next_index`), `ledger` the
-    entries of the run that got there; `given` as import_records takes it. Statistics are
-    left to the caller (announce=False): it announces the stored games once, for the whole
-    upload."""
+    on. `start_at`: resume at this record, `ledger` the entries of the run that got there. The
+    stored games are not announced: the caller announces them once, for the whole upload."""
     result = ChunkResult(chunk, ImportReport(), list(ledger or []))
 
     def on_result(record: RecordResult) -> None:

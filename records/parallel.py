@@ -1,12 +1,7 @@
-"""Running one function over pieces of work in several processes (forked, so Django's set-up
-is inherited), for the parallel import (`import_games --jobs N`) and anything else that splits
-its work by ranges (seed_demo's generation, say).
-
-The database connections are closed before forking: each child opens its own (a connection
-shared across a fork would have two processes speak over one socket). When the database cannot
-be shared between processes (SQLite in memory: each child would write to its own copy; or the
-caller is inside a transaction) the work runs here, one piece after another, with the same
-results.
+"""Running one function over pieces of work in forked processes (`import_games --jobs N`,
+`seed_demo --jobs N`), each child with its own database connection. When the database cannot
+be shared between processes (SQLite in memory, or inside a transaction) the pieces run here,
+one after another, with the same results.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from records.services.derivation import (
     derive_seat_fields,
     storage_limits,
 )
-from records.services.storing import KnownIds, one_match_id, player_ids, send_on_commit
+from records.services.storing import KnownIds, match_ids, player_ids, send_on_commit
 from records.signals import game_rewritten
 
 
@@ -164,7 +164,7 @@ def _rewrite(game: Game, check: fourcolor.Check) -> str | None:
     former = sorted({seat.player_id for seat in game.seats.all()})
     try:
         with transaction.atomic():
-            match_id = one_match_id(tag, ids, {}) if tag is not None else None
+            match_id = match_ids([tag], ids, {})[match_key(tag)] if tag is not None else None
             Game.objects.filter(pk=game.pk).update(
                 **fields, match_id=match_id, stale=False, stale_reason="",
                 validated_at=timezone.now(), updated_at=timezone.now(),

@@ -87,14 +87,10 @@ class ValidRecord:
         return str(self.fields["content_hash"])
 
 
-def one_match_id(tag: str, ids: KnownIds, new: dict[str, int]) -> int:
-    return _match_ids({match_key(tag): tag}, ids, new)[match_key(tag)]
-
-
-def _match_ids(tags: dict[str, str], ids: KnownIds, new: dict[str, int]) -> dict[str, int]:
-    """Match id per key (of `tags`: key -> tag), creating the missing matches."""
-    return _get_or_create(Match, tags, ids.matches, new, lambda key, tag: Match(key=key, tag=tag),
-                          NameWord.Kind.MATCH)
+def match_ids(tags: Iterable[str], ids: KnownIds, new: dict[str, int]) -> dict[str, int]:
+    """Match id per key, creating the missing matches."""
+    return _get_or_create(Match, {match_key(tag): tag for tag in tags}, ids.matches, new,
+                          lambda key, tag: Match(key=key, tag=tag), NameWord.Kind.MATCH)
 
 
 def player_ids(names: Iterable[str], ids: KnownIds, new: dict[str, int]) -> dict[str, int]:
@@ -183,9 +179,9 @@ def _insert(
             first[h] = v
     fresh = [v for v in valid if v.content_hash not in stored and first[v.content_hash] is v]
     if fresh:
-        tags = {match_key(v.match_tag): v.match_tag for v in fresh if v.match_tag is not None}
+        tags = {v.match_tag for v in fresh if v.match_tag is not None}
         # Lock order across concurrent imports: matches, games, players (keys sorted).
-        matches = _match_ids(tags, ids, new_matches) if tags else {}
+        matches = match_ids(tags, ids, new_matches) if tags else {}
         games = Game.objects.copy_rows(game_rows(fresh, matches, user_id, stamp))
         players = player_ids(
             (row["name"] for v in fresh for row in v.seats), ids, new_players
@@ -198,10 +194,6 @@ def _insert(
         if v.index not in outcomes:  # a repeat of an earlier record of the batch
             outcomes[v.index] = (RecordStatus.DUPLICATE, outcomes[first[v.content_hash].index][1])
     return outcomes, mine
-
-
-# Rows as plain dicts, not model instances: an import builds tens of thousands of them, and
-# instances cost more than the COPY.
 
 
 def game_rows(
