@@ -8,14 +8,8 @@ from records.services.derivation import (
     derive_game_fields,
     derive_seat_fields,
     sha256_text,
-    storage_limits,
 )
-from records.services.importing import (
-    ImportOptions,
-    import_records,
-    import_texts,
-    ndjson_texts,
-)
+from records.services.importing import ImportOptions, import_records, import_texts, ndjson_texts
 from records.services.matches import MatchRound, match_credits
 from records.services.report import ImportReport, RecordResult, RecordStatus
 from records.services.revalidating import RevalidateReport, revalidate_games
@@ -36,5 +30,4 @@ __all__ = [
     "match_credits",
     "revalidate_games",
     "sha256_text",
-    "storage_limits",
 ]

@@ -46,8 +46,7 @@ def parse_round_number(value: str | None) -> int | None:
 
 
 def derive_game_fields(check: fourcolor.Check) -> dict[str, Any]:
-    """The `Game` columns the engine derives from a valid record (import and revalidate share
-    this, so a stored game is exactly what the current engine says about its text)."""
+    """The `Game` columns the engine derives from a valid record."""
     game, record = check.game, check.record
     if game is None or record is None:
         raise ValueError("a refused record has no derived fields")

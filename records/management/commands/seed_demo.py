@@ -96,10 +96,9 @@ def demo_records(
     part 0 is the serial demo, unchanged."""
     suffix = f":{part}" if part else ""
     rng = random.Random(f"fourcolor-demo:{seed}{suffix}")
-    # Comments and missed wins draw from their own generator: the tables, names and dates
-    # stay those the seed always gave.
+    # Comments, missed wins and variants draw from generators of their own: the tables, names
+    # and dates are the seed's alone.
     extras = random.Random(f"fourcolor-demo-extras:{seed}{suffix}")
-    # So do the variants: a table turned into one keeps its draws from `rng`.
     variants = random.Random(f"fourcolor-demo-variants:{seed}{suffix}")
     made = 0
     number = 0
@@ -113,8 +112,7 @@ def demo_records(
         event = rng.choice(DEMO_EVENTS)
         rounds = min(games - made, rng.choice((1, 2, 3, 4, 4, 6, 8)))
         game_seed = seed * 100_000 + number + part * PART_SEEDS
-        # The dealer is drawn at the table as drawn (a larger table keeps it): `rng` stays the
-        # stream it always was.
+        # The dealer is drawn for the table as drawn (a larger table keeps it).
         dealer = rng.randint(1, players) if rounds == 1 else 1
         ruleset, players, names, switches = _variant(ruleset, players, names, number, variants)
         if rounds == 1:
