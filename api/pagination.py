@@ -198,10 +198,6 @@ def decode_cursor(
     return values, payload["b"]
 
 
-def _equal(name: str, value: Any) -> Q:
-    return Q(**{f"{name}__isnull": True}) if value is None else Q(**{name: value})
-
-
 def _beyond(name: str, value: Any, descending: bool, before: bool) -> Q | None:
     """Rows strictly after (or before) `value` in this key's order, missing values last."""
     if before:
@@ -223,7 +219,7 @@ def beyond(keys: list[tuple[str, bool]], values: list[Any], before: bool) -> Q:
         step = _beyond(name, value, descending, before)
         if step is not None:
             condition |= prefix & step
-        prefix &= _equal(name, value)
+        prefix &= Q(**{f"{name}__isnull": True} if value is None else {name: value})
     return condition
 
 

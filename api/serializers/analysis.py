@@ -14,8 +14,6 @@ from jobs.analysis import max_samples
 from jobs.models import Job
 from records.models import GameAnalysis
 
-# ----------------------------------------------------------------------------- documents
-
 
 class AnalysisRequest(ClosedSerializer):
     samples = serializers.IntegerField(

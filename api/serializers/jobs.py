@@ -17,8 +17,6 @@ from jobs.models import Job
 from records.models import MAX_ID, Player
 from records.services import ImportReport
 
-# ----------------------------------------------------------------------------- representations
-
 
 class RevalidateDetailDoc(serializers.Serializer[Any]):
     game_id = serializers.IntegerField()

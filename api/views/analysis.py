@@ -40,6 +40,7 @@ from records.models import Game, GameAnalysis
 # (Retry-After, seconds).
 POLL_SECONDS = 2
 
+
 def answer(game_id: int, analysis: GameAnalysis | None, job: Job | None,
            context: dict[str, Any]) -> Response:
     """200 with the analysis (and the job of a newer one, if any), or 202 with the job."""
@@ -49,14 +50,10 @@ def answer(game_id: int, analysis: GameAnalysis | None, job: Job | None,
         "job": AnalysisJobDoc(job, context=context).data if job is not None else None,
         "result": result_json(analysis) if analysis is not None else None,
     }
-    url = absolute(context, "game-analysis", game_id)
     if analysis is not None:
         return Response(body, status=200)
-    return Response(body, status=202,
-                    headers={"Location": url, "Retry-After": str(POLL_SECONDS)})
-
-
-# ----------------------------------------------------------------------------- the view
+    return Response(body, status=202, headers={
+        "Location": absolute(context, "game-analysis", game_id), "Retry-After": str(POLL_SECONDS)})
 
 
 @ANALYSIS

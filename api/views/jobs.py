@@ -27,7 +27,6 @@ from jobs.batches import submit_batch
 from jobs.models import Job
 from jobs.queue import submit_revalidate
 
-# ----------------------------------------------------------------------------- views
 
 @JOBS
 class JobViewSet(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime
 import os
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from typing import IO, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
@@ -60,10 +60,9 @@ class Command(BaseCommand):
         games = games_queryset(detail=True).filter(pk__in=games.values("pk")).order_by("pk")
         fmt = options["format"]
         context = {"base_url": options["base_url"]}
-        pieces = (
-            ((text, 1) for text in fcn_lines(games)) if fmt == "fcn"
-            else self._json(games, context, options["with_text"], array=fmt == "json")
-        )
+        pieces = (fcn_lines(games) if fmt == "fcn"
+                  else ndjson_lines(games, context, options["with_text"]))
+        array = fmt == "json"
         bar = tqdm(total=total, unit="game", disable=None, file=sys.stderr, leave=False)
         written = 0
         with bar:
@@ -71,13 +70,13 @@ class Command(BaseCommand):
                 # newline="": line endings are written exactly as stored.
                 try:
                     with open(options["output"], "w", encoding="utf-8", newline="") as out:
-                        written = self._write(pieces, out, bar)
+                        written = self._write(pieces, out, bar, array=array)
                 except OSError as exc:
                     raise CommandError(f"{options['output']}: {exc.strerror or exc}") from None
             else:
                 self.stdout.ending = ""  # the pieces hold their own line endings
                 try:
-                    written = self._write(pieces, self.stdout, bar)
+                    written = self._write(pieces, self.stdout, bar, array=array)
                 except BrokenPipeError:
                     # The reader went away (`export_games | head`): stop quietly, like cat,
                     # closing the database cursor while the connection is still open.
@@ -88,25 +87,17 @@ class Command(BaseCommand):
         where = options["output"] or "standard output"
         self.stderr.write(f"exported {written} games ({fmt}) to {where}")
 
-    def _write(
-        self, pieces: Generator[tuple[str, int], None, None], out: IO[str] | OutputWrapper,
-        bar: tqdm,
-    ) -> int:
+    def _write(self, pieces: Generator[str, None, None], out: IO[str] | OutputWrapper,
+               bar: tqdm, *, array: bool) -> int:
+        """Each game's piece; as a JSON `array`, the same objects as the NDJSON lines, in one
+        array written incrementally."""
         written = 0
-        for text, games in pieces:
-            out.write(text)
-            written += games
-            bar.update(games)
+        if array:
+            out.write("[")
+        for piece in pieces:
+            out.write((",\n" if written else "\n") + piece.removesuffix("\n") if array else piece)
+            written += 1
+            bar.update(1)
+        if array:
+            out.write("\n]\n")
         return written
-
-    def _json(self, games: Any, context: dict[str, Any], with_text: bool, *, array: bool
-              ) -> Iterator[tuple[str, int]]:
-        lines = ndjson_lines(games, context, with_text)
-        if not array:
-            yield from ((line, 1) for line in lines)
-            return
-        # The same objects as the NDJSON lines, as one array written incrementally.
-        yield "[", 0
-        for n, line in enumerate(lines):
-            yield ("\n" if n == 0 else ",\n") + line.removesuffix("\n"), 1
-        yield "\n]\n", 0
