@@ -50,6 +50,12 @@ class Parameters:
     def as_options(self, game_id: int) -> dict[str, int]:
         return {"game": game_id, "samples": self.samples, "seed": self.seed}
 
+    def current(self) -> dict[str, Any]:
+        """The fields of a stored analysis that answers a request for these parameters with
+        this engine (a GameAnalysis filter)."""
+        return {"stale": False, "engine_version": fourcolor.__version__,
+                "samples": self.samples, "seed": self.seed}
+
 
 def default_samples() -> int:
     return int(settings.ANALYSIS_SAMPLES)
@@ -73,16 +79,6 @@ def last_job(game_id: int, *, active: bool = False) -> Job | None:
 def active_job(game_id: int) -> Job | None:
     """The analysis job queued or running for the game, if any (the newest)."""
     return last_job(game_id, active=True)
-
-
-def is_current(analysis: GameAnalysis, params: Parameters) -> bool:
-    """Whether the stored analysis answers a request for `params` with this engine."""
-    return (
-        not analysis.stale
-        and analysis.engine_version == fourcolor.__version__
-        and analysis.samples == params.samples
-        and analysis.seed == params.seed
-    )
 
 
 # ----------------------------------------------------------------------------- requests
@@ -118,7 +114,8 @@ def request_analysis(game: Game, user: Any, params: Parameters) -> Answer:
         if not Game.objects.select_for_update().filter(pk=game.pk).exists():
             raise Game.DoesNotExist(f"No game {game.pk}.")
         stored = GameAnalysis.objects.filter(game_id=game.pk).first()
-        if stored is not None and is_current(stored, params):
+        if stored is not None and all(getattr(stored, name) == value
+                                      for name, value in params.current().items()):
             return Answer(stored, None)
         running = active_job(game.pk)
         if running is not None:

@@ -30,7 +30,6 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-import fourcolor
 from jobs.analysis import ACTIVE, Parameters, check_rate
 from jobs.lease import update
 from jobs.models import Job, creator
@@ -173,14 +172,9 @@ def selected_chunks(job: Job, after: int) -> Iterator[tuple[list[int], int]]:
 
 
 def current_games(ids: list[int], params: Parameters) -> set[int]:
-    """Of these games, those whose stored analysis answers a request for `params`
-    (jobs.analysis.is_current, for many games at once)."""
-    return set(
-        GameAnalysis.objects.filter(
-            game_id__in=ids, stale=False, engine_version=fourcolor.__version__,
-            samples=params.samples, seed=params.seed,
-        ).values_list("game_id", flat=True)
-    )
+    """Of these games, those whose stored analysis answers a request for `params`."""
+    return set(GameAnalysis.objects.filter(game_id__in=ids, **params.current())
+               .values_list("game_id", flat=True))
 
 
 def queued_games(ids: list[int], params: Parameters, batch: Job | None = None) -> set[int]:

@@ -18,12 +18,12 @@ import os
 import socket
 import threading
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connections, transaction
-from django.db.models import Q
+from django.db import InterfaceError, OperationalError, connections
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from jobs.models import Job, JobPart
@@ -34,10 +34,6 @@ logger = logging.getLogger(__name__)
 DB_RETRY_SECONDS = 15
 HOST = socket.gethostname()[:12]
 DATABASE_GONE = (OperationalError, InterfaceError)
-
-
-class Busy(Exception):
-    """Another runner holds the lease."""
 
 
 class LeaseLost(Exception):
@@ -85,41 +81,46 @@ def taken_over(model: Any, now: datetime.datetime) -> Q:
     return held & (lapsed | Q(runner__in=dead))
 
 
-def _fresh(row: Any, now: datetime.datetime) -> bool:
-    return (row.heartbeat_at is not None
-            and (now - row.heartbeat_at).total_seconds() < lease_seconds()
-            and not dead_runners([row.runner]))
+def claimable(model: Any, now: datetime.datetime, held: str | None = None) -> Q:
+    """Rows of `model` (Job or JobPart) a runner may take now: a queued job, a part nobody
+    holds (of a job not finished), a row whose runner is presumed dead (`taken_over`), or one
+    `held` by this run's previous try (which takes it back)."""
+    if model is Job:
+        rows = Q(status=Job.Status.QUEUED) | taken_over(Job, now)
+        mine = Q(status=Job.Status.RUNNING)
+    else:
+        rows = (Q(done=False, runner="") | taken_over(JobPart, now)) & ~Q(
+            job__status__in=Job.FINISHED)
+        mine = Q(done=False)
+    return rows | (mine & Q(runner=held)) if held else rows
+
+
+def take(model: Any, rows: Q, token: str) -> int:
+    """Claim `rows` of `model` for `token` in one conditional UPDATE (of two runners that
+    picked the same row, exactly one changes it); how many rows were claimed."""
+    now = timezone.now()
+    changes: dict[str, Any] = {"runner": token, "heartbeat_at": now,
+                               "attempts": F("attempts") + 1}
+    if model is Job:
+        changes.update(status=Job.Status.RUNNING, run_after=None,
+                       started_at=Coalesce("started_at", Value(now)))
+    return int(model.objects.filter(rows).update(**changes))
 
 
 def claim(job_id: int, token: str, held: str | None = None) -> Job | None:
-    """Take the job's lease for `token`: the job, or None when there is nothing to do (no such
-    job, or finished). Raises Busy when another runner holds a fresh lease (`held`: a lease
-    this run's previous try held, which it takes back)."""
-    return _claim(Job, job_id, token, held)
+    """Take the job's lease for `token` (`held`: the lease this run's previous try held): the
+    job, or None when there is nothing to do (no such job, finished, or another runner holds
+    a fresh lease)."""
+    if take(Job, Q(pk=job_id) & claimable(Job, timezone.now(), held), token):
+        return Job.objects.get(pk=job_id)
+    return None
 
 
 def claim_part(part_id: int, token: str, held: str | None = None) -> JobPart | None:
-    """Take a part's lease (None: nothing to do); Busy while another run holds it fresh."""
-    return _claim(JobPart, part_id, token, held)
-
-
-def _claim(model: Any, pk: int, token: str, held: str | None) -> Any:
-    with transaction.atomic():
-        row = model.objects.select_for_update().filter(pk=pk).first()
-        if row is None or (row.finished if model is Job else row.done):
-            return None
-        now = timezone.now()
-        running = model is JobPart or row.status == Job.Status.RUNNING
-        if running and row.runner and row.runner != held and _fresh(row, now):
-            raise Busy
-        row.runner, row.heartbeat_at, row.attempts = token, now, row.attempts + 1
-        fields = ["runner", "heartbeat_at", "attempts"]
-        if model is Job:
-            row.status, row.started_at, row.run_after = (Job.Status.RUNNING,
-                                                         row.started_at or now, None)
-            fields += ["status", "started_at", "run_after"]
-        row.save(update_fields=fields)
-    return row
+    """Take a part's lease, as `claim` a job's."""
+    if take(JobPart, Q(pk=part_id) & claimable(JobPart, timezone.now(), held), token):
+        return JobPart.objects.get(pk=part_id)
+    return None
 
 
 def update(job: Job, token: str, **fields: Any) -> None:
@@ -146,12 +147,13 @@ def fail(job_id: int, token: str, error: str, *, not_stored: int = 0) -> None:
         logger.exception("job %s: could not record its failure", job_id)
 
 
-@dataclass(frozen=True)
-class Retry:
-    """A run the database stopped: its progress is saved; run it again later."""
+class Retry(Exception):
+    """The database stopped a run: its progress is saved; run it again later (`not_stored`:
+    the valid records of an import left to store)."""
 
-    error: str
-    not_stored: int = 0
+    def __init__(self, error: str, not_stored: int = 0) -> None:
+        super().__init__(error)
+        self.error, self.not_stored = error, not_stored
 
 
 def put_back(job_id: int, token: str, retry: Retry, delay: float = DB_RETRY_SECONDS) -> bool:

@@ -36,7 +36,6 @@ from jobs.models import Job, JobPart
 from jobs.work import (
     MAX_PROBLEMS,
     MAX_RESULTS,
-    Unavailable,
     add_revalidated,
     new_report,
     revalidate_next,
@@ -151,7 +150,7 @@ def run_import_part(part: JobPart, job: Job, token: str) -> None:
         given=job.options.get("given") or {},
     )
     if result.report.unavailable:
-        raise Unavailable(result.report.unavailable, f"job part {part.pk}: {result.report.stopped}")
+        raise Retry(f"job part {part.pk}: {result.report.stopped}", result.report.unavailable)
 
 
 def run_revalidate_part(part: JobPart, job: Job, token: str) -> None:
@@ -234,7 +233,7 @@ def run_part(part_id: int, token: str, *, heartbeat: bool = True) -> Retry | Non
             finish_job(job.pk)
     except LeaseLost as exc:
         logger.warning("%s", exc)
-    except (Unavailable, *DATABASE_GONE) as exc:
+    except (Retry, *DATABASE_GONE) as exc:
         logger.warning("job part %s: database unavailable (%s); tried again", part_id, exc)
         release_part(part_id, token)
         return Retry(str(exc))

@@ -136,9 +136,3 @@ def take_over_abandoned() -> int:
             again += 1
     return again
 
-
-def check() -> None:
-    """The periodic check (Celery beat): abandoned work queued again, statistics due counted."""
-    if uses_celery():
-        take_over_abandoned()
-    request_stats_if_due()

@@ -21,7 +21,7 @@ from jobs.batches import batch_progress, queue_for_upload, run_batch
 from jobs.lease import DATABASE_GONE, LeaseLost, Retry, fail, finish, update
 from jobs.models import Job
 from jobs.parts import UNEXPECTED_ERROR, split_import, split_revalidate
-from jobs.work import Unavailable, new_report, revalidate_next
+from jobs.work import new_report, revalidate_next
 from ratings.services import catch_up
 from records.paging import analyze_if_grown
 from records.services import ImportReport, import_records
@@ -65,8 +65,8 @@ def run_import(job: Job, token: str) -> None:
     # limit: done, the record after the limit refused in the report like any other.
     if report.unavailable:
         left = max((job.total or 0) - report.next_index, report.unavailable)
-        raise Unavailable(left, f"{report.stopped}; {left} records not stored yet: to be "
-                                f"resumed from record {report.next_index + 1}")
+        raise Retry(f"{report.stopped}; {left} records not stored yet: to be resumed from "
+                    f"record {report.next_index + 1}", left)
     finish(job, token, Job.Status.DONE, not_stored=0, resume_at=report.next_index)
     analyze_if_grown(job.stored)  # the list counts' estimates after a bulk upload
 
@@ -123,9 +123,9 @@ def execute(job: Job, token: str) -> Retry | None:
         RUNNERS[job.kind](job, token)
     except LeaseLost as exc:
         logger.warning("%s", exc)
-    except Unavailable as exc:
+    except Retry as exc:
         logger.warning("job %s: %s", job.pk, exc)
-        return Retry(str(exc), exc.not_stored)
+        return exc
     except DATABASE_GONE as exc:
         # The database went away outside the import's own retries (writing progress, say).
         logger.warning("job %s: database unavailable (%s)", job.pk, exc)

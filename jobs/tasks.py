@@ -25,7 +25,6 @@ from jobs import publish
 from jobs.lease import (
     DATABASE_GONE,
     DB_RETRY_SECONDS,
-    Busy,
     Heartbeat,
     claim,
     claim_part,
@@ -48,13 +47,11 @@ def pause(task: Task) -> int:
 
 def _claimed(task: Task, take: Any, pk: int, held: str | None) -> tuple[str, Any]:
     """A new run's token and the row `take` (`claim` or `claim_part`) claimed for it (None:
-    nothing to do, or another runner holds it); the task is retried while the database is
-    gone."""
+    nothing to do, or another runner holds it: should it die, `take_over` queues it again);
+    the task is retried while the database is gone."""
     token = runner_token()
     try:
         return token, take(pk, token, held)
-    except Busy:
-        return token, None  # its runner lives; should it die, `take_over` queues it again
     except DATABASE_GONE as exc:
         logger.warning("%s %s: database unavailable (%s); tried again", task.name, pk, exc)
         raise task.retry(countdown=pause(task), kwargs={"held": held}) from None

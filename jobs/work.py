@@ -1,5 +1,5 @@
 """The work a job does that a whole job and a part of a split job share: the report's limits,
-the import stopped by the database, a revalidation's chunk and counts."""
+a revalidation's chunk and counts."""
 
 from __future__ import annotations
 
@@ -17,14 +17,6 @@ MAX_RESULTS = 1000
 MAX_PROBLEMS = 100
 # Games revalidated between two progress reports.
 REVALIDATE_CHUNK = 500
-
-
-class Unavailable(Exception):
-    """The database stopped the import: its progress is saved, the rest is to be resumed."""
-
-    def __init__(self, not_stored: int, message: str) -> None:
-        super().__init__(message)
-        self.not_stored = not_stored
 
 
 def new_report(data: dict[str, Any] | None = None) -> ImportReport:

@@ -21,21 +21,18 @@ transactions are serialised anyway (IMMEDIATE, see config/settings.py).
 
 from __future__ import annotations
 
-import datetime
 import logging
 import os
 import time
-from contextlib import suppress
 from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.db import transaction
-from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Q
 from django.utils import timezone
 
-from jobs.lease import Busy, Heartbeat, claim, put_back, runner_token, taken_over
+from jobs.lease import Heartbeat, claim, claimable, put_back, runner_token, take
 from jobs.models import Job, JobPart
 from jobs.parts import run_part
 from jobs.publish import request_stats_if_due
@@ -46,25 +43,10 @@ logger = logging.getLogger(__name__)
 DEFAULT_POLL_SECONDS = 1.0
 
 
-def runnable(now: datetime.datetime) -> Q:
-    """Jobs to run: queued (and not held back by `run_after`), or held by a runner presumed
-    dead (jobs.lease.taken_over)."""
-    queued = Q(status=Job.Status.QUEUED) & (Q(run_after__isnull=True) | Q(run_after__lte=now))
-    return queued | taken_over(Job, now)
-
-
-def runnable_parts(now: datetime.datetime) -> Q:
-    """Parts of unfinished jobs that nobody holds, or held by a runner presumed dead."""
-    unclaimed = Q(done=False, runner="")
-    return (unclaimed | taken_over(JobPart, now)) & ~Q(job__status__in=Job.FINISHED)
-
-
-def _take(model: Any, rows: Q, order: tuple[str, ...], token: str, **changes: Any) -> Any:
+def _claim_first(model: Any, rows: Q, order: tuple[str, ...], token: str) -> Any:
     """The first of `rows` of `model` (Job or JobPart) in `order`, claimed for `token`; None
-    when there is none. One conditional UPDATE decides between two workers that picked the
-    same row."""
+    when there is none."""
     for _ in range(5):  # another worker may take the candidate first: look again
-        now = timezone.now()
         with transaction.atomic():
             candidates = model.objects.filter(rows).order_by(*order)
             if connection.features.has_select_for_update_skip_locked:
@@ -72,8 +54,7 @@ def _take(model: Any, rows: Q, order: tuple[str, ...], token: str, **changes: An
             row = candidates.values("pk", "runner").first()
             if row is None:
                 return None
-            taken = model.objects.filter(**row).filter(rows).update(
-                runner=token, heartbeat_at=now, attempts=F("attempts") + 1, **changes)
+            taken = take(model, Q(**row) & rows, token)
         if taken:
             if row["runner"]:
                 logger.warning("%s %s: taken over from runner %s (it stopped)",
@@ -83,18 +64,19 @@ def _take(model: Any, rows: Q, order: tuple[str, ...], token: str, **changes: An
 
 
 def claim_next(token: str) -> Job | None:
-    """Take the oldest runnable job for `token`; None when there is none."""
+    """Take the oldest runnable job for `token` (not one held back by `run_after`); None when
+    there is none."""
     now = timezone.now()
-    return _take(Job, runnable(now), ("created_at", "pk"), token, status=Job.Status.RUNNING,
-                 run_after=None, started_at=Coalesce("started_at", Value(now)))
+    rows = claimable(Job, now) & (Q(run_after__isnull=True) | Q(run_after__lte=now))
+    return _claim_first(Job, rows, ("created_at", "pk"), token)
 
 
 def claim_next_part(token: str, job_id: int | None = None) -> JobPart | None:
     """Take the first runnable part (of the oldest job; of job `job_id` only, if given)."""
-    rows = runnable_parts(timezone.now())
+    rows = claimable(JobPart, timezone.now())
     if job_id is not None:
         rows &= Q(job_id=job_id)
-    return _take(JobPart, rows, ("job_id", "number"), token)
+    return _claim_first(JobPart, rows, ("job_id", "number"), token)
 
 
 def run_one(job: Job, token: str) -> None:
@@ -116,9 +98,8 @@ def run_here(job_id: int) -> None:
     """Run a job in this process now, as a worker would (a command's own run), unless another
     runner holds it or it is over."""
     token = runner_token()
-    with suppress(Busy):
-        if (job := claim(job_id, token)) is not None:
-            run_one(job, token)
+    if (job := claim(job_id, token)) is not None:
+        run_one(job, token)
 
 
 class Worker:
