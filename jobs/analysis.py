@@ -1,13 +1,8 @@
-"""Analysis jobs: a game's every decision rated by the engine (`fourcolor.analysis`), in the
-background, wherever the other jobs run.
-
-`request_analysis` is what the replay page and `POST /api/v1/games/{id}/analysis/` call: it
-answers with the stored analysis when one made with the same engine and parameters exists,
-with the job already queued or running for the game when there is one, and otherwise queues a
-new job. The job (`run_analysis`) replays the game, analyses every seat and stores the result
-in one transaction (records.analysis.store_analysis); its progress is the number of decisions
-rated so far (`Job.resume_at` of `Job.total`). A job cut short starts again from the first
-decision when resumed: the analysis is deterministic for its seed, so the result is the same.
+"""Analysis jobs: a game's every decision rated by the engine (`fourcolor.analysis`) in the
+background. `request_analysis` (the replay page, `POST /api/v1/games/{id}/analysis/`) answers
+with the stored analysis when it is current, with the job queued or running for the game, or
+else queues one. A job cut short starts again from the first decision: the analysis is
+deterministic for its seed.
 """
 
 from __future__ import annotations

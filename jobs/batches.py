@@ -1,22 +1,11 @@
-"""Batches of analyses: many games analysed as one job, on every worker.
+"""Batches of analyses: many games analysed as one job (`Job.Kind.ANALYSES`), on every worker.
 
-A batch is a job of its own (`Job.Kind.ANALYSES`): its run picks the games (the ids it was
-given, or every game, or a player's, or what an upload stored, up to a limit), leaves out those
-whose stored analysis was made by this engine with the same samples and seed, and queues one
-analysis job per game left (`Job.Kind.ANALYSIS`, its `batch` pointing back). Those are the
-batch's chunks: with a broker each is a Celery task that any worker on any machine takes;
-without one the database worker runs them in turn. The batch job shows the whole progress:
-every time one of its analyses ends (`batch_progress`, called by `jobs.runs.execute`), its
-counts are taken again from its analyses' rows, and the last one ends the batch.
-
-Ways in: `manage.py analyse_games` and `POST /api/v1/jobs/analyse/` (staff), ANALYSIS_ON_UPLOAD
-(an upload's games), and a match's page (`request_batch`: a signed-in reader's request for the
-match's rounds not analysed yet, counted against his hourly requests).
-
-Each game's analysis is an analysis job like the one the replay page asks for: the replay page
-and the API show its progress while it runs, a killed worker's analysis is taken over like any
-job (from its first decision: the result is deterministic for its seed), and its result is the
-one a request for that game alone would store.
+The batch's run picks the games (ids, every game, a player's, or what an upload stored, up to
+a limit), leaves out those analysed with this engine, samples and seed already, and queues one
+analysis job per game left, its `batch` pointing back: any worker takes them. Every time one
+ends, the batch's counts are taken again from its analyses' rows (`batch_progress`), and the
+last one ends the batch. Each analysis is the job the replay page asks for, taken over like any
+job when its worker dies (from its first decision: the result is deterministic for its seed).
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
-"""Who runs a job (or a part of a split job) right now: its lease.
+"""Who runs a job (or a part of a split job) right now: its lease, for both transports.
 
-A job is run by one runner at a time, the one whose token is in `runner` and who refreshes
-`heartbeat_at` (with every progress report, and every JOB_LEASE_SECONDS / 6 from a thread of its
-own, `Heartbeat`). A runner that stops refreshing it is presumed dead once the lease is older
-than JOB_LEASE_SECONDS, or at once when its process on this host is gone (`taken_over`); another
+The runner whose token is in `runner` refreshes `heartbeat_at` with every progress report and
+from a thread of its own (`Heartbeat`). It is presumed dead once the lease is older than
+JOB_LEASE_SECONDS, or at once when its process on this host is gone (`taken_over`); another
 runner then claims the row and goes on from its last committed progress, and the old runner,
 should it wake, finds the lease gone (`LeaseLost`) and stops without writing.
-
-Both transports use these: the database worker (jobs/worker.py) and Celery (jobs/tasks.py).
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """A background job and everything needed to run, resume and report it.
 
-The uploaded file itself is kept in the database, in `JobChunk` rows of at most
-`PAYLOAD_CHUNK_BYTES` each (jobs/payload.py), not on a disk: any worker on any machine that
-reaches the database can run or resume the job, a killed worker loses nothing, and neither the
-request storing the upload nor the worker reading it ever holds more than one chunk.
-
-Progress (`resume_at`, the counters, the partial report) is written after each committed batch
-of records, in its own short transaction, so that a resumed job skips exactly the records
-already handled.
+The upload itself is kept in `JobChunk` rows (jobs/payload.py), not on a disk: any worker on
+any machine that reaches the database can run or resume the job. Progress (`resume_at`, the
+counters, the partial report) is written after each committed batch of records, so that a
+resumed job skips exactly the records already handled.
 """
 
 from __future__ import annotations

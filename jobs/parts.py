@@ -1,20 +1,13 @@
-"""Jobs split across the workers: a large import or a revalidation becomes parts (`JobPart`)
-that whichever workers run the jobs take, each on its own (a Celery task each, or a row the
-database workers claim), while the job itself shows the whole progress (the sum of its parts')
-and, once its last part ends, the whole report. This is the one parallel import: the command's
-`import_games --jobs N` runs the same chunks (records.chunked) in N processes.
+"""Jobs split across the workers, the one parallel import: a large import or a revalidation
+becomes parts (`JobPart`) that whichever workers run the jobs take (a Celery task each, or a
+row the database workers claim), while the job shows the sum of its parts' progress and, once
+its last part ends, the whole report (docs/deploy.md, "Large jobs split across the workers").
 
-- An import's parts are contiguous ranges of the upload's records (records.chunked): a part
-  reads only its own bytes of the stored upload, with the whole file's indexes and lines. The
-  job's report is the merge of the parts' reports in file order, each repeated record's first
-  occurrence "stored" (duplicates across parts are stored once: the content hash's unique
-  index), so it equals a serial import's.
-- A revalidation's parts are ranges of game ids of near-equal size.
-- A part is run under a lease like a job (jobs.lease.claim_part): a part whose worker was
-  killed -9 is taken over once its lease ran out (or at once, its process on this host gone)
-  and goes on from its last committed batch (the records of a batch the kill cut short are
-  found by their content hash: nothing is stored twice).
-- Whoever ends the last part finishes the job, under the job row's lock: exactly once.
+An import's parts are contiguous ranges of the upload's records (records.chunked), each
+reading only its own bytes, with the whole file's indexes and lines; their reports merge in
+file order into a serial import's. A revalidation's parts are ranges of game ids of near-equal
+size. A part runs under a lease like a job, and whoever ends the last part finishes the job,
+under the job row's lock: exactly once.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""A job's upload, kept in the database a chunk at a time (`JobChunk`).
-
-Written as it is read from the request (an uploaded file Django spooled to a temporary file,
-the raw body stream, or text from a form field or JSON), and read back by the worker as an
-iterator of chunks that the import service splits into records: at no point does a process
-hold more than one chunk of the upload, whatever its size (docs/reliability.md, "Uploads and
-the job worker").
+"""A job's upload, kept in the database a chunk at a time (`JobChunk`): written as it is read
+from the request and read back as an iterator of chunks, so that no process ever holds more
+than one chunk of an upload, whatever its size.
 """
 
 from __future__ import annotations

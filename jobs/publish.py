@@ -1,16 +1,9 @@
-"""Handing queued work to the transport that runs it, and the periodic check that makes sure
-nothing waits for a runner that is gone.
+"""Handing queued work to its transport, and Celery's periodic checks that nothing waits for a
+runner that is gone.
 
-- Without a broker (the default) the database worker (jobs/worker.py) reads the job table: a
-  committed row is all it needs, and it takes abandoned rows over by itself.
-- With CELERY_BROKER_URL a message is sent once the row commits, by task name (the Celery
-  transport, jobs/tasks.py, is above this module); a row whose message is lost (a worker
-  killed -9 holding it, a message sent before a switch to Celery) is found by `check`, which
-  Celery beat runs every few seconds: jobs and parts whose runner is presumed dead are queued
-  again, and a statistics job nobody runs is sent again.
-
-A message delivered twice is harmless: the lease decides who runs a row (jobs/lease.py), and a
-delivery for a row that is done or held by a live runner does nothing.
+Without a broker the database worker (jobs/worker.py) reads the job table: a committed row is
+all it needs. With CELERY_BROKER_URL a message is sent, by task name, once the row commits; a
+message delivered twice is harmless, as the lease decides who runs a row (jobs/lease.py).
 """
 
 from __future__ import annotations

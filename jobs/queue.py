@@ -1,12 +1,7 @@
-"""Starting jobs: every upload becomes a job; small ones run in the request, the rest queued
-(jobs/publish.py hands them to the transport: Celery's workers with CELERY_BROKER_URL, else the
-database worker, `manage.py run_jobs`, which the web server starts beside itself).
-
-Never in the request, apart from uploads under BACKGROUND_IMPORT_MIN_BYTES: those run at once
-in the request that sent them (they take well under a second), under the same lease as a
-worker's run, so that a request killed half-way leaves a job the worker takes over when its
-lease runs out. Statistics are never counted in the request: an upload queues a statistics job
-(`publish.request_stats`), and the periodic check looks for games left uncounted.
+"""Starting jobs. Every upload is a job: one under BACKGROUND_IMPORT_MIN_BYTES runs at once in
+the request that sent it, under the same lease as a worker's run (a request killed half-way
+leaves a job a worker takes over); the rest are queued (jobs/publish.py). Statistics are never
+counted in the request: an upload queues a statistics job.
 """
 
 from __future__ import annotations

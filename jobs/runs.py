@@ -1,11 +1,8 @@
-"""What each kind of job does, and running a claimed job to its end: the task layer under both
-transports (the database worker, jobs/worker.py, and Celery, jobs/tasks.py), over the services
-(records.services, ratings.services, the engine's analysis).
+"""The task layer under both transports (jobs/worker.py, jobs/tasks.py): what each kind of job
+does over the services, and running a claimed job to its end.
 
-A run writes its progress under its lease (jobs.lease.update): a serial import's progress
-commits in the transaction of the batch it reports (a batch is a transaction), so a run taken
-over or resumed starts after the last committed batch, never stores a record twice nor part of
-one, and counts every record once, as a run never killed would.
+A serial import's progress commits in the transaction of the batch it reports, so a run taken
+over or resumed starts after the last committed batch and counts every record once.
 """
 
 from __future__ import annotations

@@ -1,17 +1,11 @@
 """The Celery transport: the tasks that run jobs and their parts, and the periodic checks.
 
-- Each task is acknowledged late and rejected (so requeued) when its worker process is lost;
-  the lease (jobs/lease.py) decides who runs a row, so a second delivery does nothing.
-- A database that goes away never loses a task: a task that cannot reach it (to claim its row,
-  or in the middle of its run) is retried with a growing pause (1, 2, 4 ... DB_RETRY_SECONDS),
-  as often as it takes, and goes on from its last committed progress.
-- A worker killed -9 leaves its rows held by a runner presumed dead: `take_over` (Celery beat,
-  every TAKE_OVER_SECONDS) queues them again, at once when the dead process was on the beat's
-  host, else once the lease ran out, and sends again the queued jobs and parts nobody took for
-  a lease (their message lost). `catch_up_stats` (every STATS_CHECK_SECONDS) counts games
-  left uncounted and sends again a statistics job nobody runs.
-
-Task names are fixed (jobs.publish sends them by name).
+Each task is acknowledged late and requeued when its worker process is lost; the lease
+(jobs/lease.py) decides who runs a row, so a second delivery does nothing. A task the database
+stops is retried with a growing pause (1, 2, 4 ... DB_RETRY_SECONDS), as often as it takes, from
+its last committed progress. Beat's `take_over` queues again the work of dead runners and lost
+messages, `catch_up_stats` the statistics (docs/deploy.md, "With Celery"). Task names are
+fixed: jobs.publish sends them by name.
 """
 
 from __future__ import annotations

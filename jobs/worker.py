@@ -1,22 +1,11 @@
-"""The database-backed worker: runs queued jobs when no Celery broker is configured.
+"""The database-backed worker (`manage.py run_jobs`), which runs the jobs when no Celery broker
+is configured; the web server starts it beside itself (jobs/supervisor.py). Each worker claims
+a part of a started job, else the oldest runnable job (jobs.lease.claimable), runs it while a
+thread keeps its lease fresh, and every STATS_CHECK_SECONDS queues a statistics job when
+games wait to be counted (docs/deploy.md, "Background jobs").
 
-`manage.py run_jobs` runs `Worker.run_forever`; the web server starts one or more of them
-beside itself (config/gunicorn.conf.py through jobs/supervisor.py, `make run`), so nothing has
-to be remembered. Each worker loops:
-
-1. claim the oldest runnable job: queued (and not held back by `run_after`), or running with
-   a lease nobody refreshed for JOB_LEASE_SECONDS (its worker or request died), or running
-   under a runner of this host whose process is gone (a killed worker's job is taken over at
-   once by the next worker, not after the lease);
-2. run it (jobs.runs.execute) while a thread keeps its lease fresh; a large import or
-   revalidation is split into parts (jobs/parts.py) that this worker and every other one
-   claim in turn like jobs (a part of a started job before a new job);
-3. every STATS_CHECK_SECONDS, queue a statistics job if stored games are not counted yet.
-
-Claiming is one conditional UPDATE (`WHERE id = … AND status = … AND runner = …`): of two
-workers that picked the same job, exactly one changes the row. On PostgreSQL the candidate is
-read with FOR UPDATE SKIP LOCKED, so workers do not even wait for each other; SQLite's
-transactions are serialised anyway (IMMEDIATE, see config/settings.py).
+On PostgreSQL the candidate row is read with FOR UPDATE SKIP LOCKED, so workers do not wait
+for each other; SQLite's transactions are serialised anyway (IMMEDIATE, config/settings.py).
 """
 
 from __future__ import annotations
