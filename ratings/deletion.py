@@ -1,27 +1,11 @@
-"""The statistics after a game is deleted (as if it had never been imported), or rewritten.
+"""The statistics after a game is deleted (as if it had never been imported), or rewritten
+(docs/stats.md, "Storage and freshness").
 
-`forget_game` receives `records.signals.game_deleting` (connected in `ratings.apps`), inside
-the deleting transaction and before the game's rows go. Under the derived tables' lock (the one
-imports take) it:
-
-1. drops the game's `CountedGame` row, so that no aggregate counts the round any more;
-2. rebuilds the totals of the round's players from their counted rounds: their `PlayerTotals`
-   at every roll-up level and the `PairTotals` among them (no other row involved the round;
-   `matches` and `best_win_points` are not plain sums, so they are aggregated again, never
-   subtracted);
-3. when the round was rated, rolls its ruleset's ratings back to just before it and rates every
-   later round again in play order, exactly as when an older round is imported: the result is
-   that of rating the archive without the round from scratch. Ratings an import left for
-   `recompute_stats --pending` are replayed too (from the earlier of the two points), so no
-   pending pass is left to start from a history that no longer holds the round.
-
-The cost is the player's rounds (totals) plus the rated rounds after the deleted one in its
-ruleset (ratings); `manage.py recompute_stats` remains the full rebuild.
-
-`mark_due` receives `records.signals.game_rewritten` (`revalidate --update` rewrote a game's
-derived data and seats): steps 1 and 2 (for the players seated before and after), and its
-ruleset's ratings marked pending from the round. The game is then due like a game just stored,
-and the statistics job's catch-up counts it again, with its new data, and replays the ratings.
+`forget_game` (records.signals.game_deleting, inside the deleting transaction) drops the
+game's `CountedGame` row, rebuilds its players' totals and, when it was rated, replays its
+ruleset's ratings from just before it (pending ones included, from the earlier of the two
+keys). `mark_due` (records.signals.game_rewritten) does the same but leaves the ratings pending
+from the round: the statistics job's catch-up counts the game again with its new data.
 """
 
 from __future__ import annotations
@@ -47,15 +31,16 @@ def _uncount(game_id: int, also: Iterable[int] = ()) -> CountedGame | None:
     return entry
 
 
-def forget_game(game_id: int) -> None:
+def forget_game(game_id: int, **signal: object) -> None:
     """Take a game about to be deleted out of the totals and the ratings (see the module)."""
     _take_out(game_id, replay=True)
 
 
-def mark_due(game_id: int, former_player_ids: Iterable[int] = ()) -> None:
+def mark_due(game_id: int, former_player_ids: Iterable[int] | None = (), **signal: object
+             ) -> None:
     """A rewritten game out of the totals, its ratings pending, until the catch-up counts it
     again (see the module). Cheap: a whole archive rewritten replays each ruleset once."""
-    _take_out(game_id, former_player_ids, replay=False)
+    _take_out(game_id, former_player_ids or (), replay=False)
 
 
 def _take_out(game_id: int, also: Iterable[int] = (), *, replay: bool) -> None:

@@ -1,14 +1,7 @@
-"""A player's rating over time: their rating after each rated round, per ruleset, in play order.
-
-Read from the `RatingEvent` rows `ratings.services` writes (one per rated seat, replayed in
-play order whatever order the games arrived in), so the last point of a ruleset's history is
-the player's current `PlayerRating`. The API (`/api/v1/players/{id}/ratings/`) and the player
-page's chart both read it from here.
-
-`pending` says that an import left the ruleset's replay to `manage.py recompute_stats
---pending` (see `ratings.services`): until that pass the history stops before the newest
-rounds, as the current rating does.
-"""
+"""A player's rating over time: his rating after each rated round, per ruleset, in play order,
+read from the `RatingEvent` rows (so a ruleset's last point is his current `PlayerRating`).
+`pending`: the ruleset's replay waits for the statistics job (ratings.services), and the
+history stops before the newest rounds until then."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Mapping
 from typing import Any, Unpack
 
 from ratings.models import PlayerRating, PlayerTotals
@@ -22,7 +22,6 @@ from ratings.counters import (
     analysis_row,
     counters_row,
     fetch,
-    metric_value,
     player_json,
     ratio,
     seats_from,
@@ -32,8 +31,6 @@ from ratings.counters import (
 )
 from records.filters import GameFilters
 from records.models import Player
-
-
 
 
 def higher_is_better(metric: str) -> bool:
@@ -67,13 +64,10 @@ def leaderboard(
     filters = chosen_filters(filters, keywords)
     if metric == "rating":
         rows = _rating_board(filters, min_rounds, limit)
-    elif metric in ANALYSIS_METRICS:
-        use_totals(filters, source)  # checks `source`; analyses are always aggregated here
-        rows = _analysis_board(metric, filters, min_rounds, limit)
-    elif use_totals(filters, source):
+    elif use_totals(filters, source) and metric not in ANALYSIS_METRICS:
         rows = _totals_board(metric, filters, min_rounds, limit)
-    else:
-        rows = _seat_board(metric, filters, min_rounds, limit)
+    else:  # analyses are always aggregated on the spot
+        rows = _aggregate_board(metric, filters, min_rounds, limit)
     for rank, row in enumerate(rows, start=1):
         row["rank"] = rank
     return {"metric": metric, "min_rounds": min_rounds, "filters": filters.statistics_json(),
@@ -82,19 +76,6 @@ def leaderboard(
 
 def _board_row(player_id: int, name: str, value: Any, rounds: int) -> dict[str, Any]:
     return {"player": player_json(player_id, name), "value": value, "rounds": rounds}
-
-
-def _board_rows(
-    rows: list[tuple[Any, ...]],
-    counters_of: Callable[[Iterable[Any]], dict[str, Any]],
-    value_of: Callable[[dict[str, Any]], Any],
-) -> list[dict[str, Any]]:
-    """Board rows from SQL rows of (player id, counters..., name)."""
-    out = []
-    for row in rows:
-        counters = counters_of(row[1:-1])
-        out.append(_board_row(row[0], row[-1], value_of(counters), counters["rounds"]))
-    return out
 
 
 def _rating_board(filters: GameFilters, min_rounds: int, limit: int) -> list[dict[str, Any]]:
@@ -125,48 +106,39 @@ def _totals_board(
     return [_board_row(r["player_id"], r["player__name"], r[column], r["rounds"]) for r in rows]
 
 
-def _seat_board(
+def _aggregate_board(
     metric: str, filters: GameFilters, min_rounds: int, limit: int
 ) -> list[dict[str, Any]]:
-    numerator, denominator, higher = METRICS[metric]
-    value_sql = SEAT_COUNTERS[numerator]
-    if denominator is not None:
-        value_sql = (
-            f"CAST({value_sql} AS DOUBLE PRECISION) / NULLIF({SEAT_COUNTERS[denominator]}, 0)"
-        )
+    """Players by `metric` aggregated on the spot over their seats (their analysed seats, for
+    an analysis metric), among those with `min_rounds` such rounds; best first, then by
+    rounds."""
+    if metric in ANALYSIS_METRICS:
+        numerator, denominator, higher = ANALYSIS_METRICS[metric]
+        counters, source, player, read = ANALYSIS_COUNTERS, analysed_from(), "a", analysis_row
+    else:
+        numerator, denominator, higher = METRICS[metric]
+        counters, source, player, read = SEAT_COUNTERS, seats_from(), "s", counters_row
     conditions, params = filters.where()
-    having = [f"{SEAT_COUNTERS['rounds']} >= %s", f"({value_sql}) IS NOT NULL"]
-    inner = aggregate_sql(SEAT_COUNTERS, seats_from(), ["s.player_id"], conditions, having)
-    sql = _board_sql(inner, numerator, denominator, higher)
-    return _board_rows(fetch(sql, [*params, min_rounds, limit]), counters_row,
-                       lambda counters: metric_value(metric, counters))
-
-
-def _analysis_board(
-    metric: str, filters: GameFilters, min_rounds: int, limit: int
-) -> list[dict[str, Any]]:
-    """Players by an analysis metric, among those with `min_rounds` analysed rounds."""
-    numerator, denominator, higher = ANALYSIS_METRICS[metric]
-    conditions, params = filters.where()
-    having = [f"{ANALYSIS_COUNTERS['rounds']} >= %s", f"{ANALYSIS_COUNTERS[denominator]} > 0"]
-    inner = aggregate_sql(ANALYSIS_COUNTERS, analysed_from(), ["a.player_id"], conditions,
-                          having)
-    sql = _board_sql(inner, numerator, denominator, higher)
-    return _board_rows(fetch(sql, [*params, min_rounds, limit]), analysis_row,
-                       lambda counters: ratio(counters[numerator], counters[denominator]))
-
-
-def _board_sql(inner: str, numerator: str, denominator: str | None, higher: bool) -> str:
-    """Players' counter rows (`inner`, one per player) with names, best first, then by rounds."""
-    return (
+    value = _quotient(counters, numerator, denominator)
+    having = [f"{counters['rounds']} >= %s", f"({value}) IS NOT NULL"]
+    inner = aggregate_sql(counters, source, [f"{player}.player_id"], conditions, having)
+    columns = {name: f"t.{name}" for name in counters}
+    sql = (
         f"SELECT t.*, p.name FROM ({inner}) t JOIN {table_name(Player)} p ON p.id = t.player_id "
-        f"ORDER BY {_value_over('t', numerator, denominator)} {'DESC' if higher else 'ASC'}, "
+        f"ORDER BY {_quotient(columns, numerator, denominator)} {'DESC' if higher else 'ASC'}, "
         "t.rounds DESC, t.player_id LIMIT %s"
     )
+    rows = []
+    for row in fetch(sql, [*params, min_rounds, limit]):
+        found = read(row[1:-1])
+        best = found[numerator] if denominator is None else ratio(found[numerator],
+                                                                   found[denominator])
+        rows.append(_board_row(row[0], row[-1], best, found["rounds"]))
+    return rows
 
 
-def _value_over(alias: str, numerator: str, denominator: str | None) -> str:
-    """The metric over the counter columns of a subquery (the same division as in HAVING)."""
+def _quotient(sql: Mapping[str, str], numerator: str, denominator: str | None) -> str:
+    """The metric in SQL, from the SQL of its counters (None when dividing by zero)."""
     if denominator is None:
-        return f"{alias}.{numerator}"
-    return f"CAST({alias}.{numerator} AS DOUBLE PRECISION) / NULLIF({alias}.{denominator}, 0)"
+        return sql[numerator]
+    return f"CAST({sql[numerator]} AS DOUBLE PRECISION) / NULLIF({sql[denominator]}, 0)"

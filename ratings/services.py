@@ -1,23 +1,8 @@
-"""Keeping the derived tables (play order, totals, ratings) in step with the stored games.
-
-- `on_games_stored(game_ids)`: call after games are stored (the import service does); adds
-  them to the totals and rates them, idempotently.
-- `recompute_stats()`: rebuilds every derived table from the stored games (the
-  `recompute_stats` command); `recompute_ratings(ruleset)` only the ratings.
-
-Ratings (docs/stats.md, "Rating"): openskill's Plackett–Luce model, one rating per player and
-ruleset, updated round by round in *play order* (`play_order_key`). A round is rated when it
-ended in a win or a forced finish, its payments are not all equal and no player holds two of
-its seats; the ranks follow the settlement (the seat that was paid ranks first, the others tie
-second; a bga forced finish under the threshold puts the finisher last). When a stored game
-falls before rounds already rated, every rating event from its place on is rolled back (each
-event keeps the rating before it) and the rounds are rated again in play order: the result is
-exactly that of rating the whole archive in play order, whatever order the games came in.
-When that would replay more than `RATINGS_REPLAY_LIMIT` rounds (a setting, 10,000 by default)
-the replay is left to a scheduled `manage.py recompute_stats --pending` instead, so that an
-upload of old records into a large archive does not wait for it; the ruleset's ratings stay
-as they were (and new rounds of it wait too) until that pass.
-"""
+"""Keeping the derived tables (play order, totals, ratings) in step with the stored games:
+`on_games_stored` counts and rates games as they are stored, `catch_up` (the statistics job)
+whatever is left, `recompute_stats` rebuilds everything. How ratings are computed, replayed in
+play order when an older game arrives, and deferred past RATINGS_REPLAY_LIMIT: docs/stats.md,
+"Rating"."""
 
 from __future__ import annotations
 
@@ -178,6 +163,13 @@ def on_games_stored(
     return report
 
 
+def count_stored(game_ids: list[int], final: bool = True, **signal: object) -> None:
+    """records.signals.games_stored_batch: the games are due (whatever the count does), then
+    counted; an import's batches before its last only mark the ratings pending (`rate`)."""
+    updating_changed()
+    on_games_stored(game_ids, rate=final)
+
+
 def _count(wanted: list[int], report: StatsReport, progress: Progress) -> dict[str, str]:
     """Count the games not yet counted; returns each ruleset's earliest new rated round."""
     start: dict[str, str] = {}
@@ -263,7 +255,7 @@ def ratings_updating() -> bool:
     return bool(cache.get_or_set(UPDATING_KEY, stats_due, UPDATING_CACHE_SECONDS))
 
 
-def updating_changed() -> None:
+def updating_changed(**signal: object) -> None:
     """Games were announced, counted or uncounted: the next `ratings_updating` looks again
     (once the change is committed: a look before would see the old state). Called on every
     save of the DerivedState row (ratings.apps) and when games are stored."""
@@ -277,17 +269,10 @@ def recompute_stats(*, progress: Progress = _no_progress) -> StatsReport:
         state = lock_derived()
         for model in (RatingEvent, PlayerRating, CountedGame):
             model.objects.all().delete()
-        last = 0
-        while True:
-            chunk = list(
-                Game.objects.filter(pk__gt=last).order_by("pk").values_list("pk", flat=True)[:CHUNK]
-            )
-            if not chunk:
-                break
-            CountedGame.objects.copy_rows(_entries(chunk))
+        for chunk in _keyset(Game.objects.all(), "pk"):
+            CountedGame.objects.copy_rows(_entries([pk for (pk,) in chunk]))
             report.games += len(chunk)
             progress("count", len(chunk))
-            last = chunk[-1]
         report.player_rows, report.pair_rows = totals.rebuild_totals()
         progress("totals", 0)
         for ruleset in _rulesets():
@@ -353,10 +338,10 @@ def rate_from(ruleset: str, start_key: str | None, progress: Progress = _no_prog
         games = games.filter(order_key__gte=start_key)
     new_events: list[dict[str, Any]] = []
     rated = 0
-    for chunk in _ordered_chunks(games):
-        seats = _seats_of([game_id for game_id, _ in chunk])
+    for chunk in _keyset(games, "order_key", "game_id"):
+        seats = _seats_of([game_id for _, game_id in chunk])
         _load_state(state, ruleset, {p for rows in seats.values() for _, p, _ in rows})
-        for game_id, order_key in chunk:
+        for order_key, game_id in chunk:
             new_events.extend(_rate_round(state, ruleset, game_id, order_key, seats[game_id]))
         RatingEvent.objects.copy_rows(new_events)
         new_events.clear()
@@ -366,19 +351,14 @@ def rate_from(ruleset: str, start_key: str | None, progress: Progress = _no_prog
     return rated
 
 
-def _ordered_chunks(games: Any) -> Iterator[list[tuple[int, str]]]:
-    """(game id, order key) in play order, a chunk at a time (keyset pagination: order keys
-    are unique, as they end with the game's content hash)."""
-    last = ""
-    while True:
-        chunk = list(
-            games.filter(order_key__gt=last).order_by("order_key")
-            .values_list("game_id", "order_key")[:CHUNK]
-        )
-        if not chunk:
-            return
+def _keyset(rows: Any, key: str, *fields: str) -> Iterator[list[tuple[Any, ...]]]:
+    """(`key`, *`fields`) of `rows` in the order of `key` (unique: the order keys end with the
+    game's content hash), CHUNK rows at a time (keyset pagination)."""
+    rows = rows.order_by(key).values_list(key, *fields)
+    chunk = list(rows[:CHUNK])
+    while chunk:
         yield chunk
-        last = chunk[-1][1]
+        chunk = list(rows.filter(**{f"{key}__gt": chunk[-1][0]})[:CHUNK])
 
 
 def _seats_of(game_ids: list[int]) -> dict[int, list[tuple[int, int, int]]]:
@@ -461,22 +441,3 @@ def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
 
-
-__all__ = [
-    "MODEL",
-    "StatsReport",
-    "catch_up",
-    "games_due",
-    "ratings_updating",
-    "dense_ranks",
-    "lock_derived",
-    "on_games_stored",
-    "on_missing_games",
-    "pending_ratings",
-    "play_order_key",
-    "rate_from",
-    "rate_pending",
-    "recompute_ratings",
-    "recompute_stats",
-    "stats_due",
-]

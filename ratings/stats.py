@@ -1,17 +1,7 @@
-"""Player statistics and head-to-head (docs/stats.md), from the counters of `ratings.counters`.
-
-Every figure is an SQL aggregate; nothing loops over games in Python at request time. Two
-sources give the same numbers:
-
-- **totals** (`ratings.models.PlayerTotals` / `PairTotals`): the same aggregates, kept per
-  player for every ruleset × number-of-players group and their roll-ups ("any"), updated at
-  import by `ratings.services.on_games_stored` and rebuilt by `manage.py recompute_stats`. A
-  request without a date range reads one row, whatever the archive's size.
-- **seats**: the aggregate computed on the spot, for requests with a date range (`since` /
-  `until`), which no stored total can answer.
-
-`source="seats"` forces the second for any request (the tests check that both agree).
-"""
+"""Player statistics and head-to-head (docs/stats.md), from the counters of `ratings.counters`:
+read from the stored totals (`PlayerTotals`, `PairTotals`), or aggregated from the seats on
+the spot for a date range, which no total answers (`source="seats"` forces it; the tests check
+that both agree)."""
 
 from __future__ import annotations
 
