@@ -128,17 +128,11 @@ class ImportReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "stored": self.stored,
-            "duplicates": self.duplicates,
-            "refused": self.refused,
-            "unavailable": self.unavailable,
+            **{name: getattr(self, name) for name in _COUNTS},
             "total": self.total,
-            "next_index": self.next_index,
             "stopped": self.stopped,
             "results": [r.as_dict() for r in self.results],
-            "results_omitted": self.results_omitted,
             "problems": [r.as_dict() for r in self.problems],
-            "problems_omitted": self.problems_omitted,
             "limit_index": self.limit_refusal.index if self.limit_refusal is not None else None,
         }
 
@@ -150,10 +144,8 @@ class ImportReport:
         is never saved. The caps are not in it: give those the report was made with."""
         results = [RecordResult.from_dict(r) for r in data.get("results", [])]
         limit_index = data.get("limit_index")
-        counts = ("stored", "duplicates", "refused", "unavailable", "results_omitted",
-                  "problems_omitted", "next_index")
         return cls(
-            **{name: int(data.get(name, 0)) for name in counts},
+            **{name: int(data.get(name, 0)) for name in _COUNTS},
             results=results,
             problems=[RecordResult.from_dict(r) for r in data.get("problems", [])],
             max_results=max_results,
@@ -206,6 +198,11 @@ class ImportReport:
         self.results_omitted = self.total - len(self.results)
         self.problems_omitted = self.total - self.stored - len(self.problems)
         return self
+
+
+# The numbers `as_dict` saves as they are.
+_COUNTS = ("stored", "duplicates", "refused", "unavailable", "results_omitted", "problems_omitted",
+           "next_index")
 
 
 def refused_result(

@@ -35,7 +35,7 @@ from records.analysis import load_record, store_analysis
 from records.models import Game
 from records.parallel import in_processes, split_range
 from records.demo_tables import valid_at_tables
-from records.services import ImportReport, RecordResult, RecordStatus, import_texts
+from records.services import ImportReport, RecordStatus, import_texts
 from records.services.importing import BATCH_RECORDS, announce_stored
 from records.services.storing import KnownIds, store_retrying
 from records.signals import demo_seeded
@@ -242,22 +242,18 @@ class Command(BaseCommand):
             return
         today = timezone.localdate()
         before = Game.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-        bar = tqdm(total=games, unit="game", disable=None, leave=False)
-
-        def on_result(result: RecordResult) -> None:
-            bar.update(1)
-
         if options["tables"] < 1 or options["jobs"] < 1:
             raise CommandError("--jobs and --tables must be at least 1")
-        if options["jobs"] > 1 or options["tables"] > 1:
-            with bar:
+        parallel = options["jobs"] > 1 or options["tables"] > 1
+        with tqdm(total=games, unit="game", disable=None, leave=False) as bar:
+            if parallel:
                 report = _seed_in_processes(games, options["seed"], today, options["jobs"],
                                             options["tables"], bar)
-        else:
-            with bar:
+            else:
                 texts = (fourcolor.write_fcn(r)
                          for r in demo_records(games, options["seed"], today))
-                report = import_texts(texts, None, max_results=0, on_result=on_result)
+                report = import_texts(texts, None, max_results=0,
+                                      on_result=lambda result: bar.update(1))
         for problem in report.problems:
             self.stdout.write(self.style.WARNING(f"demo record {problem.index + 1}: "
                                                  f"{problem.message}"))
@@ -268,7 +264,7 @@ class Command(BaseCommand):
         # The games this run stored (ids only grow; results are not kept: max_results=0).
         ids = list(Game.objects.filter(pk__gt=before).order_by("pk")
                    .values_list("pk", flat=True))
-        if ids and (options["jobs"] > 1 or options["tables"] > 1):
+        if ids and parallel:
             # The pieces stored without telling the statistics: once for all here, as a
             # parallel import does (one ratings replay at the end, not one per piece).
             announce_stored(ids)
