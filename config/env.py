@@ -130,4 +130,4 @@ def refuse_retired(environ: Mapping[str, str] | None = None) -> None:
         if name in FIXED:
             raise ImproperlyConfigured(
                 f"The environment variable {name} is no longer read: the setting is fixed "
-                "(config/settings.py).")
+                "(config/settings.py, or Django's default).")

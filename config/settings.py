@@ -68,7 +68,6 @@ NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0, maximum=10)
 # from anywhere, the whole API with a token only from API_CORS_TRUSTED_ORIGINS.
 CORS_URLS_REGEX = r"(?!)"  # matches nothing: api.cors decides per request
 CORS_ALLOW_ALL_ORIGINS = True
-CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_ALLOW_HEADERS = ("accept", "accept-language", "content-language", "if-none-match",
                       "if-modified-since")
@@ -238,7 +237,6 @@ LANGUAGES = [
     ("vi", _("Vietnamese")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
 
@@ -298,9 +296,6 @@ UPLOAD_FRAMING_BYTES = 64 * 1024
 UPLOAD_MAX_RECORDS = env_int("UPLOAD_MAX_RECORDS", 20_000, minimum=1)
 # Games one API export request may stream: more is a 400 that says to narrow the filters.
 API_EXPORT_MAX_GAMES = env_int("API_EXPORT_MAX_GAMES", 10_000, minimum=1)
-# A form's fields other than files, in bytes, and its parameters: Django answers 400 past either.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
-DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 # The query string of any address, in bytes; longer is a 414 (config.middleware).
 QUERY_STRING_MAX_BYTES = 4096
 # Rated rounds a late (older) game may replay at import; beyond it `recompute_stats --pending`.
@@ -324,9 +319,7 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or ""
 # Without a broker only `task.apply()` (tests) runs a task, in-process; a failure marks the Job.
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
-CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_IGNORE_RESULT = True  # progress and results live in the Job row
-CELERY_RESULT_BACKEND = None
 # A message is acknowledged once its job finished: a killed worker's job is delivered again
 # (after the visibility timeout), and no message waits behind a long job unseen.
 CELERY_TASK_ACKS_LATE = True
