@@ -5,6 +5,7 @@ call; the engine (`fourcolor`) is the one judge of every deal, tag and event.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -253,11 +254,8 @@ def finish_data(state: Play) -> dict[str, Any] | None:
 
 def free_copies(draft: Draft) -> dict[str, int]:
     """Copies of each kind not yet dealt (for the deal's card palette)."""
-    free = {card.token: deck_copies(len(draft.seats)) for card in CARDS}
-    for cards in draft.deal.values():
-        for token in cards:
-            free[token] = free.get(token, 0) - 1
-    return free
+    dealt = Counter(token for cards in draft.deal.values() for token in cards)
+    return {card.token: deck_copies(len(draft.seats)) - dealt[card.token] for card in CARDS}
 
 
 def state_json(draft: Draft, *, lookahead: bool = False) -> dict[str, Any]:

@@ -106,13 +106,11 @@ def round_outcome(rnd: MatchRound) -> str:
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=pk)
     rounds = match_credits(match)
-    names: list[str] = []
-    players = {}
+    players: dict[str, Player] = {}  # by name, in the order they first play
     for rnd in rounds:
         for seat in rnd.game.seats.all():
-            if seat.player.name not in players:
-                names.append(seat.player.name)
-                players[seat.player.name] = seat.player
+            players.setdefault(seat.player.name, seat.player)
+    names = list(players)
     rows = [
         {
             "round": rnd,

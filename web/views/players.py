@@ -7,6 +7,7 @@ to draw this page. The page narrows to a ruleset, a table size and a date range 
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -57,12 +58,7 @@ def running_net(seats: QuerySet[GameSeat], total: int) -> list[int]:
         .values_list("delta", flat=True)[:CHART_ROUNDS]
     )
     recent.reverse()
-    value = total - sum(recent)
-    out = []
-    for delta in recent:
-        value += delta
-        out.append(value)
-    return out
+    return list(accumulate(recent, initial=total - sum(recent)))[1:]
 
 
 def outcome_bars(figures: dict[str, Any]) -> list[tuple[str, int, str]]:
