@@ -152,19 +152,12 @@ class History:
         steps.sort(key=lambda x: (x[0], x[1]))
         return [item for _at, _kind, item in reversed(steps)]
 
-    def loglik(
-        self, seat: int, hand: Sequence[int], plan: Sequence[tuple[int, ...] | _Seen]
-    ) -> float:
-        """The log-probability of `seat`'s decisions in `plan` given that it holds `hand`
-        (counts) at the end of it: the two styles' (`styles`) mixed by their prior
-        probabilities (`GREEDY`)."""
-        return _mixed(self.styles(seat, hand, plan))
-
     def styles(
         self, seat: int, hand: Sequence[int], plan: Sequence[tuple[int, ...] | _Seen]
     ) -> tuple[float, float]:
         """The log-probabilities of `seat`'s decisions in `plan` given that it holds `hand`
-        (counts) at the end of it, under the softened model and under the greedy bot."""
+        (counts) at the end of it, under the softened model and under the greedy bot (`_mixed`
+        weighs them by their prior probabilities)."""
         counts = list(hand)
         soft = greedy = 0.0
         blocks: list[bool | None] = [None, None, None]

@@ -7,7 +7,7 @@ when a meld leaves nothing to discard; both raise `IllegalMoveError` for a win t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -15,7 +15,7 @@ from .cards import CARDS, KINDS, Card
 from .claims import Live
 from .errors import IllegalMoveError
 from .melds import Meld, classify, meld_shape
-from .moves import hidden_points, locked_sets, without_locked_sets
+from .moves import locked_sets, without_locked_sets
 from .notation import Event
 from .rulesets import Ruleset
 from .split import best_split_counts
@@ -47,31 +47,6 @@ def settle(
     return payments
 
 
-class _Later:
-    """A `Finish` field that also takes a function of no arguments, called when the field is
-    first read (a dataclass field with a descriptor as its default).
-
-    A win's hidden melds need a full split, about three times the cost of its points alone;
-    validating a record needs only the points, so the melds are found when someone asks."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self._key = "_" + name
-
-    def __get__(self, obj: object | None, owner: type | None = None) -> tuple[Meld, ...]:
-        if obj is None:
-            return ()  # the field's default, as dataclasses read it
-        value: tuple[Meld, ...] | Callable[[], tuple[Meld, ...]] = obj.__dict__[self._key]
-        if callable(value):
-            value = value()
-            obj.__dict__[self._key] = value
-        return value
-
-    def __set__(
-        self, obj: object, value: tuple[Meld, ...] | Callable[[], tuple[Meld, ...]]
-    ) -> None:
-        obj.__dict__[self._key] = value
-
-
 @dataclass
 class Finish:
     """How a round ended, with the finisher's score and the payments."""
@@ -83,7 +58,7 @@ class Finish:
     exposed_points: int | None = None
     hidden_points: int | None = None
     exposed_melds: tuple[Meld, ...] = ()
-    hidden_melds: _Later = _Later()  # a tuple of melds when read
+    hidden_melds: tuple[Meld, ...] = ()
     declared_split: bool = False
     best_hidden_points: int | None = None  # the maximum, shown beside a declared split
     lucky_card: Card | None = None
@@ -110,22 +85,6 @@ def split_hidden(
     melds = [Meld(kind, (CARDS[i],) * n) for kind, i, n in sets] + list(split.melds)
     ordered = sorted(melds, key=lambda m: [c.index for c in m.cards])
     return split.points + points, tuple(ordered)
-
-
-class _HiddenSplit:
-    """The hidden melds of a win, found when first read (see `_Later`)."""
-
-    __slots__ = ("rest", "locked", "ruleset")
-
-    def __init__(self, rest: Sequence[int], locked: Sequence[int], ruleset: Ruleset) -> None:
-        self.rest = tuple(rest)
-        self.locked = tuple(locked)
-        self.ruleset = ruleset
-
-    def __call__(self) -> tuple[Meld, ...]:
-        split = split_hidden(self.rest, self.locked, self.ruleset)
-        assert split is not None  # its points were found when the win was checked
-        return split[1]
 
 
 def no_payments(players: int) -> dict[int, int]:
@@ -168,14 +127,13 @@ def win_finish(
     for index, copies in needs:
         rest[index] -= copies
     locked = rnd.locked[seat]
-    best = hidden_points(rest, rnd.ruleset, locked)  # the melds only when asked for
-    hidden: tuple[int, tuple[Meld, ...] | _HiddenSplit]
+    found = split_hidden(rest, locked, rnd.ruleset)
     if event.groups:
         hidden = _declared_split(event.groups, rest, locked, rnd.ruleset)
-    elif best is None:
+    elif found is None:
         raise IllegalMoveError("win.no_split", seat=seat)
     else:
-        hidden = (best, _HiddenSplit(rest, tuple(locked), rnd.ruleset))
+        hidden = found
     exposed = tuple(rnd.displays[seat]) + (meld,)
     exposed_points = rnd.exposed_points(seat) + meld.points(rnd.ruleset, exposed=True)
     points = exposed_points + hidden[0]
@@ -194,7 +152,7 @@ def win_finish(
         exposed_melds=exposed,
         hidden_melds=hidden[1],
         declared_split=bool(event.groups),
-        best_hidden_points=best,
+        best_hidden_points=None if found is None else found[0],
     )
     _pay(rnd, finish, rest)
     return finish

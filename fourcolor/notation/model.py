@@ -19,7 +19,6 @@ MAX_TAG_VALUE_CHARS = 1024
 MAX_EVENTS = 2000
 MAX_COMMENT_CHARS = 2000
 
-REQUIRED_TAGS = ("Ruleset", "Dealer")
 KNOWN_ORDER = ("Event", "Site", "Date", "Match", "Round", "Ruleset", "Switches")
 AFTER_SEATS = ("Dealer", "Result", "Pile", "Lucky")
 RESULT_RE = re.compile(r"^(?:([1-9]):(0|[1-9][0-9]{0,3})|-|R|\*)$")

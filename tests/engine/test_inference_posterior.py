@@ -12,7 +12,7 @@ from pathlib import Path
 
 from fourcolor.claims import pong_or_gan_only
 from fourcolor.generate import generate_record
-from fourcolor.inference import _CLAIM, _PASS, PASS_WIN, HandSampler, History, unseen
+from fourcolor.inference import _CLAIM, _PASS, PASS_WIN, HandSampler, History, _mixed, unseen
 from fourcolor.notation import Record, parse_record
 from fourcolor.round import ENDED, Round
 
@@ -58,7 +58,7 @@ def test_it_finds_a_win_let_go_unlikely() -> None:
         before = len(record.events)
         seat = miss["seat"]
         plan = history.plan(seat, before)
-        real = history.loglik(seat, rounds[before].hands[seat], plan)
+        real = _mixed(history.styles(seat, rounds[before].hands[seat], plan))
         assert real <= math.log(PASS_WIN) + 1e-9, miss
 
 
