@@ -1,12 +1,9 @@
 """The Django admin for the archive: every model, searchable and filterable.
 
-A game's texts and everything the engine derived are read-only here: they change only through
-an upload or `manage.py revalidate`, never by hand. Deleting a game (one, or several with the
-list's action) goes through `records.deletion.delete_game` like the web page and the API: the
-statistics follow and an audit entry keeps the original text. Seats, matches and players come
-from the records, so they are neither added nor deleted here (a match or player left without
-games goes with its last game). The audit trail is read-only; its one action re-imports a
-deleted game.
+What a record says and what the engine derived are read-only here (they change only through
+an upload or `manage.py revalidate`). Deleting a game goes through
+`records.deletion.delete_game`, as on the web page and the API. Seats, matches and players come
+and go with their games. The audit trail is read-only; its one action re-imports a deleted game.
 """
 
 from __future__ import annotations

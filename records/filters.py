@@ -40,6 +40,7 @@ from records.models import (
     GameSeat,
     Match,
     Outcome,
+    Player,
     match_key,
     player_key,
 )
@@ -86,13 +87,6 @@ def order_expressions(params: tuple[str, ...] | list[str]) -> list[OrderBy]:
         )
     last_descending = not params or params[-1].startswith("-")
     return [*expressions, F("pk").desc() if last_descending else F("pk").asc()]
-
-
-def _seated(key: str) -> Exists:
-    """A subquery: a seat of the outer game held by the player whose `player_key` is `key`.
-
-    Exists rather than a join: a player seated twice in one game lists it once."""
-    return Exists(GameSeat.objects.filter(game=OuterRef("pk"), player__name_key=key))
 
 
 def _named(exact: QuerySet[Any], kind: str, name: str) -> Any:
@@ -166,14 +160,16 @@ class GameFilters:
 
     def apply(self, games: QuerySet[Game]) -> QuerySet[Game]:
         """`games` filtered and ordered (newest played first unless `ordering` says)."""
-        for name in (self.player, self.opponent):
-            players = search.matching(search.NameWord.Kind.PLAYER, name)
+        seated = [search.matching(search.NameWord.Kind.PLAYER, name)
+                  for name in (self.player, self.opponent)]
+        if self.player_name:
+            seated.append(Player.objects.filter(name_key=player_key(self.player_name)).values("pk"))
+        for players in seated:
+            # Exists rather than a join: a player seated twice in one game lists it once.
             if players is not None:
                 games = games.filter(
                     Exists(GameSeat.objects.filter(game=OuterRef("pk"), player_id__in=players))
                 )
-        if self.player_name:
-            games = games.filter(_seated(player_key(self.player_name)))
         if self.match_tag:
             games = games.filter(match__key=match_key(self.match_tag))
         named = (

@@ -202,12 +202,12 @@ class Command(BaseCommand):
 
     def _summary(self, path: Path, where: str, report: ImportReport) -> None:
         for problem in report.problems:
+            if problem.status is RecordStatus.UNAVAILABLE:
+                continue  # one line for all of them: see _resume_hint
             # NDJSON: lines are counted in each record's text, so say which record it is
             # (FILE#N:LINE:COL, N counted from 1).
             prefix = f"{where}{problem.index + 1}:" if where != str(path) else f"{path}:"
             line = prefix + problem.message
-            if problem.status is RecordStatus.UNAVAILABLE:
-                continue  # one line for all of them: see _resume_hint
             if problem.status is RecordStatus.REFUSED:
                 self.stdout.write(self.style.ERROR(line))
             else:
