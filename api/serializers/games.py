@@ -45,16 +45,12 @@ class RecordJsonDoc(serializers.Serializer[Any]):
 class SeatSerializer(serializers.ModelSerializer[GameSeat]):
     """A seat in a list of games: who sat there and how the round ended for them."""
 
-    player = serializers.SerializerMethodField()
+    player = PlayerRefSerializer(read_only=True)
     dealer = serializers.BooleanField(source="is_dealer")
 
     class Meta:
         model = GameSeat
         fields = ["seat", "name", "player", "dealer", "won", "finisher", "points", "delta"]
-
-    @extend_schema_field(PlayerRefSerializer)
-    def get_player(self, seat: GameSeat) -> dict[str, Any]:
-        return {"id": seat.player_id, "name": seat.player.name}
 
 
 class SeatFactsSerializer(SeatSerializer):
@@ -77,13 +73,6 @@ class SeatFactsSerializer(SeatSerializer):
         ]
 
 
-class UploaderField(serializers.CharField):
-    """The uploading user's name (null when unknown or deleted)."""
-
-    def to_representation(self, value: Any) -> str:
-        return str(value.get_username())
-
-
 class GameSerializer(serializers.ModelSerializer[Game]):
     """A game as lists show it."""
 
@@ -94,7 +83,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
     round = serializers.IntegerField(source="round_number", allow_null=True)
     result = serializers.CharField(source="result_tag", help_text="the Result tag: S:P, -, R, *")
     plies = serializers.IntegerField(source="event_count")
-    uploaded_by = UploaderField(allow_null=True)
+    uploaded_by = serializers.CharField(source="uploaded_by.username", allow_null=True)
     updated_at = serializers.DateTimeField(
         help_text="when the game last changed (stored, or revalidated): what `updated_since` "
                   "compares")

@@ -11,7 +11,6 @@ from rest_framework import serializers
 
 from api.serializers.analysis import AnalysisRequest
 from api.serializers.common import absolute
-from api.serializers.games import UploaderField
 from api.serializers.uploads import UploadReportDoc, report_json
 from jobs.models import Job
 from records.models import MAX_ID, Player
@@ -58,7 +57,8 @@ class JobSerializer(serializers.ModelSerializer[Job]):
 
     url = serializers.SerializerMethodField(help_text="this job in the API")
     page = serializers.SerializerMethodField(help_text="this job's web page")
-    created_by = UploaderField(allow_null=True, read_only=True)
+    created_by = serializers.CharField(source="created_by.username", allow_null=True,
+                                       read_only=True)
     file_name = serializers.CharField(source="payload_name", read_only=True)
     size = serializers.IntegerField(source="payload_size", read_only=True,
                                     help_text="bytes uploaded (imports)")

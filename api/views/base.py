@@ -75,6 +75,9 @@ class ApiViewMixin(BrowsableApiCspMixin):
     # For a 200 to GET without validators of its own (api.caching): lists and statistics.
     cache_control = LIST_CACHE_CONTROL
     content_negotiation_class = FormatFirstNegotiation
+    # A viewset's keys: those a database column holds; other paths fall through to api.urls'
+    # catch-all, a 404.
+    lookup_value_regex = "[0-9]{1,18}"
     # Token first: a request without credentials to a write is answered 401 with
     # `WWW-Authenticate: Token` (DRF takes the header from the first class; the session
     # class has none, which would turn the 401 into a 403).

@@ -62,7 +62,6 @@ def refusals() -> Iterator[None]:
 class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
     permission_classes = [IsAuthenticated]
     pagination_class = ApiPagination
-    lookup_value_regex = "[0-9]{1,18}"  # keys a database column holds; others: the 404 catch-all
     cache_control = PRIVATE_CACHE_CONTROL  # one's own drafts
     serializer_class = DraftSerializer
     parser_classes = [JsonParser]

@@ -72,8 +72,6 @@ class GameViewSet(
     filter_backends = [DjangoFilterBackend]
     filterset_class = GameFilter
     pagination_class = CursorPagination
-    # Keys a database column holds; other paths fall through to api.urls' catch-all: a 404.
-    lookup_value_regex = "[0-9]{1,18}"
     queries = {"export": ExportQuery, "ply": PlyQuery, "plies": PlyRangeQuery,
                "destroy": DeleteQuery}
 
@@ -143,13 +141,7 @@ class GameViewSet(
 
     # --------------------------------------------------------------------- the record
 
-    @action(
-        detail=True,
-        methods=["get"],
-        url_path="record",
-        url_name="record",
-        renderer_classes=[JSONRenderer, CanonicalFcnRenderer, FcnRenderer],
-    )
+    @action(detail=True, renderer_classes=[JSONRenderer, CanonicalFcnRenderer, FcnRenderer])
     def record(self, request: Request, pk: str) -> Response:
         game = self.get_object()
         if (fresh := self.unchanged(game)) is not None:
@@ -167,8 +159,7 @@ class GameViewSet(
 
     # --------------------------------------------------------------------- replay
 
-    @action(detail=True, methods=["get"], url_path="plies/(?P<ply>[0-9]{1,9})", url_name="ply",
-            filter_backends=[], pagination_class=None)
+    @action(detail=True, url_path="plies/(?P<ply>[0-9]{1,9})")
     def ply(self, request: Request, pk: str, ply: str) -> Response:
         query = self.query()
         game = self.get_object()
@@ -179,8 +170,7 @@ class GameViewSet(
             raise Http404(_("This game has plies 0 to %(last)s.") % {"last": game.event_count})
         return Response(ply_answers(request, game, _seat(query, game), [number])[0])
 
-    @action(detail=True, methods=["get"], url_path="plies", url_name="plies",
-            filter_backends=[], pagination_class=None)
+    @action(detail=True)
     def plies(self, request: Request, pk: str) -> Response:
         query = self.query()
         game = self.get_object()
@@ -194,8 +184,7 @@ class GameViewSet(
         return Response({"game": game.pk, "plies": game.event_count, "from": first, "to": last,
                          "states": states})
 
-    @action(detail=True, methods=["get"], url_path="review", url_name="review",
-            filter_backends=[], pagination_class=None)
+    @action(detail=True)
     def review(self, request: Request, pk: str) -> Response:
         game = self.get_object()
         if (fresh := self.unchanged(game)) is not None:
@@ -206,8 +195,7 @@ class GameViewSet(
 
     # --------------------------------------------------------------------- export
 
-    @action(detail=False, methods=["get"], url_path="export", url_name="export",
-            renderer_classes=[NdjsonRenderer, FcnRenderer], pagination_class=None,
+    @action(detail=False, renderer_classes=[NdjsonRenderer, FcnRenderer], pagination_class=None,
             throttle_scope="export")  # counted under its own scope too (api.throttling)
     def export(self, request: Request) -> StreamingHttpResponse:
         data = self.query()

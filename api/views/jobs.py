@@ -34,7 +34,6 @@ class JobViewSet(
 ):
     permission_classes = [IsAuthenticated]
     pagination_class = ApiPagination
-    lookup_value_regex = "[0-9]{1,18}"  # keys a database column holds; others: the 404 catch-all
     cache_control = PRIVATE_CACHE_CONTROL  # one's own jobs
 
     def get_queryset(self) -> QuerySet[Job]:

@@ -47,7 +47,6 @@ class PlayerViewSet(
 ):
     queryset = Player.objects.all()
     pagination_class = ApiPagination
-    lookup_value_regex = "[0-9]{1,18}"  # keys a database column holds; others: the 404 catch-all
     queries = {"list": PlayerQuery, "stats": PlayerStatsQuery, "head_to_head": StatsQuery,
                "ratings": RatingHistoryQuery}
 
@@ -68,13 +67,11 @@ class PlayerViewSet(
         page = self.paginate_queryset(players.order_by(*ordering))
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
-    @action(detail=True, methods=["get"], url_path="stats", url_name="stats",
-            pagination_class=None)
+    @action(detail=True)
     def stats(self, request: Request, pk: str) -> Response:
         return Response(call(stats.player_stats, self.get_object(), **parse(self)))
 
-    @action(detail=True, methods=["get"], url_path=r"head-to-head/(?P<other>\d+)",
-            url_name="head-to-head", pagination_class=None)
+    @action(detail=True, url_path=r"head-to-head/(?P<other>\d+)")
     def head_to_head(self, request: Request, pk: str, other: str) -> Response:
         player = self.get_object()
         opponent = get_object_or_404(Player, pk=other)
@@ -83,8 +80,7 @@ class PlayerViewSet(
             raise Http404(_("There is no head-to-head of a player with themself."))
         return Response(call(stats.head_to_head, player, opponent, **parse(self)))
 
-    @action(detail=True, methods=["get"], url_path="ratings", url_name="ratings",
-            pagination_class=None)
+    @action(detail=True)
     def ratings(self, request: Request, pk: str) -> Response:
         player = self.get_object()
         histories = rating_histories(player.pk, self.query().get("ruleset"))
