@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache as default_cache
+from django.core.cache import cache
 from rest_framework.settings import api_settings
 
 from common.proxies import client_address
@@ -106,15 +106,14 @@ def client_key(scope: str, request: Any) -> str:
     return f"throttle_{scope}_{ident}"
 
 
-def count(scope: str, key: str, *, cost: int = 1, now: float | None = None,
-          cache: Any = None) -> tuple[bool, list[RateState]]:
+def count(scope: str, key: str, *, cost: int = 1,
+          now: float | None = None) -> tuple[bool, list[RateState]]:
     """Count a request of `cost` for `key` in every rate of `scope`: whether it passes, and
     where the client stands in each rate. A refused request is taken back."""
     rates = parse_rates(configured_rate(scope))
     if not rates:
         return True, []
     now = time.time() if now is None else now
-    cache = default_cache if cache is None else cache
     if any(cost > limit for limit, _ in rates):
         return False, [RateState(limit, window, limit, window, None) for limit, window in rates]
     # One counter per window length: two rates of one period share it.

@@ -30,10 +30,8 @@ def email_settings(debug: bool, environ: Mapping[str, str] | None = None) -> dic
     else:
         conf = {"EMAIL_BACKEND": CONSOLE if debug else DUMMY}
     conf["EMAIL_AVAILABLE"] = conf["EMAIL_BACKEND"] != DUMMY
-    sender = env_str("DEFAULT_FROM_EMAIL", environ=environ)
-    if sender:
-        conf["DEFAULT_FROM_EMAIL"] = sender
-    conf.setdefault("DEFAULT_FROM_EMAIL", "fourcolor <noreply@localhost>")
+    conf["DEFAULT_FROM_EMAIL"] = env_str("DEFAULT_FROM_EMAIL", environ) or conf.get(
+        "DEFAULT_FROM_EMAIL", "fourcolor <noreply@localhost>")
     conf.setdefault("SERVER_EMAIL", conf["DEFAULT_FROM_EMAIL"])
     return conf
 

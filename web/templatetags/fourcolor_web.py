@@ -52,19 +52,12 @@ def card(token: str, small: bool = False, live: bool = False) -> SafeString:
 
 
 @register.simple_tag
-def cards(tokens: Iterable[str], small: bool = False, label: str = "",
-          live: str = "") -> SafeString:
-    """A row of cards; `live` marks the first card with that token."""
-    items = []
-    marked = False
-    for token in tokens:
-        is_live = bool(live) and token == live and not marked
-        marked = marked or is_live
-        items.append(_card_html(token, small=small, live=is_live))
+def cards(tokens: Iterable[str], small: bool = False) -> SafeString:
+    """A row of cards."""
+    items = [_card_html(token, small=small) for token in tokens]
     if not items:
         return format_html('<p class="empty">{}</p>', _("none"))
-    aria = format_html(' aria-label="{}"', label) if label else ""
-    return format_html('<ul class="cards"{}>{}</ul>', aria, mark_safe("".join(items)))
+    return format_html('<ul class="cards">{}</ul>', mark_safe("".join(items)))
 
 
 LEGEND_MARKS = {
@@ -146,10 +139,7 @@ def percent(value: float | None) -> str:
 @register.filter
 def seat_name(seats: Sequence[Mapping[str, Any]], number: int | None) -> str:
     """The name at seat `number` from the payload's seat list."""
-    for seat in seats or ():
-        if seat["seat"] == number:
-            return str(seat["name"])
-    return ""
+    return next((str(seat["name"]) for seat in seats or () if seat["seat"] == number), "")
 
 
 @register.filter
