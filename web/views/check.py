@@ -72,7 +72,7 @@ def check(request: HttpRequest) -> HttpResponse:
         form = CheckForm({"text": text, **{key: form.cleaned_data[key]
                                            for key in ("ruleset", "switches")}})
     chosen = _chosen(request, report)
-    context: dict[str, Any] = {"report": report, "rows": verdict_rows(report), "chosen": chosen,
+    context: dict[str, Any] = {"report": report, "rows": verdict_rows(report),
                                "text": text, "given": given_tag_lines(given)}
     if chosen is not None:
         payload = replay_payload(Replay(parse_record(report.canonical[chosen])), None)

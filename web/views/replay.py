@@ -127,7 +127,7 @@ def _replay_page(request: HttpRequest, game: Game) -> HttpResponse:
     except FcnError as error:
         return render(
             request, "records/replay_unavailable.html",
-            {"game": game, "seat_rows": seat_rows,
+            {"game": game,
              "error": refusal_text(error.as_dict(), [row.player.name for row in seat_rows]),
              "can_delete": can_delete(request.user, game)},
         )
@@ -165,7 +165,6 @@ def board_context(payload: StoredPayload, ply: int, view: int | None,
     `lines`: the move list's lines when the cache has them already (`move_lines`)."""
     state = payload.state(ply)
     return {
-        "payload": payload,
         # Built by replay_data._script_tag, escaped like json_script.
         "payload_script": mark_safe(payload.script),
         "labels_json": js_labels(),

@@ -101,9 +101,6 @@ class DecisionView:
     seat: int
     name: str
     verdict: str
-    loss: float
-    played: str
-    best: str
     sentence: SafeString
     options: list[dict[str, Any]]
     ev: float  # the played option's value: the seat's expected settlement after it
@@ -268,8 +265,7 @@ def _decision(data: Mapping[str, Any], names: Mapping[int, str],
     played_ev = next((float(o["ev"]) for o in options if o["event"] == data["played"]), best_ev)
     name = names.get(seat, str(seat))
     return DecisionView(
-        ply=ply, seat=seat, name=name, verdict=str(data["verdict"]), loss=float(data["loss"]),
-        played=str(data["played"]), best=str(data["best"]),
+        ply=ply, seat=seat, name=name, verdict=str(data["verdict"]),
         sentence=_sentence(name, data["played"], data["best"], float(data["loss"]), live,
                            bool(data.get("about_equal", False))),
         options=[
