@@ -13,14 +13,13 @@ from django.db import connections, models
 
 class CopyQuerySet(models.QuerySet[Any]):
     """`copy_rows`: new rows by COPY on PostgreSQL, for the tables an import fills by the
-    thousand (games, seats; the statistics' counted games and rating events). Callers opt in
-    by calling it; `bulk_create` stays the ORM's own.
+    thousand (games, seats; the statistics' counted games and rating events); `bulk_create`
+    stays the ORM's own.
 
-    A multi-row INSERT of a few thousand rows costs far more in the ORM and the driver (a value
-    prepared per field, then a statement with tens of thousands of placeholders to split and
-    quote) than in the database. Here the new rows' ids are taken from the table's sequence in
-    one query and the rows go in with one COPY. Unique indexes decide exactly as for an INSERT
-    (a clash raises Django's IntegrityError, a lost connection its OperationalError).
+    A multi-row INSERT of a few thousand rows costs far more in the ORM and the driver than in
+    the database. Here the new rows' ids are taken from the table's sequence in one query and
+    the rows go in with one COPY. Unique indexes decide exactly as for an INSERT (a clash
+    raises Django's IntegrityError, a lost connection its OperationalError).
 
     It earns its place on an import's speed: 100 new rounds through the import service in
     3.4 s against 7.2 s with `bulk_create` (29 against 14 games/s, median of 20 files on a

@@ -62,26 +62,20 @@ class ImportOptions:
     """How one import runs: the keyword options of `import_records` and `import_texts`.
 
     - `max_results`, `max_problems`: how many results and problems the report keeps.
-    - `on_result` sees every record's result once its batch is decided, in file order (for
-      progress bars and streaming answers); the report keeps the counts and the first results
-      and problems.
-    - `progress(report)` is called after each committed batch and once at the end; then
-      `report.next_index` is where a resumed import would start. With `progress_in_batch`
-      it is called inside each batch's transaction instead (and once at the end), so that
-      the progress it writes commits with the batch's games or not at all: a job's serial
-      run, whose resumed run would otherwise count a killed batch's games as duplicates.
-    - `start_at`: skip the first `start_at` records of the stream (not validated, stored nor
-      counted; result indexes and lines stay those of the whole stream), to resume an
-      interrupted import with `start_at=report.next_index`.
-    - `max_records`: the most records one upload may hold (None: no limit). Reading stops at
-      the record after them: the records before keep their verdicts (the valid ones are
-      stored), that record is refused (category `limit`, at its first line) for all the
-      rest, which is not read, and `report.stopped` says so.
+    - `on_result` sees every record's result once its batch is decided, in file order.
+    - `progress(report)` is called after each committed batch and once at the end
+      (`report.next_index`: where a resumed import would start); with `progress_in_batch`,
+      inside each batch's transaction, so that the progress it writes commits with the batch's
+      games or not at all (a job's run: its resumed run counts no killed batch's games twice).
+    - `start_at`: skip the first `start_at` records of the stream (indexes and lines stay the
+      whole stream's), to resume an interrupted import with `start_at=report.next_index`.
+    - `max_records`: the most records one upload may hold (None: no limit). The record after
+      them is refused (category `limit`) for all the rest, which is not read, and
+      `report.stopped` says so; the records before keep their verdicts.
     - `announce`: tell the derived-data apps about the stored games
-      (`records.signals.games_stored_batch`); off for a caller that counts them itself.
-    - `given`: tags (name -> value) for the records that lack them, the uploader's house
-      variant (`Switches`) and `Ruleset`: each is added to such a record's stored text as a
-      tag line before its first line (records.services.validating.with_given_tags).
+      (`records.signals.games_stored_batch`); off for a caller that announces them itself.
+    - `given`: tags (name -> value: `Switches`, `Ruleset`) for the records that lack them, each
+      added to such a record's stored text as a tag line before its first line.
     """
 
     max_results: int = 1000
