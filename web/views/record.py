@@ -113,8 +113,6 @@ def _labels() -> dict[str, Any]:
 def record_draft(request: HttpRequest, pk: int) -> HttpResponse:
     draft = _own(request, pk)
     state = state_json(draft, lookahead=True)
-    state["created_at"] = state["created_at"].isoformat()
-    state["updated_at"] = state["updated_at"].isoformat()
     seats = [{"seat": number, "name": name, "dealer": number == draft.dealer}
              for number, name in enumerate(draft.seats, start=1)]
     table_state, table = _table(state, seats)
