@@ -1,14 +1,11 @@
-"""Cross-origin reads of the public API (django-cors-headers), as Lichess allows them.
+"""Cross-origin reads of the public API (django-cors-headers), as Lichess allows them
+(docs/api.md, "Caching and cross-origin reads").
 
 - An anonymous `GET`/`HEAD` under /api/ (no `Authorization` header, no session cookie), and
-  its preflight (`OPTIONS` asking for `GET` or `HEAD` without `Authorization`), get
-  `Access-Control-Allow-Origin: *`: any site's browser app may read the archive.
-- Anything else (a write, a request with a token or a session) gets no CORS header, so a
-  browser keeps other sites from using a visitor's credentials or writing in their name.
-- Origins listed in `API_CORS_TRUSTED_ORIGINS` (an operator's own front end) may use the whole
-  API: every method, with `Authorization: Token ...`; their origin is echoed back. Cookies are
-  never allowed across origins (no `Access-Control-Allow-Credentials`), so the session and its
-  CSRF protection stay same-site.
+  its preflight, get `Access-Control-Allow-Origin: *`;
+- anything else (a write, a request with a token or a session) gets no CORS header;
+- origins listed in `API_CORS_TRUSTED_ORIGINS` may use the whole API, with a token, their
+  origin echoed back; cookies never cross origins (no `Access-Control-Allow-Credentials`).
 
 django-cors-headers decides per request through its `check_request_enabled` signal
 (`CORS_URLS_REGEX` matches nothing, see config/settings.py); `ApiCorsMiddleware` adds the

@@ -1,19 +1,10 @@
-"""The one exception handler of the API: every error has the same JSON body.
-
-    {"error": {"status": 404, "code": "not_found", "message": "Not found."}}
-
-with, when they apply:
-
-- `fields`: for invalid parameters or bodies, each offending name with its messages;
-- `record`: for an engine or notation error (`fourcolor.FcnError`), where and what:
-  `line`, `col`, `ply`, `category`, `code` and `params` (stable: fourcolor/messages.py),
-  `message` (in the request's language, like the body's `message`), `event`;
-- `retry_after`: for 429, the seconds to wait (also in the `Retry-After` header).
+"""The one exception handler of the API: every error has the same JSON body,
+`{"error": {"status", "code", "message", ...}}` (docs/api.md, "Errors"; the schema's ErrorDoc).
 
 An engine or notation error escaping a view (a stored game whose text the current engine
-refuses, see `manage.py revalidate`) is a 422. The database's absence goes on to
-common.unavailable's 503, as everywhere on the site. Anything else unexpected is logged with its
-traceback and answered with a 500 in the same shape, never with a traceback page.
+refuses, see `manage.py revalidate`) is a 422 with the error in `record`. The database's absence
+goes on to common.unavailable's 503, as everywhere on the site. Anything else unexpected is
+logged with its traceback and answered with a 500 in the same shape, never a traceback page.
 """
 
 from __future__ import annotations

@@ -1,15 +1,6 @@
 """The API's game filters: the web archive's (`records.filters.GameFilter`), and two for
-scripts that keep a copy of the archive:
-
-- `ids`: games by id, comma-separated (at most MAX_IDS); the list answer names the ids no
-  stored game has in `missing` (`missing_ids`) rather than dropping them silently;
-- `updated_since`: games stored or changed (revalidated) at or after an ISO 8601 time, with
-  `/games/deleted/?since=` for those deleted meanwhile.
-
-`uploaded_by` is who uploaded, matched as names are typed (records.search); a whole
-username selects that account alone (a script's own uploads, or a user's page built on the API).
-
-`since` after `until` is an empty range, here as in every statistic (records.filters.GameFilters).
+scripts that keep a copy of the archive, `ids` and `updated_since` (docs/api.md, "List" and
+"Keeping a copy in sync").
 """
 
 from __future__ import annotations

@@ -1,20 +1,11 @@
-"""Pagination of the API's lists: page numbers for people, cursors for programs.
+"""Pagination of the API's lists: page numbers for people, cursors for programs (what each
+answers: docs/api.md, "Pagination").
 
-- `?page=N` (from 1, or `last`) and `?page_size=M` (1..200; default 50, or 200 with `ids`):
-  what a shared URL of the web archive carries too. A page past the end is an empty page (200, with
-  `count` and a `previous` link to the last page), on every list; `?page=abc` is a 400.
-- `?cursor=` (game lists only, `CursorPagination`): pages that do not drift when games are
-  added or deleted. An empty `cursor` starts at the top; `next` / `previous` (and the `Link`
-  header) carry the cursor of the neighbouring page; a cursor that is not one of this list's
-  (or outside its alphabet or length) is a 400.
-  The cursor is the sort key of the page's last (or first) game in the list's own
-  `ordering` (any of the archive's orders: the id is always the last key,
-  `records.filters.GameOrderingFilter`), so a page begins exactly after the previous one
-  ended, whatever was added meanwhile. Cursor pages have no `count`. Their numbered pages
-  count exactly up to 10,000 games and give the planner's estimate beyond, on PostgreSQL, with
-  `count_estimated: true` (records.paging: no COUNT(*) over a million games per page).
-
-Every paged answer also has a `Link` header (RFC 8288) with its `next` and `prev` pages.
+A cursor (game lists only, `CursorPagination`) is the sort key of the page's last (or first)
+game in the list's own `ordering` (any of the archive's orders: the id is always the last key,
+`records.filters.GameOrderingFilter`), so a page begins exactly after the previous one ended,
+whatever was added meanwhile. The numbered pages of game lists count exactly up to 10,000 games
+and give the planner's estimate beyond, on PostgreSQL (records.paging).
 """
 
 from __future__ import annotations
@@ -57,7 +48,8 @@ def link_header(links: Sequence[tuple[str | None, str]]) -> str:
 
 
 class ApiPagination(PageNumberPagination):
-    """`?page=N` (from 1, or `last`) and `?page_size=M` (see the module doc)."""
+    """`?page=N` (from 1, or `last`) and `?page_size=M` (1 to 200; default 50, or 200 with
+    `ids`); a page past the end is an empty page."""
 
     page_size_query_param = "page_size"
     max_page_size = MAX_PAGE_SIZE

@@ -1,15 +1,7 @@
-"""Renderers for the record formats: FCN (original or canonical) and NDJSON.
-
-Content negotiation picks them from the `Accept` header or from `?format=`:
-
-==============  =====================================  =========================================
-``?format=``    media type                             body
-==============  =====================================  =========================================
-``json``        ``application/json``                   JSON (every endpoint)
-``fcn``         ``text/x-fcn``                         the record exactly as uploaded
-``canonical``   ``text/x-fcn; variant=canonical``      the record rewritten by the engine
-``ndjson``      ``application/x-ndjson``               export only: one JSON object per line
-==============  =====================================  =========================================
+"""Renderers for the record formats: FCN as uploaded (`?format=fcn`, `text/x-fcn`) or as the
+engine writes it (`?format=canonical`, `text/x-fcn; variant=canonical`), and the export's NDJSON
+(`?format=ndjson`, `application/x-ndjson`); docs/api.md, "The record" and "Export", says which
+endpoint takes which.
 
 The views hand these renderers text already (the stored record, or a generator for the
 streamed export); errors are always answered in JSON (see `api.views.base`).

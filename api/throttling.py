@@ -1,20 +1,9 @@
 """The API's rate limits: one DRF throttle over the site's one limiter (common.rates).
 
 Each request counts per anonymous client (`anon`) or per user (`user`), and under the view's
-`throttle_scope` for the expensive operations (`upload`, `export`, `drafts`), as common.rates
-counts every write a visitor can repeat; the upload page and the API upload share the `upload`
-counter.
-
-Clients are told where they stand on every throttled answer, in the IETF draft's headers
-(draft-ietf-httpapi-ratelimit-headers) for the rate closest to its limit:
-
-    RateLimit-Limit: 20            requests allowed in that rate's window
-    RateLimit-Remaining: 17        left in it
-    RateLimit-Reset: 42            seconds until the window ends (and its count with it)
-    RateLimit-Policy: 20;w=60, 120;w=3600     every rate that applies
-
-Over a limit the answer is 429 with `Retry-After` (seconds until the request would pass) and
-the error body (api.exceptions).
+`throttle_scope` for the expensive operations (`upload`, `export`, `drafts`); the upload page
+and the API upload share the `upload` counter. The rates, the `RateLimit-*` headers and the 429:
+docs/api.md, "Rate limits".
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from api.pagination import CURSOR_PATTERN, MAX_CURSOR
 from api.serializers.common import NO_NUL, BlankablePatternText, PlayerRefSerializer, absolute
 from api.serializers.replays import FinishDoc
 from records.deletion import MAX_REASON
-from records.models import Game, GameSeat, Outcome, WinSource
+from records.models import Game, GameSeat, WinSource
 from records.services import SEAT_FACT_FIELDS
 
 
@@ -78,7 +78,6 @@ class GameSerializer(serializers.ModelSerializer[Game]):
 
     url = serializers.SerializerMethodField()
     seats = SeatSerializer(many=True, read_only=True)
-    outcome = serializers.ChoiceField(choices=Outcome.choices)
     on = serializers.ChoiceField(choices=WinSource.choices, allow_null=True)
     round = serializers.IntegerField(source="round_number", allow_null=True)
     result = serializers.CharField(source="result_tag", help_text="the Result tag: S:P, -, R, *")
