@@ -6,9 +6,8 @@ method or header (400), and the like. Its answer is a small HTML page; a client 
 then meets the one answer that is not the documented `{"error": {"status", "code",
 "message"}}`. The request's path is not known then (the line was not read whole), so every
 such answer is the JSON body: these requests come from broken or hostile clients, never from a
-link on the site. The application's own limit on the query string (QUERY_STRING_MAX_BYTES,
-4096 bytes) is well under gunicorn's request line (8190), so an address merely too long gets
-the application's 414 (JSON under /api/, plain text elsewhere); this covers what is longer.
+link on the site (an address merely too long gets the application's own 414 first:
+config/gunicorn.conf.py, `limit_request_line`).
 
 `install()` replaces `gunicorn.util.write_error`, the one function every worker class calls to
 send these answers (gunicorn.workers.base.Worker.handle_error); config/gunicorn.conf.py calls

@@ -1,18 +1,13 @@
 """Upload: signed-in users paste or send FCN records; each one is stored, a duplicate or refused.
 
-The engine validates every record (records.services.import_records); the result page lists
-each record with its verdict: a link to the stored game, to the game it duplicates, or the
-refusal's line, column, ply and message with the offending line quoted. As the API, every
-upload is a job (jobs.queue.submit_upload, the one entry point): one under
+As the API, every upload is a job (jobs.queue.submit_upload, the one entry point): one under
 BACKGROUND_IMPORT_MIN_BYTES runs in the request, a larger one (or one the database stopped
 half-way, which the worker resumes) on the job worker. Either way the answer is a 303 to the
-upload's result page (web/views/upload_result.py), which follows the job while it runs and
-then lists the verdicts. An upload holds at most UPLOAD_MAX_RECORDS records (the next one is
-refused, the rest not read).
+upload's result page (web/views/upload_result.py). An upload holds at most UPLOAD_MAX_RECORDS
+records (the next one is refused, the rest not read).
 """
 
 from __future__ import annotations
-
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
