@@ -219,54 +219,19 @@ def _upsert(
     updates: list[str],
     rows: list[tuple[Any, ...]],
 ) -> None:
-    """INSERT ... ON CONFLICT DO UPDATE (PostgreSQL and SQLite alike), many rows a statement.
-
-    Replaces reading the stored rows and writing them back through the ORM, whose per-value
-    work cost more than the aggregation itself. On PostgreSQL the rows are copied into a
-    temporary table first (COPY) and upserted from there in one statement: a VALUES list of
-    thousands of rows costs the driver more to prepare than the database to run."""
-    on_conflict = f"ON CONFLICT ({', '.join(unique)}) DO UPDATE SET {', '.join(updates)}"
-    if connection.vendor == "postgresql":
-        _upsert_copied(table, columns, unique, on_conflict, rows)
-        return
+    """INSERT ... VALUES ... ON CONFLICT DO UPDATE (PostgreSQL and SQLite alike), as many rows
+    a statement as the database takes parameters (999 on SQLite by Django's count, 65,535 on
+    PostgreSQL): reading the stored rows and writing them back through the ORM cost more than
+    the aggregation itself."""
     per_row = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    # As many rows a statement as SQLite takes parameters (999 by Django's count; each
-    # statement's long ON CONFLICT clause costs a parse).
-    limit = connection.features.max_query_params or 999
-    size = max(1, limit // len(columns))
+    size = max(1, (connection.features.max_query_params or 65535) // len(columns))
     head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-    tail = " " + on_conflict
+    tail = f" ON CONFLICT ({', '.join(unique)}) DO UPDATE SET {', '.join(updates)}"
     with connection.cursor() as cursor:
         for start in range(0, len(rows), size):
             chunk = rows[start : start + size]
             cursor.execute(head + ", ".join([per_row] * len(chunk)) + tail,
                            [value for row in chunk for value in row])
-
-
-def _upsert_copied(
-    table: str,
-    columns: list[str],
-    unique: list[str],
-    on_conflict: str,
-    rows: list[tuple[Any, ...]],
-) -> None:
-    """`_upsert` on PostgreSQL: COPY into a temporary table, then INSERT … SELECT … ON CONFLICT
-    DO UPDATE (in the caller's transaction; the temporary table is dropped after)."""
-    temp = "ratings_upsert_rows"
-    names = ", ".join(columns)
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {temp}")
-        cursor.execute(f"CREATE TEMPORARY TABLE {temp} AS SELECT {names} FROM {table} WITH NO DATA")
-        with connection.wrap_database_errors, cursor.cursor.copy(
-            f"COPY {temp} ({names}) FROM STDIN"
-        ) as copy:
-            for row in rows:
-                copy.write_row(row)
-        cursor.execute(
-            f"INSERT INTO {table} ({names}) SELECT {names} FROM {temp} "
-            f"ORDER BY {', '.join(unique)} {on_conflict}"
-        )
-        cursor.execute(f"DROP TABLE {temp}")
 
 
 def _add_pairs(conditions: list[str], params: list[Any]) -> int:
