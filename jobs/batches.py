@@ -84,15 +84,6 @@ def analysis_states(ids: Iterable[int], params: Parameters, *,
     return current, queued - current
 
 
-def games_to_analyse(ids: Iterable[int], params: Parameters, *,
-                     match: int | None = None) -> list[int]:
-    """Of these games, those a batch with `params` would queue: neither analysed so already
-    nor queued (`analysis_states`)."""
-    wanted = sorted({int(pk) for pk in ids})
-    current, queued = analysis_states(wanted, params, match=match)
-    return [pk for pk in wanted if pk not in current and pk not in queued]
-
-
 def match_batch_games(match: int, params: Parameters) -> set[int]:
     """The games of the batches of a match's rounds (`request_batch`) with `params` that are
     still queued or running."""
@@ -113,17 +104,15 @@ def request_batch(user: Any, params: Parameters, games: Iterable[int], *,
             # One request per match at a time decides (the match row is the lock): two
             # readers pressing the button together get one batch, the second nothing.
             Match.objects.select_for_update().filter(pk=match).exists()
-        todo = games_to_analyse(games, params, match=match)
+        wanted = {int(pk) for pk in games}
+        current, queued = analysis_states(wanted, params, match=match)
+        todo = sorted(wanted - current - queued)
         if not todo:
             return None
         check_rate(user, len(todo))
         job = create_batch(user, params, games=todo, match=match)
     publish.enqueue(job)
     return job
-
-
-def params_of(job: Job) -> Parameters:
-    return Parameters(int(job.options["samples"]), int(job.options["seed"]))
 
 
 def selected_chunks(job: Job, after: int) -> Iterator[tuple[list[int], int]]:
@@ -182,7 +171,7 @@ def run_batch(job: Job, token: str) -> None:
     workers. The batch ends with its last analysis (`batch_progress`), or here when there is
     nothing to analyse. Run again (a worker that found the batch's lease expired), it queues
     nothing twice and only takes its counts again."""
-    params = params_of(job)
+    params = Parameters(int(job.options["samples"]), int(job.options["seed"]))
     queue = current_queue()  # the analyses go where the batch came
     report = dict(job.report or {})
     if not report.get("queued_all"):
