@@ -1,21 +1,13 @@
 """The reviewer: every decision of a round rated by simulation (docs/analysis.md).
 
-For one seat of a valid record, at every point where the seat chose between two or more options
-(claim a live card or let it go, which meld, meld its own draw or discard it, which card to
-discard, win now or not), each option's expected settlement for the seat is estimated by Monte
-Carlo over what the seat could not see: the unseen cards are dealt among the other hands and
-the pile, consistently with everything public so far (displays, discards, the live card, hand
-sizes, copies), the other hands drawn from what their seats did (fourcolor/inference.py), the
-option is applied, and the round is played out by the playout
-policy (the greedy bot at every seat, through `Round.legal_events()` and `Round.push`). The
-seat's settlement is averaged over the deals. Every option of one decision is played on the
-same deals with the same random choices (common random numbers), so that the differences
-between options carry little of the deals' noise.
-
-The option played, the best option, every option's value, the loss (best - played, in points)
-and a verdict from the thresholds in `marks.THRESHOLDS` are reported per decision; per seat, the
-number of decisions, the accuracy (share of `good` decisions) and the mean loss. The result
-depends only on the record, the seats, the sample count and the seed.
+At every point where a seat chose between two or more options, each option's expected
+settlement for the seat is estimated by Monte Carlo over what the seat could not see: the unseen
+cards dealt among the other hands (inferred from what their seats did, fourcolor/inference.py)
+and the pile, the option applied, the round played out by the greedy bot at every seat
+(fourcolor/playout.py). Every option of a decision is played on the same deals with the same
+random choices (common random numbers). The marks (best option, loss, verdict) are
+fourcolor/marks.py's. The result depends only on the record, the seats, the sample count and
+the seed.
 """
 
 from __future__ import annotations

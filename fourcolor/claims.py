@@ -108,13 +108,7 @@ def seat_limits(live: Live, players: int) -> list[tuple[bool, bool]]:
 
 # The members as plain names: reading `ClaimRight.X` goes through the enum's class-level
 # lookup (about 50 ns on 3.11), and the validator asks for a right on every meld.
-_CHI, _OWN_DRAW, _PONG, _GAN, _WIN = (
-    ClaimRight.CHI,
-    ClaimRight.OWN_DRAW,
-    ClaimRight.PONG,
-    ClaimRight.GAN,
-    ClaimRight.WIN,
-)
+_CHI, _OWN_DRAW, _PONG, _GAN, _WIN = ClaimRight
 
 
 def claim_right(

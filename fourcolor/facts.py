@@ -61,16 +61,11 @@ class SeatFactsObserver:
     it: called with the round before each event is pushed (the rules stay in `Round`; this
     only counts). `facts(game)` gives them once the record is valid.
 
-    Per event it only notes a new live card and a changed hand. On each live card it asks the
-    seats that had a chance at it whether they could win with it (the missed wins), cheaply: a
-    hand plus a card splits into melds only when each of its three rank blocks does, and the
-    card changes one block only. So per seat it keeps whether each block of its hand splits
-    (`splits`), each worked out when first needed and forgotten when that block changes (a
-    discard changes its card's block, a meld its cards' block: melds never mix blocks): most
-    cards are refused by the other two blocks' look-ups alone, the rest by their own block
-    with the card, and only a hand that splits with the card (a win, but for the locked sets
-    and the bga threshold) is asked of `Round.best_win`. The other facts are counted from the
-    events and the round's claims at the end."""
+    On each live card it asks the seats that had a chance at it whether they could win with it
+    (the missed wins), cheaply: per seat it keeps whether each rank block of its hand splits
+    (`split.splits_with`), forgotten when an event changes that block, so that most cards are
+    refused by look-ups and only a hand that splits with the card is asked of `Round.best_win`.
+    The other facts are counted from the events and the round's claims at the end."""
 
     def __init__(self, record: Record) -> None:
         players = record.players

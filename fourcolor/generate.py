@@ -373,16 +373,8 @@ def generate_match(
         tags = {name: value for name, value in (("Event", event), ("Date", date),
                                                  ("Match", match_id)) if value}
         tags["Round"] = str(number)
-        record = generate_record(
-            base,
-            players,
-            seed * 1000 + number,
-            dealer=dealer,
-            bot=bot,
-            names=names,
-            tags=tags,
-            switches=switches,
-        )
+        record = generate_record(base, players, seed * 1000 + number, dealer=dealer, bot=bot,
+                                 names=names, tags=tags, switches=switches)
         records.append(record)
         game = validate(record, rs)
         finish = game.finish

@@ -1,34 +1,20 @@
-"""Inferred hands: the other seats' hidden hands sampled from what they did (docs/analysis.md).
+"""Inferred hands: the other seats' hidden hands sampled from what they did (docs/analysis.md,
+"Inferred hands", tabulates the model and its constants).
 
-A card never joins a hand after the deal (a drawn or claimed card goes to a display or the
-discards), so a guess of a seat's current hand fixes its whole history: its hand before any
-event is the guess plus every card that has left the hand since (its discards from hand, the
-hand cards of its melds). Each public decision of the seat then has an exact probability under
-each of two styles of play, given the hand it held then. The soft style:
+A card never joins a hand after the deal, so a guess of a seat's current hand fixes its whole
+history: its hand before any event is the guess plus every card that has left it since. Each
+public decision of the seat then has an exact probability given the hand it held then, under
+two styles of play: the soft style (the greedy bot's discard value softened by `SOFT`; a live
+card let go that would have won, or melded with a right that would have taken effect:
+`PASS_WIN`, `PASS_MELD`) and the greedy bot itself (`History._greedy_pick`; each decision it
+would not have made costs `SLIP`), mixed with prior probability `GREEDY` for the greedy style.
 
-- a discard from hand (the opening discard, the discard after a meld): the greedy bot's choice
-  softened, P(card d) proportional to exp(-`SOFT` * partners(d)) over the kinds it could
-  discard (`fourcolor.hands.partners`, the bot's discard value: the lowest is discarded);
-- a live card the seat could claim and let go (another seat's discard or draw, its own draw
-  discarded): `PASS_WIN` when its hand would have won with it, else `PASS_MELD` when it had a
-  meld of it with a right that would have taken effect, else 1;
-- a meld it claimed although its hand would have won with the card: `PASS_WIN`.
-
-The greedy style is the greedy bot itself (`fourcolor.bots.GreedyBot`, as `generate._Table`
-asks it): 1 / the number of kinds tied for the lowest value for a discard of one of them; a
-win always taken; a live card let go only when the meld it would claim (`History._greedy_pick`)
-would not have taken effect; the meld it claimed that one; its dealt hand one it would not
-redeal. Each decision it would have made otherwise costs `SLIP`. A seat plays the greedy style
-with prior probability `GREEDY`, summed out: its likelihood is the mixture of the two.
-
-The posterior of the other hands is the uniform deal of the unseen cards (what the seat under
-review could not see) weighted by the product of the seats' likelihoods. `HandSampler` draws
-from it by Metropolis: a move swaps one card between two of the bins (another seat's hand, the
-unseen rest that makes the pile) and is accepted with the ratio of the likelihoods, so every
-state agrees with everything public (hand sizes, copies, displays, discards). A chain first
-moves on the greedy style alone (`GREEDY_START` moves per hidden card), then on the mixture
-(`BURN_IN`). A seat's likelihoods are kept per hand it has been seen with. Everything is drawn
-from the caller's random generator: the same seed gives the same deals.
+`HandSampler` draws the other hands from the posterior, the uniform deal of the unseen cards
+weighted by the seats' likelihoods, by Metropolis: a move swaps one card between two bins
+(another seat's hand, the rest that makes the pile), so every state agrees with everything
+public. A chain first moves on the greedy style alone (`GREEDY_START` moves per hidden card),
+then on the mixture (`BURN_IN`). Everything is drawn from the caller's random generator: the
+same seed gives the same deals.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """Fast greedy playouts for the reviewer (fourcolor/analysis.py).
 
 `greedy_playout(round, rng)` plays a round to its end exactly as the `greedy` bot of
-fourcolor/bots.py does at every seat (the `patient` bot at the seats named `patient`) through
-`Round.legal_events()` and `Round.push` (the same choices, the same random numbers drawn in the
-same order, the same settlement: a test plays both on thousands of deals), but on the hands'
-counts alone: no events are built, no rule is checked again, and whether a hand could win is
-remembered per seat until its hand changes.
-The reviewer plays tens of thousands of rounds per record, so this is its hot path.
+fourcolor/bots.py does at every seat (the same choices, random numbers and settlement: a test
+plays both on thousands of deals), but on the hands' counts alone: no events are built, no rule
+is checked again. The reviewer plays tens of thousands of rounds per record: its hot path.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
-"""The command line's JSON form of the replay values (`python -m fourcolor replay`, `review
---json`): plain dicts and lists, cards as tokens ("rK"), seat keys as strings ("1").
+"""The JSON form of the replay values (the command line, the API, the replay page): plain dicts
+and lists, cards as tokens ("rK"), seat keys as strings ("1").
 
 One rule writes every value (`value_json`): a replay value is a dict of its fields in their
 order, a card its token, a meld its cards, a mapping a dict with string keys, a tuple a list.
 Two values read otherwise: a state before the last ply has no `finish`, and a missed win gives
-its message instead of its ply. The API and the replay page write their answers with these
-same functions; the API's serializers (api/serializers/replays.py) declare the fields in the
-OpenAPI schema.
+its message instead of its ply.
 """
 
 from __future__ import annotations

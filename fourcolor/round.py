@@ -53,10 +53,6 @@ class ClaimRecord(NamedTuple):
     live: Live
 
 
-# A named tuple from a plain tuple, without the class's Python-level `__new__`.
-_new_named_tuple = tuple.__new__
-
-
 # A meld's plan is kept on the ruleset (`Ruleset.caches.plans`): few melds recur, and working
 # one out (where the live card is among the cards, what the rest takes) costs more than a look-up.
 _PLANS_SIZE = 20_000
@@ -279,16 +275,7 @@ class Round:
     def _discard(self, seat: int, card: Card) -> None:
         live = self.live
         phase = self.phase
-        if phase == MUST_DISCARD and seat == self.actor:
-            # The usual discard, after a meld. Its card is held, no general and not locked
-            # (the checks of `_discard_from_hand`, inline: this runs for every other event).
-            hand = self.hands[seat]
-            index = card.index
-            if hand[index] > self.locked[seat][index] and card.rank != "K":
-                hand[index] -= 1
-            else:
-                self._discard_from_hand(seat, card)  # raises for the first rule broken
-        elif phase == OPENING:
+        if phase == OPENING:
             if seat != self.dealer:
                 raise IllegalMoveError("turn.dealer_opens", seat=seat, seat2=self.dealer)
             self._discard_from_hand(seat, card)
@@ -308,8 +295,7 @@ class Round:
         else:
             raise IllegalMoveError("turn.discard", seat=seat)
         self.discards.append((seat, card))
-        index = card.index
-        self.live = discard_live(index, seat)
+        self.live = discard_live(card.index, seat)
         self.phase = LIVE
 
     def _discard_from_hand(self, seat: int, card: Card) -> None:
@@ -431,8 +417,7 @@ class Round:
         if live.source == "discard" and discards and discards[-1][1] is live_card:
             discards.pop()  # a claimed discard leaves the discard pile
         self.displays[seat].append(meld)
-        logged = _new_named_tuple(ClaimRecord, (self.ply + 1, seat, right, meld, live))
-        self.claims_log.append(logged)
+        self.claims_log.append(ClaimRecord(self.ply + 1, seat, right, meld, live))
         if self.calls:
             self.calls = []
         self.live = None

@@ -3,10 +3,6 @@
 The parser is kept apart from the game: it turns text into a `Record` (tags, deal, events with
 their positions) and reports malformed text as `FcnSyntaxError`. Whether the events are a legal
 round is the business of `fourcolor.game`. See docs/notation.md for the grammar.
-
-One module per part: `event` (one event), `model` (records, limits), `files` (splitting a file into
-records), `reader` (one record), `tags`, `deal` and `events` (the parts of a record), `names`
-(characters and player names), `writer` (the canonical text) and `twin` (the JSON twin).
 """
 
 from .event import VERBS, Event
