@@ -147,7 +147,7 @@ def run_import_part(part: JobPart, job: Job, token: str) -> None:
 
 
 def run_revalidate_part(part: JobPart, job: Job, token: str) -> None:
-    games = revalidated_games(job).filter(pk__gte=part.first_index)
+    games = revalidated_games(stale=bool(job.options.get("stale"))).filter(pk__gte=part.first_index)
     if part.stop_index is not None:
         games = games.filter(pk__lt=part.stop_index)
     totals = dict(part.report or {})

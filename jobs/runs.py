@@ -86,7 +86,7 @@ def run_stats(job: Job, token: str) -> None:
 def run_revalidate(job: Job, token: str) -> None:
     """Revalidate games in id order, a chunk at a time, reporting after each chunk; a resumed
     job goes on after the last game of the last reported chunk."""
-    games = work.revalidated_games(job)
+    games = work.revalidated_games(stale=bool(job.options.get("stale")))
     if job.total is None:
         job.total = games.count()
         update(job, token, total=job.total)

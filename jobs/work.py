@@ -8,7 +8,6 @@ from typing import Any
 from django.db.models import QuerySet
 
 import fourcolor
-from jobs.models import Job
 from records.models import Game
 from records.services import ImportReport, RevalidateReport, revalidate_games
 
@@ -34,13 +33,11 @@ def revalidate_report(report: RevalidateReport) -> dict[str, Any]:
     return {key: getattr(report, key) for key in COUNTS} | {"details": details}
 
 
-def revalidated_games(job: Job) -> QuerySet[Game]:
-    """The games a revalidation job checks: every game, or with its `stale` option those
-    validated by another engine version."""
+def revalidated_games(*, stale: bool) -> QuerySet[Game]:
+    """The games a revalidation checks: every game, or (`stale`) those validated by another
+    engine version."""
     games = Game.objects.all()
-    if job.options.get("stale"):
-        games = games.exclude(engine_version=fourcolor.__version__)
-    return games
+    return games.exclude(engine_version=fourcolor.__version__) if stale else games
 
 
 def add_revalidated(totals: dict[str, Any], reports: list[dict[str, Any]]) -> dict[str, Any]:

@@ -300,13 +300,9 @@ def derive(counters: Mapping[str, Any]) -> dict[str, Any]:
         "exhausted_rounds": c["exhausted"],
         "exhausted_share": ratio(c["exhausted"], rounds),
         "no_winner_rounds": c["no_winner"],
-        "claims": {
-            "pong": per_round("pongs"),
-            "gan": per_round("gans"),
-            "chi": per_round("chis"),
-            "own_draw": per_round("own_draw_melds"),
-            "steal": per_round("steals"),
-        },
+        "claims": {claim: per_round(name) for claim, name in (
+            ("pong", "pongs"), ("gan", "gans"), ("chi", "chis"), ("own_draw", "own_draw_melds"),
+            ("steal", "steals"))},
         "turns_lost": c["turns_lost"],
         "turns_lost_per_round": ratio(c["turns_lost"], rounds),
         "draws": c["draws"],

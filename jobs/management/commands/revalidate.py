@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from jobs.publish import request_stats
 from jobs.queue import submit_revalidate
-from records.models import Game
+from jobs.work import revalidated_games
 from records.services import revalidate_games
 
 
@@ -47,9 +47,7 @@ class Command(BaseCommand):
         if options["background"]:
             self._background(options)
             return
-        games = Game.objects.all()
-        if options["stale"]:
-            games = games.exclude(engine_version=fourcolor.__version__)
+        games = revalidated_games(stale=options["stale"])
         bar = tqdm(total=games.count(), unit="game", disable=None, leave=False)
         with bar:
             report = revalidate_games(
