@@ -11,9 +11,6 @@ from api.serializers.common import PlayerRefSerializer, absolute
 from ratings import stats
 
 
-# The shapes of ratings.stats' answers (docs/stats.md defines every figure).
-
-
 class StatsAnswerDoc(serializers.Serializer[Any]):
     """What every statistics answer carries beside its figures."""
 

@@ -25,14 +25,7 @@ from api.serializers.analysis import (
 from api.schema.games import ANALYSIS
 from api.views.base import ApiViewMixin
 from common.rates import RateLimited
-from jobs.analysis import (
-    Answer,
-    Parameters,
-    active_job,
-    default_samples,
-    last_job,
-    request_analysis,
-)
+from jobs.analysis import Parameters, active_job, last_job, request_analysis
 from jobs.models import Job
 from records.models import Game, GameAnalysis
 
@@ -82,10 +75,9 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
         game = get_object_or_404(Game.objects.only("pk"), pk=id)
         data = AnalysisRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        params = Parameters.of(data.validated_data.get("samples", default_samples()),
-                               data.validated_data.get("seed", 0))
+        params = Parameters.of(**data.validated_data)
         try:
-            got: Answer = request_analysis(game, request.user, params)
+            got = request_analysis(game, request.user, params)
         except RateLimited as exc:
             raise exceptions.Throttled(wait=exc.retry_after, detail=str(exc)) from None
         except Game.DoesNotExist:

@@ -5,7 +5,6 @@ key is shown once, in the answer that makes it, never again."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -80,10 +79,9 @@ class LockedOut(exceptions.Throttled):
     default_code = "locked_out"
 
 
-def _cool_off() -> float | None:
-    """Seconds until a lockout ends at the latest (django-axes' AXES_COOLOFF_TIME), if set."""
-    cool_off = getattr(settings, "AXES_COOLOFF_TIME", None)
-    return cool_off.total_seconds() if isinstance(cool_off, timedelta) else None
+def _cool_off() -> float:
+    """Seconds until a lockout ends at the latest (django-axes' AXES_COOLOFF_TIME)."""
+    return float(settings.AXES_COOLOFF_TIME.total_seconds())
 
 
 def check_password(request: Request) -> tuple[Any, dict[str, Any]]:

@@ -63,7 +63,7 @@ class JobViewSet(
         options = AnalyseRequest(data=request.data)
         options.is_valid(raise_exception=True)
         data = options.validated_data
-        params = Parameters.of(data.get("samples"), data.get("seed", 0))
+        params = Parameters.of(data.get("samples"), data.get("seed"))
         return _started(submit_batch(request.user, params, games=data.get("games"),
                                      player=data.get("player"), limit=data.get("limit")),
                         request)
