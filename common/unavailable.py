@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext_lazy
 from django.views import defaults
 
@@ -65,14 +65,8 @@ def _log(request: HttpRequest, exc: BaseException) -> None:
                    request.method, request.path, " ".join(str(exc).split()))
 
 
-class DatabaseUnavailableMiddleware:
+class DatabaseUnavailableMiddleware(MiddlewareMixin):
     """Turns a view's database-unavailable error into the 503 (in DEBUG too)."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not is_unavailable(exception):

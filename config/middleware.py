@@ -9,6 +9,7 @@ import time
 import uuid
 import zlib
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -16,6 +17,7 @@ from django.core.handlers.wsgi import LimitedStream
 from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import translation
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext_lazy
 
 from common.errors import error_response
@@ -72,25 +74,22 @@ def _forget_request_id(**_kwargs: object) -> None:
 request_finished.connect(_forget_request_id, dispatch_uid="config.middleware.forget_request_id")
 
 
-class QueryStringLimitMiddleware:
+class QueryStringLimitMiddleware(MiddlewareMixin):
     """Refuses an address whose query string is over QUERY_STRING_MAX_BYTES with a 414 that
     says so: JSON in the API's error shape under /api/, plain text elsewhere. No filter needs
     that much, and nothing after this parses it."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
         size = len(request.META.get("QUERY_STRING", ""))
         limit: int = settings.QUERY_STRING_MAX_BYTES
         if size <= limit:
-            return self.get_response(request)
+            return None
         return _refusal(request, 414, "uri_too_long", gettext_lazy(
             "The query string has %(size)s bytes; at most %(limit)s are accepted."),
             size=size, limit=limit)
 
 
-class RequestBodyMiddleware:
+class RequestBodyMiddleware(MiddlewareMixin):
     """Reads a body Django cannot size by itself: chunked (`Transfer-Encoding: chunked`, no
     `Content-Length`: Django would see it empty) or compressed (`Content-Encoding: gzip`).
 
@@ -107,10 +106,7 @@ class RequestBodyMiddleware:
     CHUNK = 64 * 1024
     GZIP = ("gzip", "x-gzip")
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
         meta = request.META
         encoding = str(meta.get("HTTP_CONTENT_ENCODING", "")).strip().lower()
         if encoding not in ("", "identity", *self.GZIP):
@@ -123,9 +119,8 @@ class RequestBodyMiddleware:
         elif encoding in self.GZIP:
             source = request._stream  # type: ignore[attr-defined]  # Content-Length bytes
         else:
-            return self.get_response(request)
-        refused = self._spool(request, source, gzip=encoding in self.GZIP)
-        return refused or self.get_response(request)
+            return None
+        return self._spool(request, source, gzip=encoding in self.GZIP)
 
     def _spool(self, request: HttpRequest, source: Any, gzip: bool) -> HttpResponse | None:
         limit = max(settings.UPLOAD_MAX_BYTES, settings.API_UPLOAD_MAX_BYTES,
@@ -133,8 +128,8 @@ class RequestBodyMiddleware:
         spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_MEMORY)
         size = 0
         try:
-            for piece in _decoded(source, self.CHUNK, limit + 1) if gzip else _raw(source,
-                                                                                    self.CHUNK):
+            for piece in (_decoded(source, self.CHUNK, limit + 1) if gzip
+                          else iter(partial(source.read, self.CHUNK), b"")):
                 size += len(piece)
                 if size > limit:
                     spool.close()
@@ -154,17 +149,12 @@ class RequestBodyMiddleware:
         return None
 
 
-def _raw(source: Any, chunk: int) -> Iterator[bytes]:
-    while piece := source.read(chunk):
-        yield piece
-
-
 def _decoded(source: Any, chunk: int, most: int) -> Iterator[bytes]:
     """The gzip body's decoded bytes (members one after another), never more than `most`
     at once whatever one compressed chunk expands to."""
     decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
     open_member = False
-    for piece in _raw(source, chunk):
+    for piece in iter(partial(source.read, chunk), b""):
         while piece:
             open_member = True
             yield decoder.decompress(piece, most)
