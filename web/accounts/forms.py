@@ -51,14 +51,6 @@ class Relabelled:
 
 class LoginForm(Relabelled, allauth_forms.LoginForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        data = kwargs.get("data", args[0] if args else None)
-        if data is not None and "login" not in data and "username" in data:
-            data = data.copy()
-            data["login"] = data["username"]
-            if args:
-                args = (data, *args[1:])
-            else:
-                kwargs["data"] = data
         by_email = "email" in settings.ACCOUNT_LOGIN_METHODS
         self.labels = {
             "login": _("Username or e-mail address") if by_email else _("Username"),
@@ -66,6 +58,9 @@ class LoginForm(Relabelled, allauth_forms.LoginForm):
             "remember": _("Keep me signed in on this device"),
         }
         super().__init__(*args, **kwargs)
+        if "login" not in self.data and "username" in self.data:
+            self.data = self.data.copy()
+            self.data["login"] = self.data["username"]
 
 
 NEW_PASSWORD = {"password1": _("New password"), "password2": _("New password (again)")}
