@@ -58,16 +58,9 @@ class Decision:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Decision:
-        return cls(
-            ply=int(data["ply"]),
-            seat=int(data["seat"]),
-            played=str(data["played"]),
-            best=str(data["best"]),
-            options=tuple(OptionValue(str(o["event"]), float(o["ev"])) for o in data["options"]),
-            loss=float(data["loss"]),
-            verdict=str(data["verdict"]),
-            about_equal=bool(data.get("about_equal", False)),
-        )
+        """The decision `to_dict` wrote."""
+        options = tuple(OptionValue(**option) for option in data["options"])
+        return cls(**{**data, "options": options})
 
 
 @dataclass(frozen=True)
@@ -94,19 +87,10 @@ class Analysis:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Analysis:
-        return cls(
-            index=int(data["index"]),
-            seats={
-                int(s): SeatSummary(
-                    int(v["decisions"]), float(v["accuracy"]), float(v["mean_loss"])
-                )
-                for s, v in data["seats"].items()
-            },
-            decisions=tuple(Decision.from_dict(d) for d in data["decisions"]),
-            samples=int(data["samples"]),
-            seed=int(data["seed"]),
-            engine=str(data["engine"]),
-        )
+        """The analysis `to_dict` wrote (a JSON line of `fourcolor analyse --json`)."""
+        seats = {int(s): SeatSummary(**summary) for s, summary in data["seats"].items()}
+        decisions = tuple(Decision.from_dict(d) for d in data["decisions"])
+        return cls(**{**data, "seats": seats, "decisions": decisions})
 
 
 # ---------------------------------------------------------------------- sampling

@@ -158,32 +158,17 @@ def _seat_facts(game: Game, missed: list[int]) -> list[SeatFacts]:
     for s in range(1, players + 1):
         is_finisher = finish.seat == s and outcome in ("win", "forced")
         won = is_finisher and outcome == "win"
-        out.append(
-            SeatFacts(
-                seat=s,
-                name=names[s - 1],
-                is_dealer=s == dealer,
-                finisher=is_finisher,
-                won=won,
-                forced=is_finisher and outcome == "forced",
-                won_on=won_on if is_finisher else None,
-                dealt_in=dealt_in_seat == s,
-                points=finish.points if is_finisher else None,
-                delta=settlement.get(s, 0),
-                below_threshold=is_finisher and below,
-                pongs=pongs[s],
-                gans=gans[s],
-                chis=chis[s],
-                own_draw_melds=own_draw[s],
-                steals=steals[s],
-                turns_lost=lost[s],
-                draws=draws[s],
-                win_turn=turns[s] if won else None,
-                redeal_declared=outcome == "redeal" and finish.seat == s,
-                missed_wins=missed[s],
-                win_melds=win_melds if is_finisher else (),
-            )
-        )
+        out.append(SeatFacts(
+            seat=s, name=names[s - 1], is_dealer=s == dealer, finisher=is_finisher, won=won,
+            forced=is_finisher and outcome == "forced", won_on=won_on if is_finisher else None,
+            dealt_in=dealt_in_seat == s, points=finish.points if is_finisher else None,
+            delta=settlement.get(s, 0), below_threshold=is_finisher and below,
+            pongs=pongs[s], gans=gans[s], chis=chis[s], own_draw_melds=own_draw[s],
+            steals=steals[s], turns_lost=lost[s], draws=draws[s],
+            win_turn=turns[s] if won else None,
+            redeal_declared=outcome == "redeal" and finish.seat == s,
+            missed_wins=missed[s], win_melds=win_melds if is_finisher else (),
+        ))
     return out
 
 

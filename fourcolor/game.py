@@ -76,15 +76,10 @@ def validate(
         )
     state = Round.from_record(record, ruleset)
     check_deal(record, state.pile)
-    push = state.push
-    # Each push raises IllegalMoveError (an IllegalRecordError) at the ply and event at fault.
-    if observer is None:
-        for event in record.events:
-            push(event)
-    else:
-        for event in record.events:
+    for event in record.events:  # IllegalMoveError at the ply and event at fault
+        if observer is not None:
             observer(state, event)
-            push(event)
+        state.push(event)
     if record.syntax_error is not None:
         raise record.syntax_error
     end = len(record.events) + 1

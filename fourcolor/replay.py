@@ -245,51 +245,29 @@ class Replay:
         if seat is not None and not 1 <= seat <= players:
             raise ValueError(f"seat must be between 1 and {players}, not {seat}")
         event = self.record.events[ply - 1] if ply > 0 else None
-        live = rnd.live
+        on = rnd.live
+        live = None if on is None else LiveCard(CARDS[on.card_index], on.owner, on.source)
         ended = rnd.phase == ENDED
         names = self.record.seats
-        hands = rnd.hands
         shown = self._melds_shown.__getitem__
-        hand_cards = self._hands.__getitem__
-        # `GET /games/{id}/plies/` builds every ply's state at once:
-        # the values are built positionally, in the field order of their classes.
         seats = []
         for s in range(1, players + 1):
             visible = seat is None or seat == s or ended
-            hand = hands[s]
+            hand = rnd.hands[s]
             display = tuple(map(shown, rnd.displays[s]))
-            seats.append(
-                SeatState(
-                    s,  # seat
-                    names[s - 1],  # name
-                    s == rnd.dealer,  # dealer
-                    hand_cards(tuple(hand)) if visible else None,  # hand
-                    sum(hand),  # hand_count
-                    display,
-                    # exposed_points: the display's melds' points (Round.exposed_points)
-                    sum([m.points for m in display]),
-                    self._can_claim(rnd, s) if visible else None,  # can_claim
-                )
-            )
+            seats.append(SeatState(
+                seat=s, name=names[s - 1], dealer=s == rnd.dealer,
+                hand=self._hands[tuple(hand)] if visible else None, hand_count=sum(hand),
+                display=display, exposed_points=sum([m.points for m in display]),
+                can_claim=self._can_claim(rnd, s) if visible else None,
+            ))
         return PlyState(
-            ply,
-            self.plies,  # plies
-            event.text() if event else None,  # event
-            self.claim(ply),  # claim
-            tuple(event.comments if event else self.record.comments),  # comments
-            rnd.phase,  # phase
-            rnd.expected(),  # expected
-            rnd.turn,  # turn
-            (  # live
-                LiveCard(CARDS[live.card_index], live.owner, live.source)
-                if live is not None
-                else None
-            ),
-            rnd.pile_left,  # pile_left
-            tuple(map(_DISCARDS.__getitem__, rnd.discards)),  # discards
-            tuple(seats),  # seats
-            seat,  # view
-            round_end(self.game) if ply == self.plies else None,  # finish
+            ply=ply, plies=self.plies, event=event.text() if event else None,
+            claim=self.claim(ply), phase=rnd.phase, expected=rnd.expected(), turn=rnd.turn,
+            comments=tuple(event.comments if event else self.record.comments), live=live,
+            pile_left=rnd.pile_left, discards=tuple(map(_DISCARDS.__getitem__, rnd.discards)),
+            seats=tuple(seats), view=seat,
+            finish=round_end(self.game) if ply == self.plies else None,
         )
 
     def claim(self, ply: int) -> ClaimMade | None:
@@ -437,19 +415,11 @@ def round_end(game: Game) -> RoundEnd:
     melds += [FinishMeld(m.kind, m.cards, m.points(rs, exposed=False), False)
               for m in f.hidden_melds]
     return RoundEnd(
-        outcome=f.outcome,
-        seat=f.seat,
-        on=f.on,
-        points=f.points,
-        exposed_points=f.exposed_points,
-        hidden_points=f.hidden_points,
-        lucky_card=f.lucky_card,
-        lucky_bonus=f.lucky_bonus,
-        settlement=dict(sorted(f.settlement.items())),
-        result=f.result_tag,
-        melds=tuple(melds),
-        declared_split=f.declared_split,
-        best_hidden_points=f.best_hidden_points,
+        outcome=f.outcome, seat=f.seat, on=f.on, points=f.points,
+        exposed_points=f.exposed_points, hidden_points=f.hidden_points,
+        lucky_card=f.lucky_card, lucky_bonus=f.lucky_bonus,
+        settlement=dict(sorted(f.settlement.items())), result=f.result_tag, melds=tuple(melds),
+        declared_split=f.declared_split, best_hidden_points=f.best_hidden_points,
     )
 
 
