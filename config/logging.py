@@ -82,7 +82,7 @@ def _json_formatter() -> dict[str, Any]:
 def logging_config(level: str, fmt: str) -> dict[str, Any]:
     """The dictConfig for `level` (a logging level name) in format `fmt` ("plain" or "json")."""
     if fmt not in FORMATS:
-        raise ValueError(f"log format {fmt!r} is not one of {', '.join(FORMATS)}")
+        raise ValueError(f"LOG_FORMAT={fmt!r} is not one of {', '.join(FORMATS)}")
     return {
         "version": 1,
         "disable_existing_loggers": False,
