@@ -67,10 +67,8 @@ class SeatFactsSerializer(SeatSerializer):
 
     class Meta(SeatSerializer.Meta):
         fields = SeatSerializer.Meta.fields + [
-            name
-            for name in SEAT_FACT_FIELDS
-            if name not in ("seat", "name", "is_dealer", "won", "finisher", "points", "delta")
-        ]
+            name for name in SEAT_FACT_FIELDS
+            if name not in {*SeatSerializer.Meta.fields, "is_dealer"}]
 
 
 class GameSerializer(serializers.ModelSerializer[Game]):

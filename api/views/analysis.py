@@ -23,7 +23,7 @@ from api.serializers.analysis import (
     result_json,
 )
 from api.schema.games import ANALYSIS
-from api.views.base import ApiViewMixin
+from api.views.base import ApiViewMixin, valid
 from common.rates import RateLimited
 from jobs.analysis import Parameters, active_job, last_job, request_analysis
 from jobs.models import Job
@@ -73,9 +73,7 @@ class GameAnalysisView(ApiViewMixin, generics.GenericAPIView):  # type: ignore[t
 
     def post(self, request: Request, id: int) -> Response:
         game = get_object_or_404(Game.objects.only("pk"), pk=id)
-        data = AnalysisRequest(data=request.data)
-        data.is_valid(raise_exception=True)
-        params = Parameters.of(**data.validated_data)
+        params = Parameters.of(**valid(AnalysisRequest, request.data))
         try:
             got = request_analysis(game, request.user, params)
         except RateLimited as exc:

@@ -27,7 +27,7 @@ from api.serializers.tokens import (
     TokenRequestSerializer,
     TokenSerializer,
 )
-from api.views.base import ApiViewMixin
+from api.views.base import ApiViewMixin, valid
 from records.models import MAX_ID
 from records.tokens import ApiToken, TooManyTokens, create_token, revoke_token, rotate_token
 
@@ -86,9 +86,7 @@ def _cool_off() -> float:
 
 def check_password(request: Request) -> tuple[Any, dict[str, Any]]:
     """The user a password exchange names, and the fields of its request."""
-    form = PasswordSerializer(data=request.data)
-    form.is_valid(raise_exception=True)
-    fields = dict(form.validated_data)
+    fields = valid(PasswordSerializer, request.data)
     credentials = {"username": fields.pop("username"), "password": fields.pop("password")}
     try:
         # The Django request: django-axes reads the address and records the attempt on it.
@@ -140,9 +138,7 @@ class TokenListView(ApiViewMixin, APIView):
         return Response(TokenSerializer(tokens, many=True).data)
 
     def post(self, request: Request) -> Response:
-        form = TokenRequestSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        return new_token(request.user, **form.validated_data)
+        return new_token(request.user, **valid(TokenRequestSerializer, request.data))
 
 
 @TOKEN_DETAIL

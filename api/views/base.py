@@ -65,6 +65,13 @@ class BrowsableApiCspMixin:
         return response
 
 
+def valid(serializer_class: type[Serializer[Any]], data: Any) -> dict[str, Any]:
+    """`data` as the serializer validates it; a 400 names each bad field."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
 # Mixed into every API view (before the DRF base class). A comment, not a docstring: the
 # schema takes an operation's description from its view's docstring, which a view without
 # one would inherit from here (each operation has its own; tests/api/test_schema.py).
@@ -98,9 +105,8 @@ class ApiViewMixin(BrowsableApiCspMixin):
 
     def query(self) -> dict[str, Any]:
         """This operation's query parameters, checked (a 400 names each bad one)."""
-        query = self.queries[self.operation](data=self.request.query_params)  # type: ignore[attr-defined]
-        query.is_valid(raise_exception=True)
-        return dict(query.validated_data)
+        query = self.queries[self.operation]
+        return valid(query, self.request.query_params)  # type: ignore[attr-defined]
 
     def allowed_query(self) -> set[str]:
         """The names `queries` declares, and a list's filters (the export's too) and pages."""

@@ -36,7 +36,7 @@ from api.serializers.drafts import (
     draft_json,
 )
 from api.schema.drafts import DRAFTS
-from api.views.base import ApiViewMixin
+from api.views.base import ApiViewMixin, valid
 from drafts import services
 from drafts.models import Draft
 from fourcolor.errors import FcnError, FcnSyntaxError
@@ -123,9 +123,7 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
             return self._answer(services.user_drafts(request.user).get(pk=self._pk()))
 
     def partial_update(self, request: Request, pk: str) -> Response:
-        body = DraftUpdateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        return self._run(services.update_draft, body.validated_data)
+        return self._run(services.update_draft, valid(DraftUpdateSerializer, request.data))
 
     def destroy(self, request: Request, pk: str) -> Response:
         with refusals():
@@ -152,9 +150,8 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
 
     @action(detail=True, methods=["put"], url_path=r"events/(?P<ply>[0-9]{1,9})")
     def comment(self, request: Request, pk: str, ply: str) -> Response:
-        body = DraftCommentSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        return self._run(services.set_comment, int(ply), body.validated_data["comment"])
+        comment = valid(DraftCommentSerializer, request.data)["comment"]
+        return self._run(services.set_comment, int(ply), comment)
 
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, pk: str) -> Response:

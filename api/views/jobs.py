@@ -21,7 +21,7 @@ from api.serializers.jobs import (
     JobSerializer,
     RevalidateRequest,
 )
-from api.views.base import ApiViewMixin
+from api.views.base import ApiViewMixin, valid
 from jobs.analysis import Parameters
 from jobs.batches import submit_batch
 from jobs.models import Job
@@ -54,15 +54,12 @@ class JobViewSet(
 
     @action(detail=False, methods=["post"], permission_classes=[IsAdminUser])
     def revalidate(self, request: Request) -> Response:
-        options = RevalidateRequest(data=request.data)
-        options.is_valid(raise_exception=True)
-        return _started(submit_revalidate(request.user, **options.validated_data), request)
+        options = valid(RevalidateRequest, request.data)
+        return _started(submit_revalidate(request.user, **options), request)
 
     @action(detail=False, methods=["post"], permission_classes=[IsAdminUser])
     def analyse(self, request: Request) -> Response:
-        options = AnalyseRequest(data=request.data)
-        options.is_valid(raise_exception=True)
-        data = options.validated_data
+        data = valid(AnalyseRequest, request.data)
         params = Parameters.of(data.get("samples"), data.get("seed"))
         return _started(submit_batch(request.user, params, games=data.get("games"),
                                      player=data.get("player"), limit=data.get("limit")),
