@@ -24,9 +24,8 @@ from config import gunicorn_errors  # noqa: E402
 
 # Loopback: the proxy in front connects here (`--bind 0.0.0.0:8000`, `--bind unix:/run/x.sock`).
 bind = ["127.0.0.1:8000"]
-# Sync workers: each holds one request; the views are CPU- and database-bound, not slow I/O.
+# Gunicorn's sync workers: each holds one request; the views are CPU- and database-bound.
 workers = 2 * multiprocessing.cpu_count() + 1
-worker_class = "sync"
 # A request still running after this many seconds has its worker killed and restarted: large
 # uploads go to background jobs, so the web needs no more than this.
 timeout = 60
@@ -54,8 +53,6 @@ forwarded_allow_ips = "127.0.0.1,::1"
 # (config/gunicorn_errors.py), never gunicorn's HTML page.
 limit_request_line = 8190
 gunicorn_errors.install()
-limit_request_fields = 100
-limit_request_field_size = 8190
 
 # --- Logging ----------------------------------------------------------------------------------
 
@@ -66,7 +63,6 @@ accesslog = None
 access_log_format = (
     '%(h)s "%(r)s" %(s)s %(B)s %(D)sus id=%({x-request-id}o)s "%(a)s"'
 )
-errorlog = "-"
 loglevel = settings.LOG_LEVEL.lower()
 # Gunicorn's own lines (worker boots, timeouts) in the application's format (LOG_FORMAT).
 logconfig_dict = settings.LOGGING
