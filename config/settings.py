@@ -195,7 +195,6 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "common.proxies.client_address"
 AXES_USERNAME_CALLABLE = "config.signin.username_of"
 AXES_LOCKOUT_CALLABLE = "config.signin.locked_out"
-AXES_HTTP_RESPONSE_CODE = 429
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -220,7 +219,6 @@ ACCOUNT_FORMS = {
     "set_password": "web.accounts.forms.SetPasswordForm",
 }
 globals().update(account_settings(EMAIL_AVAILABLE))
-ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = EMAIL_SUBJECT_PREFIX
 # Failed sign-ins are counted by django-axes alone (one lockout, one message).
