@@ -133,14 +133,14 @@ class DraftViewSet(ApiViewMixin, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def events(self, request: Request, pk: str) -> Response:
         body = DraftEventSerializer(data=request.data)
-        valid = body.is_valid()
+        well_formed = body.is_valid()
         text = request.data.get("event") if hasattr(request.data, "get") else None
-        if isinstance(text, str) and (valid or set(body.errors) == {"event"}):
+        if isinstance(text, str) and (well_formed or set(body.errors) == {"event"}):
             try:
                 Event.parse(text)  # text that is not FCN: 400 `syntax`, in the engine's words
             except FcnSyntaxError as error:
                 raise RecordSyntax(error) from None
-        if not valid:
+        if not well_formed:
             raise ValidationError(body.errors)
         data = body.validated_data
         with refusals():

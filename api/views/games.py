@@ -29,6 +29,7 @@ from api.caching import (
     not_modified,
     validators,
 )
+from api.filters import ApiGameFilter
 from api.game_object import export_response, game_json, games_queryset
 from api.pagination import CursorPagination, forward_from, link_header, next_batch
 from api.renderers import CanonicalFcnRenderer, FcnRenderer, NdjsonRenderer
@@ -44,7 +45,6 @@ from api.serializers.games import (
 )
 from api.views.base import ApiViewMixin
 from records.deletion import can_delete, delete_game
-from api.filters import ApiGameFilter as GameFilter
 from records.models import Game
 
 
@@ -70,7 +70,7 @@ class GameViewSet(
     queryset = Game.objects.all()
     permission_classes = [IsAuthenticatedOrReadOnly]
     filter_backends = [DjangoFilterBackend]
-    filterset_class = GameFilter
+    filterset_class = ApiGameFilter
     pagination_class = CursorPagination
     queries = {"export": ExportQuery, "ply": PlyQuery, "plies": PlyRangeQuery,
                "destroy": DeleteQuery}
