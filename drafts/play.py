@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import fourcolor
-from fourcolor.cards import CARDS, Card, deck_copies, parse_card
+from fourcolor.cards import CARDS, deck_copies, parse_card
 from fourcolor.claims import CLAIM_KINDS
 from fourcolor.errors import FcnError, IllegalMoveError, IllegalRecordError
 from fourcolor.game import Game
@@ -37,10 +37,6 @@ OWN_TAGS = ("Ruleset", "Dealer", "Result")
 _ROWS = {"m": "claim", "h": "call"}
 
 
-def _cards(tokens: Any) -> tuple[Card, ...]:
-    return tuple(parse_card(token) for token in tokens)
-
-
 def seat_size(draft: Draft, seat: int) -> int:
     """How many cards `seat` is dealt: the dealer 21, the others 20."""
     return 21 if seat == draft.dealer else 20
@@ -54,12 +50,11 @@ def record_of(draft: Draft, played: int | None = None, result: str = "*") -> Rec
     tags["Dealer"] = str(draft.dealer)
     tags.update(draft.tags)
     tags["Result"] = result
-    deal = {seat: _cards(draft.deal.get(str(seat), ())) for seat in range(1, len(draft.seats) + 1)}
+    deal = {seat: tuple(parse_card(token) for token in draft.deal.get(str(seat), ()))
+            for seat in range(1, len(draft.seats) + 1)}
     count = draft.position if played is None else played
-    events = []
-    for entry in draft.events[:count]:
-        event = Event.parse(entry["event"])
-        events.append(event._replace(comments=tuple(entry.get("comments", ()))))
+    events = [Event.parse(entry["event"])._replace(comments=tuple(entry.get("comments", ())))
+              for entry in draft.events[:count]]
     return Record(tags=tags, deal=deal, events=events, comments=list(draft.comments))
 
 

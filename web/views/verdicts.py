@@ -42,10 +42,7 @@ def verdict_rows(report: ImportReport) -> list[dict[str, Any]]:
         # games' details (each still links to its game) rather than fail the whole page.
         games = {}
     variants = getattr(report, "variants", {})  # a check's valid records (CheckReport)
-    rows = []
-    for result in report.results:
-        rows.append(_row(result, games, variants.get(result.index, "")))
-    return rows
+    return [_row(result, games, variants.get(result.index, "")) for result in report.results]
 
 
 def _row(result: RecordResult, games: dict[int, Game], variant: str) -> dict[str, Any]:
