@@ -22,7 +22,7 @@ from .round import LIVE, Round
 from .notation import Record
 from .decisions import PASS, Option, Point, decision_points
 from .inference import HandSampler, History
-from .marks import EXTEND, KEEP, THRESHOLDS, VERDICTS, Z, judge, screened, unit, verdict
+from .marks import EXTEND, KEEP, Z, judge, screened, unit, verdict
 from .playout import greedy_playout
 
 DEFAULT_SAMPLES = 128
@@ -278,17 +278,3 @@ def analyse(
         seed=seed,
         engine=__version__,
     )
-
-
-__all__ = [
-    "DEFAULT_SAMPLES",
-    "THRESHOLDS",
-    "VERDICTS",
-    "Analysis",
-    "Decision",
-    "OptionValue",
-    "SeatSummary",
-    "advise",
-    "analyse",
-    "verdict",
-]

@@ -130,7 +130,3 @@ def _live_points(
         if len(options) >= 2:
             out.append(Point(before, at + 1, seat, options, played))
     return out
-
-
-
-__all__ = ["PASS", "Option", "Point", "claim_of", "decision_points", "outranks"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import CARDS, Card
-from .claims import TAKEN_FROM, ClaimRight, Live, skipped_seats, taken_from
+from .claims import ClaimRight, Live, skipped_seats, taken_from
 from .game import Game
 from .match import is_below_threshold
 from .round import ClaimRecord, Round
@@ -29,7 +29,7 @@ class SeatFacts:
     finisher: bool
     won: bool
     forced: bool
-    won_on: str | None  # one of TAKEN_FROM when the seat won
+    won_on: str | None  # one of claims.TAKEN_FROM when the seat won
     dealt_in: bool
     points: int | None
     delta: int
@@ -201,6 +201,3 @@ def _count_claims(game: Game, turns: list[int]) -> tuple[list[int], ...]:
 
 
 _CHI, _OWN_DRAW, _PONG, _GAN = ClaimRight.CHI, ClaimRight.OWN_DRAW, ClaimRight.PONG, ClaimRight.GAN
-
-
-__all__ = ["TAKEN_FROM", "SeatFacts", "SeatFactsObserver", "finish_taken_from", "seat_facts"]

@@ -96,6 +96,3 @@ def validate(
             "record.result", value=stated, value2=finish.result_tag, **_where(record, end, None)
         )
     return Game(record, ruleset, finish, state, state.claims_log)
-
-
-__all__ = ["Game", "PlyObserver", "validate"]

@@ -105,9 +105,7 @@ def greedy_choice(state: Round, seat: int, *, patient: bool = False) -> str | No
     listed = [e for e in state.legal_events() if e.seat == seat and e.verb in "mwx"]
     if not listed:
         return None
-    bots: list[Bot] = [
-        GreedyBot(random.Random(0), patient=patient) for _ in range(state.players)
-    ]
+    bots: list[Bot] = [GreedyBot(random.Random(0), patient=patient) for _ in range(state.players)]
     table = _Table(state.copy(), bots)
     live = state.live if state.phase == LIVE else None
     if live is None:
@@ -380,6 +378,3 @@ def generate_match(
         finish = game.finish
         dealer = next_dealer(finish.outcome, finish.seat, dealer, players, is_below_threshold(game))
     return records
-
-
-__all__ = ["BOTS", "AnalystBot", "generate_match", "generate_record", "make_bot", "play_out"]

@@ -455,6 +455,3 @@ def _counts(kinds: Sequence[int]) -> list[int]:
     for k in kinds:
         counts[k] += 1
     return counts
-
-
-__all__ = ["History", "HandSampler", "unseen"]

@@ -75,6 +75,3 @@ class Match:
                     f"round {number}: {actual} deals, but the rules name {rnd.expected_dealer}"
                 )
         return out
-
-
-__all__ = ["Match", "MatchRound", "is_below_threshold", "next_dealer"]

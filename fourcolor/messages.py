@@ -282,6 +282,3 @@ _FORMATTER = _English()
 def render(code: str, params: Mapping[str, Any]) -> str:
     """The English message of `code` with `params`."""
     return _FORMATTER.vformat(MESSAGES[code][1], (), params)
-
-
-__all__ = ["MELD_LABELS", "MESSAGES", "WAITING", "WORDS", "render"]

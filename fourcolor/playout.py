@@ -350,6 +350,3 @@ def greedy_playout(
         return state.end_of_record().settlement
     careful = frozenset(range(1, state.players + 1)) - frozenset(reckless)
     return _Table(state, rng, careful, frozenset(patient)).play(declining)
-
-
-__all__ = ["greedy_playout"]

@@ -421,20 +421,3 @@ def round_end(game: Game) -> RoundEnd:
         settlement=dict(sorted(f.settlement.items())), result=f.result_tag, melds=tuple(melds),
         declared_split=f.declared_split, best_hidden_points=f.best_hidden_points,
     )
-
-
-__all__ = [
-    "ClaimMade",
-    "Discard",
-    "FinishMeld",
-    "LiveCard",
-    "MeldShown",
-    "MissedWin",
-    "PlyReview",
-    "PlyState",
-    "Replay",
-    "RoundEnd",
-    "SeatState",
-    "Wait",
-    "round_end",
-]

@@ -97,15 +97,3 @@ def missed_win_json(missed: MissedWin) -> dict[str, Any]:
 
 def review_json(review: Iterable[PlyReview]) -> list[dict[str, Any]]:
     return [value_json(item) for item in review]
-
-
-__all__ = [
-    "claim_json",
-    "missed_win_json",
-    "review_json",
-    "round_end_json",
-    "state_json",
-    "states_json",
-    "tokens",
-    "value_json",
-]

@@ -279,13 +279,3 @@ def best_split(cards: Iterable[Card], ruleset: Ruleset) -> Split | None:
     """The maximum hidden score over all ways to split `cards` into melds of `ruleset`, and a
     split that gives it; None when the cards do not split. No cards split into no melds (0)."""
     return best_split_counts(counts_of(cards), ruleset)
-
-
-__all__ = [
-    "RANK_BLOCK",
-    "Split",
-    "best_points",
-    "best_split",
-    "best_split_counts",
-    "block_splits",
-]

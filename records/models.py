@@ -47,7 +47,7 @@ class Outcome(models.TextChoices):
 
 
 class WinSource(models.TextChoices):
-    """Whose card ended the round (`fourcolor.facts.TAKEN_FROM`): the finisher's own draw,
+    """Whose card ended the round (`fourcolor.claims.TAKEN_FROM`): the finisher's own draw,
     another seat's draw, or a discard."""
 
     SELF_DRAW = "self_draw", _("own draw")

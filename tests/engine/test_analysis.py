@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import fourcolor
-from fourcolor.analysis import DEFAULT_SAMPLES, THRESHOLDS, VERDICTS, Analysis, analyse, verdict
+from fourcolor.analysis import DEFAULT_SAMPLES, Analysis, analyse
+from fourcolor.marks import THRESHOLDS, VERDICTS, verdict
 from fourcolor.marks import KEEP, SCREEN_Z, SURE, Z
 from fourcolor.marks import judge as _judge
 from fourcolor.marks import margin as _margin
