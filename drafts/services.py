@@ -182,10 +182,8 @@ def update_draft(user: Any, pk: int, fields: Mapping[str, Any]) -> Draft:
         fixed = [name for name in ("ruleset", "dealer", "deal") if name in fields]
         if fixed and draft.events:
             raise DraftConflict("events", what=fixed[0])
-        if "ruleset" in fields:
-            draft.ruleset = fields["ruleset"]
-        if "dealer" in fields:
-            draft.dealer = fields["dealer"]
+        draft.ruleset = fields.get("ruleset", draft.ruleset)
+        draft.dealer = fields.get("dealer", draft.dealer)
         if "deal" in fields:
             draft.deal = {str(k): list(v) for k, v in fields["deal"].items()}
         check_head(draft)
