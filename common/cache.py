@@ -29,6 +29,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -200,31 +201,25 @@ def _seconds(expires: Any) -> float:
 
 
 class RedisCache(DjangoRedisCache):
-    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
-        super().__init__(server, params)
-        self._count_script: Any = None
-        self._uncount_script: Any = None
+    @cached_property
+    def _scripts(self) -> tuple[Any, Any]:
+        """The counting and uncounting scripts (registered once, loaded by their first call)."""
+        client = self._cache.get_client(write=True)
+        return client.register_script(_COUNT_SCRIPT), client.register_script(_UNCOUNT_SCRIPT)
 
     def count_hits(self, windows: Sequence[tuple[str, int]],
                    now: float, cost: int = 1) -> list[tuple[int, float]]:
         """One script: as DatabaseCache.count_hits. Redis's clock times the windows (`now` is
         the caller's, for the other stores)."""
-        client = self._cache.get_client(write=True)
-        if self._count_script is None:
-            self._count_script = client.register_script(_COUNT_SCRIPT)
-            self._uncount_script = client.register_script(_UNCOUNT_SCRIPT)
         keys = [self.make_and_validate_key(name) for name, _ in windows]
-        answer = self._count_script(keys, [int(cost), *(window * 1000 for _, window in windows)],
-                                    client)
+        answer = self._scripts[0](keys, [int(cost), *(window * 1000 for _, window in windows)],
+                                  self._cache.get_client(write=True))
         return [(int(answer[i]), int(answer[i + 1]) / 1000) for i in range(0, len(answer), 2)]
 
     def uncount_hits(self, names: Sequence[str], now: float, cost: int = 1) -> None:
         """As DatabaseCache.uncount_hits."""
-        client = self._cache.get_client(write=True)
-        if self._count_script is None:
-            self.count_hits([], now)  # registers both scripts
-        self._uncount_script([self.make_and_validate_key(name) for name in names], [int(cost)],
-                             client)
+        self._scripts[1]([self.make_and_validate_key(name) for name in names], [int(cost)],
+                         self._cache.get_client(write=True))
 
 
 # KEYS: the counters; ARGV: the cost, then each counter's window in ms. A counter without an
