@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.core.validators import ProhibitNullCharactersValidator
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from fourcolor.rulesets import MAX_PLAYERS, RULESETS
@@ -120,6 +121,16 @@ class DateRangeForm(forms.Form):
         return data
 
 
+def suggest_attrs(name: str) -> dict[str, str]:
+    """A player-name input that site.js completes as one types, from the API's player search
+    (part of a name, most rounds first); without the script it is a plain text box."""
+    return {
+        "data-suggest": reverse("api:player-list"),
+        "list": f"{name}-suggestions",
+        "autocomplete": "off",
+    }
+
+
 def use_date_pickers(form: forms.Form) -> None:
     """`since` and `until` as <input type="date">, which reads ISO dates in every language."""
     for name in ("since", "until"):
@@ -148,9 +159,8 @@ class DraftStartForm(HouseRulesForm):
         for number in range(1, MAX_PLAYERS + 1):  # seat1 ... seat8, the first two required
             self.fields[f"seat{number}"] = forms.CharField(
                 label=_("Seat %(number)s") % {"number": number}, max_length=100,
-                required=number <= 2, widget=forms.TextInput(attrs={
-                    "data-suggest": "/api/v1/players/", "list": f"seat{number}-names",
-                    "autocomplete": "off"}))
+                required=number <= 2,
+                widget=forms.TextInput(attrs=suggest_attrs(f"seat{number}")))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -9,14 +9,13 @@ from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from ratings.models import ANY_PLAYERS, ANY_RULESET, PlayerTotals
 from records.filters import DEFAULT_ORDERING, ORDERING_FIELDS, GameFilter
 from records import search as name_search
 from records.models import Game, GameSeat, NameWord, Player
-from web.forms import use_date_pickers
+from web.forms import suggest_attrs, use_date_pickers
 from records.paging import EstimatingPaginator
 
 PAGE_SIZE = 50
@@ -42,16 +41,6 @@ def paginate(request: HttpRequest, queryset: QuerySet[Game], size: int | None = 
     count."""
     paginator = EstimatingPaginator(queryset, size or PAGE_SIZE, counted=counted)
     return paginator.get_page(request.GET.get("page"))
-
-
-def suggest_attrs(name: str) -> dict[str, str]:
-    """A player-name input that site.js completes as one types, from the API's player search
-    (part of a name, most rounds first); without the script it is a plain text box."""
-    return {
-        "data-suggest": reverse("api:player-list"),
-        "list": f"{name}-suggestions",
-        "autocomplete": "off",
-    }
 
 
 def web_filter(request: HttpRequest, queryset: QuerySet[Game]) -> GameFilter:
