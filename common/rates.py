@@ -1,19 +1,17 @@
 """The one rate limiter of every write a visitor can repeat, web and API alike.
 
-Each scope has one or more rates, `"20/minute,120/hour"`: a burst rate and a sustained one.
-A request passes only when it is within every rate of its scope. Each rate is a counter per
-client in a fixed window (the cache's count_hits): the window opens with the client's first
-request and lasts the rate's period (a minute, an hour, ...); the requests it allows are
-counted, and when it ends the count starts again. So a burst spends the minute's allowance and
-waits under a minute, instead of the hour's allowance and an hour; only a client that keeps
-going meets the hourly rate. A request costs one atomic increment of the cache (one statement
-on the database, one script on Redis) for all its rates; a refused request is taken back (a
-second one), so refusals spend no allowance. A fixed window lets a client that waits for a
-window's last moment send up to twice a rate across the change of windows, never more.
+Each scope has one or more rates, `"20/minute,120/hour"` (a burst rate and a sustained one); a
+request passes only when it is within every rate of its scope. Each rate is a counter per
+client in a fixed window (the cache's `count_hits`) that opens with the client's first request
+and lasts the rate's period, then counts again from nothing: a burst spends the minute's
+allowance and waits under a minute; only a client that keeps going meets the hourly rate. A
+request costs one atomic increment of the cache for all its rates; a refused one is taken back
+(a second), so refusals spend no allowance. Across the change of windows a client may send up
+to twice a rate, never more.
 
-Rates come from `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` (environment variables
-API_THROTTLE_ANON, _USER, _UPLOAD, _EXPORT, _DRAFTS); a scope missing there falls back to
-DEFAULT_RATES, and `analysis` to ANALYSIS_REQUESTS_PER_HOUR an hour. The scopes of writes:
+Rates come from `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` (API_THROTTLE_ANON, _USER, _UPLOAD,
+_EXPORT, _DRAFTS); a scope missing there falls back to DEFAULT_RATES, and `analysis` to
+ANALYSIS_REQUESTS_PER_HOUR an hour. The scopes of writes:
 
 - `upload`: the upload page and the API upload, one allowance for both (per user);
 - `check`: the check page (per user, or per address for visitors without an account);
@@ -22,9 +20,9 @@ DEFAULT_RATES, and `analysis` to ANALYSIS_REQUESTS_PER_HOUR an hour. The scopes 
   only when the request queues work (jobs.analysis), not when it finds the analysis stored;
 - `anon`, `user`, `export`: the API's reads (api.throttling adapts this to DRF's throttles).
 
-Counters live in the default cache: Redis with REDIS_URL, otherwise the database, so every
-gunicorn worker and machine counts together. Clients are told apart by
-`common.proxies.client_address` (NUM_PROXIES). Sign-in lockout is django-axes', not this.
+Counters live in the default cache (Redis with REDIS_URL, otherwise the database), so every
+worker and machine counts together; clients are told apart by `common.proxies.client_address`
+(NUM_PROXIES). Sign-in lockout is django-axes', not this.
 """
 
 from __future__ import annotations
