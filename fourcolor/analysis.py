@@ -105,10 +105,6 @@ def _playout(world: Round, option: Option, seat: int, rng_seed: str) -> float:
     return float(greedy_playout(world, random.Random(rng_seed), declining=seat)[seat])
 
 
-def _is_win(option: Option) -> bool:
-    return option.event is not None and option.event.verb == "w"
-
-
 def deal_chains(
     history: History | None, state: Round, before: int, seat: int, rng: random.Random,
     samples: int = DEFAULT_SAMPLES,
@@ -162,7 +158,8 @@ def _rate(
         # that chose them would flatter them (the best of several noisy means is too high).
         fresh = screen if len(kept) < len(options) and total > screen else 0
         judged = [r[fresh:] if k in kept else r for k, r in enumerate(results)]
-        judgement = judge(judged, active, [_is_win(o) for o in options], played_at, scale, z)
+        wins = [o.event is not None and o.event.verb == "w" for o in options]
+        judgement = judge(judged, active, wins, played_at, scale, z)
         if not judgement.unclear or total >= samples * EXTEND:
             break
         # The next deals go to the options still in the race: the one played, the top one and

@@ -15,7 +15,7 @@ from typing import Any
 
 from .cards import Card
 from .melds import Meld
-from .replay import ClaimMade, MissedWin, PlyReview, PlyState, RoundEnd
+from .replay import MissedWin, PlyReview, PlyState
 
 # The written values by id, each kept beside its JSON so that no id is reused while they are
 # written: what `states_json` shares between the states of one replay.
@@ -64,10 +64,8 @@ def tokens(cards: Iterable[Card]) -> list[str]:
     return [card.token for card in cards]
 
 
-def state_json(state: PlyState) -> dict[str, Any]:
-    """The table at a ply; `finish` only at the last ply."""
-    data: dict[str, Any] = value_json(state)
-    return data
+# Each replay value's JSON, by the name of the value its callers write: `value_json`.
+state_json = round_end_json = claim_json = missed_win_json = value_json
 
 
 def states_json(states: Iterable[PlyState]) -> Iterator[dict[str, Any]]:
@@ -78,21 +76,6 @@ def states_json(states: Iterable[PlyState]) -> Iterator[dict[str, Any]]:
     written: Written = {}
     for state in states:
         yield value_json(state, written)
-
-
-def round_end_json(end: RoundEnd) -> dict[str, Any]:
-    data: dict[str, Any] = value_json(end)
-    return data
-
-
-def claim_json(claim: ClaimMade | None) -> dict[str, Any] | None:
-    data: dict[str, Any] | None = value_json(claim)
-    return data
-
-
-def missed_win_json(missed: MissedWin) -> dict[str, Any]:
-    data: dict[str, Any] = value_json(missed)
-    return data
 
 
 def review_json(review: Iterable[PlyReview]) -> list[dict[str, Any]]:

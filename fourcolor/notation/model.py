@@ -28,8 +28,6 @@ TAG_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 TURN_NUMBER_RE = re.compile(r"^[0-9]+\.+$")
 DEAL_RE = re.compile(r"^\s*([0-9]+)\s*:")
 LINE_WIDTH = 79
-# Seat1, Seat2, ...: more than a record can have tags, so the seats always end before these do.
-_SEAT_KEYS = tuple(f"Seat{n}" for n in range(1, MAX_TAGS + 2))
 
 
 @dataclass
@@ -85,15 +83,8 @@ class Record:
 def seat_names(tags: dict[str, str]) -> tuple[str, ...]:
     """The values of Seat1, Seat2, ... up to the first one missing."""
     names: list[str] = []
-    for key in _SEAT_KEYS:
-        name = tags.get(key)
-        if name is None:
-            return tuple(names)
+    while (name := tags.get(f"Seat{len(names) + 1}")) is not None:
         names.append(name)
-    n = len(names) + 1
-    while f"Seat{n}" in tags:  # more seats than a parsed record can have: a record built by hand
-        names.append(tags[f"Seat{n}"])
-        n += 1
     return tuple(names)
 
 
