@@ -93,15 +93,8 @@ class Event(NamedTuple):
 
     def canonical(self) -> Event:
         if self.verb in "mwch":
-            return Event(
-                self.seat,
-                self.verb,
-                tuple(sort_cards(self.cards)),
-                tuple(tuple(sort_cards(g)) for g in self.groups),
-                self.comments,
-                self.line,
-                self.col,
-            )
+            groups = tuple(tuple(sort_cards(g)) for g in self.groups)
+            return self._replace(cards=tuple(sort_cards(self.cards)), groups=groups)
         return self
 
 
