@@ -118,11 +118,9 @@ def greedy_choice(state: Round, seat: int, *, patient: bool = False) -> str | No
 
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
-    """A bot of `kind` (one of `BOTS`, `analyst:SAMPLES`, `analyst-uniform[:SAMPLES]`: the
-    analyst with the other hands dealt uniformly, not inferred, `patient`:
-    `GreedyBot(patient=True)`, or `reckless`: the greedy bot
-    without its two bga rules, `GreedyBot(careful=False)`, as the demo archive plays) drawing its
-    random choices from `rng`; `ValueError` for another kind."""
+    """A bot of `kind`, drawing its random choices from `rng`: one of `BOTS`, `analyst:SAMPLES`,
+    `analyst-uniform[:SAMPLES]` (the other hands dealt uniformly, not inferred) or `reckless`
+    (`GreedyBot(careful=False)`, as the demo archive plays); `ValueError` for another kind."""
     name, _, samples = kind.partition(":")
     if name in ("analyst", "analyst-uniform"):
         if samples and not (samples.isdigit() and 1 <= int(samples) <= 10_000):

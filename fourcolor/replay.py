@@ -154,10 +154,6 @@ class _Made(dict[_K, _V]):
         return made
 
 
-def _discard(pair: tuple[int, Card]) -> Discard:
-    return Discard(*pair)
-
-
 def _shown(ruleset: Ruleset, meld: Meld) -> MeldShown:
     return MeldShown(meld.kind, meld.cards, meld.points(ruleset, exposed=True))
 
@@ -168,7 +164,7 @@ def _cards(counts: tuple[int, ...]) -> tuple[Card, ...]:
 
 # Discards are interned (there are at most 4 x 28 of them), keyed by the round's own
 # (seat, card) pairs.
-_DISCARDS: _Made[tuple[int, Card], Discard] = _Made(_discard)
+_DISCARDS: _Made[tuple[int, Card], Discard] = _Made(lambda pair: Discard(*pair))
 
 
 @dataclass(frozen=True)

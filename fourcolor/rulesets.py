@@ -78,43 +78,36 @@ class SwitchesError(RulesetError):
 MeldPlan = tuple[tuple["Card", ...], tuple[tuple[int, int], ...], "Meld | None"]
 
 
+@dataclass(slots=True, eq=False)
 class RulesetCaches:
     """The engine's memo tables for one ruleset, kept on the ruleset itself: they live and die
     with it, so a copy (`with_switches`, a house ruleset) never shares or inherits answers, and
     nothing is keyed by name or `id()`. Each table belongs to one module, named beside it."""
 
-    __slots__ = (
-        "points",
-        "classified",
-        "plans",
-        "melds_with",
-        "split_tables",
-        "bot_choices",
-        "ready_discards",
-        "rank_rules",
+    # (kind, rank) -> points: `Ruleset.points`.
+    points: dict[tuple[str, str], Points | None] = field(default_factory=dict)
+    # cards as given -> meld or None: `melds.classify` (bounded: few groups recur).
+    classified: dict[tuple[Card, ...], Meld | None] = field(default_factory=dict)
+    # (meld cards, live card) -> plan: `Round._check_meld` (bounded).
+    plans: dict[tuple[tuple[Card, ...], Card], MeldPlan] = field(default_factory=dict)
+    # (card index, copies held, other colours held, partners held) -> melds:
+    # `moves.melds_with` (at most 28 * 4 * 16 * 2 keys).
+    melds_with: dict[tuple[int, int, int, bool], tuple[Meld, ...]] = field(default_factory=dict)
+    # The best split's rank tables: `split.best_points`, built on first use.
+    split_tables: _RankTables | None = None
+    # (id of a `melds_with` tuple of this table, the seat's relation to the live card) ->
+    # the greedy bot's meld and right: `playout` (rulesets without locked sets). The
+    # tuples are the ones in `melds_with` above, alive as long as this table.
+    bot_choices: dict[tuple[int, int], tuple[Meld, ClaimRight] | None] = field(
+        default_factory=dict
     )
-
-    def __init__(self) -> None:
-        # (kind, rank) -> points: `Ruleset.points`.
-        self.points: dict[tuple[str, str], Points | None] = {}
-        # cards as given -> meld or None: `melds.classify` (bounded: few groups recur).
-        self.classified: dict[tuple[Card, ...], Meld | None] = {}
-        # (meld cards, live card) -> plan: `Round._check_meld` (bounded).
-        self.plans: dict[tuple[tuple[Card, ...], Card], MeldPlan] = {}
-        # (card index, copies held, other colours held, partners held) -> melds:
-        # `moves.melds_with` (at most 28 * 4 * 16 * 2 keys).
-        self.melds_with: dict[tuple[int, int, int, bool], tuple[Meld, ...]] = {}
-        # The best split's rank tables: `split.best_points`, built on first use.
-        self.split_tables: _RankTables | None = None
-        # (id of a `melds_with` tuple of this table, the seat's relation to the live card) ->
-        # the greedy bot's meld and right: `playout` (rulesets without locked sets). The
-        # tuples are the ones in `melds_with` above, alive as long as this table.
-        self.bot_choices: dict[tuple[int, int], tuple[Meld, ClaimRight] | None] = {}
-        # (hand counts, exposed points, copies) -> the discards that keep it ready:
-        # `hands.ready_discards` (hands without locked sets; bounded).
-        self.ready_discards: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
-        # Per rank, whether its colour groups and its pairs are melds: `hands.rank_rules`.
-        self.rank_rules: tuple[tuple[bool, ...], tuple[bool, ...]] | None = None
+    # (hand counts, exposed points, copies) -> the discards that keep it ready:
+    # `hands.ready_discards` (hands without locked sets; bounded).
+    ready_discards: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = field(
+        default_factory=dict
+    )
+    # Per rank, whether its colour groups and its pairs are melds: `hands.rank_rules`.
+    rank_rules: tuple[tuple[bool, ...], tuple[bool, ...]] | None = None
 
 
 @dataclass(frozen=True, eq=False)

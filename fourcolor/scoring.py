@@ -27,13 +27,8 @@ if TYPE_CHECKING:
 def settle(
     ruleset: Ruleset, players: int, seat: int, points: int, lucky_bonus: int = 0
 ) -> dict[int, int]:
-    """Payments per seat when `seat` finishes (a win or a forced finish) with `points` (§7).
-
-    classic: every other seat pays the finisher P (plus the lucky bonus under
-    ``lucky_draw=on``). bga: at P >= T every other seat pays
-    P - T + B plus the lucky bonus; a forced finish under T pays every other seat T + B
-    (``below_threshold = fixed``) or T - P + B (``shortfall``). The payments sum to zero.
-    """
+    """Payments per seat when `seat` finishes (a win or a forced finish) with `points` (§7):
+    every other seat pays the finisher the same (a negative sum under a bga threshold)."""
     if ruleset.threshold is None:
         each = points + lucky_bonus
     elif points >= ruleset.threshold:
