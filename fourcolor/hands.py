@@ -18,7 +18,7 @@ from .melds import Meld
 from .moves import best_completing_win, rest_after, unlock
 from .rulesets import Ruleset
 from .scoring import split_hidden
-from .split import BLOCK_OF, block_splits, splits_with
+from .split import splits_with
 
 _O = TypeVar("_O")
 
@@ -86,13 +86,8 @@ def ready_discards(
     hand: list[int], exposed: int, rs: Ruleset, copies: int, locked: Sequence[int] | None
 ) -> tuple[int, ...]:
     """The kinds a seat holding `hand` (counts, before its discard) may discard and still hold
-    a ready hand (`ready`): the patient bot discards among them when there are any.
-
-    A hand splits when each of its three rank blocks does, and a discard d and a card c to win
-    with change only their own blocks: so whether the hand's block of c splits with c added is
-    asked once per c (`fixed`), not once per discard. Without locked sets the answer is kept on
-    the ruleset (`RulesetCaches.ready_discards`): the seat under review starts its playouts
-    from the same hand on every deal."""
+    a ready hand (`ready`): the patient bot discards among them when there are any. Without
+    locked sets the answer is kept on the ruleset (`RulesetCaches.ready_discards`)."""
     cache = rs.caches.ready_discards if locked is None else None
     key = (tuple(hand), exposed, copies)
     if cache is not None:
@@ -110,52 +105,13 @@ def ready_discards(
 def _ready_discards(
     hand: list[int], exposed: int, rs: Ruleset, copies: int, locked: Sequence[int] | None
 ) -> tuple[int, ...]:
-    whole = [block_splits(hand, b, rs) for b in range(3)]
-    failing = whole.count(False)
-    if failing == 3:
-        return ()  # a discard mends one rank block and a card to win with another
-    fixed: list[bool | None] = [None] * KINDS  # the hand plus card c splits in c's block
-
-    def wins(rest: list[int], c: int) -> bool:
-        return best_completing_win(rest, CARDS[c], rs, exposed, locked) is not None
-
-    kept: list[int] = []
+    kept = []
     for d in DISCARDABLE:
-        if hand[d] <= (locked[d] if locked is not None else 0):
-            continue
-        home = BLOCK_OF[d]
-        if failing - (not whole[home]) > 1:
-            continue  # two other blocks fail: one card to win with cannot mend both
-        hand[d] -= 1
-        ready_after = False
-        if block_splits(hand, home, rs):
-            # A card of another block: its block must split with it, the third as it is.
-            for c in range(KINDS):
-                block = BLOCK_OF[c]
-                if block == home or hand[c] >= copies or not whole[3 - home - block]:
-                    continue
-                known = fixed[c]
-                if known is None:
-                    hand[c] += 1
-                    known = fixed[c] = block_splits(hand, block, rs)
-                    hand[c] -= 1
-                if known and wins(hand, c):
-                    ready_after = True
-                    break
-        if not ready_after and failing - (not whole[home]) == 0:
-            # A card of the discard's own block, the other two splitting as they are.
-            for c in range(KINDS):
-                if BLOCK_OF[c] != home or hand[c] >= copies:
-                    continue
-                hand[c] += 1
-                splits = block_splits(hand, home, rs)
-                hand[c] -= 1
-                if splits and wins(hand, c):
-                    ready_after = True
-                    break
-        hand[d] += 1
-        if ready_after:
-            kept.append(d)
+        if hand[d] > (locked[d] if locked is not None else 0):
+            hand[d] -= 1
+            if ready(hand, exposed, rs, copies, locked):
+                kept.append(d)
+            hand[d] += 1
     return tuple(kept)
 
 
