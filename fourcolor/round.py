@@ -39,7 +39,7 @@ from .moves import (
     unlock,
 )
 from .notation import Event, Record
-from .rulesets import MeldPlan, Ruleset, ruleset_for
+from .rulesets import Ruleset, ruleset_for
 from .scoring import Finish, forced_finish, no_payments, win_finish
 
 
@@ -51,32 +51,6 @@ class ClaimRecord(NamedTuple):
     right: ClaimRight
     meld: Meld
     live: Live
-
-
-# A meld's plan is kept on the ruleset (`Ruleset.caches.plans`): few melds recur, and working
-# one out (where the live card is among the cards, what the rest takes) costs more than a look-up.
-_PLANS_SIZE = 20_000
-
-
-def _meld_plan(
-    cards: tuple[Card, ...],
-    live_card: Card,
-    ruleset: Ruleset,
-    plans: dict[tuple[tuple[Card, ...], Card], MeldPlan],
-) -> MeldPlan | None:
-    """The plan of a meld made with the live card (kept in `plans` for next time); None when
-    the live card is not among the cards."""
-    if live_card not in cards:
-        return None
-    from_hand = list(cards)
-    from_hand.remove(live_card)
-    needs: dict[int, int] = {}
-    for card in from_hand:
-        needs[card.index] = needs.get(card.index, 0) + 1
-    plan = (tuple(from_hand), tuple(needs.items()), classify(cards, ruleset))
-    if len(plans) < _PLANS_SIZE:
-        plans[(cards, live_card)] = plan
-    return plan
 
 
 class Round:
@@ -136,7 +110,6 @@ class Round:
                     for i, n in enumerate(hand)
                 ]
         self.claims_log: list[ClaimRecord] = []
-        self._plans = ruleset.caches.plans
 
     @classmethod
     def from_record(cls, record: Record, ruleset: Ruleset | None = None) -> Round:
@@ -342,12 +315,15 @@ class Round:
             raise IllegalMoveError("turn.no_live", seat=seat, verb="win" if win else "meld")
         live_card = CARDS[live.card_index]
         cards = event.cards
-        plan = self._plans.get((cards, live_card)) or _meld_plan(
-            cards, live_card, self.ruleset, self._plans
-        )
-        if plan is None:
+        if live_card not in cards:
             raise IllegalMoveError("live.not_in_meld", card=live_card.token)
-        from_hand, needs, meld = plan
+        from_hand = list(cards)
+        from_hand.remove(live_card)
+        counts: dict[int, int] = {}
+        for card in from_hand:
+            counts[card.index] = counts.get(card.index, 0) + 1
+        needs = tuple(counts.items())
+        meld = classify(cards, self.ruleset)
         hand = self.hands[seat]
         for index, copies in needs:
             if hand[index] < copies:

@@ -73,11 +73,6 @@ class SwitchesError(RulesetError):
         self.offset = offset
 
 
-# What a meld takes from the hand (the cards besides the live one, and per kind the copies),
-# and the meld the cards make under the ruleset (None: no meld); see `Round._check_meld`.
-MeldPlan = tuple[tuple["Card", ...], tuple[tuple[int, int], ...], "Meld | None"]
-
-
 @dataclass(slots=True, eq=False)
 class RulesetCaches:
     """The engine's memo tables for one ruleset, kept on the ruleset itself: they live and die
@@ -88,8 +83,6 @@ class RulesetCaches:
     points: dict[tuple[str, str], Points | None] = field(default_factory=dict)
     # cards as given -> meld or None: `melds.classify` (bounded: few groups recur).
     classified: dict[tuple[Card, ...], Meld | None] = field(default_factory=dict)
-    # (meld cards, live card) -> plan: `Round._check_meld` (bounded).
-    plans: dict[tuple[tuple[Card, ...], Card], MeldPlan] = field(default_factory=dict)
     # (card index, copies held, other colours held, partners held) -> melds:
     # `moves.melds_with` (at most 28 * 4 * 16 * 2 keys).
     melds_with: dict[tuple[int, int, int, bool], tuple[Meld, ...]] = field(default_factory=dict)
