@@ -10,7 +10,6 @@ import unicodedata
 # end a line for other programs (VT, FF, NEL) or are refused by databases (NUL), so a record
 # holding one would not read the same everywhere: it is refused where the character is.
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_PRINTABLE_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
 # Bidi embeddings, overrides and isolates (not the marks LRM, RLM, ALM): in a name they reorder
 # whatever is shown after it on a page, so a name could pose as another (docs/notation.md).
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -123,14 +123,9 @@ def _check_seats(record: Record) -> int:
     name and no player twice: N."""
     tags = record.tags
     names = seat_names(tags)
-    if len([name for name in tags if name[:4] == "Seat"]) == len(names):
-        seat_numbers = list(range(1, len(names) + 1))  # Seat1..SeatN and no other Seat tag
-    else:
-        seat_numbers = sorted(
-            int(m.group(1))
-            for name in tags
-            if name.startswith("Seat") and (m := SEAT_TAG_RE.match(name)) is not None
-        )
+    seat_numbers = sorted(
+        int(m.group(1)) for name in tags if (m := SEAT_TAG_RE.match(name)) is not None
+    )
     if not seat_numbers:
         raise _fail("tags.seat1_missing", record)
     if seat_numbers != list(range(1, len(seat_numbers) + 1)):
