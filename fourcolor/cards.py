@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import total_ordering
-from operator import itemgetter
 
 COLOURS = "rygw"
 RANKS = "KAERHCP"
@@ -105,13 +104,8 @@ def card_or_none(token: str) -> Card | None:
 def cards_or_none(text: str) -> tuple[Card, ...] | None:
     """The cards of whitespace-separated card words (a Pile tag, a deal line's cards), or None
     when a word names no card."""
-    words = text.split()
     try:
-        if len(words) >= 2:
-            # One C-level call looks every word up (itemgetter gives a tuple for two or more).
-            cards: tuple[Card, ...] = itemgetter(*words)(_BY_TOKEN)
-            return cards
-        return tuple(map(_BY_TOKEN.__getitem__, words))
+        return tuple(map(_BY_TOKEN.__getitem__, text.split()))
     except KeyError:  # a word that names no card
         return None
 

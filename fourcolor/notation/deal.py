@@ -32,7 +32,7 @@ def parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> int
                 line=number,
                 col=m.start(1) + 1,
             )
-        key = _DEAL_KEYS[seat] if seat < len(_DEAL_KEYS) else f"deal {seat}"
+        key = f"deal {seat}"
         cards = cards_or_none(line[m.end() :])
         # None: a word names no card; the slow reader raises at the first one.
         deal[seat] = cards if cards is not None else _deal_cards(line, m.end(), number)
@@ -44,9 +44,6 @@ def parse_deal(lines: list[str], i: int, record: Record, first_line: int) -> int
         last = next((k for k in range(len(lines) - 1, -1, -1) if lines[k].strip()), 0)
         positions.setdefault("deal", (first_line + min(start, last), 1))
     return i
-
-
-_DEAL_KEYS = tuple(f"deal {seat}" for seat in range(10))
 
 
 def _deal_cards(line: str, start: int, number: int) -> tuple[Card, ...]:

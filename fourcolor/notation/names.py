@@ -56,7 +56,5 @@ def player_key(name: str) -> str:
     "Bình", "BÌNH" and "bi\u0300nh" (decomposed) are one player; casefold handles ß/ss and
     Greek final sigma, which lower() does not. The archive files players under this key, and
     a record may not seat one player twice."""
-    if name.isascii():  # NFC changes no ASCII text, and casefold() is lower() on it
-        return " ".join(name.lower().split())
     folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
     return " ".join(folded.split())
