@@ -50,21 +50,15 @@ class UsageError(Exception):
     """A bad command line or input the command cannot use; printed as one line."""
 
 
-class _StdinText(io.TextIOWrapper):
-    """Standard input read as UTF-8 text; closing it leaves the process's stdin open."""
-
-    def close(self) -> None:
-        self.detach()
-
-
 @contextmanager
 def _open(path: str) -> Iterator[TextIO]:
     """The file (or standard input, "-") as UTF-8 text; utf-8-sig: a byte order mark (as some
     Windows editors write) is not part of the record, as in the archive."""
     stream: TextIO
     if path == "-":
-        buffer = getattr(sys.stdin, "buffer", None)  # none: a replaced stdin (tests), text
-        stream = sys.stdin if buffer is None else _StdinText(buffer, "utf-8-sig", newline="")
+        stream = sys.stdin
+        if isinstance(stream, io.TextIOWrapper):  # not a replaced stdin (tests), text already
+            stream.reconfigure(encoding="utf-8-sig", newline="")
     else:
         try:
             stream = open(path, encoding="utf-8-sig", newline="")
