@@ -8,12 +8,12 @@ share of the other seats whose real hand is ready (some card would make it win) 
 share in the deals the reviewer samples, per ruleset and ply bucket (0-19, 20-39, 40+), on
 greedy self-play rounds (classic and bga 4 seats, classic 3 seats) and on the public corpus
 (`--corpus`, its records of those rulesets). The deals measured are `--deals` spread over the
-`DEFAULT_SAMPLES` a decision is valued on. Beside them, the uniform deals the reviewer used
-before it inferred anything. Target: inferred / real within 0.8-1.25 in every bucket with at
-least 100 seats and 20 really ready (a share of fewer is printed, not judged: its own
-sampling error is ±25 % or more). Also printed: the sampler's CPU time
-per decision point (the burn-in and `DEFAULT_SAMPLES` draws). Exit status 0 when the target
-holds.
+`DEFAULT_SAMPLES` a decision is valued on; beside them, uniform deals. Target: inferred / real
+within 0.8-1.25 in every bucket with at least 100 seats and 20 really ready (a share of fewer
+is printed, not judged: its own sampling error is ±25 % or more). The ratio's standard error
+is over the rounds (a round's real hands are one draw of what the deals sample). Also printed:
+the sampler's CPU time per decision point (the burn-in and `DEFAULT_SAMPLES` draws). Exit
+status 0 when the target holds. `--first`: the first self-play seed (other rounds).
 
 `--round-cpu N`: instead, the CPU seconds of analysing N whole 4-seat rounds per ruleset (bots
 greedy,random,greedy,random, every seat, default settings), with the inferred hands and with
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import time
 from collections.abc import Iterable
@@ -37,7 +38,8 @@ from fourcolor.generate import generate_record
 from fourcolor.inference import HandSampler, History
 from fourcolor.notation import Record, parse_record
 from fourcolor.hands import ready
-from fourcolor.round import ENDED, Round
+from fourcolor.replay import Replay
+from fourcolor.round import ENDED
 
 CONFIGS = (("classic", 4), ("bga", 4), ("classic", 3))
 BUCKETS = ((0, 19), (20, 39), (40, 10_000))
@@ -54,11 +56,7 @@ def _bucket(ply: int) -> int:
 
 def _measure(record: Record, source: str, deals: int, every: int, tally: Tally) -> list[float]:
     """Add one record's points to `tally`; the sampler's CPU seconds per point."""
-    state = Round.from_record(record)
-    rounds = [state.copy()]
-    for event in record.events:
-        state.push(event)
-        rounds.append(state.copy())
+    rounds = Replay(record).rounds
     history = History(rounds, record.events)
     cpu = []
     for before in range(0, len(record.events), every):
@@ -96,9 +94,9 @@ def _measure(record: Record, source: str, deals: int, every: int, tally: Tally) 
     return cpu
 
 
-def _records(rounds: int, corpus: Path | None) -> Iterable[tuple[str, Record]]:
+def _records(first: int, rounds: int, corpus: Path | None) -> Iterable[tuple[str, Record]]:
     for ruleset, players in CONFIGS:
-        for seed in range(rounds):
+        for seed in range(first, first + rounds):
             dealer = seed % players + 1
             yield "self-play", generate_record(ruleset, players, seed, dealer=dealer)
     if corpus is not None:
@@ -132,6 +130,7 @@ def round_cpu(rounds: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=40, help="self-play rounds per ruleset")
+    parser.add_argument("--first", type=int, default=0, help="the first self-play seed")
     parser.add_argument("--deals", type=int, default=8, help="sampled deals per point")
     parser.add_argument("--every", type=int, default=3, help="a point every N plies")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="'' to skip it")
@@ -144,31 +143,30 @@ def main() -> int:
     corpus = args.corpus if args.corpus.is_file() else None
     print(header("Calibration of the inferred hands"))
     tally: Tally = {}
+    spread: dict[tuple[str, str, int, int], list[float]] = {}  # each round's sampled - real
     cpu: list[float] = []
-    for source, record in _records(args.rounds, corpus):
-        cpu += _measure(record, source, args.deals, args.every, tally)
+    for source, record in _records(args.first, args.rounds, corpus):
+        one: Tally = {}
+        cpu += _measure(record, source, args.deals, args.every, one)
+        for key, row in one.items():
+            tally[key] = [a + b for a, b in zip(tally.get(key, [0.0] * 4), row, strict=True)]
+            spread.setdefault(key, []).append(row[1] - row[0])
     rows = []
     ok = True
     for key in sorted(tally, key=lambda k: (k[0] != "self-play", CONFIGS.index(k[1:3]), k[3])):
         real, sampled, uniform, seats = tally[key]
         ratio = sampled / real if real else float("nan")
+        d = spread[key]
+        se = statistics.stdev(d) * len(d) ** 0.5 / real if real and len(d) > 1 else float("nan")
         judged = seats >= MIN_SEATS and real >= MIN_READY
         met = LOW <= ratio <= HIGH if judged else None
         ok = ok and met is not False
         lo, hi = BUCKETS[key[3]]
         plies = f"{lo}-{hi}" if hi < 10_000 else f"{lo}+"
-        rows.append(
-            [
-                key[0],
-                f"{key[1]} {key[2]}p",
-                plies,
-                int(seats),
-                f"{100 * real / seats:.1f} %",
-                f"{100 * sampled / seats:.1f} %",
-                f"{100 * uniform / seats:.1f} %",
-                f"{ratio:.2f}" + {True: " met", False: " MISSED", None: " (few)"}[met],
-            ]
-        )
+        shares = [f"{100 * n / seats:.1f} %" for n in (real, sampled, uniform)]
+        verdict = {True: "met", False: "MISSED", None: "(few)"}[met]
+        judged_ratio = f"{ratio:.2f} ± {se:.2f} {verdict}"
+        rows.append([key[0], f"{key[1]} {key[2]}p", plies, int(seats), *shares, judged_ratio])
     headers = ["source", "ruleset", "plies", "seats", "real", "inferred", "uniform", "ratio"]
     print(table(headers, rows, right=3))
     cpu.sort()
