@@ -1,6 +1,6 @@
 """Calibration of the reviewer's inferred hands (fourcolor/inference.py, docs/analysis.md).
 
-    .venv/bin/python bench/calibration.py                  # 40 self-play rounds a ruleset + corpus
+    .venv/bin/python bench/calibration.py          # 200 self-play rounds a ruleset + corpus
     .venv/bin/python bench/calibration.py --rounds 8 --deals 4    # a quick look
 
 At every `--every`-th ply of each round (the seat under review turning with the ply), the
@@ -129,7 +129,7 @@ def round_cpu(rounds: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=40, help="self-play rounds per ruleset")
+    parser.add_argument("--rounds", type=int, default=200, help="self-play rounds per ruleset")
     parser.add_argument("--first", type=int, default=0, help="the first self-play seed")
     parser.add_argument("--deals", type=int, default=8, help="sampled deals per point")
     parser.add_argument("--every", type=int, default=3, help="a point every N plies")
