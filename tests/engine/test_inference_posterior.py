@@ -8,11 +8,21 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 from fourcolor.claims import pong_or_gan_only
 from fourcolor.generate import generate_record
-from fourcolor.inference import _CLAIM, _PASS, PASS_WIN, HandSampler, History, _mixed, unseen
+from fourcolor.inference import (
+    _CLAIM,
+    _PASS,
+    PASS_WIN,
+    HandSampler,
+    History,
+    _mixed,
+    _Seen,
+    unseen,
+)
 from fourcolor.notation import Record, parse_record
 from fourcolor.round import ENDED, Round
 
@@ -28,6 +38,18 @@ def _rounds(record: Record) -> list[Round]:
         state.push(event)
         rounds.append(state.copy())
     return rounds
+
+
+def _observed(seeds: range) -> Iterator[tuple[int, History, list[Round], int, _Seen]]:
+    """Every public decision of every seat in generated classic 4-seat rounds: the round's
+    seed, its history and states, the seat, the decision."""
+    for seed in seeds:
+        record = generate_record("classic", 4, seed)
+        rounds = _rounds(record)
+        history = History(rounds, record.events)
+        for seat in range(1, 5):
+            for seen in history.seen[seat]:
+                yield seed, history, rounds, seat, seen
 
 
 def _shares(
@@ -64,24 +86,19 @@ def test_it_finds_a_win_let_go_unlikely() -> None:
 
 def test_it_rarely_deals_a_pair_of_a_discard_its_seat_could_have_ponged() -> None:
     inferred = uniform = points = 0.0
-    for seed in range(3):
-        record = generate_record("classic", 4, seed)
-        rounds = _rounds(record)
-        history = History(rounds, record.events)
-        for seat in range(1, 5):
-            for seen in history.seen[seat]:
-                live, before = seen.live, seen.known + 1
-                if seen.what != _PASS or seen.rival is not None or before >= len(rounds):
-                    continue
-                assert live is not None
-                if live.source != "discard" or not pong_or_gan_only(live, seat, 4):
-                    continue
-                state = rounds[before]
-                if state.phase == ENDED or state.hands[seat] != rounds[seen.at].hands[seat]:
-                    continue  # the hand changed since: the pass says less about it now
-                reviewer = live.owner  # the discarder: it sees neither hand
-                mine, anyone = _shares(history, state, before, reviewer, seat, seed, seen.card, 2)
-                inferred, uniform, points = inferred + mine, uniform + anyone, points + 1
+    for seed, history, rounds, seat, seen in _observed(range(3)):
+        live, before = seen.live, seen.known + 1
+        if seen.what != _PASS or seen.rival is not None or before >= len(rounds):
+            continue
+        assert live is not None
+        if live.source != "discard" or not pong_or_gan_only(live, seat, 4):
+            continue
+        state = rounds[before]
+        if state.phase == ENDED or state.hands[seat] != rounds[seen.at].hands[seat]:
+            continue  # the hand changed since: the pass says less about it now
+        reviewer = live.owner  # the discarder: it sees neither hand
+        mine, anyone = _shares(history, state, before, reviewer, seat, seed, seen.card, 2)
+        inferred, uniform, points = inferred + mine, uniform + anyone, points + 1
     assert points >= 20
     assert uniform / points > 0.02  # uniform deals hold such a pair now and then
     assert inferred < uniform / 2
@@ -92,24 +109,19 @@ def test_it_rarely_deals_a_greedy_seat_the_copy_that_would_have_made_its_pong_a_
     # (8 points), never pongs (3). A seat that ponged holds no fourth copy then; uniform deals,
     # and a model that does not read which meld was claimed, give it one in 18 % of the deals.
     inferred = uniform = points = 0.0
-    for seed in range(24):
-        record = generate_record("classic", 4, seed)
-        rounds = _rounds(record)
-        history = History(rounds, record.events)
-        for seat in range(1, 5):
-            for seen in history.seen[seat]:
-                live, before = seen.live, seen.known + 1
-                if seen.what != _CLAIM or seen.meld is None or seen.meld.kind != "triple":
-                    continue
-                assert live is not None
-                state = rounds[before]
-                reviewer = live.owner  # the discarder: it sees neither hand
-                if state.phase == ENDED or reviewer == seat:
-                    continue
-                if not unseen(state, reviewer)[seen.card]:
-                    continue
-                mine, anyone = _shares(history, state, before, reviewer, seat, seed, seen.card, 1)
-                inferred, uniform, points = inferred + mine, uniform + anyone, points + 1
+    for seed, history, rounds, seat, seen in _observed(range(24)):
+        live, before = seen.live, seen.known + 1
+        if seen.what != _CLAIM or seen.meld is None or seen.meld.kind != "triple":
+            continue
+        assert live is not None
+        state = rounds[before]
+        reviewer = live.owner  # the discarder: it sees neither hand
+        if state.phase == ENDED or reviewer == seat:
+            continue
+        if not unseen(state, reviewer)[seen.card]:
+            continue
+        mine, anyone = _shares(history, state, before, reviewer, seat, seed, seen.card, 1)
+        inferred, uniform, points = inferred + mine, uniform + anyone, points + 1
     assert points >= 40
     assert uniform / points > 0.1
     assert inferred < uniform / 3
