@@ -38,7 +38,7 @@ from .split import Split, best_split
 # reviewer): stored games and analyses name the version that made them, and `revalidate`
 # marks analyses of another version stale (records.analysis.mark_stale_analyses). What each
 # version changed is in git's history of this line.
-__version__ = "1.9.0"
+__version__ = "1.10.0"
 
 
 __all__ = [

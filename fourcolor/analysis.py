@@ -111,10 +111,13 @@ def deal_chains(
 ) -> list[HandSampler]:
     """The samplers whose deals a decision of `samples` deals takes in turn (deal k from chain
     k mod their number): `CHAINS`, or one for every `DEALS_PER_CHAIN` deals when that is fewer,
-    sharing the likelihoods of the hands one chain has seen and the first's greedy start."""
+    sharing the likelihoods of the hands one chain has seen. Each chain of inferred hands has a
+    greedy start of its own (late in a round a chain seldom leaves the hands its start found:
+    chains sharing one are no more than one, `marks.paired`); uniform deals need none."""
     chains = [HandSampler(history, state, before, seat, rng)]
+    start = chains[0] if history is None else None
     for _ in range(min(CHAINS, samples // DEALS_PER_CHAIN) - 1):
-        chains.append(HandSampler(history, state, before, seat, rng, chains[0].known, chains[0]))
+        chains.append(HandSampler(history, state, before, seat, rng, chains[0].known, start))
     return chains
 
 
@@ -137,16 +140,15 @@ def _rate(
     scale = unit(state.ruleset, players)
     rng = random.Random(f"fourcolor-analysis:{seed}:{point.before}:{point.seat}")
     chains = deal_chains(history, state, point.before, point.seat, rng, samples)
+    clusters = len(chains) if chains[0].moves else 1  # uniform deals: independent (`paired`)
     active = list(range(len(options)))
-    screen = 0
-    if len(options) > KEEP + 1:
-        screen = max(samples // 4, min(samples, 8))
+    screen = max(samples // 4, min(samples, 8)) if len(options) > KEEP + 1 else 0
     kept = active  # the options valued on every deal after the screening
     done, total = 0, samples
     while True:
         for sample in range(done, total):
             if sample == screen and screen and len(active) > KEEP + 1:
-                active = kept = screened(results, active, played_at, scale)
+                active = kept = screened(results, active, played_at, scale, clusters)
             world = chains[sample % len(chains)].world()
             playout_seed = f"{seed}:{point.before}:{point.seat}:{sample}"
             for k in active:
@@ -159,7 +161,7 @@ def _rate(
         fresh = screen if len(kept) < len(options) and total > screen else 0
         judged = [r[fresh:] if k in kept else r for k, r in enumerate(results)]
         wins = [o.event is not None and o.event.verb == "w" for o in options]
-        judgement = judge(judged, active, wins, played_at, scale, z)
+        judgement = judge(judged, active, wins, played_at, scale, z, clusters)
         if not judgement.unclear or total >= samples * EXTEND:
             break
         # The next deals go to the options still in the race: the one played, the top one and

@@ -61,20 +61,28 @@ def verdict(loss: float, players: int, ruleset: Ruleset | None = None) -> str:
     return rated
 
 
-def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
-    """The mean of the deal-by-deal differences a - b and its standard error."""
+def paired(a: Sequence[float], b: Sequence[float], chains: int = 1) -> tuple[float, float]:
+    """The mean of the deal-by-deal differences a - b and its standard error. `chains`: deal j
+    came from chain j mod `chains` of inferred hands (`analysis.deal_chains`), whose deals are
+    not independent (a chain's consecutive deals hold nearly the same hands): the error is then
+    the larger of the deals' as if independent and the chains' (each chain's deals one cluster:
+    the spread of its gains' sum about the mean, docs/analysis.md, step 6)."""
     gains = [x - y for x, y in zip(a, b, strict=True)]
     n = len(gains)
     mean = sum(gains) / n if n else 0.0
     if n < 2:
         return mean, math.inf
-    var = sum((g - mean) ** 2 for g in gains) / (n - 1)
-    return mean, math.sqrt(var / n)
+    var = sum((g - mean) ** 2 for g in gains) / (n - 1) / n
+    groups = min(chains, n)
+    if groups > 1:
+        sums = [sum(g - mean for g in gains[c::groups]) for c in range(groups)]
+        var = max(var, sum(s * s for s in sums) * groups / (groups - 1) / (n * n))
+    return mean, math.sqrt(var)
 
 
-def margin(a: Sequence[float], b: Sequence[float]) -> float:
-    """How far a's paired mean gain over b is above zero, in standard errors."""
-    mean, se = paired(a, b)
+def margin(a: Sequence[float], b: Sequence[float], chains: int = 1) -> float:
+    """How far a's paired mean gain over b is above zero, in standard errors (`paired`)."""
+    mean, se = paired(a, b, chains)
     if se == 0.0:
         return math.inf if mean > 0 else (-math.inf if mean < 0 else 0.0)
     return mean / se
@@ -97,11 +105,13 @@ def judge(
     played: int | None,
     unit: float,
     z: float = Z,
+    chains: int = 1,
 ) -> Judgement:
     """The best option from each option's values on the same deals (`wins[k]`: option k is a
     win; `played` None: no option was played, the reviewer's advice), the loss of the one
     played in points, and whether the decision is still unclear (docs/analysis.md, steps 6-8),
-    an option counting as better than another when its gain is `z` standard errors clear:
+    an option counting as better than another when its gain is `z` standard errors clear
+    (`paired`, the deals from `chains` chains):
 
     - the best is the highest estimate, but a win sampling cannot tell from it is named
       instead: it ends the round now with a known settlement, the others only on average;
@@ -114,34 +124,43 @@ def judge(
       deals cannot tell its options apart, and it reads "about equal" whichever is named."""
     values = [round(sum(r) / len(r), 3) for r in judged]
     top = max(active, key=lambda k: (values[k], wins[k], -k))
-    beats = [k for k in active if played is not None and margin(judged[k], judged[played]) > z]
+    beats = [
+        k for k in active if played is not None and margin(judged[k], judged[played], chains) > z
+    ]
     # A win near the top, named instead: when nothing beats the one played, or it does too.
     near_wins = [
         k
         for k in active
-        if wins[k] and k != top and margin(judged[top], judged[k]) <= z
+        if wins[k] and k != top and margin(judged[top], judged[k], chains) <= z
         and (not beats or k in beats)
     ]
     best = top if wins[top] else max(near_wins, key=lambda k: (values[k], -k), default=top)
     loss = 0.0
     if played is not None and best != played and beats:
         loss = round(max(values[best] - values[played], 0.0), 3)
-    close = any(margin(judged[best], judged[k]) <= z for k in active if k != best)
+    close = any(margin(judged[best], judged[k], chains) <= z for k in active if k != best)
     unclear = False
     if played is not None and top != played:
-        gain, se = paired(judged[top], judged[played])
+        gain, se = paired(judged[top], judged[played], chains)
         unclear = (gain + z * se) / unit >= THRESHOLDS[1] and gain < SURE * se
-    racing = [k for k in active if k in (top, played) or margin(judged[top], judged[k]) < SURE]
+    racing = [
+        k for k in active if k in (top, played) or margin(judged[top], judged[k], chains) < SURE
+    ]
     return Judgement(values, best, loss, close, unclear, racing)
 
 
 def screened(
-    results: Sequence[Sequence[float]], active: Sequence[int], played: int | None, unit: float
+    results: Sequence[Sequence[float]],
+    active: Sequence[int],
+    played: int | None,
+    unit: float,
+    chains: int = 1,
 ) -> list[int]:
     """The options valued on the deals after the screening, from the screening deals'
     `results`: the option played, the `KEEP` best, and, when the option played looks like a
     mistake (the best's mean gain over it reaches the mistake threshold), every other option
-    the screening cannot tell from the best (less than `SCREEN_Z` standard errors below it).
+    the screening cannot tell from the best (less than `SCREEN_Z` standard errors below it,
+    the deals from `chains` chains: `paired`).
     An option dropped here can never be named the best, and which of several good options a
     quarter of the deals ranks third or fourth is chance: two seeds would name different ones
     (docs/analysis.md, step 5). Elsewhere the best option named does not show in a verdict,
@@ -153,5 +172,5 @@ def screened(
     lead = results[ranked[0]]
     gain, _se = paired(lead, results[played])
     if ranked[0] != played and gain / unit >= THRESHOLDS[1]:
-        kept |= {k for k in ranked[KEEP:] if margin(lead, results[k]) < SCREEN_Z}
+        kept |= {k for k in ranked[KEEP:] if margin(lead, results[k], chains) < SCREEN_Z}
     return sorted(kept)

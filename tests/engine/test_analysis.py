@@ -16,6 +16,7 @@ from fourcolor.marks import THRESHOLDS, VERDICTS, verdict
 from fourcolor.marks import KEEP, SCREEN_Z, SURE, Z
 from fourcolor.marks import judge as _judge
 from fourcolor.marks import margin as _margin
+from fourcolor.marks import paired as _paired
 from fourcolor.marks import screened as _screened
 from fourcolor.cards import parse_card
 from fourcolor.decisions import PASS
@@ -332,6 +333,26 @@ def test_a_lower_z_counts_a_smaller_gain_as_better() -> None:
     assert 1.0 < _margin(judged[0], judged[1]) <= Z
     assert _judge(judged, [0, 1], [False, False], 1, 3.0).loss == 0.0
     assert _judge(judged, [0, 1], [False, False], 1, 3.0, z=1.0).loss == 1.0
+
+
+def test_deals_of_one_chain_count_as_one_cluster_in_the_standard_error() -> None:
+    # Four chains take turns (deal j from chain j mod 4): each chain's deals share a gain of
+    # their own (hands that changed little from one deal to the next), which the spread of the
+    # deals alone does not show; deals dealt independently keep the plain error.
+    rng = random.Random("chains")
+    shift = [3.0, -2.0, 4.0, -3.0]
+    played = [rng.gauss(0.0, 2.0) for _ in range(64)]
+    option = [p + 1.0 + shift[j % 4] + rng.gauss(0.0, 0.5) for j, p in enumerate(played)]
+    mean, plain = _paired(option, played)
+    same, clustered = _paired(option, played, chains=4)
+    assert same == mean and clustered > 3 * plain
+    assert _margin(option, played) > Z >= _margin(option, played, chains=4)
+    judged = [option, played]
+    assert _judge(judged, [0, 1], [False, False], 1, 3.0).loss > 0
+    assert _judge(judged, [0, 1], [False, False], 1, 3.0, chains=4).loss == 0.0
+    # Independent deals: the chains' spread is no larger than the deals', the error as plain.
+    alone = [p + 1.0 + rng.gauss(0.0, 2.0) for p in played]
+    assert _paired(alone, played, chains=4)[1] <= 1.5 * _paired(alone, played)[1]
 
 
 def _near_tie_deals(played: float) -> list[list[float]]:

@@ -104,3 +104,16 @@ def test_a_decision_burns_in_a_chain_for_every_sixteen_deals_up_to_four() -> Non
         for samples in (2, 8, 16, 32, 48, 64, 128, 1000)
     }
     assert counts == {2: 1, 8: 1, 16: 1, 32: 2, 48: 3, 64: 4, 128: 4, 1000: 4}
+
+
+def test_each_chain_of_a_decision_starts_from_a_shuffle_of_its_own() -> None:
+    # Late in a round a chain seldom leaves the hands its start found: chains sharing one start
+    # would judge a decision on one guess of the hands, whatever their number.
+    record = generate_record("classic", 4, 3)
+    rounds = _rounds(record)
+    before = len(record.events) // 2
+    chains = deal_chains(
+        History(rounds, record.events), rounds[before], before, 1, random.Random("own"), 64
+    )
+    assert len(chains) == 4
+    assert len({repr(chain.found) for chain in chains}) == 4
