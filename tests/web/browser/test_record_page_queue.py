@@ -22,8 +22,22 @@ EVENTS = "**/api/v1/drafts/*/events/"
 
 
 def tap(page: Any, event: fourcolor.Event) -> None:
-    # Playwright waits for the button: it appears without a round trip, or the test times out.
-    page.click(f'[data-field="legal"] button[data-event="{event.canonical().text()}"]')
+    # Playwright waits for the button: it appears without a round trip, or the test times out,
+    # saying what the page was showing instead.
+    from playwright.sync_api import TimeoutError
+
+    text = event.canonical().text()
+    try:
+        page.click(f'[data-field="legal"] button[data-event="{text}"]')
+    except TimeoutError:
+        shown = page.evaluate("""() => {
+            const root = document.getElementById("recorder");
+            return ["position", "confirmed", "pending"].map(
+                name => name + " " + root.getAttribute("data-" + name)).join(", ")
+              + (root.hasAttribute("aria-busy") ? ", busy" : "") + "; legal: "
+              + root.querySelector('[data-field="legal"]').innerText.slice(0, 200);
+        }""")
+        raise AssertionError(f"no button for {text!r}: {shown}") from None
 
 
 def played(draft: Draft) -> list[str]:
@@ -66,9 +80,12 @@ class Held:
         raise AssertionError(f"{len(self.routes)} requests held, not {count}")
 
     def release(self) -> None:
+        """Sends the held requests on, and every later one straight to the server: no longer
+        through this handler, which runs only while the test is inside a Playwright call."""
         self.on = False
         for route in self.routes:
             route.continue_()
+        self.page.unroute(EVENTS, self.handle)
 
 
 def test_it_offers_the_next_event_before_the_server_answers(make_page: Any, account: Any
