@@ -26,7 +26,7 @@ private. Streamed exports carry no ETag (their body is not known in advance).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.http import HttpRequest, HttpResponseBase
@@ -36,7 +36,7 @@ from django.utils.http import http_date
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from records.replay_cache import cached, game_key
+from records.replay_cache import cached, game_key, strong_etag
 
 T = TypeVar("T")
 
@@ -44,11 +44,6 @@ GAME_CACHE_CONTROL = "public, max-age=60"
 LIST_CACHE_CONTROL = "public, no-cache"
 PRIVATE_CACHE_CONTROL = "private, no-cache"
 NO_STORE = "no-store"
-
-
-def strong_etag(parts: Iterable[object]) -> str:
-    digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode("utf-8"))
-    return f'"{digest.hexdigest()[:40]}"'
 
 
 def game_etag(request: Request, game: Any, kind: str) -> str:

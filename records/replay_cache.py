@@ -17,7 +17,7 @@ game's reads are built on the same key.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -33,16 +33,17 @@ T = TypeVar("T")
 CACHE_SECONDS = 24 * 3600
 
 
-def _engine_fingerprint() -> str:
-    """A hash of the engine's source: a deploy may change what the engine derives without a
-    new version."""
+def files_fingerprint(folders: Iterable[str | Path], pattern: str) -> str:
+    """A hash of the files matching `pattern` under `folders`: a deploy that changes them (the
+    engine's source without a new version, the site's templates) is a new key."""
     digest = hashlib.sha256()
-    for path in sorted(Path(fourcolor.__file__).parent.rglob("*.py")):
-        digest.update(path.read_bytes())
+    for folder in folders:
+        for path in sorted(Path(folder).rglob(pattern)):
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
-ENGINE_FINGERPRINT = _engine_fingerprint()
+ENGINE_FINGERPRINT = files_fingerprint([Path(fourcolor.__file__).parent], "*.py")
 
 
 def game_key(game: Game) -> str:
@@ -52,6 +53,12 @@ def game_key(game: Game) -> str:
     return (f"fourcolor:game:{fourcolor.__version__}:{ENGINE_FINGERPRINT}:{game.pk}:"
             f"{game.content_hash}:{validated}:{game.engine_version}:{game.stale:d}:"
             f"{game.uploaded_by_id or ''}")
+
+
+def strong_etag(parts: Iterable[object]) -> str:
+    """An HTTP ETag (strong, quoted) of what an answer is made of: the web's and the API's."""
+    digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode("utf-8"))
+    return f'"{digest.hexdigest()[:40]}"'
 
 
 def load_replay(game: Game) -> Replay:

@@ -21,8 +21,7 @@ from django.utils.translation import pgettext_lazy
 from fourcolor.cards import parse_card
 from records.variants import switch_words
 from records.wording import event_template, skipped_words
-from records.refusal_text import category_label as _category_label
-from records.refusal_text import refusal_text
+from records.refusal_text import category_label, refusal_text
 from records.wording import CLAIMS, COLOUR_NAMES, MELD_NAMES, card_name
 from web.views.labels import PHASES, SOURCES
 
@@ -76,9 +75,10 @@ def card_legend() -> dict[str, Any]:
                         for colour in "rygw"]}
 
 
-@register.filter
-def card_label(token: str) -> str:
-    return card_name(token)
+register.filter("card_label", card_name)
+# An import refusal's message in the reader's language, naming players.
+register.filter("refusal_message", refusal_text)
+register.filter("category_label", category_label)
 
 
 @register.filter
@@ -99,17 +99,6 @@ def source_label(source: str) -> str:
 @register.filter
 def claims_label(claims: Iterable[str] | None) -> str:
     return ", ".join(str(CLAIMS.get(c, c)) for c in claims or ())
-
-
-@register.filter
-def refusal_message(error: Mapping[str, Any]) -> str:
-    """An import refusal's message in the reader's language, naming players."""
-    return refusal_text(error)
-
-
-@register.filter
-def category_label(category: str) -> str:
-    return _category_label(category)
 
 
 @register.filter

@@ -6,8 +6,6 @@ own; replay.js then steps between plies from the embedded data without reloading
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -67,16 +65,8 @@ def _ply_param(request: HttpRequest, plies: int, notices: list[str]) -> int:
     return 0
 
 
-def _templates_fingerprint() -> str:
-    """A hash of the site's templates: a deploy that changes the page is a new ETag."""
-    digest = hashlib.sha256()
-    for folder in settings.TEMPLATES[0]["DIRS"]:
-        for path in sorted(Path(folder).rglob("*.html")):
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-TEMPLATES_FINGERPRINT = _templates_fingerprint()
+# A deploy that changes the page's templates is a new ETag.
+TEMPLATES_FINGERPRINT = replay_cache.files_fingerprint(settings.TEMPLATES[0]["DIRS"], "*.html")
 
 
 def replay_page_etag(request: HttpRequest, pk: int) -> str | None:
@@ -101,8 +91,7 @@ def replay_page_etag(request: HttpRequest, pk: int) -> str | None:
         user.pk if user.is_authenticated else "", user.is_staff, user.is_superuser,
         analysis, failed and failed.pk,
     )
-    digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode("utf-8"))
-    return f'"{digest.hexdigest()[:40]}"'
+    return replay_cache.strong_etag(parts)
 
 
 # The embedded replay of a long round is a few hundred KB of repetitive JSON and markup: gzip
