@@ -97,13 +97,21 @@ def pong_or_gan_only(live: Live, seat: int, players: int) -> bool:
     return seat != live.owner and (live.source == "draw" or seat != next_seat(live.owner, players))
 
 
-def seat_limits(live: Live, players: int) -> list[tuple[bool, bool]]:
+# (owner, source, players) -> `seat_limits`: they depend on nothing else.
+_LIMITS: dict[tuple[int, str, int], tuple[tuple[bool, bool], ...]] = {}
+
+
+def seat_limits(live: Live, players: int) -> tuple[tuple[bool, bool], ...]:
     """`may_claim` and `pong_or_gan_only` of every seat (indexed by seat; 0 unused) for one live
     card: what a loop over the seats asks of each card once."""
-    return [(False, False)] + [
-        (may_claim(live, seat), pong_or_gan_only(live, seat, players))
-        for seat in range(1, players + 1)
-    ]
+    key = (live.owner, live.source, players)
+    limits = _LIMITS.get(key)
+    if limits is None:
+        limits = _LIMITS[key] = ((False, False),) + tuple(
+            (may_claim(live, seat), pong_or_gan_only(live, seat, players))
+            for seat in range(1, players + 1)
+        )
+    return limits
 
 
 # The members as plain names: reading `ClaimRight.X` goes through the enum's class-level

@@ -137,6 +137,13 @@ def stays_ready(
     return bool(ready_discards(rest, exposed, rs, copies, locked))
 
 
+def keeps_others(hand: list[int]) -> bool:
+    """Whether `hand` (counts, no locked sets) keeps a card besides its generals after any meld
+    of a live card (a meld takes at most three cards of the hand): no such meld forces a
+    finish."""
+    return sum(hand) - sum(hand[::7]) > 3  # [::7]: the generals' counts
+
+
 def forces_finish_below_threshold(
     hand: list[int],
     exposed: int,
@@ -151,6 +158,8 @@ def forces_finish_below_threshold(
     Always False without a threshold. The greedy bot never makes such a meld when it has another
     choice (fourcolor/generate.py)."""
     if rs.threshold is None:
+        return False
+    if locked is None and keeps_others(hand):
         return False
     rest = rest_after(hand, meld, card)
     if locked is not None and any(locked[c.index] for c in meld.cards):

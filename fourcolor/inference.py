@@ -28,9 +28,9 @@ from .cards import CARDS, KINDS, MAX_COPIES
 from .claims import Claim, ClaimRight, Live, may_claim, must_meld, pong_or_gan_only, resolve_claims
 from .deal import qualifies_for_redeal
 from .decisions import claim_of
-from .hands import rank_rules, unforced
+from .hands import keeps_others, rank_rules, unforced
 from .melds import Meld, classify
-from .moves import best_completing_win, meld_claims
+from .moves import best_completing_win, meld_claims, melds_with
 from .notation import Event
 from .round import LIVE, MUST_DISCARD, OPENING, Round
 from .split import BLOCK_OF, splits_with
@@ -51,6 +51,10 @@ GREEDY = 0.9
 GREEDY_START = 24
 BURN_IN = 8
 THIN = 4
+# A move whose log-likelihood ratio is surely below -_REFUSED is refused without working the
+# rest of it out (`HandSampler._move`); _ROUNDING covers the floating-point sums' rounding.
+_REFUSED = 10.0
+_ROUNDING = 1e-6
 
 _LOG_PASS_WIN = math.log(PASS_WIN)
 _LOG_PASS_MELD = math.log(PASS_MELD)
@@ -88,6 +92,11 @@ class History:
         n = first.players + 1
         self.left: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
         self.seen: list[list[_Seen]] = [[] for _ in range(n)]
+        # Per `moves.melds_with` tuple (by identity: the ruleset's cache keeps it) and decision
+        # (`_Seen.at`, the seat): the greedy bot's meld (`_greedy_pick`) and whether a meld
+        # took effect (`_melds`), which depend on the hand only through those melds.
+        self.picks: dict[tuple[int, int, int], tuple[Meld, ClaimRight] | None] = {}
+        self.takes: dict[tuple[int, int, int], bool] = {}
         for i, event in enumerate(events):
             before, after = rounds[i].hands[event.seat], rounds[i + 1].hands[event.seat]
             gone = tuple(k for k in range(KINDS) for _ in range(before[k] - after[k]))
@@ -139,11 +148,15 @@ class History:
         return [item for _at, _kind, item in reversed(steps)]
 
     def styles(
-        self, seat: int, hand: Sequence[int], plan: Sequence[tuple[int, ...] | _Seen]
-    ) -> tuple[float, float]:
+        self, seat: int, hand: Sequence[int], plan: Sequence[tuple[int, ...] | _Seen],
+        floor: float = -math.inf, greedy_only: bool = False,
+    ) -> tuple[float, float] | None:
         """The log-probabilities of `seat`'s decisions in `plan` given that it holds `hand`
         (counts) at the end of it, under the softened model and under the greedy bot (`_mixed`
-        weighs them by their prior probabilities)."""
+        weighs them by their prior probabilities). None once the likelihood is surely below
+        `floor`: every decision adds a log-probability of at most 0, so a partial sum bounds
+        the whole (the greedy style's alone when `greedy_only`; the mixture is at most the
+        larger of the two)."""
         counts = list(hand)
         soft = greedy = 0.0
         blocks: list[bool | None] = [None, None, None]
@@ -170,6 +183,8 @@ class History:
                 pick = self._greedy_pick(seat, counts, item)
                 if pick is None or pick[0] != item.meld:
                     greedy += _LOG_SLIP
+            if (greedy if greedy_only else max(soft, greedy)) < floor:
+                return None
         if self.redeal and qualifies_for_redeal(counts, self.ruleset):
             greedy += _LOG_SLIP  # the greedy bot redeals when its dealt hand may
         return soft, greedy
@@ -182,13 +197,20 @@ class History:
         `hands.unforced` leaves it."""
         live = seen.live
         assert live is not None
+        card = CARDS[seen.card]
+        key = (id(melds_with(card, hand, self.ruleset)), seen.at, seat)
+        # Only a meld that forces a finish (`hands.unforced`) asks more of the hand than its melds.
+        kept = self.ruleset.threshold is None or keeps_others(hand)
+        if kept and key in self.picks:
+            return self.picks[key]
         options = meld_claims(self.ruleset, self.players, live, seat, hand)
         melds = [option[0] for option in options]
-        choosable = unforced(options, melds, hand, seen.exposed, CARDS[seen.card], None,
+        choosable = unforced(options, melds, hand, seen.exposed, card, None,
                              self.ruleset, must_meld(live, seat))
-        if not choosable:
-            return None
-        return max(choosable, key=lambda o: o[0].greedy_rank(self.ruleset))
+        pick = max(choosable, key=lambda o: o[0].greedy_rank(self.ruleset)) if choosable else None
+        if kept:
+            self.picks[key] = pick
+        return pick
 
     def _greedy_claims(self, seat: int, hand: list[int], seen: _Seen) -> bool:
         """Whether the greedy bot holding `hand` would have claimed the live card that `seat`
@@ -216,13 +238,17 @@ class History:
         assert live is not None
         if pong_or_gan_only(live, seat, self.players) and hand[seen.card] < 2:
             return False
-        for meld, right in meld_claims(self.ruleset, self.players, live, seat, hand):
-            if seen.rival is None:
-                return True
-            mine = Claim(seat, right, meld.kind)
-            if resolve_claims([seen.rival, mine], live, self.players) is mine:
-                return True
-        return False
+        key = (id(melds_with(CARDS[seen.card], hand, self.ruleset)), seen.at, seat)
+        if key not in self.takes:
+            takes = False
+            for meld, right in meld_claims(self.ruleset, self.players, live, seat, hand):
+                mine = Claim(seat, right, meld.kind)
+                rival = seen.rival
+                if rival is None or resolve_claims([rival, mine], live, self.players) is mine:
+                    takes = True
+                    break
+            self.takes[key] = takes
+        return self.takes[key]
 
 
 # The kinds a seat may discard (all but the generals) in index order, each with its rank and
@@ -379,18 +405,26 @@ class HandSampler:
         assert len(bins[-1]) == self.state.pile_left, "the unseen cards do not fill the hands"
         return bins
 
-    def _loglik(self, k: int, counts: list[int]) -> float:
+    def _loglik(self, k: int, counts: list[int], floor: float = -math.inf) -> float:
+        """The log-likelihood of the other seat `k` holding `counts`; -inf, not worked out,
+        once it is surely below `floor` (`History.styles`)."""
         if self.history is None or not self.plans[k]:
             return 0.0
         key = tuple(counts)
         styles = self.known[k].get(key)
         if styles is None:
-            styles = self.history.styles(self.others[k], counts, self.plans[k])
+            styles = self.history.styles(self.others[k], counts, self.plans[k], floor, self.greedy)
+            if styles is None:
+                return -math.inf
             self.known[k][key] = styles
         return styles[1] if self.greedy else _mixed(styles)
 
     def _move(self) -> None:
-        """One Metropolis move: swap a card of one bin with a card of another."""
+        """One Metropolis move: swap a card of one bin with a card of another. The likelihoods
+        are worked out only as far as needed to see that the move falls `_REFUSED` below the
+        state's (a likelihood is at most 1: the other hand's bounds the first's): the move is
+        then refused with the same draw as the whole sum would, but in one case in e^-_REFUSED
+        where the whole sum decides."""
         rng = self.rng
         a, b = self.moves[rng.randrange(len(self.moves))]
         first, second = self.bins[a], self.bins[b]
@@ -398,19 +432,34 @@ class HandSampler:
         ca, cb = first[x], second[y]
         if ca == cb:
             return
+        seat_b = b < len(self.others)
+        old_a, old_b = self.logl[a], self.logl[b] if seat_b else 0.0
         counts_a = list(self.counts[a])
         counts_a[ca] -= 1
         counts_a[cb] += 1
-        new_a = self._loglik(a, counts_a)
-        delta = new_a - self.logl[a]
-        seat_b = b < len(self.others)
+        counts_b = counts_a  # only read when `seat_b`
         if seat_b:
             counts_b = list(self.counts[b])
             counts_b[cb] -= 1
             counts_b[ca] += 1
-            new_b = self._loglik(b, counts_b)
-            delta += new_b - self.logl[b]
-        if delta < 0 and rng.random() >= math.exp(delta):
+        floor = old_a + old_b - _REFUSED - _ROUNDING
+        new_a = self._loglik(a, counts_a, floor)
+        new_b = draw = 0.0
+        refused = new_a < floor
+        if seat_b and not refused:
+            floor = old_b - _REFUSED - _ROUNDING - (new_a - old_a)
+            new_b = self._loglik(b, counts_b, floor)
+            refused = new_b < floor
+        if refused:
+            draw = rng.random()
+            if draw >= math.exp(-_REFUSED):
+                return
+            new_a = self._loglik(a, counts_a)
+            new_b = self._loglik(b, counts_b) if seat_b else 0.0
+        delta = new_a - old_a
+        if seat_b:
+            delta += new_b - old_b
+        if delta < 0 and (draw if refused else rng.random()) >= math.exp(delta):
             return
         first[x], second[y] = cb, ca
         self.counts[a], self.logl[a] = counts_a, new_a
