@@ -216,10 +216,8 @@ class History:
         """Whether the greedy bot holding `hand` would have claimed the live card that `seat`
         let go, with a right that would have taken effect."""
         pick = self._greedy_pick(seat, hand, seen)
-        if pick is None:
-            return False
-        if seen.rival is None:
-            return True
+        if pick is None or seen.rival is None:
+            return pick is not None  # with no rival claim, its claim takes effect
         live = seen.live
         assert live is not None
         mine = Claim(seat, pick[1], pick[0].kind)
@@ -240,14 +238,11 @@ class History:
             return False
         key = (id(melds_with(CARDS[seen.card], hand, self.ruleset)), seen.at, seat)
         if key not in self.takes:
-            takes = False
-            for meld, right in meld_claims(self.ruleset, self.players, live, seat, hand):
-                mine = Claim(seat, right, meld.kind)
-                rival = seen.rival
-                if rival is None or resolve_claims([rival, mine], live, self.players) is mine:
-                    takes = True
-                    break
-            self.takes[key] = takes
+            rival = seen.rival
+            claims = (Claim(seat, right, meld.kind)
+                      for meld, right in meld_claims(self.ruleset, self.players, live, seat, hand))
+            self.takes[key] = any(rival is None or resolve_claims([rival, mine], live, self.players)
+                                  is mine for mine in claims)
         return self.takes[key]
 
 
@@ -420,11 +415,9 @@ class HandSampler:
         return styles[1] if self.greedy else _mixed(styles)
 
     def _move(self) -> None:
-        """One Metropolis move: swap a card of one bin with a card of another. The likelihoods
-        are worked out only as far as needed to see that the move falls `_REFUSED` below the
-        state's (a likelihood is at most 1: the other hand's bounds the first's): the move is
-        then refused with the same draw as the whole sum would, but in one case in e^-_REFUSED
-        where the whole sum decides."""
+        """One Metropolis move: swap a card of one bin with a card of another. A move surely
+        `_REFUSED` below the state's likelihood (each seat's is at most 1) is refused by the draw
+        that would refuse it on the whole sums, worked out only in the e^-_REFUSED case left."""
         rng = self.rng
         a, b = self.moves[rng.randrange(len(self.moves))]
         first, second = self.bins[a], self.bins[b]
