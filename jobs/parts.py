@@ -93,10 +93,14 @@ def _store_parts(job: Job, total: int, parts: list[dict[str, Any]]) -> None:
 
 def _dispatch(job: Job) -> None:
     """Queue the job's parts not done, on the queue the job itself came by (a deployment that
-    routes imports to workers of their own keeps their parts there)."""
+    routes imports to workers of their own keeps their parts there). With every part done, end
+    the job: the runner of its last part died before it could."""
     queue = publish.current_queue()
-    for pk in job.parts.filter(done=False).order_by("number").values_list("pk", flat=True):
+    waiting = job.parts.filter(done=False).order_by("number").values_list("pk", flat=True)
+    for pk in waiting:
         publish.dispatch_part(pk, queue)
+    if not waiting:
+        finish_job(job.pk)
 
 
 # ----------------------------------------------------------------------------- a part's run

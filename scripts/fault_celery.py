@@ -198,19 +198,19 @@ class Run:
         Job.objects.filter(kind=Job.Kind.STATS, status=Job.Status.QUEUED).delete()
         self.check("1 s cut with statistics due", job)
 
-    def kill(self, env: dict[str, str], worker: subprocess.Popen[Any]) -> subprocess.Popen[Any]:
+    def kill(self, env: dict[str, str], workers: list[subprocess.Popen[Any]]) -> None:
+        """Kill the last of `workers` mid-job and start another (added to `workers`)."""
         job = self.upload("kill")
         wait("the upload's parts starting", lambda: self.parts_running(job), self.args.budget)
         time.sleep(0.5)
-        stop(worker, signal.SIGKILL)
+        stop(workers[-1], signal.SIGKILL)
         job.refresh_from_db()
         if job.finished:
             raise SystemExit("FAILED: the job ended before the kill (use more --records)")
-        worker = celery(env, self.log, concurrency=2)
+        workers.append(celery(env, self.log, concurrency=2))
         self.figures["kill -9: job done and counted, s after the restart"] = wait(
             "the job after the kill and restart", lambda: self.settled(job), self.args.budget)
         self.check("kill -9 of the worker mid-job", job)
-        return worker
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -243,15 +243,16 @@ def main(argv: list[str] | None = None) -> int:
     redis.Redis.from_url(args.broker).flushdb()
     args.log.parent.mkdir(parents=True, exist_ok=True)
     args.log.write_text("")
-    worker = celery(env, args.log, concurrency=2)
+    workers = [celery(env, args.log, concurrency=2)]
     began = time.monotonic()
     try:
         run = Run(args, args.log)
         run.long_cut(proxy)
         run.short_cut(proxy)
-        worker = run.kill(env, worker)
+        run.kill(env, workers)
     finally:
-        stop(worker, signal.SIGKILL)
+        for worker in workers:
+            stop(worker, signal.SIGKILL)
         redis.Redis.from_url(args.broker).flushdb()
         from django.db import connections
 

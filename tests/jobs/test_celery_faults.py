@@ -17,7 +17,7 @@ from django.db import OperationalError
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from jobs import lease, publish, tasks
+from jobs import lease, parts, publish, tasks
 from jobs.models import Job, JobPart
 from jobs.queue import create_import_job
 from jobs.runs import execute
@@ -69,6 +69,34 @@ def test_a_part_whose_task_cannot_reach_the_database_is_tried_again(
 
     for part in parts:
         tasks.run_job_part.apply(args=[part.pk])
+
+    job.refresh_from_db()
+    assert (job.status, job.stored, job.duplicates) == (Job.Status.DONE, 6, 1)
+    assert Game.objects.count() == 6
+
+
+def test_a_split_job_whose_last_part_ended_without_ending_it_ends_when_taken_over(
+        user: AbstractUser, monkeypatch: pytest.MonkeyPatch, settings: Any,
+        sent: list[tuple[str, int]]) -> None:
+    """A worker killed -9 between marking the last part done and ending the job: no part is
+    left to end it, so the job's next delivery (the take-over's) does."""
+    settings.JOB_PARTS, settings.JOB_PART_MIN_SIZE = 2, 3
+    job = create_import_job(make_upload(6).data, user)
+    token = lease.runner_token()
+    runs_job = lease.claim(job.pk, token)
+    assert runs_job is not None and execute(runs_job, token) is None
+    ends_job = parts.finish_job
+    monkeypatch.setattr(parts, "finish_job", lambda job_id: False)  # killed before it
+    for part in JobPart.objects.filter(job=job):
+        tasks.run_job_part.apply(args=[part.pk])
+    monkeypatch.setattr(parts, "finish_job", ends_job)
+    Job.objects.filter(pk=job.pk).update(runner=DEAD)  # the killed worker's run
+    assert not JobPart.objects.filter(job=job, done=False).exists()
+    sent.clear()
+
+    tasks.take_over.apply()
+    assert sent == [(publish.RUN_JOB, job.pk)]
+    tasks.run_job.apply(args=[job.pk])
 
     job.refresh_from_db()
     assert (job.status, job.stored, job.duplicates) == (Job.Status.DONE, 6, 1)
