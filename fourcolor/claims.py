@@ -97,17 +97,14 @@ def pong_or_gan_only(live: Live, seat: int, players: int) -> bool:
     return seat != live.owner and (live.source == "draw" or seat != next_seat(live.owner, players))
 
 
-# (owner, source, players) -> `seat_limits`: they depend on nothing else.
-_LIMITS: dict[tuple[int, str, int], tuple[tuple[bool, bool], ...]] = {}
-
-
-def seat_limits(live: Live, players: int) -> tuple[tuple[bool, bool], ...]:
+def seat_limits(live: Live, players: int, rs: Ruleset) -> tuple[tuple[bool, bool], ...]:
     """`may_claim` and `pong_or_gan_only` of every seat (indexed by seat; 0 unused) for one live
-    card: what a loop over the seats asks of each card once."""
+    card: what a loop over the seats asks of each card once (kept in `rs.caches`)."""
     key = (live.owner, live.source, players)
-    limits = _LIMITS.get(key)
+    cache = rs.caches.seat_limits
+    limits = cache.get(key)
     if limits is None:
-        limits = _LIMITS[key] = ((False, False),) + tuple(
+        limits = cache[key] = ((False, False),) + tuple(
             (may_claim(live, seat), pong_or_gan_only(live, seat, players))
             for seat in range(1, players + 1)
         )

@@ -235,7 +235,7 @@ class _Table:
         card = CARDS[index]
         calls: list[tuple[Claim, Meld | None, int]] = []
         first, second = OTHER_BLOCKS[index]
-        limits = seat_limits(live, self.players)  # once per live card, not per seat asked
+        limits = seat_limits(live, self.players, self.rs)  # once per live card, not per seat
         hands, blocks = self.hands, self.blocks
         for seat in range(1, self.players + 1):
             allowed, only_pong_or_gan = limits[seat]

@@ -99,6 +99,11 @@ class RulesetCaches:
     ready_discards: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = field(
         default_factory=dict
     )
+    # (live card's owner, its source, players) -> every seat's claim limits:
+    # `claims.seat_limits` (they depend on nothing else).
+    seat_limits: dict[tuple[int, str, int], tuple[tuple[bool, bool], ...]] = field(
+        default_factory=dict
+    )
     # Per rank, whether its colour groups and its pairs are melds: `hands.rank_rules`.
     rank_rules: tuple[tuple[bool, ...], tuple[bool, ...]] | None = None
 
