@@ -107,13 +107,16 @@ def _playout(world: Round, option: Option, seat: int, rng_seed: str) -> float:
 
 def deal_chains(
     history: History | None, state: Round, before: int, seat: int, rng: random.Random,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int = DEFAULT_SAMPLES, sighted: bool = False,
 ) -> list[HandSampler]:
     """The samplers whose deals a decision of `samples` deals takes in turn (deal k from chain
     k mod their number): `CHAINS`, or one for every `DEALS_PER_CHAIN` deals when that is fewer,
     sharing the likelihoods of the hands one chain has seen. Each chain of inferred hands has a
     greedy start of its own (late in a round a chain seldom leaves the hands its start found:
-    chains sharing one are no more than one, `marks.paired`); uniform deals need none."""
+    chains sharing one are no more than one, `marks.paired`); uniform deals need none.
+    `sighted`: one sampler of the other hands as they are (`HandSampler`), not inferred."""
+    if sighted:
+        return [HandSampler(None, state, before, seat, rng, sighted=True)]
     chains = [HandSampler(history, state, before, seat, rng)]
     start = chains[0] if history is None else None
     for _ in range(min(CHAINS, samples // DEALS_PER_CHAIN) - 1):
@@ -122,7 +125,8 @@ def deal_chains(
 
 
 def _rate(
-    point: Point, state: Round, samples: int, seed: int, history: History | None, z: float = Z
+    point: Point, state: Round, samples: int, seed: int, history: History | None, z: float = Z,
+    sighted: bool = False,
 ) -> Decision:
     """Value every option of a decision on the same deals, and judge the one played.
 
@@ -133,13 +137,13 @@ def _rate(
     `EXTEND` times `samples`, for the options still in the race (`z`: `marks.judge`'s
     standard errors for "better"). `point.played` None: the reviewer's advice (`advise`), no
     option played, no deals added. The deals come in turn from `deal_chains`: the other hands
-    inferred from `history` (None: uniform)."""
+    inferred from `history` (None: uniform; `sighted`: the hands as they are)."""
     options, players = point.options, state.players
     results: list[list[float]] = [[] for _ in options]
     played_at = next((k for k, o in enumerate(options) if o.label == point.played), None)
     scale = unit(state.ruleset, players)
     rng = random.Random(f"fourcolor-analysis:{seed}:{point.before}:{point.seat}")
-    chains = deal_chains(history, state, point.before, point.seat, rng, samples)
+    chains = deal_chains(history, state, point.before, point.seat, rng, samples, sighted)
     clusters = len(chains) if chains[0].moves else 1  # uniform deals: independent (`paired`)
     active = list(range(len(options)))
     screen = max(samples // 4, min(samples, 8)) if len(options) > KEEP + 1 else 0
@@ -191,6 +195,7 @@ def advise(
     history: History | None = None,
     reference: str | None = None,
     z: float = Z,
+    sighted: bool = False,
 ) -> Decision | None:
     """The reviewer's advice to `seat` on `state`, a round in play: the options the seat has
     now (a discard; or claims on the live card besides letting it go, for its drawer
@@ -201,7 +206,8 @@ def advise(
     the seat had played it (`played`, the loss and the verdict are then that option's): the
     analyst bot asks how the patient bot's choice would be marked. `z`: the standard errors by
     which an option's gain must be clear to count as better (`marks.judge`; the marks use
-    `marks.Z`)."""
+    `marks.Z`). `sighted`: the other hands as they are on `state`, seen rather than inferred
+    (what seeing them would gain: the `analyst-sighted` bot)."""
     listed = [e for e in state.legal_events() if e.seat == seat]
     if state.phase == LIVE and state.live is not None:
         live = state.live
@@ -217,7 +223,7 @@ def advise(
     if reference is not None and reference not in (o.label for o in options):
         raise ValueError(f"{reference!r} is not an option of seat {seat}")
     point = Point(state.ply, state.ply + 1, seat, options, reference)
-    return _rate(point, state, samples, seed, history, z)
+    return _rate(point, state, samples, seed, history, z, sighted)
 
 
 def analyse(

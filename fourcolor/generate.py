@@ -44,11 +44,14 @@ class AnalystBot(GreedyBot):
     option better by `ANALYST_Z` standard errors: then the reviewer's best option. Where the
     seat has no choice to make, the patient bot's (a redeal is not rated: always taken)."""
 
-    def __init__(self, rng: random.Random, samples: int, *, inferred: bool = True) -> None:
+    def __init__(
+        self, rng: random.Random, samples: int, *, inferred: bool = True, sighted: bool = False
+    ) -> None:
         super().__init__(rng, patient=True)
         self.careful = False  # every meld is offered: the reviewer rates them all
         self.samples = samples
         self.inferred = inferred  # False: the other hands dealt uniformly, not inferred
+        self.sighted = sighted  # True: the other hands seen as they are (a measure, not a player)
         self.advice: tuple[int, str | None] = (-1, None)
         # The round so far, for the reviewer's inferred hands: the states before each event
         # and the events (set by the table when it plays the round from its deal).
@@ -69,7 +72,7 @@ class AnalystBot(GreedyBot):
             patient = greedy_choice(state, self.seat, patient=True)
             decision = advise(
                 state, self.seat, samples=self.samples, history=history, reference=patient,
-                z=ANALYST_Z,
+                z=ANALYST_Z, sighted=self.sighted,
             )
             # The reviewer's best only when it beats the patient choice (a loss): an option it
             # cannot tell from the patient one is as likely worse (the highest of several noisy
@@ -119,14 +122,15 @@ def greedy_choice(state: Round, seat: int, *, patient: bool = False) -> str | No
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
     """A bot of `kind`, drawing its random choices from `rng`: one of `BOTS`, `analyst:SAMPLES`,
-    `analyst-uniform[:SAMPLES]` (the other hands dealt uniformly, not inferred) or `reckless`
+    `analyst-uniform[:SAMPLES]` (the other hands dealt uniformly, not inferred),
+    `analyst-sighted[:SAMPLES]` (the other hands seen as they are) or `reckless`
     (`GreedyBot(careful=False)`, as the demo archive plays); `ValueError` for another kind."""
     name, _, samples = kind.partition(":")
-    if name in ("analyst", "analyst-uniform"):
+    if name in ("analyst", "analyst-uniform", "analyst-sighted"):
         if samples and not (samples.isdigit() and 1 <= int(samples) <= 10_000):
             raise ValueError(f"bot {kind!r}: the samples must be a number from 1 to 10000")
         count = int(samples) if samples else ANALYST_SAMPLES
-        return AnalystBot(rng, count, inferred=name == "analyst")
+        return AnalystBot(rng, count, inferred=name == "analyst", sighted=name == "analyst-sighted")
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":

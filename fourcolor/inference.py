@@ -283,9 +283,7 @@ def _discard_loglik(hand: list[int], card: int, weights: list[float]) -> tuple[f
     """The log-probability of discarding `card` from `hand` under the softened greedy choice,
     each kind's weight looked up in `discard_weights` (this is the sampler's inner loop); and
     how many kinds tie for the greedy bot's discard when `card` is one of them (else 0)."""
-    total = 0.0
-    mine = 0.0
-    top = 0.0
+    total = mine = top = 0.0
     ties = 0
     for i, rank, first in _DISCARDABLE:
         n = hand[i]
@@ -317,29 +315,11 @@ def _mixed(styles: tuple[float, float]) -> float:
     return top + math.log(math.exp(soft - top) + math.exp(greedy - top))
 
 
-def unseen(state: Round, seat: int) -> list[int]:
-    """Copies of each kind the seat cannot see: not in its hand, any display, the discards or
-    the live card."""
-    out = [state.copies] * KINDS
-    hand = state.hands[seat]
-    for i in range(KINDS):
-        out[i] -= hand[i]
-    for s in range(1, state.players + 1):
-        for meld in state.displays[s]:
-            for card in meld.cards:
-                out[card.index] -= 1
-    for _s, card in state.discards:
-        out[card.index] -= 1
-    live = state.live
-    if live is not None and live.source == "draw":
-        out[live.card_index] -= 1  # a drawn live card is in no display and no discard yet
-    return out
-
-
 class HandSampler:
     """Deals of the cards `seat` cannot see on `state` (the round before event `before` of
     `history`'s record), the other hands drawn from their posterior (module docstring); with
-    `history` None, uniformly (every deal shuffled afresh)."""
+    `history` None, uniformly (every deal shuffled afresh); `sighted`: the other hands as they
+    are on `state`, only the pile's order drawn (what seeing every hand would gain)."""
 
     def __init__(
         self,
@@ -350,12 +330,14 @@ class HandSampler:
         rng: random.Random,
         known: list[dict[tuple[int, ...], tuple[float, float]]] | None = None,
         start: HandSampler | None = None,
+        sighted: bool = False,
     ) -> None:
         self.state = state
         self.seat = seat
+        self.sighted = sighted
         self.rng = rng
         self.others = [s for s in range(1, state.players + 1) if s != seat]
-        self.deck = [i for i, n in enumerate(unseen(state, seat)) for _ in range(n)]
+        self.deck = [i for i, n in enumerate(state.unseen(seat)) for _ in range(n)]
         self.bins = self._shuffled() if start is None else [list(b) for b in start.found]
         self.found: list[list[int]] = []  # the state after the moves on the greedy style
         self.history = history
@@ -390,6 +372,12 @@ class HandSampler:
         """The unseen cards shuffled into the other hands (their sizes kept) and the rest."""
         deck = list(self.deck)
         self.rng.shuffle(deck)
+        if self.sighted:  # the other hands first, then the rest in its shuffled order
+            hands = [self.state.hands[o] for o in self.others]
+            held = [i for hand in hands for i in range(KINDS) for _ in range(hand[i])]
+            for i in held:
+                deck.remove(i)
+            deck = held + deck
         bins = []
         pos = 0
         for other in self.others:

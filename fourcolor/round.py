@@ -165,6 +165,21 @@ class Round:
     def exposed_points(self, seat: int) -> int:
         return sum(meld.points(self.ruleset, exposed=True) for meld in self.displays[seat])
 
+    def unseen(self, seat: int) -> list[int]:
+        """Copies of each kind `seat` cannot see: not in its hand, any display, the discards or
+        the live card."""
+        out = [self.copies - n for n in self.hands[seat]]
+        for display in self.displays[1:]:
+            for meld in display:
+                for card in meld.cards:
+                    out[card.index] -= 1
+        for _s, card in self.discards:
+            out[card.index] -= 1
+        live = self.live
+        if live is not None and live.source == "draw":
+            out[live.card_index] -= 1  # a drawn live card is in no display and no discard yet
+        return out
+
     def best_win(self, seat: int, card: Card) -> WinOption | None:
         """The best win `seat` could make with `card` now (ignoring who may claim it)."""
         hand = self.hands[seat]

@@ -17,6 +17,7 @@ TABLES = [
     "analyst:2,greedy,greedy,greedy",
     "greedy,random,analyst:2,random",
     "greedy,analyst-uniform:2,greedy,greedy",
+    "analyst-sighted:2,greedy,greedy,greedy",
     "random,random,random,random",
 ]
 

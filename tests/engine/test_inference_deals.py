@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from fourcolor.analysis import deal_chains
 from fourcolor.cards import KINDS
 from fourcolor.generate import generate_record
-from fourcolor.inference import HandSampler, History, unseen
+from fourcolor.inference import HandSampler, History
 from fourcolor.notation import Record
 from fourcolor.playout import greedy_playout
 from fourcolor.round import ENDED, OPENING, Round
@@ -60,13 +60,30 @@ def test_it_deals_only_what_the_seat_cannot_see(
         assert [sum(h) for h in hands] == [sum(state.hands[s]) for s in others]
         assert len(rest) == state.pile_left
         dealt = [sum(h[k] for h in hands) + rest.count(k) for k in range(KINDS)]
-        assert dealt == unseen(state, seat)  # every unseen copy once, nothing the seat sees
+        assert dealt == state.unseen(seat)  # every unseen copy once, nothing the seat sees
         world = sampler.world()
         assert world.hands[seat] == state.hands[seat]
         assert world.displays == state.displays and world.discards == state.discards
         assert world.pile is not None and len(world.pile) - world.drawn == state.pile_left
         if state.phase != OPENING:
             greedy_playout(world, random.Random(seed))  # a deal the policy plays to the end
+
+
+def test_a_sighted_sampler_deals_the_other_hands_as_they_are_and_shuffles_the_pile() -> None:
+    record = generate_record("bga", 4, 3)
+    rounds = _rounds(record)
+    before = len(record.events) // 2
+    state = rounds[before]
+    (chain,) = deal_chains(History(rounds, record.events), state, before, 2, random.Random(1),
+                           sighted=True)
+    piles = set()
+    for _ in range(4):
+        world = chain.world()
+        assert world.hands == state.hands and world.displays == state.displays
+        assert world.pile is not None and sorted(c.index for c in world.pile[world.drawn:]) == \
+            sorted(c.index for c in state.pile[state.drawn:])  # type: ignore[index]
+        piles.add(tuple(world.pile[world.drawn:]))
+    assert len(piles) > 1  # only the pile's order is drawn
 
 
 def test_it_draws_the_same_deals_from_the_same_seed() -> None:

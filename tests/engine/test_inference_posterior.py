@@ -21,7 +21,6 @@ from fourcolor.inference import (
     History,
     _mixed,
     _Seen,
-    unseen,
 )
 from fourcolor.notation import Record, parse_record
 from fourcolor.round import ENDED, Round
@@ -118,7 +117,7 @@ def test_it_rarely_deals_a_greedy_seat_the_copy_that_would_have_made_its_pong_a_
         reviewer = live.owner  # the discarder: it sees neither hand
         if state.phase == ENDED or reviewer == seat:
             continue
-        if not unseen(state, reviewer)[seen.card]:
+        if not state.unseen(reviewer)[seen.card]:
             continue
         mine, anyone = _shares(history, state, before, reviewer, seat, seed, seen.card, 1)
         inferred, uniform, points = inferred + mine, uniform + anyone, points + 1
