@@ -20,11 +20,9 @@ sample count (docs/analysis.md has the figures).
   mistake or a blunder with a win as the best option (the target was 95 %), and why the others
   are not (see docs/analysis.md).
 
-- Policy: the reviewer's playout policy is the greedy bot itself (fourcolor/playout.py, a
-  test requires the same play); what its bga rules gain is `bench/strength.py --policy`'s.
-
 `--rulesets bga` runs one ruleset, `--disagreements` prints each decision the seeds name
-different best options for, `--only-missed` only the missed wins, `--no-missed` skips them.
+different best options for, `--only-missed` only the missed wins, `--no-missed` skips them,
+`--chains N` rates with N chains of inferred hands a decision (`fourcolor.analysis.CHAINS`).
 The exit status is 0 when strength, stability and speed hold (the missed-win figure is
 reported: docs/analysis.md explains why 95 % cannot hold under the rules' own scoring).
 """
@@ -41,7 +39,7 @@ from pathlib import Path
 
 from _common import header, table
 
-from fourcolor import iter_records, validate
+from fourcolor import analysis as reviewer, iter_records, validate
 from fourcolor.analysis import DEFAULT_SAMPLES, Analysis, analyse
 from fourcolor.game import Game, Round
 from fourcolor.generate import generate_record
@@ -197,7 +195,10 @@ def main() -> int:
     parser.add_argument("--only-missed", action="store_true", help="only the missed wins")
     parser.add_argument("--disagreements", action="store_true",
                         help="print each decision the two seeds name different best options for")
+    parser.add_argument("--chains", type=int, default=0, help="chains of inferred hands")
     args = parser.parse_args()
+    if args.chains:  # the chains a decision takes its deals from, one deal each at least
+        reviewer.CHAINS, reviewer.DEALS_PER_CHAIN = args.chains, 1
     print(header(f"bench/analysis.py: the reviewer at {args.samples} samples"))
     ok = True
     if not args.only_missed:
