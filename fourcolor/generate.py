@@ -44,14 +44,13 @@ class AnalystBot(GreedyBot):
     option better by `ANALYST_Z` standard errors: then the reviewer's best option. Where the
     seat has no choice to make, the patient bot's (a redeal is not rated: always taken)."""
 
-    def __init__(
-        self, rng: random.Random, samples: int, *, inferred: bool = True, sighted: bool = False
-    ) -> None:
+    def __init__(self, rng: random.Random, samples: int, *, hands: str = "inferred") -> None:
         super().__init__(rng, patient=True)
         self.careful = False  # every meld is offered: the reviewer rates them all
         self.samples = samples
-        self.inferred = inferred  # False: the other hands dealt uniformly, not inferred
-        self.sighted = sighted  # True: the other hands seen as they are (a measure, not a player)
+        # The other hands: "inferred" from the round so far, dealt "uniform"ly, or "sighted",
+        # seen as they are (a measure of what inference could gain, not a fair player).
+        self.hands = hands
         self.advice: tuple[int, str | None] = (-1, None)
         # The round so far, for the reviewer's inferred hands: the states before each event
         # and the events (set by the table when it plays the round from its deal).
@@ -67,12 +66,12 @@ class AnalystBot(GreedyBot):
             from .inference import History
 
             past = self.past
-            inferred = self.inferred and past is not None and past[0]
+            inferred = self.hands == "inferred" and past is not None and past[0]
             history = History(*past) if inferred and past is not None else None
             patient = greedy_choice(state, self.seat, patient=True)
             decision = advise(
                 state, self.seat, samples=self.samples, history=history, reference=patient,
-                z=ANALYST_Z, sighted=self.sighted,
+                z=ANALYST_Z, sighted=self.hands == "sighted",
             )
             # The reviewer's best only when it beats the patient choice (a loss): an option it
             # cannot tell from the patient one is as likely worse (the highest of several noisy
@@ -130,7 +129,7 @@ def make_bot(kind: str, rng: random.Random) -> Bot:
         if samples and not (samples.isdigit() and 1 <= int(samples) <= 10_000):
             raise ValueError(f"bot {kind!r}: the samples must be a number from 1 to 10000")
         count = int(samples) if samples else ANALYST_SAMPLES
-        return AnalystBot(rng, count, inferred=name == "analyst", sighted=name == "analyst-sighted")
+        return AnalystBot(rng, count, hands=name.partition("-")[2] or "inferred")
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":
